@@ -97,8 +97,8 @@ class ToolResult:
     text: str
     is_error: bool
     block: dict[str, Any]
-    # Text blocks that came in the same user message, after the tool results: where the CLI
-    # puts extra context (hook additionalContext, system reminders) for the model.
+    # Text the model got beside the results, up to its next turn: where the CLI puts extra
+    # context (hook additionalContext, system reminders).
     siblings: tuple[str, ...] = ()
 
 
@@ -164,17 +164,32 @@ def _script_is_over(messages: list[dict[str, Any]]) -> bool:
     )
 
 
+def _texts(message: dict[str, Any]) -> list[str]:
+    content = message.get("content")
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return []
+    return [
+        str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
+    ]
+
+
 def tool_results_in(messages: list[dict[str, Any]]) -> list[ToolResult]:
     results = []
-    for message in messages:
+    for position, message in enumerate(messages):
         content = message.get("content")
         if message.get("role") != "user" or not isinstance(content, list):
             continue
-        texts = tuple(
-            str(b.get("text", ""))
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text"
-        )
+        # Text given to the model beside the results: text blocks of the same message and the
+        # messages after it up to the next assistant turn. On 2.1.330 hook additionalContext
+        # arrives as a following {"role": "system"} message ("PreToolUse:Write hook additional
+        # context: ...").
+        beside = _texts(message)
+        for later in messages[position + 1:]:
+            if later.get("role") == "assistant":
+                break
+            beside += _texts(later)
         for block in content:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 results.append(
@@ -183,7 +198,7 @@ def tool_results_in(messages: list[dict[str, Any]]) -> list[ToolResult]:
                         text=_block_text(block.get("content")),
                         is_error=bool(block.get("is_error", False)),
                         block=block,
-                        siblings=texts,
+                        siblings=tuple(beside),
                     )
                 )
     return results

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 import textwrap
 from pathlib import Path
 
@@ -100,3 +102,53 @@ def test_subagent_calls_carry_agent_id(harness: Harness, tmp_path: Path) -> None
     assert writes[str(custom_file)]["agent_type"] == "scribe"
     assert writes[str(custom_file)]["agent_id"] != writes[str(sub_file)]["agent_id"]
     assert sub_file.exists() and custom_file.exists() and main_file.exists()
+
+
+CONTEXT = textwrap.dedent(
+    """\
+    import json, sys
+    payload = json.load(sys.stdin)
+    event = payload["hook_event_name"]
+    print(json.dumps({"hookSpecificOutput": {
+        "hookEventName": event,
+        "additionalContext": "ctx-" + event + "-" + payload["tool_name"]}}))
+    """
+)
+
+
+def test_additional_context_reaches_the_model_and_the_call_runs(
+    harness: Harness, tmp_path: Path
+) -> None:
+    hook = python_command(_script(tmp_path, "context.py", CONTEXT))
+    project = harness.project(Hooks.commands(pre=[hook], post=[hook]))
+    target = project.path("warned.txt")
+    run = harness.run(project, {"main": [Call("Write", {"file_path": str(target),
+                                                         "content": "x\n"}), Text()]})
+    told = run.context_after("main", 0)
+    assert "ctx-PreToolUse-Write" in told, run.explain("no pre context")
+    assert "ctx-PostToolUse-Write" in told
+    assert not run.result_for("main", 0).is_error
+    assert target.exists()
+
+
+def test_plugin_dir_route_registers_the_plugin_hooks(harness: Harness, tmp_path: Path) -> None:
+    plugin = tmp_path / "plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / "hooks").mkdir()
+    (plugin / ".claude-plugin" / "plugin.json").write_text(
+        json.dumps({"name": "e2e-deny", "version": "0.0.1", "description": "test plugin"}),
+        encoding="utf-8",
+    )
+    _script(plugin / "hooks", "deny_write.py", DENY_WRITE)
+    # The plugin names its own files through ${CLAUDE_PLUGIN_ROOT}, expanded by the CLI.
+    command = f'{shlex.quote(sys.executable)} "${{CLAUDE_PLUGIN_ROOT}}/hooks/deny_write.py"'
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": command}]}]}}),
+        encoding="utf-8")
+    project = harness.project(Hooks.plugin(plugin))
+    assert not project.path(".claude/settings.json").exists()
+    target = project.path("denied.txt")
+    run = harness.run(project, {"main": [Call("Write", {"file_path": str(target),
+                                                         "content": "x\n"}), Text()]})
+    assert "nope" in run.result_for("main", 0).text, run.explain("plugin hook did not deny")
+    assert not target.exists()
