@@ -204,6 +204,7 @@ class Harness:
         agents: Sequence[Agent] = (),
         boundary_toml: str | None = None,
         files: Mapping[str, str] | None = None,
+        git: bool = False,
     ) -> Project:
         self._count += 1
         top = self.base / f"e2e{self._count}"
@@ -227,11 +228,17 @@ class Harness:
             target = root / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(content, encoding="utf-8")
+        if git:
+            subprocess.run(["git", "init", "-q", str(root)], check=True, timeout=30)
         return Project(root=root.resolve(), home=home.resolve(), tmp=tmp.resolve(), hooks=hooks)
 
     def env(self, project: Project, api_url: str, extra: Mapping[str, str] | None) -> dict[str, str]:
+        # This interpreter's folder first, so that a plugin's ``python3`` hook command finds
+        # the same environment (and packages) as the tests.
+        path = os.pathsep.join([str(Path(sys.executable).parent),
+                                os.environ.get("PATH", "/usr/bin:/bin")])
         env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PATH": path,
             "HOME": str(project.home),
             "TMPDIR": str(project.tmp),
             "LANG": "C.UTF-8",

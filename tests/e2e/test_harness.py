@@ -50,7 +50,8 @@ def test_deny_reason_reaches_the_model_and_the_file_is_not_written(
     run = harness.run(project, {"main": [Call("Write", {"file_path": str(target),
                                                          "content": "x\n"}), Text()]})
     result = run.result_for("main", 0)
-    assert "nope" in result.text, run.explain("deny reason not in the tool_result")
+    # Not verbatim as the notes had it: 2.1.330 prefixes the reason.
+    assert result.text == "PreToolUse:Write hook error: nope", run.explain("deny reason")
     assert result.is_error
     assert not target.exists()
     # The CLI reports the hook's denial like its own.
