@@ -291,11 +291,18 @@ class FakeAPI:
         return results
 
     def result_for(self, script: str, step: int, position: int = 0) -> ToolResult | None:
-        """The tool_result of the call made at ``step`` of ``script`` (None if never sent)."""
-        calls = [a for a in self.answered(script) if a.step == step]
-        if position >= len(calls):
-            return None
-        return self.tool_results().get(calls[position].tool_use_id)
+        """The tool_result of the call made at ``step`` of ``script`` (None if never sent).
+
+        ``position`` counts the calls of that step that got a result: the calls of one
+        parallel turn, or the same step played by several subagents of one script. A turn the
+        CLI asked for twice (a retry) leaves an unanswered copy, which is passed over."""
+        results = self.tool_results()
+        answered = [
+            results[a.tool_use_id]
+            for a in self.answered(script)
+            if a.step == step and a.tool_use_id in results
+        ]
+        return answered[position] if position < len(answered) else None
 
     def scripted_requests(self, script: str | None = None) -> list[Recorded]:
         with self._lock:
