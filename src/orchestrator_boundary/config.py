@@ -80,12 +80,15 @@ class ReportConfig(_Strict):
     max_bypass_session_share: float = Field(default=0.10, ge=0, le=1)
 
 
+LaxEnum = Field(strict=False)  # enums come from TOML as strings; still only their values pass
+
+
 class Config(_Strict):
-    phase: Phase = DEFAULT_PHASE
+    phase: Annotated[Phase, LaxEnum] = DEFAULT_PHASE
     orchestrator: OrchestratorConfig = Field(default_factory=OrchestratorConfig)
     subagents: SubagentsConfig = Field(default_factory=SubagentsConfig)
     agents: dict[str, AgentProfile] = Field(default_factory=dict)
-    tools: dict[str, ToolClass] = Field(default_factory=dict)
+    tools: dict[str, Annotated[ToolClass, LaxEnum]] = Field(default_factory=dict)
     bash: BashConfig = Field(default_factory=BashConfig)
     audit: AuditConfig = Field(default_factory=AuditConfig)
     protect: ProtectConfig = Field(default_factory=ProtectConfig)
