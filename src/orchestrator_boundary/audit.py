@@ -1,0 +1,103 @@
+"""The audit trail: one JSON line per hook invocation, rendered by structlog. ADR 0008.
+
+Hooks run in parallel (and several Claude Code sessions may share a project), so each line is
+written with one ``write`` on an ``O_APPEND`` descriptor while holding an exclusive ``flock``:
+lines never interleave and none is lost. Rotation happens under the same lock: the file is
+renamed to ``audit.jsonl.1`` (older ones shift up, the ones past ``keep`` are removed) and
+writers that were waiting notice the rename and reopen, so no line lands in a file that has
+already been rotated away.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import structlog
+
+# The order the fields appear in; anything else follows.
+FIELDS = (
+    "ts", "event", "session_id", "session_kind", "agent_id", "agent_type", "tool_name",
+    "tool_class", "tool_use_id", "paths", "decision", "would_deny", "phase", "phase_source",
+    "rule", "code", "bypassed", "post_block", "error", "duration_ms",
+)
+
+
+def _order(_: Any, __: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+    ordered = {k: event_dict.pop(k) for k in FIELDS if k in event_dict}
+    ordered.update(event_dict)
+    return ordered
+
+
+_RENDER = structlog.processors.JSONRenderer(sort_keys=False, ensure_ascii=False)
+
+
+class LockedAppender:
+    """A structlog 'logger' whose ``msg`` appends one line under an exclusive lock."""
+
+    def __init__(self, path: str, *, max_bytes: int = 0, keep: int = 20) -> None:
+        self.path, self.max_bytes, self.keep = path, max_bytes, keep
+
+    def _open(self) -> int:
+        return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+    def _rotate(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(f"{self.path}.{self.keep}")
+        for n in range(self.keep - 1, 0, -1):
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(f"{self.path}.{n}", f"{self.path}.{n + 1}")
+        os.replace(self.path, f"{self.path}.1")
+
+    def msg(self, message: str) -> None:
+        data = (message.replace("\n", " ") + "\n").encode("utf-8", "surrogatepass")
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        for _ in range(16):
+            fd = self._open()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                st = os.fstat(fd)
+                try:
+                    current = os.stat(self.path)
+                except FileNotFoundError:
+                    continue  # rotated away between open and lock: reopen
+                if (st.st_dev, st.st_ino) != (current.st_dev, current.st_ino):
+                    continue
+                if self.max_bytes and st.st_size and st.st_size + len(data) > self.max_bytes:
+                    self._rotate()
+                    continue
+                view = memoryview(data)
+                while view:
+                    written = os.write(fd, view)
+                    view = view[written:]
+                return
+            finally:
+                os.close(fd)  # closing releases the lock
+        raise OSError(f"could not append to {self.path}: it kept being rotated")
+
+    info = msg
+
+
+def write(path: str, record: Mapping[str, Any], *, max_bytes: int = 0, keep: int = 20) -> None:
+    """Append ``record`` (with ``event`` as the hook event) to the trail at ``path``."""
+    fields = dict(record)
+    event = fields.pop("event", "")
+    log = structlog.wrap_logger(
+        LockedAppender(path, max_bytes=max_bytes, keep=keep),
+        processors=[_order, _RENDER],
+        wrapper_class=structlog.BoundLogger,
+    )
+    log.info(event, **fields)
+
+
+def trail_files(path: str) -> list[str]:
+    """The trail and its rotated files, oldest first."""
+    rotated = []
+    n = 1
+    while os.path.exists(f"{path}.{n}"):
+        rotated.append(f"{path}.{n}")
+        n += 1
+    return [*reversed(rotated), *([path] if os.path.exists(path) else [])]

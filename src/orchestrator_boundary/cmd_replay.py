@@ -1,0 +1,112 @@
+"""``orchestrator-boundary replay FILE...``: judge captured payloads (JSONL), as a table or
+JSON lines; lines with an ``expect`` field make it a regression test (exit 1 on a mismatch).
+
+``expect`` is either a decision (``"deny"``) or an object whose keys must equal the output's
+(``{"decision": "warn", "code": "ORCHESTRATOR_WRITE"}``). Writes no audit line."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+from collections.abc import Iterator
+from typing import IO, Any
+
+from orchestrator_boundary.cmd_check import add_common, verdict_summary
+from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.hook import judge, setup
+from orchestrator_boundary.payload import payload_from_obj
+from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.progress import Progress
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("replay", help="judge JSONL payloads; `expect` fields make it a test")
+    add_common(p)
+    p.add_argument("files", nargs="+", metavar="FILE", help="JSONL (or .jsonl.gz); - for stdin")
+    p.add_argument("--json", action="store_true", help="one JSON object per input line")
+    p.set_defaults(func=run)
+
+
+def _open(name: str) -> IO[str]:
+    if name == "-":
+        return sys.stdin
+    if name.endswith(".gz"):
+        return gzip.open(name, "rt", encoding="utf-8", errors="surrogateescape")
+    return open(name, encoding="utf-8", errors="surrogateescape")
+
+
+def lines(files: list[str]) -> Iterator[tuple[str, int, str]]:
+    for name in files:
+        with _open(name) as fh:
+            for n, line in enumerate(fh, 1):
+                if line.strip():
+                    yield name, n, line
+
+
+def judge_line(line: str, env: dict[str, str], args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    expect = None
+    try:
+        data = json.loads(line)
+        if isinstance(data, dict):
+            expect = data.pop("expect", None)
+        payload = payload_from_obj(data)
+        s = setup(payload.cwd, env, config_file=args.config and os.path.abspath(args.config),
+                  phase_override=Phase(args.phase) if args.phase else None)
+        return verdict_summary(judge(payload, s, env)), expect
+    except (ValueError, RecursionError, BoundaryInputError) as exc:
+        msg = str(exc) if isinstance(exc, BoundaryInputError) else f"not JSON ({type(exc).__name__})"
+        return {"session_kind": None, "tool_class": None, "decision": None, "would_deny": None,
+                "rule": None, "code": None, "error": msg}, expect
+
+
+def mismatch(result: dict[str, Any], expect: Any) -> str:
+    if expect is None:
+        return ""
+    wanted = {"decision": expect} if isinstance(expect, str) else expect
+    if not isinstance(wanted, dict):
+        return f"unusable expect {expect!r}"
+    bad = [f"{k}={result.get(k)!r} (expected {v!r})" for k, v in wanted.items() if result.get(k) != v]
+    return "; ".join(bad)
+
+
+ROW = "{:>5} {:<8} {:<13} {:<10} {:<8} {:<5} {}"
+
+
+def run(args: argparse.Namespace) -> int:
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+    if args.project:
+        env["CLAUDE_PROJECT_DIR"] = os.path.abspath(args.project)
+    failures = 0
+    progress = Progress("replay")
+    out = sys.stdout
+    if not args.json:
+        out.write(ROW.format("line", "kind", "tool", "class", "decision", "deny?", "code") + "\n")
+    for name, n, line in lines(args.files):
+        result, expect = judge_line(line, env, args)
+        problem = mismatch(result, expect)
+        failures += bool(problem)
+        progress.advance()
+        if args.json:
+            row = {"file": name, "line": n, **result}
+            if expect is not None:
+                row["expect_ok"] = not problem
+                if problem:
+                    row["mismatch"] = problem
+            out.write(json.dumps(row) + "\n")
+        else:
+            code = result.get("code") or (f"error: {result['error']}" if result.get("error") else "")
+            out.write(ROW.format(
+                n, str(result.get("session_kind") or "-")[:8],
+                str(result.get("tool_name") or "-")[:13], str(result.get("tool_class") or "-")[:10],
+                str(result.get("decision") or "-")[:8], "yes" if result.get("would_deny") else "no",
+                (code + (f"  MISMATCH {problem}" if problem else ""))[:28],
+            ) + "\n")
+            if problem:
+                out.write(f"      {name}:{n}: {problem}\n")
+    progress.close()
+    if failures:
+        sys.stderr.write(f"replay: {failures} line(s) did not meet their expectation\n")
+    return 1 if failures else 0

@@ -1,0 +1,43 @@
+"""The real filesystem facts behind ``paths.FileSystem`` (shell side, not the pure core)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from functools import lru_cache
+
+
+@lru_cache(maxsize=64)
+def _probe_case_insensitive(root: str) -> bool:
+    swapped = root.swapcase()
+    if swapped == root:
+        return sys.platform in ("darwin", "win32")
+    try:
+        return os.path.samestat(os.stat(root), os.stat(swapped))
+    except OSError:
+        return False
+
+
+class RealFileSystem:
+    windows = os.name == "nt"
+
+    def realpath(self, path: str) -> str:
+        return os.path.realpath(path)
+
+    def case_insensitive(self, root: str) -> bool:
+        return _probe_case_insensitive(root)
+
+
+def sha256_of(path: str, limit: int = 256 * 1024 * 1024) -> str | None:
+    """Hex SHA-256 of a regular file's content, None when it cannot be read (or is huge)."""
+    try:
+        if os.path.getsize(path) > limit:
+            return None
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+    except OSError:
+        return None

@@ -1,0 +1,99 @@
+"""Where a path really points, relative to the project root. ADR 0007.
+
+Resolution (``..``, symlinks through the longest existing prefix) is a filesystem fact and
+comes from the ``FileSystem`` the shell passes in; everything else is string math. A path is
+``inside`` only when every reading of it resolves under the root: on POSIX a backslash is a
+legal file-name character, so ``a\\b`` is read both literally and as ``a/b`` and must pass
+both ways. A path that is not absolute on this platform, holds a NUL byte, is absurdly long or
+cannot be resolved is never inside anything.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+import unicodedata
+from dataclasses import dataclass
+from typing import Protocol
+
+MAX_PATH_CHARS = 16_384
+
+
+class FileSystem(Protocol):
+    """The filesystem facts the core needs; ``fs.RealFileSystem`` is the real one."""
+
+    windows: bool
+
+    def realpath(self, path: str) -> str: ...
+
+    def case_insensitive(self, root: str) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    raw: str
+    absolutes: tuple[str, ...]  # every reading, resolved; empty when unresolvable
+    relatives: tuple[str, ...]  # '/'-separated, under the root; empty unless every reading is
+    problem: str  # "" when inside; otherwise why not ("outside the project root", ...)
+
+    @property
+    def inside(self) -> bool:
+        return bool(self.relatives) and not self.problem
+
+    @property
+    def absolute(self) -> str | None:
+        return self.absolutes[0] if self.absolutes else None
+
+    @property
+    def display(self) -> str:
+        return self.relatives[0] if self.inside else (self.absolute or self.raw)
+
+
+def fold(text: str, insensitive: bool) -> str:
+    """The form paths and patterns are compared in on this filesystem."""
+    return unicodedata.normalize("NFC", text).casefold() if insensitive else text
+
+
+def _relative(real: str, root: str, windows: bool, insensitive: bool) -> str | None:
+    sep = "\\" if windows else "/"
+    a, b = fold(real, insensitive), fold(root, insensitive)
+    if a == b:
+        return ""
+    prefix = b if b.endswith(sep) else b + sep
+    if not a.startswith(prefix):
+        return None
+    rel = real[len(prefix) :]
+    return rel.replace("\\", "/") if windows else rel
+
+
+def locate(raw: str, root: str, fs: FileSystem) -> Located:
+    """Resolve ``raw`` (as a tool gave it) against the already-resolved project ``root``."""
+    if "\x00" in raw:
+        return Located(raw, (), (), "the path contains a NUL byte")
+    if len(raw) > MAX_PATH_CHARS:
+        return Located(raw, (), (), f"the path is longer than {MAX_PATH_CHARS} characters")
+    mod = ntpath if fs.windows else posixpath
+    readings = [raw]
+    if not fs.windows and "\\" in raw:
+        readings.append(raw.replace("\\", "/"))
+    insensitive = fs.case_insensitive(root)
+    absolutes: list[str] = []
+    rels: list[str] = []
+    problem = ""
+    for reading in readings:
+        if not reading or not mod.isabs(reading):
+            return Located(raw, (), (), "not an absolute path on this platform")
+        try:
+            real = fs.realpath(reading)
+        except (OSError, ValueError) as exc:
+            return Located(raw, (), (), f"cannot be resolved ({type(exc).__name__})")
+        if real not in absolutes:
+            absolutes.append(real)
+        rel = _relative(real, root, fs.windows, insensitive)
+        if rel is None:
+            problem = problem or "outside the project root"
+        elif rel == "":
+            problem = problem or "is the project root itself"
+        elif rel not in rels:
+            rels.append(rel)
+    return Located(raw, tuple(absolutes), () if problem else tuple(rels), problem)

@@ -1,0 +1,316 @@
+"""The policy: who may change what. ADR 0002, 0005, 0010.
+
+Pure: it takes the parsed payload, the config and the ``Facts`` the shell gathered, and
+returns frozen values. Precedence, first match wins: TAMPER (anyone changing what guards
+them) > CONFIG_INVALID (any write while the config is broken) > a subagent's
+TOOL_NOT_ALLOWED > the write rules (ORCHESTRATOR_WRITE / BASH_* / SCOPE_VIOLATION) >
+UNKNOWN_TOOL. Within a scope an exclusion beats an inclusion (``scope``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+from orchestrator_boundary import bash, scope
+from orchestrator_boundary.bash.model import BashAnalysis, Effect, Status
+from orchestrator_boundary.config import AgentProfile, Config, ConfigProblem
+from orchestrator_boundary.paths import FileSystem, Located, locate
+from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.protect import Protected, hit
+from orchestrator_boundary.rules import Assessment, Code, Violation
+from orchestrator_boundary.session import Session, SessionKind, detect
+from orchestrator_boundary.suggest import delegate_hint
+from orchestrator_boundary.tools import PATH_KEYS, ToolClass, classify
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the shell learned from the environment; the core reads nothing else."""
+
+    root: str  # the project root, resolved
+    fs: FileSystem
+    phase: Phase = Phase.WARN
+    phase_source: str = "default"
+    bypass: bool = False
+    home: str | None = None
+    config_problem: ConfigProblem | None = None
+    protected: tuple[Protected, ...] = ()
+
+
+def _targets(payload: HookPayload) -> list[str] | None:
+    key = PATH_KEYS.get(payload.tool_name)
+    keys = (key,) if key else ("file_path", "notebook_path", "path")
+    for k in keys:
+        value = payload.tool_input.get(k)
+        if isinstance(value, str) and value:
+            return [value]
+    return None
+
+
+def _unresolved(effect: Effect) -> Located:
+    return Located(effect.path, (), (), "the target cannot be determined from the command text")
+
+
+def _profile(config: Config, session: Session) -> tuple[str, AgentProfile] | None:
+    if session.agent_type and session.agent_type in config.agents:
+        return session.agent_type, config.agents[session.agent_type]
+    if "*" in config.agents:
+        return "*", config.agents["*"]
+    return None
+
+
+def _tool_listed(name: str, tool_class: ToolClass, entries: Sequence[str]) -> bool:
+    return any(e == name or e == tool_class.value or fnmatch.fnmatchcase(name, e) for e in entries)
+
+
+class _Check:
+    """One assessment in progress: the shared facts, and helpers that build violations."""
+
+    def __init__(self, payload: HookPayload, config: Config, facts: Facts) -> None:
+        self.payload, self.config, self.facts = payload, config, facts
+        self.session = detect(payload)
+        self.classification = classify(payload.tool_name, config.tools)
+        self.insensitive = facts.fs.case_insensitive(facts.root)
+        self.paths: list[str] = []
+        self.advisory = ""
+        self.analysis: BashAnalysis | None = None
+
+    @property
+    def main(self) -> bool:
+        return self.session.kind is SessionKind.MAIN
+
+    def locate(self, raw: str) -> Located:
+        located = locate(raw, self.facts.root, self.facts.fs)
+        self.paths.append(located.display)
+        return located
+
+    def tamper(self, located: Located, command: str = "") -> Violation | None:
+        entry = hit(located, self.facts.protected, self.insensitive)
+        if entry is None:
+            return None
+        return Violation(
+            Code.TAMPER,
+            f"protected: {entry.label}",
+            f"{located.display} is {entry.label}, which guards the agents; no agent may change it.",
+            "Ask the user to make this change themselves.",
+            located.display,
+            command,
+            recoverable=False,
+        )
+
+    def broken_config(self, path: str | None, command: str = "") -> Violation | None:
+        problem = self.facts.config_problem
+        if problem is None:
+            return None
+        return Violation(
+            Code.CONFIG_INVALID,
+            f"config: {problem.file}",
+            f"the boundary config is broken ({problem}); writes stay blocked until it is fixed.",
+            f"Ask the user to fix {problem.file}"
+            + (f" (key {problem.key!r})" if problem.key else "")
+            + ", then retry.",
+            path,
+            command,
+        )
+
+    def write_rule(self, located: Located, command: str = "") -> Violation | None:
+        """The write rules for one target; ``command`` is set for Bash effects."""
+        if self.main:
+            allow = list(self.config.orchestrator.write_allow)
+            if command:
+                allow += self.config.bash.allow_write
+            if scope.check(located, allow, self.insensitive).allowed:
+                return None
+            code, rule = (Code.BASH_WRITE, "bash") if command else (Code.ORCHESTRATOR_WRITE, "")
+            rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
+            where = located.display + ("" if located.inside else f" ({located.problem})")
+            what = f"`{command}` writes {where}" if command else f"{self.payload.tool_name} of {where}"
+            return Violation(
+                code,
+                rule,
+                f"the main agent may not change files itself: {what} is not in {rule}.",
+                delegate_hint(self.config, located.display, self.payload.tool_name),
+                located.display,
+                command,
+            )
+        return self.subagent_scope(located, command)
+
+    def subagent_scope(self, located: Located, command: str) -> Violation | None:
+        named = _profile(self.config, self.session)
+        if named is not None and named[1].write_scope is not None:
+            rule = f"agents.{named[0]}.write_scope"
+            patterns = list(named[1].write_scope) + self.config.subagents.write_outside_root
+        else:
+            rule = "project root + subagents.write_outside_root"
+            if located.inside:
+                return None
+            patterns = list(self.config.subagents.write_outside_root)
+        match = scope.check(located, patterns, self.insensitive)
+        if match.allowed:
+            return None
+        why = f"excluded by {match.excluded_by!r}" if match.excluded_by else (
+            located.problem or "no pattern covers it"
+        )
+        what = f"`{command}` writes" if command else f"{self.payload.tool_name} of"
+        return Violation(
+            Code.SCOPE_VIOLATION,
+            rule,
+            f"{self.session.label}: {what} {located.display} is outside its write scope ({why}).",
+            "Write only inside the scope: " + (", ".join(patterns) or "the project root") + ".",
+            located.display,
+            command,
+        )
+
+    def target(self, located: Located, command: str = "") -> Violation | None:
+        return (
+            self.tamper(located, command)
+            or self.broken_config(located.display, command)
+            or self.write_rule(located, command)
+        )
+
+    def tool_profile(self) -> Violation | None:
+        named = _profile(self.config, self.session)
+        if self.main or named is None or named[1].tools is None:
+            return None
+        name, profile = named
+        cls = self.classification.tool_class
+        if _tool_listed(self.payload.tool_name, cls, profile.tools or ()):
+            return None
+        return Violation(
+            Code.TOOL_NOT_ALLOWED,
+            f"agents.{name}.tools",
+            f"{self.session.label} may not use {self.payload.tool_name} ({cls.value}).",
+            "Allowed for this agent type: " + (", ".join(profile.tools or ()) or "nothing")
+            + ". Report back to the main agent so it can hand this step to another agent type.",
+        )
+
+    def write_tool(self) -> Violation | None:
+        raws = _targets(self.payload)
+        if raws is None:
+            self.paths.append("?")
+            missing = Located("", (), (), "the tool input names no file")
+            return self.broken_config(None) or self.write_rule(missing)
+        for raw in raws:
+            found = self.target(self.locate(raw))
+            if found:
+                return found
+        return None
+
+    def unknown_tool(self) -> Violation | None:
+        if not self.main or _tool_listed(
+            self.payload.tool_name, ToolClass.UNKNOWN, self.config.orchestrator.allow_tools
+        ):
+            return None
+        name = self.payload.tool_name
+        return Violation(
+            Code.UNKNOWN_TOOL,
+            "tools (unknown class is treated as a write)",
+            f"the main agent may not use {name}: it is not a known read-only tool, so it is "
+            "treated like a write.",
+            f"Delegate it to a subagent, or ask the user to classify it in .claude/boundary.toml "
+            f'([tools] "{name}" = "read") or allow it ([orchestrator] allow_tools).',
+        )
+
+    def bash_command(self) -> Violation | None:
+        command = self.payload.tool_input.get("command")
+        if not isinstance(command, str):
+            self.paths.append("?")
+            return self.broken_config(None) or (
+                self.write_rule(Located("", (), (), "no command text"), "?") if self.main else None
+            )
+        cfg = self.config.bash
+        shell = "powershell" if self.payload.tool_name == "PowerShell" else "bash"
+        self.analysis = analysis = bash.analyze(
+            command,
+            cwd=self.payload.cwd or self.facts.root,
+            home=self.facts.home,
+            read_only_commands=frozenset(cfg.read_only_commands),
+            shell=shell,
+        )
+        for effect in analysis.effects:
+            if effect.resolved is None:
+                self.paths.append(effect.path or "?")
+                if self.main:
+                    found = self.broken_config(effect.path, effect.command) or self.write_rule(
+                        _unresolved(effect), effect.command
+                    )
+                    if found:
+                        return found
+                continue
+            found = self.target(self.locate(effect.resolved), effect.command)
+            if found:
+                return found
+        if not self.main:
+            return None
+        if analysis.status is Status.UNPARSEABLE:
+            return self.bash_mode(cfg.unparseable, Code.BASH_UNPARSEABLE, command, analysis.error)
+        for cmd in analysis.commands:
+            if cmd.program and cmd.program in cfg.deny_commands:
+                return Violation(
+                    Code.BASH_DENIED_COMMAND,
+                    "bash.deny_commands",
+                    f"the main agent may not run {cmd.program} (`{cmd.text}`).",
+                    delegate_hint(self.config, None, "Bash"),
+                    command=cmd.text,
+                )
+        if analysis.status is Status.OPAQUE:
+            parts = "; ".join(c.text for c in analysis.opaque[:3]) or command
+            return self.bash_mode(cfg.opaque, Code.BASH_OPAQUE, parts, "its effects cannot be known")
+        return None
+
+    def bash_mode(self, mode: str, code: Code, command: str, why: str) -> Violation | None:
+        rule = "bash.unparseable" if code is Code.BASH_UNPARSEABLE else "bash.opaque"
+        if mode == "allow":
+            return None
+        text = f"`{command[:200]}`: {why}"
+        if mode == "warn":
+            self.advisory = f"orchestrator-boundary ({rule} = warn): {text}. Prefer delegating."
+            return None
+        return Violation(
+            code, rule, f"the main agent may not run {text}.",
+            delegate_hint(self.config, None, "Bash"), command=command[:200],
+        )
+
+
+_RANK = {Code.TAMPER: 0, Code.CONFIG_INVALID: 1, Code.TOOL_NOT_ALLOWED: 2}
+
+
+def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
+    """What the call would be in ``enforce``: the violation, if any, and what was looked at."""
+    check = _Check(payload, config, facts)
+    found: list[Violation] = []
+    if payload.tool_name:
+        match check.classification.tool_class:
+            case ToolClass.WRITE:
+                found.append(check.write_tool())  # type: ignore[arg-type]
+            case ToolClass.EXECUTE:
+                found.append(check.bash_command())  # type: ignore[arg-type]
+            case ToolClass.UNKNOWN:
+                found.append(check.broken_config(None) if check.main else None)  # type: ignore[arg-type]
+                found.append(check.unknown_tool())  # type: ignore[arg-type]
+            case (
+                ToolClass.READ
+                | ToolClass.SEARCH
+                | ToolClass.COORDINATE
+                | ToolClass.DELEGATE
+                | ToolClass.NETWORK
+            ):
+                pass
+            case other:
+                assert_never(other)
+        found.append(check.tool_profile())  # type: ignore[arg-type]
+    ranked = sorted((v for v in found if v), key=lambda v: _RANK.get(v.code, len(_RANK)))
+    violation = ranked[0] if ranked else None
+    return Assessment(
+        check.session,
+        payload.tool_name,
+        check.classification,
+        tuple(dict.fromkeys(check.paths)),
+        violation,
+        check.advisory,
+        check.analysis,
+    )

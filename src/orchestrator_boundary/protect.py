@@ -1,0 +1,93 @@
+"""Tamper protection: the files that guard the agents are out of every agent's reach. ADR 0010.
+
+Protected: the settings files that register hooks, ``.claude/boundary.toml`` (or the config
+named by ``ORCHESTRATOR_BOUNDARY_CONFIG``), the audit folder, ``.claude/agents/`` definitions,
+environment files that could set the bypass for a later session, managed settings, and this
+package's own files. Matching is literal (no glob meaning in user paths), on resolved paths,
+for the literal and the symlink-resolved form of each protected entry.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from orchestrator_boundary.paths import FileSystem, Located, fold
+
+PROJECT_FILES = (
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/boundary.toml",
+    ".env",
+    ".envrc",
+)
+PROJECT_DIRS = (".claude/boundary", ".claude/agents", ".claude-plugin")
+HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json")
+HOME_DIRS = (".claude/agents",)
+MANAGED_DIRS = (
+    "/etc/claude-code",
+    "/Library/Application Support/ClaudeCode",
+    "C:\\Program Files\\ClaudeCode",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Protected:
+    path: str  # absolute
+    folder: bool  # everything below it too
+    label: str
+    prefix: bool = False  # any path starting with it (rotated audit files: audit.jsonl.1, ...)
+
+
+def protected_set(
+    root: str,
+    *,
+    home: str | None,
+    config_file: str,
+    audit_file: str,
+    package_dirs: Iterable[str],
+    fs: FileSystem,
+) -> tuple[Protected, ...]:
+    entries: list[Protected] = []
+
+    def add(path: str, folder: bool, label: str) -> None:
+        entries.append(Protected(path, folder, label))
+        try:
+            real = fs.realpath(path)
+        except (OSError, ValueError):
+            return
+        if real != path:
+            entries.append(Protected(real, folder, label))
+
+    for rel in PROJECT_FILES:
+        add(posixpath.join(root, rel), False, rel)
+    for rel in PROJECT_DIRS:
+        add(posixpath.join(root, rel), True, rel + "/")
+    if home:
+        for rel in HOME_FILES:
+            add(posixpath.join(home, rel), False, "~/" + rel)
+        for rel in HOME_DIRS:
+            add(posixpath.join(home, rel), True, "~/" + rel + "/")
+    for managed in MANAGED_DIRS:
+        entries.append(Protected(managed, True, "managed settings"))
+    add(config_file, False, "the boundary config")
+    add(audit_file, False, "the audit trail")
+    entries.append(Protected(audit_file + ".", False, "the audit trail", prefix=True))
+    for pkg in package_dirs:
+        add(pkg, True, "orchestrator-boundary's own files")
+    return tuple(entries)
+
+
+def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool) -> Protected | None:
+    """The protected entry a write to ``located`` would change, if any."""
+    for absolute in located.absolutes or (located.raw,):
+        a = fold(absolute.replace("\\", "/"), insensitive)
+        for entry in protected:
+            p = fold(entry.path.replace("\\", "/"), insensitive).rstrip("/")
+            if entry.prefix:
+                if a.startswith(fold(entry.path, insensitive)):
+                    return entry
+            elif a == p or (entry.folder and a.startswith(p + "/")):
+                return entry
+    return None

@@ -1,0 +1,101 @@
+"""Scope patterns: gitignore glob syntax, anchored, exclusions win. ADR 0007.
+
+Every pattern is anchored: ``STATE.md`` is the root's ``STATE.md`` only, ``**/STATE.md`` any
+depth, ``src/*`` one folder level, ``src/**`` everything below ``src``. A pattern names exactly
+what it reads: ``STATE.md`` does not cover ``STATE.md/x`` (only a trailing ``/`` or ``/**``
+covers a folder's contents). Patterns starting with ``/`` or ``~/`` (expanded by the config
+loader) are absolute filesystem patterns, for lists that may name places outside the root
+(``/tmp/**``). ``!pattern`` excludes, and an exclusion always wins over an inclusion,
+whatever the order. Relative patterns never match a path outside the root.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pathspec
+
+from orchestrator_boundary.paths import Located, fold
+
+_GITIGNORE = pathspec.util.lookup_pattern("gitignore")
+
+
+class PatternError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    text: str
+    exclude: bool
+    absolute: bool
+    folder: bool  # covers everything below (trailing '/' or '/**')
+    regex: re.Pattern[str]
+
+    def matches(self, subject: str) -> bool:
+        m = self.regex.match(subject)
+        return bool(m) and (self.folder or m.end() == len(subject))
+
+
+@lru_cache(maxsize=1024)
+def _compile(text: str, insensitive: bool) -> _Compiled:
+    body = text[1:] if text.startswith("!") else text
+    if not body or body.strip() != body:
+        raise PatternError(f"{text!r}: empty pattern or surrounding spaces")
+    if "\x00" in body or any(part == ".." for part in body.replace("\\", "/").split("/")):
+        raise PatternError(f"{text!r}: '..' segments and NUL bytes are not allowed")
+    absolute = body.startswith("/")
+    anchored = "/" + body.lstrip("/")
+    compiled = _GITIGNORE(fold(anchored, insensitive))
+    if compiled.regex is None:
+        raise PatternError(f"{text!r}: not a usable glob pattern")
+    folder = anchored.endswith("/") or anchored.endswith("/**")
+    return _Compiled(text, text.startswith("!"), absolute, folder, compiled.regex)
+
+
+def validate(patterns: Sequence[str]) -> None:
+    for text in patterns:
+        _compile(text, False)
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeMatch:
+    allowed: bool
+    pattern: str | None  # the inclusion that matched
+    excluded_by: str | None  # the exclusion that matched, if any
+
+
+def _check_reading(
+    absolute: str, relative: str | None, compiled: Sequence[_Compiled], insensitive: bool
+) -> ScopeMatch:
+    rel = fold(relative, insensitive) if relative is not None else None
+    abs_subject = fold(absolute.replace("\\", "/").lstrip("/"), insensitive)
+    include: str | None = None
+    for c in compiled:
+        subject = abs_subject if c.absolute else rel
+        if subject is None or not c.matches(subject):
+            continue
+        if c.exclude:
+            return ScopeMatch(False, include, c.text)
+        include = include or c.text
+    return ScopeMatch(include is not None, include, None)
+
+
+def check(located: Located, patterns: Sequence[str], insensitive: bool) -> ScopeMatch:
+    """Is every reading of ``located`` covered by ``patterns`` (with exclusions winning)?"""
+    if not located.absolutes or not patterns:
+        return ScopeMatch(False, None, None)
+    compiled = [_compile(p, insensitive) for p in patterns]
+    # exclusions first so that they win whatever their order in the list
+    compiled.sort(key=lambda c: not c.exclude)
+    rels: Sequence[str | None] = located.relatives if located.inside else [None]
+    result = ScopeMatch(False, None, None)
+    for absolute in located.absolutes:
+        for rel in rels:
+            result = _check_reading(absolute, rel, compiled, insensitive)
+            if not result.allowed:
+                return result
+    return result
