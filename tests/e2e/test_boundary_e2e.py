@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_fixtures import claude_bin, harness  # noqa: F401 - fixtures
 from fake_api import Call, Step, Text, marker
 from harness import Agent, Harness, Hooks, Project, Run, python_command
 

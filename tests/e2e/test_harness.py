@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from e2e_fixtures import claude_bin, harness  # noqa: F401 - fixtures
 from fake_api import Call, Text, marker
 from harness import Agent, Harness, Hooks, python_command
 

@@ -1,7 +1,11 @@
 """Fixtures for the end-to-end tests: the pinned CLI and a per-test harness.
 
-Every test in this folder is marked ``e2e``. They are not skipped when Node.js is missing:
-they fail, saying what to install, because CI installs it.
+Test modules import them (``from e2e_fixtures import claude_bin, harness``). This is
+deliberately not a ``conftest.py``: the suite's folders have no ``__init__.py``, so a second
+conftest module would shadow ``tests/conftest.py`` for the tests that ``from conftest import``.
+
+The tests are not skipped when Node.js is missing: they fail, saying what to install,
+because CI installs it.
 """
 
 from __future__ import annotations
@@ -11,13 +15,6 @@ from pathlib import Path
 import pytest
 from cli import CLIUnavailable, claude_binary
 from harness import Harness
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")
