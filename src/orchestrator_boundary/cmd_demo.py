@@ -49,18 +49,20 @@ def run(args: argparse.Namespace) -> int:
                 summary = verdict_summary(judge(payload, s, env))
                 row["who"] = summary["session_kind"] + (
                     f":{summary['agent_type']}" if summary["agent_type"] else "")
-                row["target"] = (summary["paths"] or [payload.tool_input.get("command", "")])[0]
+                ti = payload.tool_input
+                shown = ti.get("file_path") or ti.get("command") or ti.get("pattern") or ""
+                row["target"] = (summary["paths"] or [str(shown).replace(root + "/", "")])[0]
                 row[phase.value] = summary["decision"]
                 row["code"] = summary["code"]
             rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    fmt = "{:<19} {:<11} {:<24} {:<6} {:<8} {}"
+    fmt = "{:<19} {:<11} {:<22} {:<6} {:<8} {}"
     print("A captured session replayed through warn and enforce (config: write_allow = STATE.md)\n")
     print(fmt.format("who", "tool", "target", "warn", "enforce", "rule broken"))
     for r in rows:
-        print(fmt.format(r["who"][:19], r["tool"][:11], str(r["target"])[-24:], r["warn"],
+        print(fmt.format(r["who"][:19], r["tool"][:11], str(r["target"])[-22:], r["warn"],
                          r["enforce"], r["code"] or "-"))
     print("\nwarn: nothing is blocked, the model is told what enforce would do.")
     print("enforce: the main agent's own writes are denied; subagents' writes go through.")
