@@ -65,7 +65,9 @@ def _hooks(log: Path) -> Hooks:
 
 def _capture_runs(harness: Harness, base: Path) -> list[tuple[Project, Path]]:
     agents = [
-        Agent(CUSTOM_AGENT, "Writes files it is asked to.", tools=["Write", "Edit", "Read", "Bash"]),
+        Agent(
+            CUSTOM_AGENT, "Writes files it is asked to.", tools=["Write", "Edit", "Read", "Bash"]
+        ),
         Agent(LEAD_AGENT, "Leads the session.", tools=None),
     ]
     runs = []
@@ -81,10 +83,22 @@ def _capture_runs(harness: Harness, base: Path) -> list[tuple[Project, Path]]:
                 Call("Glob", {"pattern": "*.txt"}),
                 Call("Grep", {"pattern": "two", "path": str(root)}),
                 Call("TaskCreate", {"subject": "Review", "description": "Review the change"}),
-                Call("Agent", {"description": "Edit a file", "subagent_type": "general-purpose",
-                               "prompt": f"Edit the file. {marker('general')}"}),
-                Call("Agent", {"description": "Edit another", "subagent_type": CUSTOM_AGENT,
-                               "prompt": f"Edit the other file. {marker('custom')}"}),
+                Call(
+                    "Agent",
+                    {
+                        "description": "Edit a file",
+                        "subagent_type": "general-purpose",
+                        "prompt": f"Edit the file. {marker('general')}",
+                    },
+                ),
+                Call(
+                    "Agent",
+                    {
+                        "description": "Edit another",
+                        "subagent_type": CUSTOM_AGENT,
+                        "prompt": f"Edit the other file. {marker('custom')}",
+                    },
+                ),
                 Text("All delegated."),
             ],
             "general": [*_file_steps(root, "general"), Text("Edited.")],
@@ -98,8 +112,12 @@ def _capture_runs(harness: Harness, base: Path) -> list[tuple[Project, Path]]:
     project = harness.project(_hooks(log), agents=agents)
     harness.run(
         project,
-        {"main": [Call("Write", {"file_path": str(project.root / "lead.txt"),
-                                 "content": "lead\n"}), Text("Written.")]},
+        {
+            "main": [
+                Call("Write", {"file_path": str(project.root / "lead.txt"), "content": "lead\n"}),
+                Text("Written."),
+            ]
+        },
         agent=LEAD_AGENT,
     )
     runs.append((project, log))
@@ -121,8 +139,9 @@ def capture(out: Path) -> list[Path]:
                 seen.add(name)
                 out.mkdir(parents=True, exist_ok=True)
                 target = out / f"{name}.json"
-                target.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
-                                  encoding="utf-8")
+                target.write_text(
+                    json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+                )
                 written.append(target)
     return written
 
@@ -134,8 +153,7 @@ def main() -> int:
     written = capture(args.out)
     for path in sorted(written):
         print(path)
-    print(f"{len(written)} payloads captured from Claude Code {pinned_version()}",
-          file=sys.stderr)
+    print(f"{len(written)} payloads captured from Claude Code {pinned_version()}", file=sys.stderr)
     return 0 if written else 1
 
 

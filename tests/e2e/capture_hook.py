@@ -7,12 +7,13 @@ OUT.jsonl as one line.
 import fcntl
 import json
 import sys
+from pathlib import Path
 
 
 def main() -> None:
     payload = json.loads(sys.stdin.read())
     line = json.dumps(payload, ensure_ascii=False) + "\n"
-    with open(sys.argv[1], "a", encoding="utf-8") as out:
+    with Path(sys.argv[1]).open("a", encoding="utf-8") as out:
         fcntl.flock(out, fcntl.LOCK_EX)
         out.write(line)
 

@@ -186,7 +186,7 @@ def tool_results_in(messages: list[dict[str, Any]]) -> list[ToolResult]:
         # arrives as a following {"role": "system"} message ("PreToolUse:Write hook additional
         # context: ...").
         beside = _texts(message)
-        for later in messages[position + 1:]:
+        for later in messages[position + 1 :]:
             if later.get("role") == "assistant":
                 break
             beside += _texts(later)
@@ -307,7 +307,8 @@ class FakeAPI:
     def scripted_requests(self, script: str | None = None) -> list[Recorded]:
         with self._lock:
             return [
-                r for r in self.requests
+                r
+                for r in self.requests
                 if r.script is not None and (script is None or r.script == script)
             ]
 
@@ -393,8 +394,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.fake._record("GET", self.path, dict(self.headers), None)
-        self._send_json(404, {"type": "error", "error": {"type": "not_found_error",
-                                                          "message": "not here"}})
+        self._send_json(
+            404, {"type": "error", "error": {"type": "not_found_error", "message": "not here"}}
+        )
 
     def do_HEAD(self) -> None:
         self.send_response(200)
@@ -409,8 +411,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, {"input_tokens": 42})
             return
         if not path.endswith("/v1/messages"):
-            self._send_json(404, {"type": "error", "error": {"type": "not_found_error",
-                                                              "message": "not here"}})
+            self._send_json(
+                404, {"type": "error", "error": {"type": "not_found_error", "message": "not here"}}
+            )
             return
         turn, ids = self.fake._plan(recorded)
         model = body.get("model", "claude-fake") if isinstance(body, dict) else "claude-fake"
@@ -432,8 +435,13 @@ class _Handler(BaseHTTPRequestHandler):
             ]
             stop = "tool_use"
         return {
-            "id": _message_id(), "type": "message", "role": "assistant", "model": model,
-            "content": content, "stop_reason": stop, "stop_sequence": None,
+            "id": _message_id(),
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 5},
         }
 
@@ -445,39 +453,84 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("request-id", "req_fake")
         self.end_headers()
         self.close_connection = True
-        out = [_sse("message_start", {"type": "message_start", "message": {
-            "id": _message_id(), "type": "message", "role": "assistant", "model": model,
-            "content": [], "stop_reason": None, "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 1}}})]
+        out = [
+            _sse(
+                "message_start",
+                {
+                    "type": "message_start",
+                    "message": {
+                        "id": _message_id(),
+                        "type": "message",
+                        "role": "assistant",
+                        "model": model,
+                        "content": [],
+                        "stop_reason": None,
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": 10, "output_tokens": 1},
+                    },
+                },
+            )
+        ]
         if isinstance(turn, Text):
             out += [
-                _sse("content_block_start", {"type": "content_block_start", "index": 0,
-                                             "content_block": {"type": "text", "text": ""}}),
-                _sse("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                             "delta": {"type": "text_delta",
-                                                       "text": turn.text}}),
+                _sse(
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": 0,
+                        "content_block": {"type": "text", "text": ""},
+                    },
+                ),
+                _sse(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": 0,
+                        "delta": {"type": "text_delta", "text": turn.text},
+                    },
+                ),
                 _sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
             ]
             stop = "end_turn"
         else:
             for index, (call, tool_use_id) in enumerate(zip(turn, ids, strict=True)):
                 out += [
-                    _sse("content_block_start", {"type": "content_block_start", "index": index,
-                                                 "content_block": {"type": "tool_use",
-                                                                   "id": tool_use_id,
-                                                                   "name": call.name,
-                                                                   "input": {}}}),
-                    _sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                 "delta": {"type": "input_json_delta",
-                                                           "partial_json":
-                                                               json.dumps(call.input)}}),
+                    _sse(
+                        "content_block_start",
+                        {
+                            "type": "content_block_start",
+                            "index": index,
+                            "content_block": {
+                                "type": "tool_use",
+                                "id": tool_use_id,
+                                "name": call.name,
+                                "input": {},
+                            },
+                        },
+                    ),
+                    _sse(
+                        "content_block_delta",
+                        {
+                            "type": "content_block_delta",
+                            "index": index,
+                            "delta": {
+                                "type": "input_json_delta",
+                                "partial_json": json.dumps(call.input),
+                            },
+                        },
+                    ),
                     _sse("content_block_stop", {"type": "content_block_stop", "index": index}),
                 ]
             stop = "tool_use"
         out += [
-            _sse("message_delta", {"type": "message_delta",
-                                   "delta": {"stop_reason": stop, "stop_sequence": None},
-                                   "usage": {"output_tokens": 5}}),
+            _sse(
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": stop, "stop_sequence": None},
+                    "usage": {"output_tokens": 5},
+                },
+            ),
             _sse("message_stop", {"type": "message_stop"}),
         ]
         try:

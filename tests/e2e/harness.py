@@ -12,6 +12,7 @@ scratch, so nothing of the real user (or of a Claude Code session running the te
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -118,7 +119,7 @@ class Project:
         """Replace this run's temporary folders with stable neutral paths."""
         for real, neutral in (
             (str(self.root), "/home/user/project"),
-            (str(self.tmp), "/tmp"),
+            (str(self.tmp), "/tmp"),  # noqa: S108 - a neutral name, never used as a path
             (str(self.home), "/home/user"),
         ):
             text = text.replace(real, neutral)
@@ -232,11 +233,14 @@ class Harness:
             subprocess.run(["git", "init", "-q", str(root)], check=True, timeout=30)
         return Project(root=root.resolve(), home=home.resolve(), tmp=tmp.resolve(), hooks=hooks)
 
-    def env(self, project: Project, api_url: str, extra: Mapping[str, str] | None) -> dict[str, str]:
+    def env(
+        self, project: Project, api_url: str, extra: Mapping[str, str] | None
+    ) -> dict[str, str]:
         # This interpreter's folder first, so that a plugin's ``python3`` hook command finds
         # the same environment (and packages) as the tests.
-        path = os.pathsep.join([str(Path(sys.executable).parent),
-                                os.environ.get("PATH", "/usr/bin:/bin")])
+        path = os.pathsep.join(
+            [str(Path(sys.executable).parent), os.environ.get("PATH", "/usr/bin:/bin")]
+        )
         env = {
             "PATH": path,
             "HOME": str(project.home),
@@ -271,9 +275,13 @@ class Harness:
             raise ValueError(f"no script named {main!r}")
         prompt = prompt if prompt is not None else f"Please do the task. {marker(main)}"
         args = [
-            str(self.claude), "-p", prompt,
-            "--output-format", "json",
-            "--permission-mode", "acceptEdits",
+            str(self.claude),
+            "-p",
+            prompt,
+            "--output-format",
+            "json",
+            "--permission-mode",
+            "acceptEdits",
         ]
         if project.hooks.plugin_dir is not None:
             args += ["--plugin-dir", str(project.hooks.plugin_dir)]
@@ -317,7 +325,5 @@ class Harness:
 
 
 def _kill_group(proc: subprocess.Popen[str]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass

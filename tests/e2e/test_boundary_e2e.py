@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_fixtures import claude_bin, harness  # noqa: F401 - fixtures
+from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
 from fake_api import Call, Step, Text, marker
 from harness import Agent, Harness, Hooks, Project, Run, python_command
 
@@ -46,13 +46,16 @@ WARN = 'phase = "warn"\n'
 def route(request: pytest.FixtureRequest) -> Hooks:
     missing = [p for p in (PRE_HOOK, POST_HOOK) if not p.is_file()]
     if missing:
-        pytest.fail(f"the product's hooks are missing: {', '.join(map(str, missing))}",
-                    pytrace=False)
+        pytest.fail(
+            f"the product's hooks are missing: {', '.join(map(str, missing))}", pytrace=False
+        )
     if request.param == "settings":
         return Hooks.commands(pre=[python_command(PRE_HOOK)], post=[python_command(POST_HOOK)])
     if not (PLUGIN_MANIFEST.is_file() and PLUGIN_HOOKS.is_file()):
-        pytest.skip(f"no plugin yet: {PLUGIN_MANIFEST} and {PLUGIN_HOOKS} are needed for the "
-                    "--plugin-dir route")
+        pytest.skip(
+            f"no plugin yet: {PLUGIN_MANIFEST} and {PLUGIN_HOOKS} are needed for the "
+            "--plugin-dir route"
+        )
     return Hooks.plugin(PRODUCT_ROOT)
 
 
@@ -71,8 +74,9 @@ class Boundary:
         files: Mapping[str, str] | None = None,
         git: bool = False,
     ) -> Project:
-        return self.harness.project(self.hooks, agents=agents, boundary_toml=boundary_toml,
-                                    files=files, git=git)
+        return self.harness.project(
+            self.hooks, agents=agents, boundary_toml=boundary_toml, files=files, git=git
+        )
 
     def run(self, project: Project, scripts: Mapping[str, Sequence[Step]], **kw: Any) -> Run:
         return self.harness.run(project, scripts, **kw)
@@ -92,8 +96,14 @@ def edit(path: Path, old: str, new: str) -> Call:
 
 
 def delegate(script: str, agent_type: str = "general-purpose") -> Call:
-    return Call("Agent", {"description": "Make the change", "subagent_type": agent_type,
-                          "prompt": f"Make the change. {marker(script)}"})
+    return Call(
+        "Agent",
+        {
+            "description": "Make the change",
+            "subagent_type": agent_type,
+            "prompt": f"Make the change. {marker(script)}",
+        },
+    )
 
 
 def bash(command: str) -> Call:
@@ -131,12 +141,17 @@ def audit_records(project: Project) -> list[dict[str, Any]]:
 def test_enforce_denies_the_orchestrators_write_and_edit(boundary: Boundary) -> None:
     project = boundary.project(files={"src/app.py": "x = 1\n"})
     new, app = project.path("src/new.py"), project.path("src/app.py")
-    run = boundary.run(project, {"main": [
-        write(new),
-        Call("Read", {"file_path": str(app)}),
-        edit(app, "x = 1", "x = 2"),
-        Text(),
-    ]})
+    run = boundary.run(
+        project,
+        {
+            "main": [
+                write(new),
+                Call("Read", {"file_path": str(app)}),
+                edit(app, "x = 1", "x = 2"),
+                Text(),
+            ]
+        },
+    )
     assert_denied(run, "main", 0, "Write")
     assert_not_denied(run, "main", 1)  # reading is the orchestrator's job
     assert_denied(run, "main", 2, "Edit")
@@ -148,8 +163,9 @@ def test_enforce_denies_the_orchestrators_write_and_edit(boundary: Boundary) -> 
 def test_enforce_from_the_environment(boundary: Boundary) -> None:
     project = boundary.project(boundary_toml=None)
     target = project.path("env.txt")
-    run = boundary.run(project, {"main": [write(target), Text()]},
-                       env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})
+    run = boundary.run(
+        project, {"main": [write(target), Text()]}, env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    )
     assert_denied(run, "main", 0, "Write")
     assert not target.exists()
 
@@ -169,8 +185,9 @@ def test_warn_lets_the_write_run_and_tells_the_model(boundary: Boundary) -> None
 def test_bypass_lets_it_through_and_is_recorded(boundary: Boundary) -> None:
     project = boundary.project()
     target = project.path("bypassed.txt")
-    run = boundary.run(project, {"main": [write(target), Text()]},
-                       env={"AMPLIFIER_BYPASS_BOUNDARY": "1"})
+    run = boundary.run(
+        project, {"main": [write(target), Text()]}, env={"AMPLIFIER_BYPASS_BOUNDARY": "1"}
+    )
     assert_not_denied(run, "main", 0)
     assert target.exists()
     [call] = run.calls("main")
@@ -194,10 +211,13 @@ def test_state_md_is_the_orchestrators_exception(boundary: Boundary) -> None:
 def test_a_subagent_writes_inside_the_project(boundary: Boundary) -> None:
     project = boundary.project()
     target = project.path("src/by_subagent.py")
-    run = boundary.run(project, {
-        "main": [delegate("sub"), Text()],
-        "sub": [write(target, "y = 2\n"), Text()],
-    })
+    run = boundary.run(
+        project,
+        {
+            "main": [delegate("sub"), Text()],
+            "sub": [write(target, "y = 2\n"), Text()],
+        },
+    )
     assert_not_denied(run, "sub", 0)
     assert target.read_text(encoding="utf-8") == "y = 2\n"
 
@@ -205,10 +225,13 @@ def test_a_subagent_writes_inside_the_project(boundary: Boundary) -> None:
 def test_a_subagent_may_not_write_outside_the_project(boundary: Boundary) -> None:
     project = boundary.project()
     outside = project.tmp / "outside.txt"  # beside the project, not in it
-    run = boundary.run(project, {
-        "main": [delegate("sub"), Text()],
-        "sub": [write(outside), Text()],
-    })
+    run = boundary.run(
+        project,
+        {
+            "main": [delegate("sub"), Text()],
+            "sub": [write(outside), Text()],
+        },
+    )
     assert_denied(run, "sub", 0, "Write")
     assert not outside.exists()
 
@@ -226,10 +249,13 @@ SCRIBE_PROFILE = ENFORCE + textwrap.dedent(
 def test_a_custom_agents_profile_limits_its_scope_and_tools(boundary: Boundary) -> None:
     project = boundary.project(SCRIBE_PROFILE, agents=[SCRIBE])
     inside, outside = project.path("docs/guide.md"), project.path("src/code.py")
-    run = boundary.run(project, {
-        "main": [delegate("scribe", "scribe"), Text()],
-        "scribe": [write(inside, "# guide\n"), write(outside), bash("ls"), Text()],
-    })
+    run = boundary.run(
+        project,
+        {
+            "main": [delegate("scribe", "scribe"), Text()],
+            "scribe": [write(inside, "# guide\n"), write(outside), bash("ls"), Text()],
+        },
+    )
     assert_not_denied(run, "scribe", 0)
     assert inside.read_text(encoding="utf-8") == "# guide\n"
     assert_denied(run, "scribe", 1, "Write")
@@ -242,11 +268,16 @@ def test_a_custom_agents_profile_limits_its_scope_and_tools(boundary: Boundary) 
 
 def test_enforce_denies_the_orchestrators_writing_shell_commands(boundary: Boundary) -> None:
     project = boundary.project(files={"f.txt": "a\n"})
-    run = boundary.run(project, {"main": [
-        bash("echo hi > out.txt"),
-        bash("sed -i 's/a/b/' f.txt"),
-        Text(),
-    ]})
+    run = boundary.run(
+        project,
+        {
+            "main": [
+                bash("echo hi > out.txt"),
+                bash("sed -i 's/a/b/' f.txt"),
+                Text(),
+            ]
+        },
+    )
     assert_denied(run, "main", 0, "Bash")
     assert_denied(run, "main", 1, "Bash")
     assert not project.path("out.txt").exists()
@@ -255,12 +286,17 @@ def test_enforce_denies_the_orchestrators_writing_shell_commands(boundary: Bound
 
 def test_the_orchestrators_read_only_shell_commands_run(boundary: Boundary) -> None:
     project = boundary.project(files={"f.txt": "a\n"}, git=True)
-    run = boundary.run(project, {"main": [
-        bash("ls"),
-        bash("git status"),
-        bash("cat f.txt > /dev/null"),
-        Text(),
-    ]})
+    run = boundary.run(
+        project,
+        {
+            "main": [
+                bash("ls"),
+                bash("git status"),
+                bash("cat f.txt > /dev/null"),
+                Text(),
+            ]
+        },
+    )
     for step in range(3):
         assert_not_denied(run, "main", step)
     assert "f.txt" in run.result_for("main", 0).text

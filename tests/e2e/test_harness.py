@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from e2e_fixtures import claude_bin, harness  # noqa: F401 - fixtures
+from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
 from fake_api import Call, Text, marker
 from harness import Agent, Harness, Hooks, python_command
 
@@ -48,8 +48,9 @@ def test_deny_reason_reaches_the_model_and_the_file_is_not_written(
     hook = python_command(_script(tmp_path, "deny_write.py", DENY_WRITE))
     project = harness.project(Hooks.commands(pre=[hook]))
     target = project.path("denied.txt")
-    run = harness.run(project, {"main": [Call("Write", {"file_path": str(target),
-                                                         "content": "x\n"}), Text()]})
+    run = harness.run(
+        project, {"main": [Call("Write", {"file_path": str(target), "content": "x\n"}), Text()]}
+    )
     result = run.result_for("main", 0)
     # Not verbatim as the notes had it: 2.1.330 prefixes the reason.
     assert result.text == "PreToolUse:Write hook error: nope", run.explain("deny reason")
@@ -62,8 +63,9 @@ def test_deny_reason_reaches_the_model_and_the_file_is_not_written(
 def test_without_hooks_the_write_happens(harness: Harness) -> None:
     project = harness.project()
     target = project.path("written.txt")
-    run = harness.run(project, {"main": [Call("Write", {"file_path": str(target),
-                                                         "content": "x\n"}), Text()]})
+    run = harness.run(
+        project, {"main": [Call("Write", {"file_path": str(target), "content": "x\n"}), Text()]}
+    )
     assert not run.result_for("main", 0).is_error
     assert target.read_text(encoding="utf-8") == "x\n"
     assert run.permission_denials == []
@@ -84,10 +86,22 @@ def test_subagent_calls_carry_agent_id(harness: Harness, tmp_path: Path) -> None
         {
             "main": [
                 Call("Write", {"file_path": str(main_file), "content": "m\n"}),
-                Call("Agent", {"description": "write a file", "subagent_type": "general-purpose",
-                               "prompt": f"Write the file. {marker('sub')}"}),
-                Call("Agent", {"description": "write another", "subagent_type": "scribe",
-                               "prompt": f"Write it. {marker('custom')}"}),
+                Call(
+                    "Agent",
+                    {
+                        "description": "write a file",
+                        "subagent_type": "general-purpose",
+                        "prompt": f"Write the file. {marker('sub')}",
+                    },
+                ),
+                Call(
+                    "Agent",
+                    {
+                        "description": "write another",
+                        "subagent_type": "scribe",
+                        "prompt": f"Write it. {marker('custom')}",
+                    },
+                ),
                 Text(),
             ],
             "sub": [Call("Write", {"file_path": str(sub_file), "content": "s\n"}), Text()],
@@ -124,8 +138,9 @@ def test_additional_context_reaches_the_model_and_the_call_runs(
     hook = python_command(_script(tmp_path, "context.py", CONTEXT))
     project = harness.project(Hooks.commands(pre=[hook], post=[hook]))
     target = project.path("warned.txt")
-    run = harness.run(project, {"main": [Call("Write", {"file_path": str(target),
-                                                         "content": "x\n"}), Text()]})
+    run = harness.run(
+        project, {"main": [Call("Write", {"file_path": str(target), "content": "x\n"}), Text()]}
+    )
     told = run.context_after("main", 0)
     assert "ctx-PreToolUse-Write" in told, run.explain("no pre context")
     assert "ctx-PostToolUse-Write" in told
@@ -144,13 +159,23 @@ def test_plugin_dir_route_registers_the_plugin_hooks(harness: Harness, tmp_path:
     _script(plugin / "hooks", "deny_write.py", DENY_WRITE)
     # The plugin names its own files through ${CLAUDE_PLUGIN_ROOT}, expanded by the CLI.
     command = f'{shlex.quote(sys.executable)} "${{CLAUDE_PLUGIN_ROOT}}/hooks/deny_write.py"'
-    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [
-        {"matcher": "*", "hooks": [{"type": "command", "command": command}]}]}}),
-        encoding="utf-8")
+    (plugin / "hooks" / "hooks.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {"matcher": "*", "hooks": [{"type": "command", "command": command}]}
+                    ]
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
     project = harness.project(Hooks.plugin(plugin))
     assert not project.path(".claude/settings.json").exists()
     target = project.path("denied.txt")
-    run = harness.run(project, {"main": [Call("Write", {"file_path": str(target),
-                                                         "content": "x\n"}), Text()]})
+    run = harness.run(
+        project, {"main": [Call("Write", {"file_path": str(target), "content": "x\n"}), Text()]}
+    )
     assert "nope" in run.result_for("main", 0).text, run.explain("plugin hook did not deny")
     assert not target.exists()
