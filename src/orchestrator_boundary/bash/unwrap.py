@@ -186,7 +186,29 @@ def _watch(args: list[Word], env: Env) -> Step:
     return rest, env
 
 
+def _powershell(prog: str, args: list[Word], env: Env) -> Step:
+    from orchestrator_boundary.bash.powershell import powershell_commands
+
+    for i, arg in enumerate(args):
+        flag = (arg.value or "").lower()
+        if flag in ("-command", "-c", "/command", "/c"):
+            rest = args[i + 1 :]
+            if not rest or any(a.value is None for a in rest):
+                return opaque(prog, "PowerShell command is not a literal")
+            code = " ".join(a.value or "" for a in rest)
+            if env.depth >= MAX_UNWRAP:
+                raise BudgetExhausted("budget exhausted (nested shells)")
+            inner = powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
+            return Outcome(prog, Status.READ_ONLY, note="runs PowerShell code (its commands follow)",
+                           inner=inner)
+        if flag in ("-file", "-f", "-encodedcommand", "-e", "-ec"):
+            return opaque(prog, "runs a PowerShell script")
+    return opaque(prog, "interactive PowerShell")
+
+
 def unwrap(prog: str, args: list[Word], env: Env) -> Step:
+    if prog.lower() in ("powershell", "pwsh"):
+        return _powershell(prog, args, env)
     if prog in SHELLS:
         return _shell(prog, args, env)
     if prog == "eval":
