@@ -35,6 +35,9 @@ def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
     if isinstance(node, ast.Call):
         parts.append("<call>")
         return ".".join(reversed(parts))
+    if parts:
+        parts.append("<expr>")
+        return ".".join(reversed(parts))
     return None
 
 

@@ -13,7 +13,7 @@ READ_ONLY_PROGRAMS = frozenset(
     typeset readonly hash ulimit umask wait jobs fg bg lsof netstat ss ifconfig ip ping host dig
     nslookup getent locale arch sw_vers system_profiler vm_stat iostat vmstat lscpu lsblk
     findstr tasklist where zcat bzcat xzcat zgrep zless look join fc trap shift getopts
-    let logname users who w last tty stty cal factor sha224sum sha384sum base32 xmllint
+    let logname break continue return exit users who w last tty stty cal factor sha224sum sha384sum base32 xmllint
     """.split()
 )
 

@@ -157,7 +157,8 @@ def _parallel(args: list[Word], env: Env) -> Step:
         break
     if not cmd or any(a.value is None for a in cmd):
         return opaque("parallel", "command is not literal")
-    code = " ".join(a.value or "" for a in cmd).replace("{}", "$PARALLEL_ITEM")
+    code = " ".join(a.value or "" for a in cmd)
+    code = code.replace("{}", "$PARALLEL_ITEM") if "{}" in code else code + " $PARALLEL_ITEM"
     return run_code("parallel", code, env)
 
 

@@ -133,7 +133,13 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
         parts = [_part(c, home, first and i == 0) for i, c in enumerate(node.children)]
         if any(p.value is None for p in parts):
             return unknown(text)
-        return Word(text, "".join(p.value or "" for p in parts), any(p.glob for p in parts))
+        # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
+        skeleton = "".join(_text(c) if c.type == "word" else "_" for c in node.children)
+        brace = _unescape_unquoted(skeleton)[2]
+        return Word(text, "".join(p.value or "" for p in parts),
+                    brace or any(p.glob for p in parts))
+    if kind == "process_substitution":
+        return Word(text, "/dev/fd/63")  # a pipe, not a file
     if kind in ("extglob_pattern", "brace_expression"):
         return Word(text, text, True)
     return unknown(text)  # expansions, substitutions, arithmetic, anything new
