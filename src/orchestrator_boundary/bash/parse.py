@@ -23,8 +23,16 @@ def parse(source: bytes) -> Any:
     return tree_sitter.Parser(_language()).parse(source).root_node
 
 
+def decode(raw: bytes) -> str:
+    """Node bytes as text; a slice may cut an invalid sequence, which becomes U+FFFD."""
+    try:
+        return raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "replace")
+
+
 def text(node: Any) -> str:
-    return str(node.text.decode("utf-8", "surrogatepass"))
+    return decode(node.text)
 
 
 def first_error(root: Any, budget: Budget) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from orchestrator_boundary.bash.parse import decode
+
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
 _DQ_ESCAPABLE = frozenset('$`"\\')
@@ -107,7 +109,7 @@ def _tilde(value: str, home: str | None) -> str | None:
 
 
 def _text(node: Any) -> str:
-    return node.text.decode("utf-8", "surrogatepass")
+    return decode(node.text)
 
 
 def _part(node: Any, home: str | None, first: bool) -> Word:
