@@ -143,6 +143,10 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("cd-popd", "pushd sub && popd && rm f", WR, (D(None),)),
     ("cd-P", "cd -P lib && touch x", WR, (W("/w/p/lib/x"),)),
     ("cd-bashc", "bash -c 'cd sub && rm f'", WR, (D("/w/p/sub/f"),)),
+    ("cd-builtin-unknown", "builtin cd /x && rm f", WR, (D(None),)),
+    ("cd-command-unknown", "command cd /x && rm f", WR, (D(None),)),
+    ("cd-eval-sticks", "eval cd /x && rm f", WR, (D(None),)),
+    ("cd-bash-c-scoped", "bash -c 'cd /x' && rm f", WR, (D("/w/p/f"),)),
     ("cd-then-git", "cd repo && git add -A", WR, (W("/w/p/repo/.git"),)),
     # --- unwrapping -----------------------------------------------------------------------
     ("bash-c", "bash -c 'rm -rf build'", WR, (D("/w/p/build"),)),

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from orchestrator_boundary.bash.walk import Walker
 
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_CD = frozenset({"cd", "pushd", "popd"})
 _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command": "[["}
 
 
@@ -107,13 +108,17 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
     else:
         argv = [word(name, env.home), *args]
         outcome = dispatch(argv, replace(env, cwd=cwd, stdin=stdin, nesting=depth))
-        if outcome.program in ("cd", "pushd", "popd") and argv[0].value in ("cd", "pushd", "popd"):
-            ok = _cd(argv, cwd, env.home)
+        if outcome.program in _CD:
+            # `builtin cd x` / `command cd x`: a cd we do not follow precisely
+            ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
+        elif outcome.program == "eval" and any(c.program in _CD for c in outcome.inner):
+            ok = fail = None  # eval runs in this shell: its cd sticks
         fx.extend(outcome.fx)
         status = outcome.status
+        outcome_program, outcome_note, inner = outcome.program, outcome.note, outcome.inner
         if status == Status.READ_ONLY and fx:
             status = Status.WRITES
-        outcome_program, outcome_note, inner = outcome.program, outcome.note, outcome.inner
+            outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
     effects = tuple(Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx)
     w.emit(Command(cmd_text, outcome_program, status, effects, outcome_note))
     for cmd in inner:
