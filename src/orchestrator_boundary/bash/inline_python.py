@@ -125,6 +125,9 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
             return ""
         if _dotted(receiver, aliases) in ("os", "shutil", "io", "sys", "os.path"):
             return ""  # os.mkdir etc. are matched by full name above
+        if isinstance(receiver, ast.Constant | ast.JoinedStr) or \
+                (short == "replace" and len(call.args) >= 2):
+            return ""  # "text".replace(a, b), "name".open? : string methods, not paths
         found.append((kind, _literal(receiver, aliases), f"python Path.{short}()"))
         if short in ("rename", "replace", "symlink_to", "hardlink_to", "move", "copy"):
             found.append((W, _literal(_arg(call, 0, "target"), aliases), f"python Path.{short}()"))

@@ -61,11 +61,12 @@ def _heredoc(w: Walker, node: Any, cwd: str | None, depth: int, args: list[Word]
 def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, depth: int,
                    note: str = "") -> tuple[str | None, str | None]:
     env = w.env
-    whole = node.parent if node is not None and node.parent is not None and \
-        node.parent.type == "redirected_statement" else node
-    if node is None and redirects:
-        whole = redirects[0].parent
-    cmd_text = text(whole) if whole is not None else ""
+    if node is not None and node.parent is not None and node.parent.type == "redirected_statement":
+        cmd_text = text(node.parent)
+    elif node is not None:
+        cmd_text = " ".join([text(node), *(text(r) for r in redirects)])
+    else:
+        cmd_text = " ".join(text(r) for r in redirects)
     name: Any = None
     args: list[Word] = []
     fx: list[Fx] = []

@@ -45,24 +45,33 @@ class Walker:
             current = _merge(ok, fail)
         return ok, fail
 
-    def stmt(self, node: Any, cwd: str | None, depth: int) -> State:
+    def stmt(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...] = ()) -> State:
+        """Walk one statement. ``tail``: redirects tree-sitter hung on an enclosing list or
+        pipeline (`a && b > f` parses as `(a && b) > f`); bash applies them to the last part."""
         self.env.budget.spend()
         if depth > MAX_NESTING:
             raise BudgetExhausted("budget exhausted (nesting too deep)")
         kind = node.type
         if kind == "list":
-            return self._list(node, cwd, depth)
+            return self._list(node, cwd, depth, tail)
         if kind == "command":
-            return simple_command(self, node, [], cwd, depth)
+            return simple_command(self, node, list(tail), cwd, depth)
         if kind == "redirected_statement":
-            return self._redirected(node, cwd, depth)
+            return self._redirected(node, cwd, depth, tail)
         if kind == "pipeline":
-            for child in node.named_children:
-                self.stmt(child, cwd, depth + 1)
+            parts = node.named_children
+            for i, child in enumerate(parts):
+                self.stmt(child, cwd, depth + 1, tail if i == len(parts) - 1 else ())
             return cwd, cwd
         if kind == "negated_command":
-            ok, fail = self.block(node.named_children, cwd, depth + 1)
+            ok, fail = cwd, cwd
+            for child in node.named_children:
+                ok, fail = self.stmt(child, cwd, depth + 1, tail)
             return fail, ok
+        if tail:  # a compound command: its redirects are opened before it runs
+            result = self.stmt(node, cwd, depth + 1)
+            simple_command(self, None, list(tail), cwd, depth, note="redirect of a compound command")
+            return result
         if kind in ("subshell", "function_definition"):
             self.block(node.named_children, cwd, depth + 1)
             return cwd, cwd
@@ -81,32 +90,34 @@ class Walker:
         self.substitutions(node, cwd, depth)
         return cwd, cwd
 
-    def _list(self, node: Any, cwd: str | None, depth: int) -> State:
+    def _list(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
         # a && b || c is left-nested; flatten it so long chains do not recurse deeply
         chain: list[tuple[str, Any]] = []
         while node.type == "list" and node.child_count >= 3:
             chain.append((node.children[1].type, node.children[2]))
             node = node.children[0]
-        ok, fail = self.stmt(node, cwd, depth + 1)
-        for op, right in reversed(chain):
+        ok, fail = self.stmt(node, cwd, depth + 1, () if chain else tail)
+        for index in range(len(chain) - 1, -1, -1):
+            op, right = chain[index]
+            right_tail = tail if index == 0 else ()
             if op == "&&":
-                r_ok, r_fail = self.stmt(right, ok, depth + 1)
+                r_ok, r_fail = self.stmt(right, ok, depth + 1, right_tail)
                 ok, fail = r_ok, _merge(fail, r_fail)
             elif op == "||":
-                r_ok, r_fail = self.stmt(right, fail, depth + 1)
+                r_ok, r_fail = self.stmt(right, fail, depth + 1, right_tail)
                 ok, fail = _merge(ok, r_ok), r_fail
             else:  # an operator tree-sitter may add later: run it sequentially
-                ok, fail = self.stmt(right, _merge(ok, fail), depth + 1)
+                ok, fail = self.stmt(right, _merge(ok, fail), depth + 1, right_tail)
         return ok, fail
 
-    def _redirected(self, node: Any, cwd: str | None, depth: int) -> State:
+    def _redirected(self, node: Any, cwd: str | None, depth: int,
+                    tail: tuple[Any, ...]) -> State:
         body = node.child_by_field_name("body")
-        redirects = [c for c in node.children if c is not body and c.is_named]
-        if body is None or body.type == "command":
-            return simple_command(self, body, redirects, cwd, depth)
-        ok, fail = self.stmt(body, cwd, depth + 1)
-        simple_command(self, None, redirects, cwd, depth, note="redirect of a compound command")
-        return ok, fail
+        redirects = tuple(c for i, c in enumerate(node.children)
+                          if node.field_name_for_child(i) == "redirect") + tail
+        if body is None:
+            return simple_command(self, None, list(redirects), cwd, depth)
+        return self.stmt(body, cwd, depth + 1, redirects)
 
     # -- nested code -------------------------------------------------------------------------
     def substitutions(self, node: Any, cwd: str | None, depth: int) -> None:
