@@ -114,7 +114,7 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
             ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
         elif outcome.program == "eval" and any(c.program in _CD for c in outcome.inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
-        fx.extend(outcome.fx)
+        fx[:0] = outcome.fx  # the program's own effects first, then its redirects
         status = outcome.status
         outcome_program, outcome_note, inner = outcome.program, outcome.note, outcome.inner
         if status == Status.READ_ONLY and fx:
