@@ -13,8 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from orchestrator_boundary.bash import analyze  # noqa: E402
-from corpus_commands import bash_commands, corpus_dir  # noqa: E402
+from corpus_commands import bash_commands, corpus_dir
+
+from orchestrator_boundary.bash import analyze
 
 
 def main() -> int:

@@ -6,9 +6,9 @@ import time
 from collections import Counter
 
 import pytest
+from corpus_commands import bash_commands, corpus_dir
 
 from orchestrator_boundary.bash import BashAnalysis, Status, analyze
-from corpus_commands import bash_commands, corpus_dir
 
 pytestmark = pytest.mark.corpus
 

@@ -170,8 +170,8 @@ def test_deep_python_inline_code() -> None:
 
 
 def test_powershell_huge_and_nested() -> None:
-    _check(analyze("{" * 5000 + "}" * 5000, cwd=CWD, shell="powershell"))
-    _check(analyze("Get-Item x; " * 10_000, cwd=CWD, shell="powershell"))
+    _check(analyze("{" * 5000 + "}" * 5000, cwd=CWD, shell="powershell"))  # noqa: S604
+    _check(analyze("Get-Item x; " * 10_000, cwd=CWD, shell="powershell"))  # noqa: S604
 
 
 def test_surrogates_and_nul() -> None:

@@ -36,7 +36,7 @@ def test_table_is_large_and_unique() -> None:
                          ids=[c[0] for c in PS_CASES])
 def test_powershell_table(case_id: str, command: str, status: Status,
                           effects: tuple[Any, ...]) -> None:
-    result = analyze(command, cwd="/w/p", home="/home/u", shell="powershell")
+    result = analyze(command, cwd="/w/p", home="/home/u", shell="powershell")  # noqa: S604
     got = (result.status, tuple((e.kind, e.resolved) for e in result.effects))
     assert got == (status, effects), explain(result)
 

@@ -17,9 +17,9 @@ _UNPACK = {"gunzip": "gzip", "bunzip2": "bzip2", "unxz": "xz", "unlzma": "lzma",
 def _tar(prog: str, args: list[Word], env: Env) -> Outcome:
     if args and args[0].value and not args[0].value.startswith("-"):
         args = [lit("-" + args[0].value), *args[1:]]  # old style: `tar czf out.tgz dir`
-    parsed = split(args, "fCTXbHKNgLV", frozenset({"--file", "--directory", "--files-from",
-                                                   "--exclude-from", "--format", "--use-compress-program",
-                                                   "--transform", "--owner", "--group", "--mode"}))
+    parsed = split(args, "fCTXbHKNgLV", frozenset({
+        "--file", "--directory", "--files-from", "--exclude-from", "--format",
+        "--use-compress-program", "--transform", "--owner", "--group", "--mode"}))
     if parsed.has("-t", "--list", "-d", "--diff", "--compare"):
         return read_only(prog, "tar list / compare")
     archive = parsed.last("-f", "--file")

@@ -38,8 +38,8 @@ def _tokens(code: str) -> list[tuple[str, str]]:
                 j += 1
             out.append(("str", "".join(buf)))
             i = j + 1
-        elif ch == "/" and (not out or out[-1][0] in ("nl", "op") and out[-1][1] not in
-                            _OPERAND_END):
+        elif ch == "/" and (not out or (out[-1][0] in ("nl", "op") and out[-1][1] not in
+                            _OPERAND_END)):
             j = i + 1
             while j < n and code[j] not in "/\n":
                 j += 2 if code[j] == "\\" else 1
@@ -81,7 +81,7 @@ def scan_program(code: str) -> tuple[list[str | None], str]:
         elif kind == "op" and value == "|":
             if nxt == ("op", "|"):
                 continue
-            if in_print and depth == 0 or nxt == ("id", "getline"):
+            if (in_print and depth == 0) or nxt == ("id", "getline"):
                 return written, "awk pipes to / from a command"
         elif kind == "op" and value in (">", ">>") and in_print and depth == 0:
             written.append(nxt[1] if nxt[0] == "str" else None)

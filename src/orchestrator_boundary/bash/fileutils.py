@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import split
@@ -37,13 +39,10 @@ def _copy_like(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _operands(kind: EffectKind, short: str = "", long_: frozenset[str] = frozenset(),
-              skip: int = 0, label: str = "operand"):  # type: ignore[no-untyped-def]
+              skip: int = 0, label: str = "operand") -> Callable[[str, list[Word], Env], Outcome]:
     def handler(prog: str, args: list[Word], env: Env) -> Outcome:
         parsed = split(args, short, long_)
-        if kind == C and parsed.has("--reference"):
-            skip_n = 0
-        else:
-            skip_n = skip
+        skip_n = 0 if kind == C and parsed.has("--reference") else skip
         return writes(prog, env.fx_many(kind, parsed.pos[skip_n:], f"{prog} {label}"))
     return handler
 
@@ -61,11 +60,10 @@ def _chmod(prog: str, args: list[Word], env: Env) -> Outcome:
             has_ref = True
         elif value is not None and value in known:
             continue
-        elif value is not None and value.startswith("-") and len(value) > 1 and \
-                set(value) <= mode_chars and not operands and prog == "chmod":
-            operands.append(arg)
         elif value is None or not value.startswith("-") or value == "-":
             operands.append(arg)
+        elif len(value) > 1 and set(value) <= mode_chars and not operands and prog == "chmod":
+            operands.append(arg)  # a mode such as -x
     targets = operands if has_ref else operands[1:]
     return writes(prog, env.fx_many(C, targets, f"{prog} target"))
 
@@ -111,7 +109,8 @@ def _split(prog: str, args: list[Word], env: Env) -> Outcome:
     else:
         prefix = parsed.pos[1] if len(parsed.pos) > 1 else Word("x", "x")
     # the files are PREFIX + generated suffixes: no single path is known
-    return writes(prog, [Fx(W, (prefix.value or prefix.text) + "*", None, f"{prog} output prefix")])
+    pattern = (prefix.value or prefix.text) + "*"
+    return writes(prog, [Fx(W, pattern, None, f"{prog} output prefix")])
 
 
 def _xxd(prog: str, args: list[Word], env: Env) -> Outcome:

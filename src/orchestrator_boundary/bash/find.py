@@ -16,8 +16,10 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
 
     starts: list[Word] = []
     i = 0
-    while i < len(args) and not (args[i].value is None or args[i].value.startswith(("-", "(", "!"))
-                                 or args[i].value in ("(", "!")):
+    while i < len(args):
+        value = args[i].value
+        if value is None or value.startswith(("-", "(", "!")):
+            break
         starts.append(args[i])
         i += 1
     if i < len(args) and args[i].value is None and not starts:

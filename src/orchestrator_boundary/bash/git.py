@@ -8,16 +8,16 @@ from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import Parsed, split
 from orchestrator_boundary.bash.paths import resolve
-from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY
+from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY, names
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
-_REPO_STATE = frozenset(
+_REPO_STATE = names(
     """
     add commit merge rebase cherry-pick revert am pull fetch push switch reset gc prune notes
     update-index update-ref symbolic-ref replace bisect filter-branch sparse-checkout
     maintenance repack commit-tree mktag mktree write-tree read-tree pack-refs stage
-    """.split()
+    """
 )
 _GIT_VAL = frozenset({"-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
                       "--config-env", "--super-prefix"})
@@ -114,10 +114,9 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
             fx.append(_repo(env, f"git {sub}"))
         return writes("git", fx)
     if sub == "rm":
-        paths = [a for a in p.pos]
         if p.has("--cached"):
             return writes("git", [_repo(env, "git rm --cached (index)")])
-        return writes("git", env.fx_many(D, paths, "git rm path") + [_repo(env, "git rm index")])
+        return writes("git", [*env.fx_many(D, p.pos, "git rm path"), _repo(env, "git rm index")])
     if sub == "mv":
         if len(p.pos) < 2:
             return writes("git", [_repo(env, "git mv")])
@@ -135,8 +134,10 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
             return writes("git", [_repo(env, "git apply --cached")])
         return writes("git", [env.fx(W, lit("."), "git apply: files named in the patch")])
     if sub == "init":
-        base = p.pos[0].value + "/.git" if p.pos and p.pos[0].literal else ".git"
-        return writes("git", [env.fx(W, lit(base) if base else None, "git init")])
+        if not p.pos:
+            return writes("git", [_repo(env, "git init")])
+        named = p.pos[0].literal
+        return writes("git", [env.fx(W, lit(named + "/.git") if named else None, "git init")])
     if sub == "clone":
         if len(p.pos) >= 2:
             return writes("git", env.fx_many(W, p.pos[1:2], "git clone destination"))

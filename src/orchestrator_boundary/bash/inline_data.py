@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.readonly_data import names
 
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE
 
@@ -58,10 +59,10 @@ JS_OPEN = frozenset({"openSync", "open"})
 JS_OPAQUE = frozenset({"exec", "execSync", "spawn", "spawnSync", "execFile", "execFileSync",
                        "fork", "eval", "Function", "child_process", "runInNewContext",
                        "runInThisContext", "Command", "run", "$"})
-NODE_BUILTINS = frozenset("""fs path os util crypto url zlib stream events assert buffer
+NODE_BUILTINS = names("""fs path os util crypto url zlib stream events assert buffer
     readline process http https net dns querystring string_decoder timers tty v8 perf_hooks
     worker_threads fs/promises path/posix path/win32 stream/promises timers/promises
-    util/types""".split())
+    util/types""")
 
 PERL_CALLS = {"unlink": (D, 0), "rmdir": (D, 0), "mkdir": (W, 0), "truncate": (W, 0),
               "chmod": (C, 1), "chown": (C, 2), "utime": (C, 2), "symlink": (C, 1),

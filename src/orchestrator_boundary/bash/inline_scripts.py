@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from orchestrator_boundary.bash.inline_data import (
-    JS_CALLS, JS_MOVES, JS_OPAQUE, JS_OPEN, NODE_BUILTINS, PERL_CALLS, PERL_MOVES, PERL_OPAQUE,
-    RUBY_CALLS, RUBY_MOVES, RUBY_OPAQUE, RUBY_OPEN,
+    JS_CALLS,
+    JS_MOVES,
+    JS_OPAQUE,
+    JS_OPEN,
+    NODE_BUILTINS,
+    PERL_CALLS,
+    PERL_MOVES,
+    PERL_OPAQUE,
+    RUBY_CALLS,
+    RUBY_MOVES,
+    RUBY_OPAQUE,
+    RUBY_OPEN,
 )
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.scan import Tok, call_args, literal, tokenize

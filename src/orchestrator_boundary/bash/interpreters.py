@@ -44,7 +44,7 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
             return read_only(prog, value)
         if value.startswith("-c"):
             code = value[2:] or (args[i + 1].value if i + 1 < len(args) else None)
-            return _inline(prog, [code if value[2:] else code], analyze_python, env)
+            return _inline(prog, [code], analyze_python, env)
         if value.startswith("-m"):
             module = value[2:] or (args[i + 1].value if i + 1 < len(args) else None)
             rest = args[i + (1 if value[2:] else 2) :]

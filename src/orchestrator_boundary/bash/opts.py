@@ -11,7 +11,7 @@ from orchestrator_boundary.bash.words import Word
 class Parsed:
     opts: list[tuple[str, Word | None]] = field(default_factory=list)
     pos: list[Word] = field(default_factory=list)
-    rest: list[Word] = field(default_factory=list)  # with stop_at_positional: from the first operand
+    rest: list[Word] = field(default_factory=list)  # stop_at_positional: from the 1st operand
 
     def has(self, *names: str) -> bool:
         return any(name in names for name, _ in self.opts)

@@ -45,7 +45,10 @@ def first_error(root: Any, budget: Budget) -> str:
         node = stack.pop()
         if node.type == "ERROR" or node.is_missing:
             row, col = node.start_point
-            what = f"missing {node.type!r}" if node.is_missing else f"unexpected {text(node)[:40]!r}"
+            if node.is_missing:
+                what = f"missing {node.type!r}"
+            else:
+                what = f"unexpected {text(node)[:40]!r}"
             return f"syntax error at line {row + 1}, column {col + 1}: {what}"
         stack.extend(c for c in reversed(node.children) if c.has_error or c.is_missing)
     return "syntax error"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from orchestrator_boundary.bash import powershell_data as data
 from orchestrator_boundary.bash.analysis import summarize
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_UNWRAP, Budget, BudgetExhausted
+from orchestrator_boundary.bash.facts import Fx
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.paths import is_device, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, tokenize
@@ -29,11 +30,11 @@ class _Ps:
             value = self.home + value[1:] if value[1:2] in ("", "/", "\\") else value
         return value, resolve(value, self.cwd, backslash_sep=True)
 
-    def fx(self, kind: EffectKind, value: str | None, source: str) -> list[tuple]:
+    def fx(self, kind: EffectKind, value: str | None, source: str) -> list[Fx]:
         path, resolved = self.path(value)
         if value is not None and (value.lower() in ("$null", "nul") or is_device(resolved, path)):
             return []
-        return [(kind, path or "", resolved, source)]
+        return [Fx(kind, path or "", resolved, source)]
 
     def run(self, code: str, depth: int) -> None:
         if depth > MAX_UNWRAP:
@@ -51,13 +52,13 @@ class _Ps:
 
     def command(self, toks: list[Tok], depth: int) -> None:
         text = " ".join(t[1] for t in toks)
-        fx: list[tuple] = []
+        fx: list[Fx] = []
         words: list[Tok] = []
         i = 0
         while i < len(toks):
             kind, raw, _ = toks[i]
             if kind == "redir":
-                op, _, target = raw.partition(">")
+                target = raw.partition(">")[2]
                 target = target.lstrip(">")
                 op_text = raw[: len(raw) - len(target)] if target else raw
                 if target.startswith("&"):
@@ -79,10 +80,10 @@ class _Ps:
         fx += more
         if status == Status.READ_ONLY and fx:
             status = Status.WRITES
-        effects = tuple(Effect(k, p, r, text, s) for k, p, r, s in fx)
+        effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source) for f in fx)
         self.out.append(Command(text, program, status, effects, note))
 
-    def cmdlet(self, words: list[Tok], depth: int) -> tuple[Status, str, str, list[tuple]]:
+    def cmdlet(self, words: list[Tok], depth: int) -> tuple[Status, str, str, list[Fx]]:
         if not words:
             return Status.READ_ONLY, "", "redirect only", []
         kind, raw, value = words[0]
@@ -125,7 +126,7 @@ class _Ps:
         return self.known(name, params, positional)
 
     def known(self, name: str, params: dict[str, str | None],
-              pos: list[str | None]) -> tuple[Status, str, str, list[tuple]]:
+              pos: list[str | None]) -> tuple[Status, str, str, list[Fx]]:
         def first(*keys: str, index: int = 0) -> str | None:
             for key in keys:
                 if key in params:
@@ -143,7 +144,8 @@ class _Ps:
             return Status.WRITES, name, "", self.fx(W, target, f"{name} target")
         if name in data.REMOVE:
             given = [params[k] for k in ("-path", "-literalpath") if k in params] or pos or [None]
-            return Status.WRITES, name, "", [f for g in given for f in self.fx(D, g, f"{name} target")]
+            fx = [f for g in given for f in self.fx(D, g, f"{name} target")]
+            return Status.WRITES, name, "", fx
         if name in data.COPY | data.MOVE | data.RENAME:
             source = first("-path", "-literalpath")
             if name in data.RENAME:

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from orchestrator_boundary.bash import archives, awk, find, fileutils, git, installers
-from orchestrator_boundary.bash import interpreters, sed
+from orchestrator_boundary.bash import (
+    archives,
+    awk,
+    fileutils,
+    find,
+    git,
+    installers,
+    interpreters,
+    sed,
+)
 from orchestrator_boundary.bash.facts import Env, Outcome
 from orchestrator_boundary.bash.words import Word
 

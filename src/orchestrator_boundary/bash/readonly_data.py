@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-READ_ONLY_PROGRAMS = frozenset(
+
+def names(text: str) -> frozenset[str]:
+    """The whitespace-separated names in ``text``."""
+    return frozenset(text.split())
+
+
+READ_ONLY_PROGRAMS = names(
     """
     ls ll la dir vdir cat tac head tail less more wc grep egrep fgrep rg ag ack stat file du df
     ps pgrep pidof top htop which whereis type pwd echo printf jq diff cmp comm sha256sum sha1sum
@@ -13,16 +19,17 @@ READ_ONLY_PROGRAMS = frozenset(
     typeset readonly hash ulimit umask wait jobs fg bg lsof netstat ss ifconfig ip ping host dig
     nslookup getent locale arch sw_vers system_profiler vm_stat iostat vmstat lscpu lsblk
     findstr tasklist where zcat bzcat xzcat zgrep zless look join fc trap shift getopts
-    let logname break continue return exit users who w last tty stty cal factor sha224sum sha384sum base32 xmllint
-    """.split()
+    let logname break continue return exit users who w last tty stty cal factor sha224sum
+    sha384sum base32 xmllint
+    """
 )
 
 # `git <sub>` that only read the repository.
-GIT_READ_ONLY = frozenset(
+GIT_READ_ONLY = names(
     """
     status log diff show rev-parse ls-files blame grep shortlog describe ls-tree ls-remote
     cat-file rev-list check-ignore check-attr cherry whatchanged reflog show-ref show-branch
     name-rev for-each-ref merge-base var help version count-objects fsck verify-commit
     verify-tag range-diff diff-tree diff-files diff-index
-    """.split()
+    """
 )

@@ -18,7 +18,7 @@ def _skip_delimited(script: str, i: int, delim: str) -> int:
         if ch == "\\":
             i += 2
             continue
-        if ch == delim or ch == "\n" and delim != "\n":
+        if ch == delim or (ch == "\n" and delim != "\n"):
             return i + 1
         i += 1
     return n

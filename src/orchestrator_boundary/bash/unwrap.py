@@ -108,9 +108,9 @@ def _sudo(args: list[Word], env: Env) -> Step:
     parsed = split(args, "ugpCDhrtUTR", frozenset({"--user", "--group", "--chdir", "--host",
                                                     "--prompt", "--role", "--type"}),
                    stop_at_positional=True)
-    if parsed.has("-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp"):
-        if not parsed.rest:
-            return read_only("sudo", "credential / listing option")
+    listing = parsed.has("-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp")
+    if listing and not parsed.rest:
+        return read_only("sudo", "credential / listing option")
     for name, value in parsed.opts:
         if name in ("-D", "--chdir"):
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
@@ -200,8 +200,8 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
             if env.depth >= MAX_UNWRAP:
                 raise BudgetExhausted("budget exhausted (nested shells)")
             inner = powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
-            return Outcome(prog, Status.READ_ONLY, note="runs PowerShell code (its commands follow)",
-                           inner=inner)
+            return Outcome(prog, Status.READ_ONLY, inner=inner,
+                           note="runs PowerShell code (its commands follow)")
         if flag in ("-file", "-f", "-encodedcommand", "-e", "-ec"):
             return opaque(prog, "runs a PowerShell script")
     return opaque(prog, "interactive PowerShell")

@@ -70,7 +70,8 @@ class Walker:
             return fail, ok
         if tail:  # a compound command: its redirects are opened before it runs
             result = self.stmt(node, cwd, depth + 1)
-            simple_command(self, None, list(tail), cwd, depth, note="redirect of a compound command")
+            simple_command(self, None, list(tail), cwd, depth,
+                           note="redirect of a compound command")
             return result
         if kind in ("subshell", "function_definition"):
             self.block(node.named_children, cwd, depth + 1)
