@@ -5,7 +5,11 @@ from __future__ import annotations
 from orchestrator_boundary.bash.facts import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.paths import basename
 from orchestrator_boundary.bash.programs import HANDLERS
-from orchestrator_boundary.bash.readonly_data import READ_ONLY_PROGRAMS
+from orchestrator_boundary.bash.readonly_data import (
+    PATH_INDEPENDENT,
+    READ_ONLY_PROGRAMS,
+    TRUSTED_DIRS,
+)
 from orchestrator_boundary.bash.unwrap import unwrap
 from orchestrator_boundary.bash.words import Word
 
@@ -34,6 +38,9 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
         prog = program_name(head)
         if head in env.read_only or prog in env.read_only:
             return read_only(prog, "caller's read-only command")
+        if "/" in head.replace("\\", "/") and prog not in PATH_INDEPENDENT and \
+                not head.startswith(TRUSTED_DIRS):
+            return opaque(prog, f"runs {head}: not a system program")
         step = unwrap(prog, argv[1:], env)
         if isinstance(step, Outcome):
             return step

@@ -8,7 +8,7 @@ from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import Parsed, split
 from orchestrator_boundary.bash.paths import resolve
-from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY, names
+from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY, GIT_SAFE_CONFIG_PREFIXES, names
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -72,6 +72,9 @@ def _paths_after_dashdash(args: list[Word]) -> list[Word] | None:
 def git(prog: str, args: list[Word], env: Env) -> Outcome:
     top = split(args, "Cc", _GIT_VAL, stop_at_positional=True)
     for name, value in top.opts:
+        if name == "-c" and (value is None or value.value is None or
+                             not value.value.lower().startswith(GIT_SAFE_CONFIG_PREFIXES)):
+            return opaque("git", "git -c setting may run a command")
         if name == "-C":
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
         elif name in ("--git-dir", "--work-tree"):

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary.bash.dispatch import dispatch
+from orchestrator_boundary.bash.envvars import dangerous
 from orchestrator_boundary.bash.facts import Fx
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.parse import text
@@ -76,9 +77,13 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
     if node is not None and node.type != "command":
         w.substitutions(node, cwd, depth + 1)
         program = _PLAIN.get(node.type, text(node.children[0]) if node.children else "")
-        w.emit(Command(cmd_text, program, Status.READ_ONLY, note="builtin / assignment"))
+        risky = _risky_assignment(node)
+        status, why = (Status.OPAQUE, f"sets {risky}: later programs may run other code") \
+            if risky else (Status.READ_ONLY, "builtin / assignment")
+        w.emit(Command(cmd_text, program, status, note=why))
         return cwd, cwd
     arg_nodes: list[Any] = []
+    risky = ""
     if node is not None:
         for i, child in enumerate(node.children):
             field = node.field_name_for_child(i)
@@ -89,6 +94,8 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
             elif field == "redirect" or child.type.endswith("_redirect"):
                 redirect_nodes.append(child)
                 continue
+            elif child.type == "variable_assignment":
+                risky = risky or _risky_assignment(child)
             w.substitutions(child, cwd, depth + 1)
     args = [word(a, env.home) for a in arg_nodes]
     for red in redirect_nodes:
@@ -120,6 +127,8 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
         if status == Status.READ_ONLY and fx:
             status = Status.WRITES
             outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
+    if risky and status != Status.UNPARSEABLE:
+        status, outcome_note = Status.OPAQUE, f"runs with {risky} set: may run other code"
     effects = tuple(Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx)
     w.emit(Command(cmd_text, outcome_program, status, effects, outcome_note))
     for cmd in inner:
@@ -127,6 +136,19 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
     for follower in followers:
         w.stmt(follower, cwd, depth + 1)
     return ok, fail
+
+
+def _risky_assignment(node: Any) -> str:
+    """The name of a dangerous variable that ``node`` (or its direct assignments) sets."""
+    nodes = [node] if node.type == "variable_assignment" else \
+        [c for c in node.named_children if c.type == "variable_assignment"]
+    for assignment in nodes:
+        name_node = assignment.child_by_field_name("name")
+        value_node = assignment.child_by_field_name("value")
+        name = text(name_node) if name_node is not None else ""
+        if dangerous(name, text(value_node) if value_node is not None else ""):
+            return name
+    return ""
 
 
 def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
+from orchestrator_boundary.bash.envvars import dangerous, split_assignment
 from orchestrator_boundary.bash.facts import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.bash.opts import split
@@ -96,8 +97,10 @@ def _env(args: list[Word], env: Env) -> Step:
             if text is None:
                 return opaque("env", "env -S string is not a literal")
             rest = [lit(part) for part in text.split()] + rest
-    while rest and rest[0].value is not None and "=" in rest[0].value and \
-            not rest[0].value.startswith("="):
+    while rest and rest[0].value is not None and split_assignment(rest[0].value):
+        var, assigned = split_assignment(rest[0].value) or ("", "")
+        if dangerous(var, assigned):
+            return opaque("env", f"sets {var}: the program may run other code")
         rest = rest[1:]
     if not rest:
         return read_only("env", "prints the environment")
@@ -115,7 +118,10 @@ def _sudo(args: list[Word], env: Env) -> Step:
         if name in ("-D", "--chdir"):
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
     rest = parsed.rest
-    while rest and rest[0].value is not None and "=" in rest[0].value:
+    while rest and rest[0].value is not None and split_assignment(rest[0].value):
+        var, assigned = split_assignment(rest[0].value) or ("", "")
+        if dangerous(var, assigned):
+            return opaque("sudo", f"sets {var}: the program may run other code")
         rest = rest[1:]
     if not rest:
         return opaque("sudo", "interactive root shell")
@@ -216,6 +222,12 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         if any(a.value is None for a in args):
             return opaque("eval", "evaluated text is not a literal")
         return run_code("eval", " ".join(a.value or "" for a in args), env)
+    if prog == "trap":
+        if not args or args[0].value in ("-p", "-l") or args[0].value in ("", "-"):
+            return read_only("trap", "lists or resets traps")
+        code = args[0].value
+        return opaque("trap", "trap code is not a literal") if code is None else \
+            run_code("trap", code, env)
     if prog == "command" and any(a.value in ("-v", "-V") for a in args[:2]):
         return read_only("command", "command -v lookup")
     if prog in _SIMPLE:
