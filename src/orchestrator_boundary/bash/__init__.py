@@ -1,6 +1,6 @@
-"""Parser-based analysis of what a Bash command writes (see docs/decisions for the grammar ADR).
+"""Parser-based analysis of what a Bash command writes (see docs/decisions/0006).
 
-Public API: ``analyze(command, *, cwd, ...) -> BashAnalysis``.
+Public API: ``analyze(command, *, cwd, ...) -> BashAnalysis``. Pure: text in, frozen values out.
 """
 
 from __future__ import annotations
@@ -17,7 +17,14 @@ def analyze(
     home: str | None = None,
     read_only_commands: frozenset[str] = frozenset(),
     shell: str = "bash",
+    budget: int | None = None,
 ) -> BashAnalysis:
-    """Stub until the analysis lands: every command is opaque (never "no effects")."""
-    del cwd, home, read_only_commands, shell
-    return BashAnalysis(status=Status.OPAQUE, commands=(Command(command, "", Status.OPAQUE),))
+    """What ``command`` would write, delete or change when run in ``cwd``.
+
+    ``budget`` caps the work (nodes visited, characters scanned); when it runs out the
+    result is UNPARSEABLE ("budget exhausted"), never "no effects".
+    """
+    from orchestrator_boundary.bash.analysis import run
+
+    return run(command, cwd=cwd, home=home, read_only_commands=read_only_commands, shell=shell,
+               budget=budget)

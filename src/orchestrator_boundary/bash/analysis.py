@@ -1,0 +1,86 @@
+"""The top of the analysis: size and budget guards, parsing, walking, summarizing."""
+
+from __future__ import annotations
+
+from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
+from orchestrator_boundary.bash.facts import Env
+from orchestrator_boundary.bash.model import BashAnalysis, Command, Status
+from orchestrator_boundary.bash.parse import first_error, parse
+from orchestrator_boundary.bash.paths import normalize_cwd
+
+_RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
+
+
+def _encode(code: str) -> bytes:
+    return code.encode("utf-8", "surrogatepass")
+
+
+def run_shell(code: str, env: Env) -> list[Command]:
+    """Commands of nested shell code (``bash -c``, ``eval``, a heredoc fed to a shell)."""
+    from orchestrator_boundary.bash.walk import Walker
+
+    source = _encode(code)
+    if len(source) > MAX_INPUT_BYTES:
+        raise BudgetExhausted("budget exhausted (nested code too large)")
+    env.budget.spend_text(code)
+    root = parse(source)
+    error = first_error(root, env.budget)
+    if error:
+        return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
+    out: list[Command] = []
+    Walker(env, out).block(root.named_children, env.cwd, env.nesting + 1)
+    return out
+
+
+def summarize(commands: list[Command], error: str = "") -> BashAnalysis:
+    status = Status.READ_ONLY
+    for cmd in commands:
+        if _RANK[cmd.status] > _RANK[status]:
+            status = cmd.status
+        if cmd.status == Status.UNPARSEABLE and not error:
+            error = cmd.note
+    return BashAnalysis(
+        status=status,
+        commands=tuple(commands),
+        effects=tuple(e for cmd in commands for e in cmd.effects),
+        error=error,
+        opaque=tuple(c for c in commands if c.status == Status.OPAQUE),
+    )
+
+
+def _bash(command: str, cwd: str, home: str | None, read_only: frozenset[str],
+          budget: Budget) -> BashAnalysis:
+    from orchestrator_boundary.bash.walk import Walker
+
+    source = _encode(command)
+    if len(source) > MAX_INPUT_BYTES:
+        return BashAnalysis(Status.UNPARSEABLE, error=f"input too large ({len(source)} bytes)")
+    budget.spend_text(command)
+    root = parse(source)
+    error = first_error(root, budget)
+    if error:
+        return BashAnalysis(Status.UNPARSEABLE, error=error)
+    env = Env(cwd=normalize_cwd(cwd), home=normalize_cwd(home), read_only=read_only,
+              budget=budget, depth=0, run_shell=run_shell)
+    out: list[Command] = []
+    Walker(env, out).block(root.named_children, env.cwd, 0)
+    return summarize(out)
+
+
+def run(command: str, *, cwd: str, home: str | None, read_only_commands: frozenset[str],
+        shell: str, budget: int | None) -> BashAnalysis:
+    work = Budget(MAX_STEPS if budget is None else budget)
+    if not isinstance(command, str):
+        return BashAnalysis(Status.UNPARSEABLE, error="command is not text")
+    try:
+        if shell.lower() in ("powershell", "pwsh", "powershell.exe", "pwsh.exe"):
+            from orchestrator_boundary.bash.powershell import analyze_powershell
+
+            return analyze_powershell(command, cwd=cwd, home=home,
+                                      read_only_commands=frozenset(read_only_commands),
+                                      budget=work)
+        return _bash(command, cwd, home, frozenset(read_only_commands), work)
+    except BudgetExhausted as exc:
+        return BashAnalysis(Status.UNPARSEABLE, error=str(exc) or "budget exhausted")
+    except RecursionError:
+        return BashAnalysis(Status.UNPARSEABLE, error="budget exhausted (nesting too deep)")

@@ -1,0 +1,183 @@
+"""Archivers, compressors, patch and downloaders."""
+
+from __future__ import annotations
+
+from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only, writes
+from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.words import Word, lit
+
+W, D = EffectKind.WRITE, EffectKind.DELETE
+_SUFFIX = {"gzip": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
+           "lz4": ".lz4", "compress": ".Z"}
+_UNPACK = {"gunzip": "gzip", "bunzip2": "bzip2", "unxz": "xz", "unlzma": "lzma",
+           "unzstd": "zstd", "uncompress": "compress"}
+
+
+def _tar(prog: str, args: list[Word], env: Env) -> Outcome:
+    if args and args[0].value and not args[0].value.startswith("-"):
+        args = [lit("-" + args[0].value), *args[1:]]  # old style: `tar czf out.tgz dir`
+    parsed = split(args, "fCTXbHKNgLV", frozenset({
+        "--file", "--directory", "--files-from", "--exclude-from", "--format",
+        "--use-compress-program", "--transform", "--owner", "--group", "--mode"}))
+    if parsed.has("-t", "--list", "-d", "--diff", "--compare"):
+        return read_only(prog, "tar list / compare")
+    archive = parsed.last("-f", "--file")
+    into = parsed.last("-C", "--directory")
+    if parsed.has("-x", "--extract", "--get"):
+        base = into if into is not None else lit(".")
+        return writes(prog, env.fx_many(W, [base], "tar extract directory"))
+    if parsed.has("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--concatenate",
+                  "--delete"):
+        if archive is None or archive.value == "-":
+            return read_only(prog, "tar writes the archive to stdout")
+        fx = env.fx_many(W, [archive], "tar archive")
+        if parsed.has("--remove-files"):
+            fx += env.fx_many(D, parsed.pos, "tar --remove-files")
+        return writes(prog, fx)
+    return read_only(prog, "tar without a mode")
+
+
+def _zip(prog: str, args: list[Word], env: Env) -> Outcome:
+    parsed = split(args, "bnitxP", frozenset({"--temp-path", "--password"}))
+    if not parsed.pos or parsed.has("-sf", "--show-files"):
+        return read_only(prog, "nothing to write")
+    fx = env.fx_many(W, parsed.pos[:1], "zip archive")
+    if parsed.has("-m", "--move"):
+        fx += env.fx_many(D, parsed.pos[1:], "zip -m source")
+    return writes(prog, fx)
+
+
+def _unzip(prog: str, args: list[Word], env: Env) -> Outcome:
+    parsed = split(args, "dxP", frozenset())
+    if parsed.has("-l", "-t", "-v", "-Z", "-p", "-c", "-z"):
+        return read_only(prog, "unzip list / test / to stdout")
+    base = parsed.last("-d") or lit(".")
+    return writes(prog, env.fx_many(W, [base], "unzip destination directory"))
+
+
+def _compress(prog: str, args: list[Word], env: Env) -> Outcome:
+    parsed = split(args, "bSTLo", frozenset({"--suffix", "--threads", "--output"}))
+    if parsed.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"):
+        return read_only(prog, f"{prog} to stdout / list / test")
+    family = _UNPACK.get(prog, prog)
+    unpack = prog in _UNPACK or parsed.has("-d", "--decompress", "--uncompress")
+    keep = parsed.has("-k", "--keep") or (family == "zstd" and not parsed.has("--rm"))
+    suffix = _SUFFIX.get(family, "")
+    fx: list[Fx] = []
+    for operand in parsed.pos:
+        value = operand.literal
+        if value is None or value == "-":
+            fx.append(env.fx(W, operand, f"{prog} output"))
+            continue
+        if unpack:
+            out = value[: -len(suffix)] if suffix and value.endswith(suffix) else None
+        else:
+            out = value + suffix
+        fx.append(env.fx(W, lit(out) if out else None, f"{prog} output"))
+        if not keep:
+            fx.append(env.fx(D, operand, f"{prog} replaces its input"))
+    return writes(prog, fx)
+
+
+def _rsync(prog: str, args: list[Word], env: Env) -> Outcome:
+    parsed = split(args, "efTB", frozenset({"--exclude", "--include", "--filter", "--rsh",
+                                             "--exclude-from", "--include-from", "--files-from",
+                                             "--temp-dir", "--backup-dir", "--log-file",
+                                             "--chmod", "--rsync-path", "--password-file"}))
+    if parsed.has("-n", "--dry-run", "--list-only"):
+        return read_only(prog, f"{prog} dry run")
+    if len(parsed.pos) < 2:
+        return read_only(prog, "no destination")
+    dest = parsed.pos[-1]
+    remote = dest.value is not None and ":" in dest.value.split("/", 1)[0]
+    fx = [Fx(W, dest.text, None, f"{prog} remote destination")] if remote else \
+        env.fx_many(W, [dest], f"{prog} destination")
+    if any(name.startswith("--delete") for name, _ in parsed.opts) and not remote:
+        fx += env.fx_many(D, [dest], f"{prog} --delete in destination")
+    if parsed.has("--remove-source-files"):
+        fx += env.fx_many(D, parsed.pos[:-1], f"{prog} --remove-source-files")
+    return writes(prog, fx)
+
+
+def _patch(prog: str, args: list[Word], env: Env) -> Outcome:
+    parsed = split(args, "pdiorBDFVYzgF", frozenset({"--strip", "--directory", "--input",
+                                                      "--output", "--reject-file", "--prefix",
+                                                      "--suffix", "--backup-if-mismatch"}))
+    if parsed.has("--dry-run", "-C", "--check"):
+        return read_only(prog, "patch dry run")
+    out = parsed.last("-o", "--output")
+    if out is not None:
+        return writes(prog, env.fx_many(W, [out], "patch -o output"))
+    if parsed.pos:
+        return writes(prog, env.fx_many(W, parsed.pos[:1], "patch target file"))
+    # the files named inside the patch: unknown here
+    return writes(prog, [Fx(W, "", None, "patch: files named in the patch")])
+
+
+def _url_name(url: Word) -> Word | None:
+    value = url.literal
+    if not value:
+        return None
+    name = value.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    return lit(name) if name and "." in value.split("://", 1)[-1] and "/" in value else None
+
+
+def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
+    parsed = split(args, "oDcKdHXuAeEFTbrxmwyYzUQ", frozenset({
+        "--output", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr",
+        "--data", "--data-raw", "--data-binary", "--header", "--request", "--user",
+        "--user-agent", "--referer", "--form", "--upload-file", "--cookie", "--proxy",
+        "--max-time", "--connect-timeout", "--output-dir", "--config", "--retry", "--write-out",
+        "--data-urlencode", "--url", "--cacert", "--cert", "--key", "--json", "--range",
+        "--limit-rate", "--resolve", "--libcurl", "--etag-save", "--hsts", "--alt-svc"}))
+    outdir = parsed.last("--output-dir")
+    env = env.at(env.resolve(outdir)) if outdir is not None else env
+    fx: list[Fx] = []
+    urls = parsed.pos + [v for v in parsed.values("--url") if v]
+    for out in parsed.values("-o", "--output"):
+        if out is not None and out.value != "-":
+            fx += env.fx_many(W, [out], f"{prog} -o output")
+    if parsed.has("-O", "--remote-name", "--remote-name-all"):
+        if parsed.has("-J", "--remote-header-name"):
+            fx.append(Fx(W, "", None, f"{prog} -OJ: name from the server"))
+        for url in urls[: max(1, len(urls) - len(parsed.values("-o", "--output")))]:
+            fx.append(env.fx(W, _url_name(url), f"{prog} -O remote name"))
+    for name in ("-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
+                 "--stderr", "--libcurl", "--etag-save"):
+        for out in parsed.values(name):
+            if out is not None and out.value != "-":
+                fx += env.fx_many(W, [out], f"{prog} {name} file")
+    return writes(prog, fx, "" if fx else "output to stdout")
+
+
+def _wget(prog: str, args: list[Word], env: Env) -> Outcome:
+    parsed = split(args, "OoaPleAtTUwQeiBRDIX", frozenset({
+        "--output-document", "--output-file", "--append-output", "--directory-prefix",
+        "--level", "--accept", "--reject", "--tries", "--timeout", "--user-agent", "--header",
+        "--user", "--password", "--input-file", "--base", "--domains", "--post-data"}))
+    if parsed.has("--spider"):
+        return read_only(prog, "wget --spider")
+    fx: list[Fx] = []
+    prefix = parsed.last("-P", "--directory-prefix")
+    env = env.at(env.resolve(prefix)) if prefix is not None else env
+    for name in ("-o", "--output-file", "-a", "--append-output"):
+        fx += env.fx_many(W, [v for v in parsed.values(name) if v], f"{prog} log file")
+    doc = parsed.last("-O", "--output-document")
+    if doc is not None:
+        if doc.value != "-":
+            fx += env.fx_many(W, [doc], f"{prog} -O output")
+    elif parsed.has("-r", "--recursive", "-m", "--mirror"):
+        fx += env.fx_many(W, [lit(".")], f"{prog} recursive download directory")
+    else:
+        for url in parsed.pos:
+            fx.append(env.fx(W, _url_name(url), f"{prog} download"))
+    return writes(prog, fx)
+
+
+HANDLERS = {
+    "tar": _tar, "zip": _zip, "unzip": _unzip, "rsync": _rsync, "scp": _rsync,
+    "patch": _patch, "curl": _curl, "wget": _wget,
+    **{name: _compress for name in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma",
+                                    "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress")},
+}

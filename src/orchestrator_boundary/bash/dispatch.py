@@ -1,0 +1,61 @@
+"""From argv to an Outcome: wrappers first, then per-program knowledge, else opaque."""
+
+from __future__ import annotations
+
+from orchestrator_boundary.bash.facts import Env, Outcome, opaque, read_only
+from orchestrator_boundary.bash.paths import basename
+from orchestrator_boundary.bash.programs import HANDLERS
+from orchestrator_boundary.bash.readonly_data import (
+    PATH_INDEPENDENT,
+    READ_ONLY_PROGRAMS,
+    TRUSTED_DIRS,
+)
+from orchestrator_boundary.bash.unwrap import unwrap
+from orchestrator_boundary.bash.words import Word
+
+_ALIASES = {"nodejs": "node", "gtar": "tar", "gsed": "sed", "gawk": "awk", "mawk": "awk",
+            "nawk": "awk", "bsdtar": "tar", "pip3": "pip", "python3": "python", "rmdir": "rmdir"}
+
+
+def program_name(value: str) -> str:
+    name = basename(value)
+    if name.lower().endswith(".exe"):
+        name = name[:-4]
+    if name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:]):
+        return "python"
+    if name.startswith("pip") and all(c.isdigit() or c == "." for c in name[3:]):
+        return "pip"
+    return _ALIASES.get(name, name)
+
+
+def dispatch(argv: list[Word], env: Env) -> Outcome:
+    """What running ``argv`` in ``env`` does to files."""
+    for _ in range(32):  # wrappers nest shallowly; each round strips one
+        env.budget.spend()
+        head = argv[0].value
+        if head is None:
+            return opaque(argv[0].text, "program name is not a literal")
+        prog = program_name(head)
+        if head in env.read_only or prog in env.read_only:
+            return read_only(prog, "caller's read-only command")
+        if "/" in head.replace("\\", "/") and prog not in PATH_INDEPENDENT and \
+                not head.startswith(TRUSTED_DIRS):
+            return opaque(prog, f"runs {head}: not a system program")
+        step = unwrap(prog, argv[1:], env)
+        if isinstance(step, Outcome):
+            return step
+        if step is not None:
+            argv, env = step
+            if not argv:
+                return read_only(prog, "wrapper without a command")
+            continue
+        args = argv[1:]
+        if len(args) == 1 and args[0].value in ("--version", "--help", "-version"):
+            return read_only(prog, f"{args[0].value} only")
+        handler = HANDLERS.get(prog)
+        if handler is not None:
+            return handler(prog, args, env)
+        if prog in READ_ONLY_PROGRAMS:
+            return read_only(prog, "known read-only")
+        return opaque(prog, "unknown program: its effects cannot be known")
+    return opaque("", "too many nested wrappers")

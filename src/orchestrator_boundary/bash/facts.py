@@ -1,0 +1,80 @@
+"""Internal values passed between the walker and the per-program knowledge."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from orchestrator_boundary.bash.budget import Budget
+from orchestrator_boundary.bash.model import Command, EffectKind, Status
+from orchestrator_boundary.bash.paths import is_device, resolve
+from orchestrator_boundary.bash.words import Word
+
+
+@dataclass(frozen=True, slots=True)
+class Fx:
+    """An effect before it is tied to its command's text."""
+
+    kind: EffectKind
+    path: str
+    resolved: str | None
+    source: str
+
+
+@dataclass(slots=True)
+class Outcome:
+    program: str
+    status: Status
+    fx: list[Fx] = field(default_factory=list)
+    note: str = ""
+    inner: list[Command] = field(default_factory=list)  # commands of nested shell code
+
+
+def read_only(program: str, note: str) -> Outcome:
+    return Outcome(program, Status.READ_ONLY, note=note)
+
+
+def opaque(program: str, note: str, fx: list[Fx] | None = None) -> Outcome:
+    return Outcome(program, Status.OPAQUE, list(fx or ()), note)
+
+
+def writes(program: str, fx: list[Fx], note: str = "") -> Outcome:
+    return Outcome(program, Status.WRITES if fx else Status.READ_ONLY, fx, note)
+
+
+ShellRunner = Callable[[str, "Env"], list[Command]]
+
+
+@dataclass(frozen=True, slots=True)
+class Env:
+    cwd: str | None
+    home: str | None
+    read_only: frozenset[str]
+    budget: Budget
+    depth: int  # nested shell depth
+    run_shell: ShellRunner
+    stdin: str | None = None  # literal text a heredoc / here-string feeds the command
+    nesting: int = 0  # statement nesting of the calling walker (shared cap across shells)
+    backslash_sep: bool = False
+
+    def at(self, cwd: str | None) -> Env:
+        return replace(self, cwd=cwd)
+
+    def fx(self, kind: EffectKind, word: Word | str | None, source: str) -> Fx:
+        """An effect on the path named by ``word`` (a Word, a literal, or None = unknown)."""
+        if word is None:
+            return Fx(kind, "", None, source)
+        if isinstance(word, str):
+            word = Word(word, word)
+        target = word.literal
+        resolved = resolve(target, self.cwd, backslash_sep=self.backslash_sep)
+        return Fx(kind, word.text if target is None else target, resolved, source)
+
+    def fx_many(self, kind: EffectKind, words: list[Word], source: str) -> list[Fx]:
+        out = [self.fx(kind, w, source) for w in words]
+        return [f for f in out if not is_device(f.resolved, f.path)]
+
+    def resolve(self, word: Word | None) -> str | None:
+        if word is None:
+            return None
+        return resolve(word.literal, self.cwd, backslash_sep=self.backslash_sep)

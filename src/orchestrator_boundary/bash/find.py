@@ -1,0 +1,70 @@
+"""find: read-only unless -delete, -fprint*, or -exec/-ok running a writing command."""
+
+from __future__ import annotations
+
+from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only
+from orchestrator_boundary.bash.model import EffectKind, Status
+from orchestrator_boundary.bash.words import Word, lit, unknown
+
+_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FILE_OUT = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
+_RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
+
+
+def find(prog: str, args: list[Word], env: Env) -> Outcome:
+    from orchestrator_boundary.bash.dispatch import dispatch  # cycle: dispatch -> programs
+
+    starts: list[Word] = []
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        if value is None or value.startswith(("-", "(", "!")):
+            break
+        starts.append(args[i])
+        i += 1
+    if i < len(args) and args[i].value is None and not starts:
+        starts.append(args[i])
+        i += 1
+    roots = starts or [lit(".")]
+    fx: list[Fx] = []
+    status = Status.READ_ONLY
+    notes: list[str] = []
+    while i < len(args):
+        value = args[i].value
+        if value == "-delete":
+            fx += env.fx_many(EffectKind.DELETE, roots, "find -delete under start path")
+        elif value in _FILE_OUT:
+            fx += env.fx_many(EffectKind.WRITE, args[i + 1 : i + 2], f"find {value} file")
+            i += _FILE_OUT[value]
+        elif value in _EXEC:
+            j = i + 1
+            while j < len(args) and args[j].value not in (";", "+"):
+                j += 1
+            inner = [unknown("{}") if a.value is not None and "{}" in a.value else a
+                     for a in args[i + 1 : j]]
+            if inner:
+                here = env.at(None) if value in ("-execdir", "-okdir") else env
+                outcome = dispatch(inner, here)
+                fx += [Fx(f.kind, f.path, f.resolved, f"find {value} {outcome.program}: {f.source}")
+                       for f in outcome.fx]
+                if _RANK[outcome.status] > _RANK[status]:
+                    status = outcome.status
+                notes.append(f"{value} {outcome.program}: {outcome.note}".strip(": "))
+            i = j
+        i += 1
+    if status == Status.READ_ONLY and not fx:
+        return read_only(prog, "find without actions")
+    if status == Status.READ_ONLY:
+        status = Status.WRITES
+    return Outcome(prog, status, fx, "; ".join(notes))
+
+
+def yq(prog: str, args: list[Word], env: Env) -> Outcome:
+    values = [a.value for a in args]
+    if "-i" not in values and "--inplace" not in values:
+        return read_only(prog, "yq prints to stdout")
+    files = [a for a in args if a.value is None or not a.value.startswith("-")][1:]
+    return Outcome(prog, Status.WRITES, env.fx_many(EffectKind.WRITE, files, "yq -i target"))
+
+
+HANDLERS = {"find": find, "yq": yq}

@@ -1,0 +1,171 @@
+"""git: read-only subcommands vs the ones that change the repository or the working tree."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.opts import Parsed, split
+from orchestrator_boundary.bash.paths import resolve
+from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY, GIT_SAFE_CONFIG_PREFIXES, names
+from orchestrator_boundary.bash.words import Word, lit
+
+W, D = EffectKind.WRITE, EffectKind.DELETE
+_REPO_STATE = names(
+    """
+    add commit merge rebase cherry-pick revert am pull fetch push switch reset gc prune notes
+    update-index update-ref symbolic-ref replace bisect filter-branch sparse-checkout
+    maintenance repack commit-tree mktag mktree write-tree read-tree pack-refs stage
+    """
+)
+_GIT_VAL = frozenset({"-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                      "--config-env", "--super-prefix"})
+_SUB_VAL = "mbBFCSUOXsjfnu"  # short options that take a value in common subcommands
+_SUB_LONG = frozenset({"--message", "--file", "--author", "--date", "--branch", "--depth",
+                       "--origin", "--template", "--reference", "--separate-git-dir",
+                       "--config", "--orphan", "--upstream", "--onto", "--strategy",
+                       "--strategy-option", "--reuse-message", "--fixup", "--squash"})
+
+
+def _repo(env: Env, source: str) -> Fx:
+    return env.fx(W, lit(".git"), source)
+
+
+def _branch(p: Parsed, env: Env) -> Outcome:
+    changing = ("-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-u",
+                "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force")
+    listing = ("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged",
+               "--points-at", "-a", "-r", "--all", "--remotes", "--show-current", "-v", "-vv")
+    if p.has(*changing) or (p.pos and not p.has(*listing)):
+        return writes("git", [_repo(env, "git branch change")])
+    return read_only("git", "git branch listing")
+
+
+def _config(p: Parsed, env: Env, sub_args: list[Word]) -> Outcome:
+    reading = ("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list",
+               "--show-origin", "--show-scope", "--get-color", "--get-colorbool")
+    first = p.pos[0].value if p.pos else None
+    if p.has(*reading) or first in ("get", "list") or (len(p.pos) == 1 and first not in
+                                                       ("set", "unset", "edit")):
+        return read_only("git", "git config read")
+    if not p.pos and not p.has("--unset", "--unset-all", "--add", "--replace-all",
+                               "--remove-section", "--rename-section", "-e", "--edit"):
+        return read_only("git", "git config without a key")
+    if p.has("--global"):
+        home = env.home
+        target = Fx(W, "~/.gitconfig", resolve(".gitconfig", home), "git config --global")
+    elif p.has("--system") or p.has("--file", "-f"):
+        target = Fx(W, "", None, "git config --system / --file")
+    else:
+        target = env.fx(W, lit(".git/config"), "git config set")
+    return writes("git", [target])
+
+
+def _paths_after_dashdash(args: list[Word]) -> list[Word] | None:
+    for i, arg in enumerate(args):
+        if arg.value == "--":
+            return args[i + 1 :]
+    return None
+
+
+def git(prog: str, args: list[Word], env: Env) -> Outcome:
+    top = split(args, "Cc", _GIT_VAL, stop_at_positional=True)
+    for name, value in top.opts:
+        if name == "-c" and (value is None or value.value is None or
+                             not value.value.lower().startswith(GIT_SAFE_CONFIG_PREFIXES)):
+            return opaque("git", "git -c setting may run a command")
+        if name == "-C":
+            env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
+        elif name in ("--git-dir", "--work-tree"):
+            env = replace(env, cwd=None)
+    if top.has("--version", "--help", "-h") or not top.rest:
+        return read_only("git", "git without a subcommand")
+    sub = top.rest[0].value
+    sub_args = top.rest[1:]
+    if sub is None:
+        return opaque("git", "git subcommand is not a literal")
+    p = split(sub_args, _SUB_VAL, _SUB_LONG)
+    if p.has("-h", "--help"):
+        return read_only("git", "help")
+    if sub in GIT_READ_ONLY:
+        return read_only("git", f"git {sub} reads only")
+    if sub == "branch":
+        return _branch(p, env)
+    if sub == "tag":
+        if p.has("-l", "--list", "-v", "--verify", "--contains", "--points-at") or not p.pos:
+            return read_only("git", "git tag listing")
+        return writes("git", [_repo(env, "git tag")])
+    if sub == "remote":
+        first = p.pos[0].value if p.pos else None
+        if first in (None, "show", "get-url"):
+            return read_only("git", "git remote listing")
+        return writes("git", [env.fx(W, lit(".git/config"), f"git remote {first}")])
+    if sub == "config":
+        return _config(p, env, sub_args)
+    if sub == "stash":
+        first = p.pos[0].value if p.pos else None
+        if first in ("list", "show"):
+            return read_only("git", "git stash listing")
+        return writes("git", [_repo(env, "git stash (index and working tree)")])
+    if sub in ("checkout", "restore"):
+        paths = _paths_after_dashdash(sub_args)
+        if paths is None and sub == "restore":
+            paths = p.pos
+        fx = env.fx_many(W, paths, f"git {sub} path") if paths else []
+        if not paths or p.has("--staged", "-S"):
+            fx.append(_repo(env, f"git {sub}"))
+        return writes("git", fx)
+    if sub == "rm":
+        if p.has("--cached"):
+            return writes("git", [_repo(env, "git rm --cached (index)")])
+        return writes("git", [*env.fx_many(D, p.pos, "git rm path"), _repo(env, "git rm index")])
+    if sub == "mv":
+        if len(p.pos) < 2:
+            return writes("git", [_repo(env, "git mv")])
+        return writes("git", env.fx_many(D, p.pos[:-1], "git mv source")
+                      + env.fx_many(W, p.pos[-1:], "git mv destination") + [_repo(env, "git mv")])
+    if sub == "clean":
+        if p.has("-n", "--dry-run"):
+            return read_only("git", "git clean dry run")
+        targets = _paths_after_dashdash(sub_args) or p.pos or [lit(".")]
+        return writes("git", env.fx_many(D, targets, "git clean untracked files"))
+    if sub == "apply":
+        if p.has("--check", "--stat", "--numstat", "--summary"):
+            return read_only("git", "git apply check")
+        if p.has("--cached"):
+            return writes("git", [_repo(env, "git apply --cached")])
+        return writes("git", [env.fx(W, lit("."), "git apply: files named in the patch")])
+    if sub == "init":
+        if not p.pos:
+            return writes("git", [_repo(env, "git init")])
+        named = p.pos[0].literal
+        return writes("git", [env.fx(W, lit(named + "/.git") if named else None, "git init")])
+    if sub == "clone":
+        if len(p.pos) >= 2:
+            return writes("git", env.fx_many(W, p.pos[1:2], "git clone destination"))
+        url = p.pos[0].literal if p.pos else None
+        name = url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1] if url else ""
+        name = name[:-4] if name.endswith(".git") else name
+        return writes("git", [env.fx(W, lit(name) if name else None, "git clone destination")])
+    if sub == "worktree":
+        first = p.pos[0].value if p.pos else None
+        if first == "list":
+            return read_only("git", "git worktree list")
+        kind = D if first == "remove" else W
+        fx = env.fx_many(kind, p.pos[1:2], f"git worktree {first}") if first in ("add", "remove",
+                                                                                 "move") else []
+        return writes("git", [*fx, _repo(env, f"git worktree {first}")])
+    if sub == "submodule":
+        first = p.pos[0].value if p.pos else None
+        if first in (None, "status", "summary"):
+            return read_only("git", "git submodule status")
+        if first == "foreach":
+            return opaque("git", "git submodule foreach runs commands")
+        return writes("git", [env.fx(W, lit("."), f"git submodule {first}")])
+    if sub in _REPO_STATE:
+        return writes("git", [_repo(env, f"git {sub}")])
+    return opaque("git", f"git {sub}: unknown subcommand or alias")
+
+
+HANDLERS = {"git": git}

@@ -1,0 +1,142 @@
+"""node -e, perl -e, ruby -e: a linear token scan for file-writing and command-running calls."""
+
+from __future__ import annotations
+
+from orchestrator_boundary.bash.inline_data import (
+    JS_CALLS,
+    JS_MOVES,
+    JS_OPAQUE,
+    JS_OPEN,
+    NODE_BUILTINS,
+    PERL_CALLS,
+    PERL_MOVES,
+    PERL_OPAQUE,
+    RUBY_CALLS,
+    RUBY_MOVES,
+    RUBY_OPAQUE,
+    RUBY_OPEN,
+)
+from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.scan import Tok, call_args, literal, tokenize
+
+Found = tuple[EffectKind, str | None, str]
+W, D = EffectKind.WRITE, EffectKind.DELETE
+
+
+def _arg(args: list[list[Tok]], index: int) -> list[Tok] | None:
+    return args[index] if len(args) > index else None
+
+
+def _mode_writes(args: list[list[Tok]], index: int) -> bool:
+    arg = _arg(args, index)
+    if arg is None:
+        return False
+    value = literal(arg)
+    return value is None or any(c in value for c in "wa+")
+
+
+def analyze_js(code: str) -> tuple[list[Found], str]:
+    toks = tokenize(code, "js")
+    found: list[Found] = []
+    for k, tok in enumerate(toks):
+        if tok.kind != "id":
+            continue
+        name = tok.text.rsplit(".", 1)[-1]
+        is_call = k + 1 < len(toks) and toks[k + 1].text == "("
+        if name in ("require", "import") and is_call:
+            spec = literal(_arg(call_args(toks, k)[0], 0))
+            if spec is None or not (spec.removeprefix("node:") in NODE_BUILTINS or
+                                    spec.endswith(".json")):
+                return found, f"node loads module {spec or '(computed)'}: not analyzed"
+            if spec.removeprefix("node:") == "child_process":
+                return found, "node uses child_process"
+            continue
+        if tok.text in ("import", "from") and k + 1 < len(toks) and toks[k + 1].kind == "str":
+            spec = toks[k + 1].value or ""
+            if spec.removeprefix("node:") not in NODE_BUILTINS:
+                return found, f"node imports {spec}: not analyzed"
+        if name in JS_OPAQUE and (is_call or name == "child_process"):
+            return found, f"node calls {tok.text}: runs other code"
+        if not is_call:
+            continue
+        args = call_args(toks, k)[0]
+        if name in JS_CALLS:
+            kind, index = JS_CALLS[name]
+            found.append((kind, literal(_arg(args, index)), f"node {tok.text}()"))
+        elif name in JS_MOVES:
+            found.append((D, literal(_arg(args, 0)), f"node {tok.text}() source"))
+            found.append((W, literal(_arg(args, 1)), f"node {tok.text}() target"))
+        elif name in JS_OPEN and _mode_writes(args, 1):
+            found.append((W, literal(_arg(args, 0)), f"node {tok.text}()"))
+    return found, ""
+
+
+def _perl_open(args: list[list[Tok]]) -> tuple[bool, str | None, str]:
+    """(writes, path, opaque reason) for perl's open(FH, MODE, PATH) / open(FH, ">PATH")."""
+    if len(args) >= 3:
+        mode = literal(args[1])
+        if mode is None:
+            return True, None, ""
+        if "|" in mode:
+            return False, None, "perl open pipes to a command"
+        return mode.lstrip().startswith((">", "+")), literal(args[2]), ""
+    if len(args) == 2:
+        spec = literal(args[1])
+        raw = args[1][0].text if args[1] and args[1][0].kind == "str" else ""
+        if "|" in (spec or raw):
+            return False, None, "perl open pipes to a command"
+        text = (spec or raw).lstrip()
+        if text.startswith((">", "+")):
+            path = text.lstrip(">+").strip()
+            return True, (path if spec is not None and path else None), ""
+        return spec is None and not raw, None, ""
+    return False, None, ""
+
+
+def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
+    calls, moves, opaque = (PERL_CALLS, PERL_MOVES, PERL_OPAQUE) if lang == "perl" else \
+        (RUBY_CALLS, RUBY_MOVES, RUBY_OPAQUE)
+    found: list[Found] = []
+    for k, tok in enumerate(toks):
+        if tok.kind == "tick":
+            return found, f"{lang} runs a command in backticks"
+        if tok.kind != "id":
+            continue
+        name = tok.text.removeprefix("CORE::").removeprefix("Kernel.") if lang == "ruby" \
+            else tok.text.rsplit("::", 1)[-1]
+        if name in opaque or tok.text in opaque:
+            return found, f"{lang} calls {tok.text}: runs other code"
+        if name in calls:
+            kind, index = calls[name]
+            args = call_args(toks, k)[0]
+            if lang == "perl" and kind != W and index:
+                index = len(args) - 1  # chmod MODE, FILES: the last operand
+            found.append((kind, literal(_arg(args, index)), f"{lang} {tok.text}"))
+        elif name in moves:
+            args = call_args(toks, k)[0]
+            found.append((D, literal(_arg(args, 0)), f"{lang} {tok.text} source"))
+            found.append((W, literal(_arg(args, 1)), f"{lang} {tok.text} target"))
+        elif lang == "perl" and name == "open":
+            writes, path, reason = _perl_open(call_args(toks, k)[0])
+            if reason:
+                return found, reason
+            if writes:
+                found.append((W, path, "perl open for writing"))
+        elif lang == "ruby" and name in RUBY_OPEN:
+            args = call_args(toks, k)[0]
+            first = literal(_arg(args, 0))
+            if first is not None and first.startswith("|"):
+                return found, "ruby open of a command"
+            if _mode_writes(args, 1):
+                found.append((W, first, f"ruby {tok.text}"))
+    return found, ""
+
+
+def analyze_perl(code: str) -> tuple[list[Found], str]:
+    return _scan_calls(tokenize(code, "perl"), "perl")
+
+
+def analyze_ruby(code: str) -> tuple[list[Found], str]:
+    if "%x" in code:
+        return [], "ruby %x runs a command"
+    return _scan_calls(tokenize(code, "ruby"), "ruby")

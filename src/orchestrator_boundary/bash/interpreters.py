@@ -1,0 +1,157 @@
+"""python / node / perl / ruby command lines: inline code is analyzed, scripts are opaque."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.inline_python import analyze_python
+from orchestrator_boundary.bash.inline_scripts import analyze_js, analyze_perl, analyze_ruby
+from orchestrator_boundary.bash.installers import pip
+from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.words import Word, lit
+
+Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]
+_PY_VAL = frozenset("WXQ")
+_RUBY_SAFE_LIBS = frozenset({"json", "yaml", "fileutils", "pathname", "set", "time", "date",
+                             "pp", "securerandom", "digest", "base64", "csv", "uri", "English"})
+
+
+def _inline(prog: str, codes: list[str | None], analyzer: Analyzer, env: Env,
+            extra: list[Fx] | None = None) -> Outcome:
+    fx: list[Fx] = list(extra or ())
+    for code in codes:
+        if code is None:
+            return opaque(prog, "inline code is not a literal", fx)
+        env.budget.spend_text(code)
+        found, reason = analyzer(code)
+        for kind, path, source in found:
+            if path is not None and path.startswith("~") and env.home is not None:
+                path = env.home.rstrip("/") + path[1:] if path.startswith("~/") else None
+            fx.append(env.fx(kind, lit(path) if path else None, source))
+        if reason:
+            return opaque(prog, reason, fx)
+    return writes(prog, fx, "" if fx else "inline code without file writes")
+
+
+def python(prog: str, args: list[Word], env: Env) -> Outcome:
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        if value is None:
+            return opaque(prog, "argument is not a literal")
+        if value in ("-V", "--version", "-h", "--help"):
+            return read_only(prog, value)
+        if value.startswith("-c"):
+            code = value[2:] or (args[i + 1].value if i + 1 < len(args) else None)
+            return _inline(prog, [code], analyze_python, env)
+        if value.startswith("-m"):
+            module = value[2:] or (args[i + 1].value if i + 1 < len(args) else None)
+            rest = args[i + (1 if value[2:] else 2) :]
+            return _module(prog, module, rest, env)
+        if value == "-" or not value.startswith("-"):
+            if value != "-":
+                return opaque(prog, "runs a script file")
+            break
+        if value[1:2] in _PY_VAL and len(value) == 2:
+            i += 1
+        i += 1
+    if env.stdin is not None:
+        return _inline(prog, [env.stdin], analyze_python, env)
+    return opaque(prog, "reads its program from stdin")
+
+
+def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcome:
+    if module == "pip":
+        return pip("pip", rest, env)
+    if module == "json.tool":
+        operands = [a for a in rest if a.value is None or not a.value.startswith("-")]
+        if len(operands) < 2:
+            return read_only(prog, "json.tool prints to stdout")
+        return writes(prog, env.fx_many(EffectKind.WRITE, operands[1:2], "json.tool output"))
+    if module == "venv":
+        targets = [a for a in rest if a.value is None or not a.value.startswith("-")]
+        return writes(prog, env.fx_many(EffectKind.WRITE, targets, "python -m venv directory"))
+    return opaque(prog, f"python -m {module}: runs a module")
+
+
+def node(prog: str, args: list[Word], env: Env) -> Outcome:
+    codes: list[str | None] = []
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        if value is None:
+            return opaque(prog, "argument is not a literal")
+        if value in ("-e", "--eval", "-p", "--print"):
+            codes.append(args[i + 1].value if i + 1 < len(args) else None)
+            i += 2
+            break
+        if value in ("-c", "--check"):
+            return read_only(prog, "node --check only parses")
+        if value in ("-r", "--require", "--import", "--loader"):
+            return opaque(prog, "node preloads a module")
+        if value == "-" or not value.startswith("-"):
+            if value != "-":
+                return opaque(prog, "runs a script file")
+            break
+        i += 1
+    if not codes:
+        if env.stdin is None:
+            return opaque(prog, "reads its program from stdin")
+        codes = [env.stdin]
+    return _inline(prog, codes, analyze_js, env)
+
+
+def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
+    """perl and ruby: -e code (repeatable), -i[ext] in-place editing of the operands."""
+    codes: list[str | None] = []
+    in_place = False
+    operands: list[Word] = []
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        if value is None or value == "-" or not value.startswith("-") or operands:
+            operands.append(args[i])
+            i += 1
+            continue
+        if value == "--":
+            operands.extend(args[i + 1 :])
+            break
+        for j in range(1, len(value)):
+            letter, rest = value[j], value[j + 1 :]
+            if letter in "eE":
+                if not rest and i + 1 < len(args):
+                    i += 1
+                    codes.append(args[i].value)
+                else:
+                    codes.append(rest)
+                break
+            if letter == "i":
+                in_place = True
+                break
+            if letter in "MmIFlx0":
+                if letter in "Mm" and prog == "ruby":
+                    continue
+                break  # the rest of the cluster is this option's value
+            if letter == "r" and prog == "ruby":
+                lib = rest or (args[i + 1].value if i + 1 < len(args) else None)
+                if lib not in _RUBY_SAFE_LIBS:
+                    return opaque(prog, f"ruby requires {lib}")
+                if not rest:
+                    i += 1
+                break
+            if letter == "c":
+                return read_only(prog, "syntax check only")
+        i += 1
+    if not codes:
+        if operands:
+            return opaque(prog, "runs a script file")
+        if env.stdin is None:
+            return opaque(prog, "reads its program from stdin")
+        codes = [env.stdin]
+    extra = env.fx_many(EffectKind.WRITE, operands, f"{prog} -i target") if in_place else []
+    analyzer = analyze_perl if prog == "perl" else analyze_ruby
+    return _inline(prog, codes, analyzer, env, extra)
+
+
+HANDLERS = {"python": python, "node": node, "perl": perl_like, "ruby": perl_like}

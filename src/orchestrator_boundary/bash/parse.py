@@ -1,0 +1,54 @@
+"""tree-sitter-bash access: the language object is built once, on first use."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from orchestrator_boundary.bash.budget import Budget
+
+
+@lru_cache(maxsize=1)
+def _language() -> Any:
+    import tree_sitter
+    import tree_sitter_bash
+
+    return tree_sitter.Language(tree_sitter_bash.language())
+
+
+def parse(source: bytes) -> Any:
+    """The syntax tree's root node for ``source``."""
+    import tree_sitter
+
+    return tree_sitter.Parser(_language()).parse(source).root_node
+
+
+def decode(raw: bytes) -> str:
+    """Node bytes as text; a slice may cut an invalid sequence, which becomes U+FFFD."""
+    try:
+        return raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "replace")
+
+
+def text(node: Any) -> str:
+    return decode(node.text)
+
+
+def first_error(root: Any, budget: Budget) -> str:
+    """A message naming the first ERROR/MISSING node, or "" when the tree is clean."""
+    if not root.has_error:
+        return ""
+    stack = [root]
+    while stack:
+        budget.spend()
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            row, col = node.start_point
+            if node.is_missing:
+                what = f"missing {node.type!r}"
+            else:
+                what = f"unexpected {text(node)[:40]!r}"
+            return f"syntax error at line {row + 1}, column {col + 1}: {what}"
+        stack.extend(c for c in reversed(node.children) if c.has_error or c.is_missing)
+    return "syntax error"

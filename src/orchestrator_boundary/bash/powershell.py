@@ -1,0 +1,183 @@
+"""PowerShell (`shell="powershell"`): a simple linear tokenizer, not a full grammar.
+
+Handles statements (`;`, newline, `&&`, `||`), pipelines, redirects (`>`, `>>`, `*>`, `n>`),
+the common item/content cmdlets and their aliases; anything else is opaque.
+"""
+
+from __future__ import annotations
+
+from orchestrator_boundary.bash import powershell_data as data
+from orchestrator_boundary.bash.analysis import summarize
+from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_UNWRAP, Budget, BudgetExhausted
+from orchestrator_boundary.bash.facts import Fx
+from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
+from orchestrator_boundary.bash.paths import is_device, normalize_cwd, resolve
+from orchestrator_boundary.bash.powershell_tokens import Tok, tokenize
+
+W, D = EffectKind.WRITE, EffectKind.DELETE
+
+
+class _Ps:
+    def __init__(self, cwd: str | None, home: str | None, read_only: frozenset[str],
+                 budget: Budget) -> None:
+        self.cwd, self.home, self.read_only, self.budget = cwd, home, read_only, budget
+        self.out: list[Command] = []
+
+    def path(self, value: str | None) -> tuple[str, str | None]:
+        if value is None:
+            return "", None
+        if value.startswith("~") and self.home:
+            value = self.home + value[1:] if value[1:2] in ("", "/", "\\") else value
+        return value, resolve(value, self.cwd, backslash_sep=True)
+
+    def fx(self, kind: EffectKind, value: str | None, source: str) -> list[Fx]:
+        path, resolved = self.path(value)
+        if value is not None and (value.lower() in ("$null", "nul") or is_device(resolved, path)):
+            return []
+        return [Fx(kind, path or "", resolved, source)]
+
+    def run(self, code: str, depth: int) -> None:
+        if depth > MAX_UNWRAP:
+            raise BudgetExhausted("budget exhausted (nested script blocks)")
+        self.budget.spend_text(code)
+        cmd: list[Tok] = []
+        for tok in [*tokenize(code), ("sep", "", None)]:
+            self.budget.spend()
+            if tok[0] in ("sep", "pipe"):
+                if cmd:
+                    self.command(cmd, depth)
+                cmd = []
+            else:
+                cmd.append(tok)
+
+    def command(self, toks: list[Tok], depth: int) -> None:
+        text = " ".join(t[1] for t in toks)
+        fx: list[Fx] = []
+        words: list[Tok] = []
+        i = 0
+        while i < len(toks):
+            kind, raw, _ = toks[i]
+            if kind == "redir":
+                target = raw.partition(">")[2]
+                target = target.lstrip(">")
+                op_text = raw[: len(raw) - len(target)] if target else raw
+                if target.startswith("&"):
+                    i += 1
+                    continue
+                if not target and i + 1 < len(toks):
+                    i += 1
+                    target, target_value = toks[i][1], toks[i][2]
+                else:
+                    target_value = None if "$" in target else target or None
+                if target.lower() == "$null":
+                    i += 1
+                    continue
+                fx += self.fx(W, target_value, f"redirect '{op_text}'")
+            else:
+                words.append(toks[i])
+            i += 1
+        status, program, note, more = self.cmdlet(words, depth)
+        fx += more
+        if status == Status.READ_ONLY and fx:
+            status = Status.WRITES
+        effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source) for f in fx)
+        self.out.append(Command(text, program, status, effects, note))
+
+    def cmdlet(self, words: list[Tok], depth: int) -> tuple[Status, str, str, list[Fx]]:
+        if not words:
+            return Status.READ_ONLY, "", "redirect only", []
+        kind, raw, value = words[0]
+        if kind == "block":
+            self.run(raw, depth + 1)
+            return Status.READ_ONLY, "", "grouping", []
+        if raw.startswith("$") and "(" not in raw and not any(
+                w[0] == "block" or "(" in w[1] for w in words[1:]):
+            return Status.READ_ONLY, "", "expression", []
+        if value is None or value in ("&", "."):
+            return Status.OPAQUE, raw, "call operator or computed command", []
+        name = value.lower()
+        if name.endswith(".exe"):
+            name = name[:-4]
+        params: dict[str, str | None] = {}
+        positional: list[str | None] = []
+        i = 1
+        while i < len(words):
+            k, r, v = words[i]
+            if k == "block":
+                if name in data.BLOCK_RUNNERS or r.strip():
+                    self.run(r, depth + 1)
+                positional.append(None)
+            elif v is not None and v.startswith("-") and len(v) > 1 and v[1].isalpha():
+                pname, colon, pval = v.lower().partition(":")
+                if colon:
+                    params[pname] = pval
+                elif pname in data.SWITCHES or i + 1 >= len(words):
+                    params[pname] = ""
+                else:
+                    params[pname] = words[i + 1][2]
+                    i += 1
+            else:
+                positional.extend([p for p in v.split(",") if p] if v is not None else [None])
+            i += 1
+        if name in self.read_only:
+            return Status.READ_ONLY, name, "caller's read-only command", []
+        if "-whatif" in params:
+            return Status.READ_ONLY, name, "-WhatIf only reports", []
+        return self.known(name, params, positional)
+
+    def known(self, name: str, params: dict[str, str | None],
+              pos: list[str | None]) -> tuple[Status, str, str, list[Fx]]:
+        def first(*keys: str, index: int = 0) -> str | None:
+            for key in keys:
+                if key in params:
+                    return params[key]
+            return pos[index] if len(pos) > index else None
+
+        if name in data.WRITE_CONTENT:
+            target = first("-path", "-literalpath", "-filepath")
+            return Status.WRITES, name, "", self.fx(W, target, f"{name} target")
+        if name in data.NEW_ITEM:
+            base = first("-path")
+            leaf = params.get("-name")
+            target = base if leaf is None else (None if base is None and "-path" in params
+                                                else f"{base or '.'}/{leaf}")
+            return Status.WRITES, name, "", self.fx(W, target, f"{name} target")
+        if name in data.REMOVE:
+            given = [params[k] for k in ("-path", "-literalpath") if k in params] or pos or [None]
+            fx = [f for g in given for f in self.fx(D, g, f"{name} target")]
+            return Status.WRITES, name, "", fx
+        if name in data.COPY | data.MOVE | data.RENAME:
+            source = first("-path", "-literalpath")
+            if name in data.RENAME:
+                new = first("-newname", index=1)
+                parent = source.replace("\\", "/").rsplit("/", 1)[0] if source and "/" in \
+                    source.replace("\\", "/") else "."
+                dest = None if new is None or source is None else f"{parent}/{new}"
+            else:
+                dest = first("-destination", index=1)
+            fx = self.fx(W, dest, f"{name} destination")
+            if name not in data.COPY:
+                fx = self.fx(D, source, f"{name} source") + fx
+            return Status.WRITES, name, "", fx
+        if name in data.SET_LOCATION:
+            self.cwd = None  # a failed Set-Location does not stop the next statement
+            return Status.READ_ONLY, name, "changes the location (later paths unknown)", []
+        if name in data.READ_ONLY or name in data.BLOCK_RUNNERS:
+            return Status.READ_ONLY, name, "known read-only cmdlet", []
+        return Status.OPAQUE, name, "unknown cmdlet or program", []
+
+
+def powershell_commands(code: str, cwd: str | None, home: str | None,
+                        read_only: frozenset[str], budget: Budget) -> list[Command]:
+    ps = _Ps(cwd, home, read_only, budget)
+    ps.run(code, 0)
+    return ps.out
+
+
+def analyze_powershell(command: str, *, cwd: str, home: str | None,
+                       read_only_commands: frozenset[str], budget: Budget) -> BashAnalysis:
+    if len(command.encode("utf-8", "surrogatepass")) > MAX_INPUT_BYTES:
+        return BashAnalysis(Status.UNPARSEABLE, error="input too large")
+    lowered = frozenset(c.lower() for c in read_only_commands)
+    return summarize(powershell_commands(command, normalize_cwd(cwd), normalize_cwd(home),
+                                         lowered, budget))

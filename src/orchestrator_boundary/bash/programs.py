@@ -1,0 +1,31 @@
+"""The per-program knowledge, gathered from the modules that hold it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from orchestrator_boundary.bash import (
+    archives,
+    awk,
+    fileutils,
+    find,
+    git,
+    installers,
+    interpreters,
+    sed,
+)
+from orchestrator_boundary.bash.facts import Env, Outcome
+from orchestrator_boundary.bash.words import Word
+
+Handler = Callable[[str, list[Word], Env], Outcome]
+
+HANDLERS: dict[str, Handler] = {
+    **fileutils.HANDLERS,
+    **archives.HANDLERS,
+    **git.HANDLERS,
+    **installers.HANDLERS,
+    **interpreters.HANDLERS,
+    **find.HANDLERS,
+    "sed": sed.sed,
+    "awk": awk.awk,
+}

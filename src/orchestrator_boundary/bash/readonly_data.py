@@ -1,0 +1,60 @@
+"""Programs known not to modify files (when their output is not redirected)."""
+
+from __future__ import annotations
+
+
+def names(text: str) -> frozenset[str]:
+    """The whitespace-separated names in ``text``."""
+    return frozenset(text.split())
+
+
+READ_ONLY_PROGRAMS = names(
+    """
+    ls ll la dir vdir cat tac head tail wc grep egrep fgrep rg ag ack stat file du df
+    ps pgrep pidof top htop which whereis type pwd echo printf jq diff cmp comm sha256sum sha1sum
+    sha512sum md5sum md5 cksum b2sum shasum tree env printenv true false test [ [[ : cd pushd popd
+    export unset set shopt alias unalias read sleep date whoami id groups uname hostname basename
+    dirname realpath readlink nproc free uptime cut tr paste column nl rev fold fmt expand
+    unexpand od hexdump strings seq yes expr bc dc numfmt tput clear declare local
+    typeset readonly hash ulimit umask wait jobs fg bg lsof netstat ss ifconfig ip ping host dig
+    nslookup getent locale arch sw_vers system_profiler vm_stat iostat vmstat lscpu lsblk
+    findstr tasklist where zcat bzcat xzcat zgrep zless look join shift getopts
+    let logname break continue return exit users who w last tty stty cal factor sha224sum
+    sha384sum base32
+    """
+)
+
+# Directories whose programs are the system's own: a name elsewhere may be a local script.
+TRUSTED_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/",
+                "/usr/local/sbin/", "/opt/homebrew/bin/", "/opt/homebrew/sbin/")
+# Programs commonly run from a project path (.venv/bin/python, node_modules/.bin/...): their
+# own handlers decide (inline code, installers), everything else is opaque anyway.
+PATH_INDEPENDENT = names("python pip node perl ruby uv npm npx pnpm yarn bun bunx uvx")
+
+# Environment variables that make later programs run other code (or look elsewhere).
+DANGEROUS_ENV = names(
+    """
+    LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT DYLD_INSERT_LIBRARIES DYLD_LIBRARY_PATH BASH_ENV ENV
+    PROMPT_COMMAND PAGER GIT_PAGER MANPAGER EDITOR VISUAL GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_SSH
+    GIT_SSH_COMMAND GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS GIT_CONFIG_PARAMETERS
+    GIT_CONFIG_COUNT GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_DIR GIT_WORK_TREE GIT_EXEC_PATH
+    NODE_OPTIONS PERL5OPT PERL5LIB PERLLIB RUBYOPT RUBYLIB PYTHONSTARTUP PYTHONHOME
+    SHELLOPTS BASHOPTS IFS CDPATH PATH HOME
+    """
+)
+# `git -c key=value` keys that cannot run a command
+GIT_SAFE_CONFIG_PREFIXES = ("user.", "http.", "color.", "advice.", "init.", "pull.", "push.",
+                            "log.", "status.", "i18n.", "protocol.", "pack.", "fetch.",
+                            "core.quotepath", "core.autocrlf", "core.safecrlf", "gc.auto",
+                            "commit.gpgsign", "tag.gpgsign", "safe.directory", "merge.ff",
+                            "merge.conflictstyle", "diff.renames", "column.ui")
+
+# `git <sub>` that only read the repository.
+GIT_READ_ONLY = names(
+    """
+    status log diff show rev-parse ls-files blame grep shortlog describe ls-tree ls-remote
+    cat-file rev-list check-ignore check-attr cherry whatchanged reflog show-ref show-branch
+    name-rev for-each-ref merge-base var help version count-objects fsck verify-commit
+    verify-tag range-diff diff-tree diff-files diff-index
+    """
+)

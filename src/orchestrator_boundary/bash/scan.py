@@ -1,0 +1,109 @@
+"""A linear tokenizer for JavaScript / Perl / Ruby one-liners (no regexes, no backtracking)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Tok:
+    kind: str  # "id" (dotted name), "str", "op", "tick" (backtick / command string)
+    text: str
+    value: str | None = None  # for "str": the literal value, None when interpolated
+
+
+def _ident_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "_$"
+
+
+def _interpolated(body: str, quote: str, lang: str) -> bool:
+    if quote == "'":
+        return False
+    if lang == "js":
+        return quote == "`" and "${" in body
+    if lang == "ruby":
+        return "#{" in body
+    return "$" in body or "@" in body  # perl double quotes
+
+
+def tokenize(code: str, lang: str) -> list[Tok]:
+    """Tokens of ``code``; ``lang`` is "js", "perl" or "ruby"."""
+    out: list[Tok] = []
+    i = 0
+    n = len(code)
+    while i < n:
+        ch = code[i]
+        if ch in " \t\r\n":
+            i += 1
+        elif lang == "js" and code.startswith("//", i):
+            end = code.find("\n", i)
+            i = n if end < 0 else end
+        elif lang == "js" and code.startswith("/*", i):
+            end = code.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif lang != "js" and ch == "#" and (i == 0 or code[i - 1] in " \t\n;"):
+            end = code.find("\n", i)
+            i = n if end < 0 else end
+        elif ch in "'\"`":
+            j = i + 1
+            buf: list[str] = []
+            while j < n and code[j] != ch:
+                if code[j] == "\\" and j + 1 < n:
+                    buf.append(code[j : j + 2] if ch != "'" or code[j + 1] not in "'\\"
+                               else code[j + 1])
+                    j += 2
+                    continue
+                buf.append(code[j])
+                j += 1
+            body = "".join(buf)
+            if ch == "`" and lang != "js":
+                out.append(Tok("tick", body))
+            else:
+                value = None if _interpolated(body, ch, lang) or "\\" in body else body
+                out.append(Tok("str", body, value))
+            i = j + 1
+        elif _ident_char(ch) or (ch == "." and i + 1 < n and _ident_char(code[i + 1])
+                                 and not code[i + 1].isdigit()):
+            j = i + 1
+            while j < n and (_ident_char(code[j]) or (code[j] in ".:" and j + 1 < n and
+                                                      _ident_char(code[j + 1]))):
+                j += 1
+            out.append(Tok("id", code[i:j]))
+            i = j
+        else:
+            out.append(Tok("op", ch))
+            i += 1
+    return out
+
+
+def call_args(toks: list[Tok], start: int) -> tuple[list[list[Tok]], int]:
+    """Arguments of the call whose name is at ``start``: with or without parentheses."""
+    i = start + 1
+    parens = i < len(toks) and toks[i].text == "("
+    if parens:
+        i += 1
+    args: list[list[Tok]] = [[]]
+    depth = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok.kind == "op" and tok.text in "([{":
+            depth += 1
+        elif tok.kind == "op" and tok.text in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif tok.kind == "op" and tok.text == ";" and depth == 0:
+            break
+        elif tok.kind == "op" and tok.text == "," and depth == 0:
+            args.append([])
+            i += 1
+            continue
+        args[-1].append(tok)
+        i += 1
+    return [a for a in args if a], i
+
+
+def literal(arg: list[Tok] | None) -> str | None:
+    if arg and len(arg) == 1 and arg[0].kind == "str":
+        return arg[0].value
+    return None

@@ -1,0 +1,163 @@
+"""One simple command: its words, redirects, heredoc, and what its program does."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from orchestrator_boundary.bash.dispatch import dispatch
+from orchestrator_boundary.bash.envvars import dangerous
+from orchestrator_boundary.bash.facts import Fx
+from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
+from orchestrator_boundary.bash.parse import text
+from orchestrator_boundary.bash.paths import is_device, resolve
+from orchestrator_boundary.bash.words import Word, word
+
+if TYPE_CHECKING:
+    from orchestrator_boundary.bash.walk import Walker
+
+_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_CD = frozenset({"cd", "pushd", "popd"})
+_PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command": "[["}
+
+
+def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[Fx]) -> None:
+    op = next((c.type for c in node.children if not c.is_named), "")
+    dests = node.children_by_field_name("destination")
+    if not dests:
+        return
+    args.extend(word(d, w.env.home) for d in dests[1:])  # `echo > f hi`: hi is an argument
+    dest = dests[0]
+    if op == ">&" and dest.type != "number" and text(dest) != "-":
+        op = ">&"  # `>& file` is `&> file`
+    elif op not in _WRITE_OPS:
+        return
+    target = word(dest, w.env.home)
+    literal = target.literal
+    resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
+    if is_device(resolved, literal or ""):
+        return
+    fx.append(Fx(EffectKind.WRITE, literal or target.text, resolved, f"redirect '{op}'"))
+
+
+def _heredoc(w: Walker, node: Any, cwd: str | None, depth: int, args: list[Word],
+             fx: list[Fx], followers: list[Any]) -> str | None:
+    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    quoted = start is not None and any(q in text(start) for q in "'\"\\")
+    body_text: str | None = None
+    for child in node.named_children:
+        if child.type == "heredoc_body":
+            if not quoted:
+                w.substitutions(child, cwd, depth + 1)
+            dynamic = not quoted and any(c.type != "heredoc_content" for c in child.named_children)
+            body_text = None if dynamic else text(child)
+        elif child.type == "file_redirect":
+            w.substitutions(child, cwd, depth + 1)
+            _redirect(w, child, cwd, args, fx)
+        elif child.type not in ("heredoc_start", "heredoc_end"):
+            followers.append(child)
+    return body_text
+
+
+def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, depth: int,
+                   note: str = "") -> tuple[str | None, str | None]:
+    env = w.env
+    if node is not None and node.parent is not None and node.parent.type == "redirected_statement":
+        cmd_text = text(node.parent)
+    elif node is not None:
+        cmd_text = " ".join([text(node), *(text(r) for r in redirects)])
+    else:
+        cmd_text = " ".join(text(r) for r in redirects)
+    name: Any = None
+    args: list[Word] = []
+    fx: list[Fx] = []
+    followers: list[Any] = []
+    stdin: str | None = None
+    redirect_nodes = list(redirects)
+    if node is not None and node.type != "command":
+        w.substitutions(node, cwd, depth + 1)
+        program = _PLAIN.get(node.type, text(node.children[0]) if node.children else "")
+        risky = _risky_assignment(node)
+        status, why = (Status.OPAQUE, f"sets {risky}: later programs may run other code") \
+            if risky else (Status.READ_ONLY, "builtin / assignment")
+        w.emit(Command(cmd_text, program, status, note=why))
+        return cwd, cwd
+    arg_nodes: list[Any] = []
+    risky = ""
+    if node is not None:
+        for i, child in enumerate(node.children):
+            field = node.field_name_for_child(i)
+            if field == "name":
+                name = child.named_children[0] if child.named_children else child
+            elif field == "argument":
+                arg_nodes.append(child)
+            elif field == "redirect" or child.type.endswith("_redirect"):
+                redirect_nodes.append(child)
+                continue
+            elif child.type == "variable_assignment":
+                risky = risky or _risky_assignment(child)
+            w.substitutions(child, cwd, depth + 1)
+    args = [word(a, env.home) for a in arg_nodes]
+    for red in redirect_nodes:
+        env.budget.spend()
+        if red.type == "heredoc_redirect":
+            stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
+            continue
+        w.substitutions(red, cwd, depth + 1)
+        if red.type == "herestring_redirect":
+            value = word(red.named_children[0], env.home).value if red.named_children else None
+            stdin = None if value is None else value + "\n"
+        elif red.type == "file_redirect":
+            _redirect(w, red, cwd, args, fx)
+    ok = fail = cwd
+    if name is None:
+        status = Status.WRITES if fx else Status.READ_ONLY
+        outcome_program, outcome_note, inner = "", note or "redirect only", []
+    else:
+        argv = [word(name, env.home), *args]
+        outcome = dispatch(argv, replace(env, cwd=cwd, stdin=stdin, nesting=depth))
+        if outcome.program in _CD:
+            # `builtin cd x` / `command cd x`: a cd we do not follow precisely
+            ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
+        elif outcome.program == "eval" and any(c.program in _CD for c in outcome.inner):
+            ok = fail = None  # eval runs in this shell: its cd sticks
+        fx[:0] = outcome.fx  # the program's own effects first, then its redirects
+        status = outcome.status
+        outcome_program, outcome_note, inner = outcome.program, outcome.note, outcome.inner
+        if status == Status.READ_ONLY and fx:
+            status = Status.WRITES
+            outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
+    if risky and status != Status.UNPARSEABLE:
+        status, outcome_note = Status.OPAQUE, f"runs with {risky} set: may run other code"
+    effects = tuple(Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx)
+    w.emit(Command(cmd_text, outcome_program, status, effects, outcome_note))
+    for cmd in inner:
+        w.emit(cmd)
+    for follower in followers:
+        w.stmt(follower, cwd, depth + 1)
+    return ok, fail
+
+
+def _risky_assignment(node: Any) -> str:
+    """The name of a dangerous variable that ``node`` (or its direct assignments) sets."""
+    nodes = [node] if node.type == "variable_assignment" else \
+        [c for c in node.named_children if c.type == "variable_assignment"]
+    for assignment in nodes:
+        name_node = assignment.child_by_field_name("name")
+        value_node = assignment.child_by_field_name("value")
+        name = text(name_node) if name_node is not None else ""
+        if dangerous(name, text(value_node) if value_node is not None else ""):
+            return name
+    return ""
+
+
+def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:
+    if argv[0].value == "popd":
+        return None
+    operands = [a for a in argv[1:] if a.value not in ("-L", "-P", "-e", "-@", "--")]
+    if not operands:
+        return home if argv[0].value == "cd" else None
+    target = operands[0].literal
+    if target is None or target == "-" or target.startswith(("+", "-")):
+        return None
+    return resolve(target, cwd)

@@ -1,0 +1,246 @@
+"""Wrappers: programs that run another command (sudo, env, timeout, bash -c, xargs, npx ...).
+
+``unwrap`` returns the inner argv (and env, e.g. a new cwd), an Outcome when the wrapper
+decides by itself (``bash script.sh`` is opaque), or None when ``prog`` is no wrapper.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
+from orchestrator_boundary.bash.envvars import dangerous, split_assignment
+from orchestrator_boundary.bash.facts import Env, Outcome, opaque, read_only
+from orchestrator_boundary.bash.model import Status
+from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.paths import resolve
+from orchestrator_boundary.bash.words import Word, lit, unknown
+
+Step = tuple[list[Word], Env] | Outcome | None
+
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"})
+_SHELL_VAL_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+# prefix wrappers: program -> (short options taking a value, long options taking a value)
+_SIMPLE: dict[str, tuple[str, frozenset[str]]] = {
+    "nohup": ("", frozenset()),
+    "time": ("o", frozenset({"--output", "--format"})),
+    "builtin": ("", frozenset()),
+    "exec": ("a", frozenset()),
+    "nice": ("n", frozenset({"--adjustment"})),
+    "ionice": ("cnP", frozenset({"--class", "--classdata"})),
+    "stdbuf": ("ioe", frozenset({"--input", "--output", "--error"})),
+    "doas": ("uC", frozenset()),
+    "caffeinate": ("tw", frozenset()),
+    "chrt": ("", frozenset()),
+    "unbuffer": ("", frozenset()),
+    "bunx": ("p", frozenset({"--package"})),
+    "uvx": ("p", frozenset({"--from", "--with", "--python", "--with-requirements"})),
+    "command": ("", frozenset()),
+}
+_RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or environment
+    ("pnpm", "dlx"), ("pnpm", "exec"), ("yarn", "dlx"), ("yarn", "exec"), ("npm", "exec"),
+    ("bun", "x"), ("poetry", "run"), ("pipenv", "run"), ("bundle", "exec"), ("pdm", "run"),
+    ("hatch", "run"), ("uv", "run"), ("rye", "run"), ("conda", "run"), ("mamba", "run"),
+}
+_RUNNER_VAL = frozenset({"--with", "--python", "-p", "--project", "--package", "--extra",
+                         "--group", "--env-file", "--from", "-n", "--name", "--filter", "-F",
+                         "--directory", "--prefix", "-C", "--dir", "--with-requirements"})
+
+
+def run_code(prog: str, code: str, env: Env) -> Outcome:
+    if env.depth >= MAX_UNWRAP:
+        raise BudgetExhausted("budget exhausted (nested shells)")
+    inner = env.run_shell(code, replace(env, depth=env.depth + 1, stdin=None))
+    return Outcome(prog, Status.READ_ONLY, note="runs nested shell code (its commands follow)",
+                   inner=inner)
+
+
+def _shell(prog: str, args: list[Word], env: Env) -> Step:
+    run_c = False
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        if value is None or value in ("-", "--") or not value.startswith(("-", "+")):
+            if value in ("-", "--"):
+                i += 1
+            break
+        if value in _SHELL_VAL_OPTS:
+            i += 2
+            continue
+        if not value.startswith("--") and "c" in value[1:]:
+            run_c = True
+        i += 1
+    operands = args[i:]
+    if run_c:
+        if not operands:
+            return opaque(prog, "-c without code")
+        code = operands[0].value
+        if code is None:
+            return opaque(prog, "shell code is not a literal")
+        return run_code(prog, code, env)
+    if operands:
+        return opaque(prog, "runs a script file")
+    if env.stdin is not None:
+        return run_code(prog, env.stdin, env)
+    return opaque(prog, "reads commands from stdin")
+
+
+def _env(args: list[Word], env: Env) -> Step:
+    parsed = split(args, "uCSP", frozenset({"--unset", "--chdir", "--split-string"}),
+                   stop_at_positional=True)
+    rest = parsed.rest
+    for name, value in parsed.opts:
+        if name in ("-C", "--chdir"):
+            env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
+        elif name in ("-S", "--split-string"):
+            text = value.value if value else None
+            if text is None:
+                return opaque("env", "env -S string is not a literal")
+            rest = [lit(part) for part in text.split()] + rest
+    while rest and rest[0].value is not None and split_assignment(rest[0].value):
+        var, assigned = split_assignment(rest[0].value) or ("", "")
+        if dangerous(var, assigned):
+            return opaque("env", f"sets {var}: the program may run other code")
+        rest = rest[1:]
+    if not rest:
+        return read_only("env", "prints the environment")
+    return rest, env
+
+
+def _sudo(args: list[Word], env: Env) -> Step:
+    parsed = split(args, "ugpCDhrtUTR", frozenset({"--user", "--group", "--chdir", "--host",
+                                                    "--prompt", "--role", "--type"}),
+                   stop_at_positional=True)
+    listing = parsed.has("-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp")
+    if listing and not parsed.rest:
+        return read_only("sudo", "credential / listing option")
+    for name, value in parsed.opts:
+        if name in ("-D", "--chdir"):
+            env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
+    rest = parsed.rest
+    while rest and rest[0].value is not None and split_assignment(rest[0].value):
+        var, assigned = split_assignment(rest[0].value) or ("", "")
+        if dangerous(var, assigned):
+            return opaque("sudo", f"sets {var}: the program may run other code")
+        rest = rest[1:]
+    if not rest:
+        return opaque("sudo", "interactive root shell")
+    return rest, env
+
+
+def _timeout(args: list[Word], env: Env) -> Step:
+    parsed = split(args, "sk", frozenset({"--signal", "--kill-after"}), stop_at_positional=True)
+    return parsed.rest[1:], env  # skip DURATION
+
+
+def _xargs(args: list[Word], env: Env) -> Step:
+    parsed = split(args, "adEILnPs", frozenset({"--arg-file", "--delimiter", "--eof",
+                                                 "--replace", "--max-lines", "--max-args",
+                                                 "--max-procs", "--max-chars",
+                                                 "--process-slot-var"}),
+                   stop_at_positional=True)
+    inner = parsed.rest or [lit("echo")]
+    replace_str = parsed.last("-I", "--replace")
+    if replace_str is None and parsed.has("-i", "--replace"):
+        replace_str = lit("{}")
+    marker = unknown("<input from xargs>")
+    if replace_str is not None and replace_str.value:
+        needle = replace_str.value
+        return [marker if a.value is not None and needle in a.value and i else a
+                for i, a in enumerate(inner)], env
+    return [*inner, marker], env
+
+
+def _parallel(args: list[Word], env: Env) -> Step:
+    cmd: list[Word] = []
+    for i, arg in enumerate(args):
+        if arg.value in (":::", "::::", ":::+", "::::+"):
+            break
+        if not cmd and arg.value is not None and arg.value.startswith("-"):
+            continue  # options (values of valued options become the command: opaque below)
+        cmd = args[i:]
+        cmd = cmd[: next((j for j, a in enumerate(cmd) if a.value in (":::", "::::")), len(cmd))]
+        break
+    if not cmd or any(a.value is None for a in cmd):
+        return opaque("parallel", "command is not literal")
+    code = " ".join(a.value or "" for a in cmd)
+    code = code.replace("{}", "$PARALLEL_ITEM") if "{}" in code else code + " $PARALLEL_ITEM"
+    return run_code("parallel", code, env)
+
+
+def _npx(args: list[Word], env: Env) -> Step:
+    parsed = split(args, "pc", frozenset({"--package", "--call", "-p", "-c"}),
+                   stop_at_positional=True)
+    call = parsed.last("-c", "--call")
+    if call is not None:
+        return run_code("npx", call.value, env) if call.value else opaque("npx", "-c not literal")
+    return parsed.rest, env
+
+
+def _runner(args: list[Word], env: Env) -> Step:
+    parsed = split(args, "pnCF", _RUNNER_VAL, stop_at_positional=True)
+    for name, value in parsed.opts:
+        if name in ("--directory", "-C", "--dir"):
+            env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
+    return parsed.rest, env
+
+
+def _watch(args: list[Word], env: Env) -> Step:
+    rest = split(args, "nd", frozenset({"--interval", "--differences"}),
+                 stop_at_positional=True).rest
+    if len(rest) == 1 and rest[0].value is not None:
+        return run_code("watch", rest[0].value, env)
+    return rest, env
+
+
+def _powershell(prog: str, args: list[Word], env: Env) -> Step:
+    from orchestrator_boundary.bash.powershell import powershell_commands
+
+    for i, arg in enumerate(args):
+        flag = (arg.value or "").lower()
+        if flag in ("-command", "-c", "/command", "/c"):
+            rest = args[i + 1 :]
+            if not rest or any(a.value is None for a in rest):
+                return opaque(prog, "PowerShell command is not a literal")
+            code = " ".join(a.value or "" for a in rest)
+            if env.depth >= MAX_UNWRAP:
+                raise BudgetExhausted("budget exhausted (nested shells)")
+            inner = powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
+            return Outcome(prog, Status.READ_ONLY, inner=inner,
+                           note="runs PowerShell code (its commands follow)")
+        if flag in ("-file", "-f", "-encodedcommand", "-e", "-ec"):
+            return opaque(prog, "runs a PowerShell script")
+    return opaque(prog, "interactive PowerShell")
+
+
+def unwrap(prog: str, args: list[Word], env: Env) -> Step:
+    if prog.lower() in ("powershell", "pwsh"):
+        return _powershell(prog, args, env)
+    if prog in SHELLS:
+        return _shell(prog, args, env)
+    if prog == "eval":
+        if any(a.value is None for a in args):
+            return opaque("eval", "evaluated text is not a literal")
+        return run_code("eval", " ".join(a.value or "" for a in args), env)
+    if prog == "trap":
+        if not args or args[0].value in ("-p", "-l") or args[0].value in ("", "-"):
+            return read_only("trap", "lists or resets traps")
+        code = args[0].value
+        return opaque("trap", "trap code is not a literal") if code is None else \
+            run_code("trap", code, env)
+    if prog == "command" and any(a.value in ("-v", "-V") for a in args[:2]):
+        return read_only("command", "command -v lookup")
+    if prog in _SIMPLE:
+        short, long_ = _SIMPLE[prog]
+        if prog == "ionice" and any(a.value == "-p" for a in args):
+            return read_only("ionice", "queries a process")
+        return split(args, short, long_, stop_at_positional=True).rest, env
+    special = {"env": _env, "sudo": _sudo, "timeout": _timeout, "gtimeout": _timeout,
+               "xargs": _xargs, "parallel": _parallel, "npx": _npx, "watch": _watch}
+    if prog in special:
+        return special[prog](args, env)
+    if args and args[0].value is not None and (prog, args[0].value) in _RUNNERS:
+        return _runner(args[1:], env)
+    if prog == "uv" and len(args) > 1 and args[0].value == "tool" and args[1].value == "run":
+        return _runner(args[2:], env)
+    return None

@@ -1,0 +1,149 @@
+"""Walk a tree-sitter-bash tree: every simple command the text can run, with the cwd it runs in.
+
+Each statement yields ``(ok, fail)``: the working directory after it succeeded / failed
+(None = unknown), so ``cd x && rm f`` resolves ``f`` in ``x`` but ``cd x; rm f`` does not guess.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
+from orchestrator_boundary.bash.facts import Env
+from orchestrator_boundary.bash.model import Command, Status
+from orchestrator_boundary.bash.parse import text
+from orchestrator_boundary.bash.simple import simple_command
+
+State = tuple[str | None, str | None]
+_SUBST = frozenset({"command_substitution", "process_substitution"})
+_CONTROL = frozenset(
+    {"if_statement", "while_statement", "for_statement", "c_style_for_statement", "case_statement"}
+)
+_SKIP = frozenset({"comment", ";", ";;", "&", "\n", "{", "}", "(", ")", "do", "done", "then", "fi"})
+_CD = frozenset({"cd", "pushd", "popd"})
+
+
+def _merge(*states: str | None) -> str | None:
+    first = states[0]
+    return first if all(s == first for s in states) else None
+
+
+class Walker:
+    def __init__(self, env: Env, out: list[Command]) -> None:
+        self.env = env
+        self.out = out
+
+    # -- sequences -------------------------------------------------------------------------
+    def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
+        ok: str | None = cwd
+        fail: str | None = cwd
+        current = cwd
+        for node in nodes:
+            if node.type in _SKIP or not node.is_named:
+                continue
+            ok, fail = self.stmt(node, current, depth)
+            current = _merge(ok, fail)
+        return ok, fail
+
+    def stmt(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...] = ()) -> State:
+        """Walk one statement. ``tail``: redirects tree-sitter hung on an enclosing list or
+        pipeline (`a && b > f` parses as `(a && b) > f`); bash applies them to the last part."""
+        self.env.budget.spend()
+        if depth > MAX_NESTING:
+            raise BudgetExhausted("budget exhausted (nesting too deep)")
+        kind = node.type
+        if kind == "list":
+            return self._list(node, cwd, depth, tail)
+        if kind == "command":
+            return simple_command(self, node, list(tail), cwd, depth)
+        if kind == "redirected_statement":
+            return self._redirected(node, cwd, depth, tail)
+        if kind == "pipeline":
+            parts = node.named_children
+            for i, child in enumerate(parts):
+                self.stmt(child, cwd, depth + 1, tail if i == len(parts) - 1 else ())
+            return cwd, cwd
+        if kind == "negated_command":
+            ok, fail = cwd, cwd
+            for child in node.named_children:
+                ok, fail = self.stmt(child, cwd, depth + 1, tail)
+            return fail, ok
+        if tail:  # a compound command: its redirects are opened before it runs
+            result = self.stmt(node, cwd, depth + 1)
+            simple_command(self, None, list(tail), cwd, depth,
+                           note="redirect of a compound command")
+            return result
+        if kind in ("subshell", "function_definition"):
+            self.block(node.named_children, cwd, depth + 1)
+            return cwd, cwd
+        if kind in ("compound_statement", "program", "do_group"):
+            return self.block(node.named_children, cwd, depth + 1)
+        if kind in _CONTROL:
+            start = None if self._has_cd(node) else cwd
+            self.block(node.named_children, start, depth + 1)
+            return start, start
+        if kind in ("elif_clause", "else_clause", "case_item"):
+            self.block(node.named_children, cwd, depth + 1)
+            return cwd, cwd
+        if kind in ("variable_assignment", "variable_assignments", "declaration_command",
+                    "unset_command", "test_command"):
+            return simple_command(self, node, [], cwd, depth)
+        self.substitutions(node, cwd, depth)
+        return cwd, cwd
+
+    def _list(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
+        # a && b || c is left-nested; flatten it so long chains do not recurse deeply
+        chain: list[tuple[str, Any]] = []
+        while node.type == "list" and node.child_count >= 3:
+            chain.append((node.children[1].type, node.children[2]))
+            node = node.children[0]
+        ok, fail = self.stmt(node, cwd, depth + 1, () if chain else tail)
+        for index in range(len(chain) - 1, -1, -1):
+            op, right = chain[index]
+            right_tail = tail if index == 0 else ()
+            if op == "&&":
+                r_ok, r_fail = self.stmt(right, ok, depth + 1, right_tail)
+                ok, fail = r_ok, _merge(fail, r_fail)
+            elif op == "||":
+                r_ok, r_fail = self.stmt(right, fail, depth + 1, right_tail)
+                ok, fail = _merge(ok, r_ok), r_fail
+            else:  # an operator tree-sitter may add later: run it sequentially
+                ok, fail = self.stmt(right, _merge(ok, fail), depth + 1, right_tail)
+        return ok, fail
+
+    def _redirected(self, node: Any, cwd: str | None, depth: int,
+                    tail: tuple[Any, ...]) -> State:
+        body = node.child_by_field_name("body")
+        redirects = tuple(c for i, c in enumerate(node.children)
+                          if node.field_name_for_child(i) == "redirect") + tail
+        if body is None:
+            return simple_command(self, None, list(redirects), cwd, depth)
+        return self.stmt(body, cwd, depth + 1, redirects)
+
+    # -- nested code -------------------------------------------------------------------------
+    def substitutions(self, node: Any, cwd: str | None, depth: int) -> None:
+        """Run every $(...), `...`, <(...) and >(...) inside ``node`` (they run before it)."""
+        stack = [node]
+        while stack:
+            self.env.budget.spend()
+            cur = stack.pop()
+            if cur.type in _SUBST:
+                self.block(cur.named_children, cwd, depth + 1)
+                continue
+            stack.extend(reversed(cur.children))
+
+    def _has_cd(self, node: Any) -> bool:
+        stack = [node]
+        while stack:
+            self.env.budget.spend()
+            cur = stack.pop()
+            if cur.type == "command_name" and text(cur).strip("\\'\"") in _CD:
+                return True
+            stack.extend(cur.children)
+        return False
+
+    def emit(self, command: Command) -> None:
+        self.out.append(command)
+
+    def unparseable(self, source: str, message: str) -> None:
+        self.out.append(Command(source, "", Status.UNPARSEABLE, note=message))

@@ -1,0 +1,178 @@
+"""Properties: analyze never raises, stays within its budget, never calls a write read-only."""
+
+from __future__ import annotations
+
+import shlex
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orchestrator_boundary.bash import BashAnalysis, EffectKind, Status, analyze
+
+CWD = "/w/p"
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+_TOKENS = [
+    "rm", "cp", "echo", "ls", "cat", "sed -i", "awk", "bash -c", "sh", "eval", "sudo", "env",
+    "xargs", "find", "git", "python -c", "node -e", "tee", "a", "b.txt", '"q w"', "'s t'",
+    "$X", "${Y}", "$(", ")", "`", "<(", ">(", ">", ">>", "2>&1", "&>", "<", "<<EOF\n", "\nEOF\n",
+    "<<<", "|", "||", "&&", ";", "&", "\n", "{", "}", "(", "((", "))", "if", "then", "else",
+    "fi", "for", "in", "do", "done", "case", "esac", ";;", "while", "!", "\\", "'", '"', "#",
+    "~", "*", "?", "[", "]", "[[", "]]", "=", "X=1", "--", "-rf", "-exec", "{}", "\\;", "cd",
+    "..", "/", "$'\\n'", "-n", "-o", "of=x",
+]
+
+shellish = st.lists(st.sampled_from(_TOKENS), max_size=40).map(" ".join)
+
+
+def _check(result: BashAnalysis) -> None:
+    assert isinstance(result, BashAnalysis)
+    assert result.status in Status
+    if result.status == Status.UNPARSEABLE:
+        assert result.error
+    if result.status == Status.READ_ONLY:
+        assert result.effects == ()
+    for effect in result.effects:
+        assert effect.resolved is None or effect.resolved.startswith("/")
+
+
+@FAST
+@given(st.text(max_size=300))
+def test_arbitrary_text_never_raises(text: str) -> None:
+    _check(analyze(text, cwd=CWD))
+
+
+@FAST
+@given(shellish)
+def test_shellish_text_never_raises(text: str) -> None:
+    _check(analyze(text, cwd=CWD, home="/home/u"))
+
+
+@FAST
+@given(shellish, st.sampled_from(["bash", "powershell"]))
+def test_both_shells_never_raise(text: str, shell: str) -> None:
+    _check(analyze(text, cwd=CWD, shell=shell))
+
+
+def _wrap(inner: str, how: str) -> str:
+    return {
+        "pipe-left": f"{inner} | cat",
+        "pipe-right": f"ls | {inner}",
+        "and": f"true && {inner}",
+        "or": f"false || {inner}",
+        "semi": f"echo x; {inner}",
+        "subshell": f"( {inner} )",
+        "brace": f"{{ {inner}; }}",
+        "if": f"if true; then {inner}; fi",
+        "for": f"for i in 1 2; do {inner}; done",
+        "cmdsub": f"echo $( {inner} )",
+        "procsub": f"cat <( {inner} )",
+        "bash-c": f"bash -c {shlex.quote(inner)}",
+        "sudo": f"sudo {inner}" if not inner.startswith(("(", "{", "if", "for")) else inner,
+        "negate": f"! {inner}",
+        "func": f"f() {{ {inner}; }}",
+    }[how]
+
+
+@FAST
+@given(st.lists(st.sampled_from(["pipe-left", "pipe-right", "and", "or", "semi", "subshell",
+                                 "brace", "if", "for", "cmdsub", "procsub", "bash-c", "sudo",
+                                 "negate", "func"]), max_size=6))
+def test_a_nested_write_is_never_read_only(wrappers: list[str]) -> None:
+    command = "rm -f marker.txt"
+    for how in wrappers:
+        command = _wrap(command, how)
+    result = analyze(command, cwd=CWD)
+    assert result.status in (Status.WRITES, Status.OPAQUE, Status.UNPARSEABLE), command
+    if result.status == Status.WRITES:
+        assert (EffectKind.DELETE, "/w/p/marker.txt") in {(e.kind, e.resolved)
+                                                         for e in result.effects}
+
+
+# --- budget cases ----------------------------------------------------------------------------
+def _not_read_only(result: BashAnalysis) -> None:
+    _check(result)
+    assert result.status != Status.READ_ONLY
+
+
+def test_100kb_command_with_a_write_at_the_end() -> None:
+    command = "echo a; " * 12_800 + "rm -f last.txt"
+    assert len(command) > 100_000
+    result = analyze(command, cwd=CWD)
+    _not_read_only(result)
+    if result.status == Status.WRITES:
+        assert result.effects[-1].resolved == "/w/p/last.txt"
+
+
+def test_5000_deep_command_substitution() -> None:
+    command = "echo " + "$(" * 5000 + "rm deep" + ")" * 5000
+    result = analyze(command, cwd=CWD)
+    _not_read_only(result)
+    assert result.status == Status.UNPARSEABLE
+    assert "budget exhausted" in result.error
+
+
+def test_deep_subshells() -> None:
+    result = analyze("(" * 3000 + "rm x" + ")" * 3000, cwd=CWD)
+    _not_read_only(result)
+
+
+def test_long_pipeline() -> None:
+    result = analyze("cat f" + " | cat" * 5000 + " | tee out.txt", cwd=CWD)
+    _not_read_only(result)
+
+
+def test_long_and_chain_does_not_recurse() -> None:
+    result = analyze("true && " * 5000 + "rm z", cwd=CWD)
+    _not_read_only(result)
+
+
+def test_deeply_nested_shells_stop_at_the_unwrap_depth() -> None:
+    result = analyze("eval " * 12 + "rm x", cwd=CWD)
+    assert result.status == Status.UNPARSEABLE
+    assert "budget exhausted" in result.error
+    command = "rm x"
+    for _ in range(5):
+        command = f"bash -c {shlex.quote(command)}"
+    assert analyze(command, cwd=CWD).effects[-1].resolved == "/w/p/x"
+    command = "sh -c 'bash -c \"eval eval eval eval eval eval eval eval rm x\"'"
+    result = analyze(command, cwd=CWD)
+    assert result.status == Status.UNPARSEABLE
+    assert "budget exhausted" in result.error
+
+
+def test_input_over_256kb_is_unparseable() -> None:
+    result = analyze("echo " + "a" * 300_000, cwd=CWD)
+    assert result.status == Status.UNPARSEABLE
+    assert "too large" in result.error
+
+
+def test_small_budget_is_exhausted_not_read_only() -> None:
+    result = analyze("ls; " * 200 + "rm y", cwd=CWD, budget=50)
+    assert result.status == Status.UNPARSEABLE
+    assert result.error.startswith("budget exhausted")
+
+
+def test_adversarial_inline_code_is_linear() -> None:
+    code = "fs.writeFileSync(" * 20_000
+    result = analyze(f"node -e '{code}'", cwd=CWD)
+    _check(result)
+    awk = "{print " + "(" * 20_000 + "}"
+    _check(analyze(f"awk '{awk}' f", cwd=CWD))
+    sed = "s/" + "\\/" * 20_000
+    _check(analyze(f"sed '{sed}' f", cwd=CWD))
+
+
+def test_deep_python_inline_code() -> None:
+    code = "(" * 5000 + ")" * 5000
+    result = analyze(f"python -c '{code}'", cwd=CWD)
+    assert result.status == Status.OPAQUE
+
+
+def test_powershell_huge_and_nested() -> None:
+    _check(analyze("{" * 5000 + "}" * 5000, cwd=CWD, shell="powershell"))  # noqa: S604
+    _check(analyze("Get-Item x; " * 10_000, cwd=CWD, shell="powershell"))  # noqa: S604
+
+
+def test_surrogates_and_nul() -> None:
+    _check(analyze("echo \udc9d > f\x00", cwd=CWD))
