@@ -53,8 +53,9 @@ deny_commands = []
 [audit]
 # The audit trail (one JSON line per hook call), relative to the project or absolute.
 path = ".claude/boundary/audit.jsonl"
-# Rotate past this size in bytes (0 = never) and keep this many rotated files.
+# Rotate the trail past this size in bytes (0 = never rotate).
 max_bytes = 67108864
+# How many rotated files to keep.
 keep = 20
 
 [protect]
@@ -64,10 +65,14 @@ paths = []
 bypass_opens = false
 
 [report]
-# When a rollout report calls the data sufficient to move to the next phase.
+# When a rollout report calls the data sufficient to move to the next phase:
+# at least this many days of audit data,
 min_days = 14
+# at least this many tool calls,
 min_tool_uses = 50
+# at most this share of hook calls ending in an error,
 max_hook_error_rate = 0.01
+# and at most this share of sessions running with the bypass.
 max_bypass_session_share = 0.1
 
 # Per agent type limits, e.g.:
