@@ -99,7 +99,8 @@ def test_old_claude_fails(proj: Path, fake_bin: Path, capsys: pytest.CaptureFixt
 def test_no_hooks(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines = doctor(proj, capsys)
     assert code == 1
-    assert lines["hooks"].startswith("FAIL hooks: no orchestrator-boundary hooks in any settings file")
+    assert lines["hooks"].startswith(
+        "FAIL hooks: no orchestrator-boundary hooks in any settings file")
     assert "orchestrator-boundary install" in lines["hooks"]
     assert lines["commands"].startswith("WARN commands: no registered command")
 
@@ -117,12 +118,14 @@ def test_only_one_event(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_hooks_in_user_settings_count(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     install(proj, capsys, "--scope", "user")
     code, lines = doctor(proj, capsys)
+    assert code == 0, lines
     assert lines["hooks"].startswith("OK") and str(Path(os.environ["HOME"])) in lines["hooks"]
 
 
 def test_command_not_runnable(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    cmd = {"type": "command", "command": "/nonexistent/python -m orchestrator_boundary.hook_entry pre"}
-    post = {"type": "command", "command": "/nonexistent/python -m orchestrator_boundary.hook_entry post"}
+    entry = "/nonexistent/python -m orchestrator_boundary.hook_entry"
+    cmd = {"type": "command", "command": f"{entry} pre"}
+    post = {"type": "command", "command": f"{entry} post"}
     (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
         "PreToolUse": [{"matcher": "*", "hooks": [cmd]}],
         "PostToolUse": [{"matcher": "*", "hooks": [post]}]}}))

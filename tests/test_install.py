@@ -85,7 +85,8 @@ def test_with_hooks_is_idempotent_and_replaces_a_stale_command() -> None:
     moved = se.with_hooks(first, commands={"PreToolUse": "new orchestrator_boundary pre",
                                            "PostToolUse": "new orchestrator_boundary post"})
     assert moved.actions == ["replaced the PreToolUse hook", "replaced the PostToolUse hook"]
-    assert [h["command"] for h in ours(moved.new, "PreToolUse")] == ["new orchestrator_boundary pre"]
+    assert [h["command"] for h in ours(moved.new, "PreToolUse")] == [
+        "new orchestrator_boundary pre"]
     assert moved.new["hooks"]["PreToolUse"][0] == USER_BASH_HOOK
 
 
@@ -101,14 +102,14 @@ def test_our_entry_inside_a_shared_group_is_removed_alone() -> None:
 @pytest.mark.parametrize("bad", [{"hooks": {"PreToolUse": {"matcher": "*"}}},
                                  {"hooks": {"PostToolUse": "nope"}}, {"hooks": []}])
 def test_wrong_shapes_are_reported(bad: dict[str, Any]) -> None:
-    with pytest.raises(se.SettingsError, match="not a list|not an object"):
+    with pytest.raises(se.SettingsError, match=r"not a list|not an object"):
         se.with_hooks(bad)
     with pytest.raises(se.SettingsError):
         se.without_hooks(bad)
 
 
 def test_parse_settings_reports_line_and_column() -> None:
-    with pytest.raises(se.SettingsError, match="line 3, column"):
+    with pytest.raises(se.SettingsError, match=r"line 3, column"):
         se.parse_settings('{\n  "a": 1,\n  oops\n}', "f.json")
     with pytest.raises(se.SettingsError, match="not an object"):
         se.parse_settings("[1]", "f.json")
@@ -130,7 +131,8 @@ def test_hook_command_quotes_spaces_and_has_the_marker() -> None:
 
 def test_matcher_rules() -> None:
     assert se.matcher_matches(None, "Write") and se.matcher_matches("", "Write")
-    assert se.matcher_matches("Edit|Write", "Write") and not se.matcher_matches("Edit|Bash", "Write")
+    assert se.matcher_matches("Edit|Write", "Write")
+    assert not se.matcher_matches("Edit|Bash", "Write")
     assert se.matcher_matches("Edit.*", "NotebookEdit")
     assert not se.matcher_matches("Bash", "Edit") and not se.matcher_matches("([", "Edit")
 

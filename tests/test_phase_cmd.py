@@ -75,7 +75,7 @@ def test_set_creates_the_file(proj: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_set_adds_the_key_above_tables(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg(proj).write_text('# c\n[bash]\nopaque = "warn"\n')
     assert phase(proj, capsys, "enforce")[0] == 0
-    code, out = phase(proj, capsys, "--json")
+    _, out = phase(proj, capsys, "--json")
     data = json.loads(out)
     assert data["phase"] == "enforce" and data["source"] == "config"  # not bash.phase
 
@@ -83,10 +83,10 @@ def test_set_adds_the_key_above_tables(proj: Path, capsys: pytest.CaptureFixture
 def test_env_override_is_reported(proj: Path, capsys: pytest.CaptureFixture[str],
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ORCHESTRATOR_BOUNDARY_PHASE", "off")
-    code, out = phase(proj, capsys, "enforce")
+    _, out = phase(proj, capsys, "enforce")
     assert "effective phase: off (from environment)" in out
     assert "ORCHESTRATOR_BOUNDARY_PHASE=off in this environment overrides the config" in out
-    code, out = phase(proj, capsys)
+    _, out = phase(proj, capsys)
     assert "set by ORCHESTRATOR_BOUNDARY_PHASE" in out
 
 

@@ -43,7 +43,7 @@ class Context:
 
     def settings(self) -> list[tuple[str, str, dict[str, Any] | None, str]]:
         """(scope, path, parsed or None, problem) for each settings file that exists."""
-        out = []
+        out: list[tuple[str, str, dict[str, Any] | None, str]] = []
         for scope, path in se.all_settings_paths(self.root, home=self.home, environ=self.environ):
             try:
                 text = se.read_text(path)
@@ -146,7 +146,8 @@ def _run_hook(command: str, stdin: bytes, env: dict[str, str], timeout: float,
         return None, "", f"no answer within {timeout:g}s"
     except OSError as exc:
         return None, "", str(exc)
-    return done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    return done.returncode, out, err
 
 
 def probe_command(event: str, command: str, timeout: float, environ: Mapping[str, str]) -> str:

@@ -15,7 +15,8 @@ from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 
 GITIGNORE_LINE = ".claude/boundary/"
-_GITIGNORE_SAME = {".claude/boundary/", "/.claude/boundary/", ".claude/boundary", "/.claude/boundary"}
+_GITIGNORE_SAME = {".claude/boundary/", "/.claude/boundary/", ".claude/boundary",
+                   "/.claude/boundary"}
 
 
 def starter_config(phase: str) -> str:

@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         out["notes"].append(f"{PHASE_ENV}={out['environment']} in this environment overrides the "
                             f"config; unset it for {args.value!r} to take effect")
     elif out["environment"] and out["source"] == "environment" and not args.value:
-        out["notes"].append(f"set by {PHASE_ENV}; the config file's value is ignored while it is set")
+        out["notes"].append(f"set by {PHASE_ENV}; the config file's value is ignored "
+                            "while it is set")
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:

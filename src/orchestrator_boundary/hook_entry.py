@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
         return post_tool_use_main()
     if args[:1] in (["pre"], []):
         return pre_tool_use_main()
-    sys.stderr.write(f"orchestrator-boundary: unknown hook event {args[0]!r} (expected pre or post)\n")
+    sys.stderr.write(f"orchestrator-boundary: unknown hook event {args[0]!r} "
+                     "(expected pre or post)\n")
     return 2  # blocks: a mis-registered hook must not pass silently
 
 
