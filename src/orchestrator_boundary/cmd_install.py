@@ -184,7 +184,8 @@ def plan(action: str, project: str, scope: str, *, phase: str | None = None,
               else se.without_hooks(old, path, managed_only=managed_only))
     res.actions.extend(change.actions)
     if change.changed or (action == "install" and old_text is None):
-        res.edits.append(FileEdit(path, old_text, se.dump_settings(change.new), "settings"))
+        text = se.dump_settings(change.new, se.detect_indent(old_text))
+        res.edits.append(FileEdit(path, old_text, text, "settings"))
     if action == "install" and scope in ("project", "local"):
         cfg = os.path.join(project, DEFAULT_CONFIG_PATH)
         if not os.path.exists(cfg):

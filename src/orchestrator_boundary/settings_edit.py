@@ -118,8 +118,18 @@ def parse_settings(text: str, file: str) -> dict[str, Any]:
     return data
 
 
-def dump_settings(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+_INDENT = re.compile(r"^\{[ \t]*\r?\n([ \t]+)\S")
+
+
+def detect_indent(text: str | None) -> str:
+    """The indentation the file already uses (two spaces when it shows none)."""
+    m = _INDENT.match(text or "")
+    return m.group(1) if m else "  "
+
+
+def dump_settings(data: Mapping[str, Any], indent: str = "  ") -> str:
+    """The file text: the file's own indentation, non-ASCII kept as is, a final newline."""
+    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
 
 
 def _check_shape(data: Mapping[str, Any], file: str) -> None:
