@@ -338,3 +338,41 @@ def test_installed_command_runs_through_sh_with_spaces(
     done = subprocess.run(["sh", "-c", post], input=json.dumps(payload).encode(), env=env,
                           capture_output=True, timeout=60)
     assert done.returncode == 0 and done.stdout == b"", done.stderr
+
+
+def test_foreign_shapes_inside_lists_are_left_alone() -> None:
+    odd = {"hooks": {"PreToolUse": ["a string", {"matcher": "Bash"}, {"hooks": "not a list"}]}}
+    new = se.with_hooks(odd, commands={"PreToolUse": "p orchestrator_boundary pre",
+                                       "PostToolUse": "p orchestrator_boundary post"}).new
+    assert new["hooks"]["PreToolUse"][:3] == odd["hooks"]["PreToolUse"]
+    assert se.without_hooks(new).new == odd
+
+
+def test_json_report_of_a_real_install(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli("install", "--project", str(proj), "--json", capsys=capsys)
+    data = json.loads(out)
+    assert code == 0 and data["changed"] is True and data["error"] is None
+    assert data["settings_file"] == str(settings(proj))
+    assert {f["what"] for f in data["files"]} == {"settings", "starter config"}
+    assert all(f["written"] and f["backup"] is None for f in data["files"])
+    assert "diff" not in data["files"][0]
+
+
+def test_unreadable_target_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setenv(se.MANAGED_ENV, str(blocker / "managed-settings.json"))
+    code, _, err = run_cli("install", "--scope", "managed", capsys=capsys)
+    assert code == 1 and "managed-settings.json: cannot be read (Not a directory)" in err
+
+
+def test_write_failure_is_an_error(proj: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    def refuse(path: str, text: str, *, backup: bool = True) -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(se, "write_atomic", refuse)
+    code, out, _ = run_cli("install", "--project", str(proj), capsys=capsys)
+    assert code == 1 and out.startswith("error: could not write: [Errno 13] Permission denied")
+    assert "written before the error: nothing" in out and "added" not in out

@@ -246,6 +246,9 @@ def text_report(res: Result) -> str:
     lines: list[str] = []
     if res.error:
         lines.append(f"error: {res.error}")
+        written = [e.path for e in res.edits if e.written]
+        lines.append("  written before the error: " + (", ".join(written) or "nothing"))
+        return "\n".join(lines)
     if not res.changed:
         done = "registers our hooks" if res.command == "install" else "has none of our hooks"
         lines.append(f"nothing to change: {res.settings_file} already {done}")

@@ -300,6 +300,8 @@ def read_text(path: str) -> str | None:
             raw = fh.read()
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise SettingsError(path, f"cannot be read ({exc.strerror or exc})") from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
