@@ -196,3 +196,22 @@ def test_broken_settings_file(proj: Path, capsys: pytest.CaptureFixture[str]) ->
     code, lines = doctor(proj, capsys)
     assert code == 1 and lines["settings"].startswith("FAIL settings: ")
     assert "settings.local.json: not valid JSON at line 1, column 2" in lines["settings"]
+
+
+def test_enabled_plugin_counts_as_registered(proj: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    (proj / ".claude" / "settings.json").write_text(json.dumps(
+        {"enabledPlugins": {"orchestrator-boundary@team-tools": True}}))
+    code, lines = doctor(proj, capsys)
+    assert lines["hooks"].startswith("OK   hooks: registered through the plugin "
+                                     "orchestrator-boundary@team-tools enabled in")
+    assert lines["commands"].startswith("WARN commands: no registered command")
+    assert code == 0
+
+
+def test_json_output_has_a_fix_for_each_problem(proj: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code, checks = doctor_json(proj, capsys)
+    assert code == 1 and checks["hooks"]["status"] == "fail"
+    assert checks["hooks"]["fix"].startswith("run: orchestrator-boundary install")
+    assert all(c["fix"] for c in checks.values() if c["status"] != "ok")

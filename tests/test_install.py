@@ -376,3 +376,23 @@ def test_write_failure_is_an_error(proj: Path, monkeypatch: pytest.MonkeyPatch,
     code, out, _ = run_cli("install", "--project", str(proj), capsys=capsys)
     assert code == 1 and out.startswith("error: could not write: [Errno 13] Permission denied")
     assert "written before the error: nothing" in out and "added" not in out
+
+
+@pytest.mark.parametrize("form", ["module", "file"])
+def test_hook_entry_forms(form: str, proj: Path) -> None:
+    src = Path(se.PACKAGE_DIR).parent
+    if form == "module":  # the installed form; PYTHONPATH stands in for site-packages
+        argv = [sys.executable, "-m", "orchestrator_boundary.hook_entry"]
+        env = {**os.environ, "PYTHONPATH": str(src)}
+    else:  # the checkout form finds its own package
+        argv = [sys.executable, str(src / "orchestrator_boundary" / "hook_entry.py")]
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["CLAUDE_PROJECT_DIR"] = str(proj)
+    payload = json.dumps({"session_id": "s", "cwd": str(proj), "hook_event_name": "PreToolUse",
+                          "tool_name": "Read", "tool_input": {"file_path": str(proj / "a")}})
+    ok = subprocess.run([*argv, "pre"], input=payload.encode(), env=env, capture_output=True,
+                        timeout=60)
+    assert ok.returncode == 0 and ok.stdout == b"", ok.stderr
+    bad = subprocess.run([*argv, "bogus"], input=payload.encode(), env=env, capture_output=True,
+                         timeout=60)
+    assert bad.returncode == 2 and b"unknown hook event 'bogus'" in bad.stderr
