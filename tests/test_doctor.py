@@ -215,3 +215,14 @@ def test_json_output_has_a_fix_for_each_problem(proj: Path,
     assert code == 1 and checks["hooks"]["status"] == "fail"
     assert checks["hooks"]["fix"].startswith("run: orchestrator-boundary install")
     assert all(c["fix"] for c in checks.values() if c["status"] != "ok")
+
+
+def test_hanging_command_times_out(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a grandchild that keeps the pipes open must not hang doctor past the timeout
+    hang = {"type": "command", "command": "sleep 30 & sleep 30; : orchestrator-boundary",
+            "timeout": 1}
+    (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "PreToolUse": [{"matcher": "*", "hooks": [hang]}],
+        "PostToolUse": [{"matcher": "*", "hooks": [hang]}]}}))
+    code, lines = doctor(proj, capsys)
+    assert code == 1 and "no answer within 1s" in lines["commands"]

@@ -5,10 +5,12 @@ fails."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
@@ -140,14 +142,19 @@ def _payload(root: str, event: str, tool: str, tool_input: dict[str, Any]) -> by
 def _run_hook(command: str, stdin: bytes, env: dict[str, str], timeout: float,
               cwd: str) -> tuple[int | None, str, str]:
     try:
-        done = subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, env=env,
-                              timeout=timeout, cwd=cwd, check=False)
-    except subprocess.TimeoutExpired:
-        return None, "", f"no answer within {timeout:g}s"
+        proc = subprocess.Popen(["sh", "-c", command], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+                                start_new_session=True)
     except OSError as exc:
         return None, "", str(exc)
-    out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
-    return done.returncode, out, err
+    try:
+        out_b, err_b = proc.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the whole group: no orphan keeps the pipes
+        proc.communicate()
+        return None, "", f"no answer within {timeout:g}s"
+    return proc.returncode, out_b.decode(errors="replace"), err_b.decode(errors="replace")
 
 
 def probe_command(event: str, command: str, timeout: float, environ: Mapping[str, str]) -> str:
