@@ -15,6 +15,9 @@ COMMANDS = (
     "cmd_check",
     "cmd_replay",
     "cmd_demo",
+    "cmd_install",
+    "cmd_doctor",
+    "cmd_phase",
 )
 
 

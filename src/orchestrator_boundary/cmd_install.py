@@ -1,0 +1,274 @@
+"""``orchestrator-boundary install`` / ``uninstall``: register our hooks in a Claude Code settings
+file, merged into what is there. ADR 0011. The JSON logic lives in ``settings_edit``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
+from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
+
+GITIGNORE_LINE = ".claude/boundary/"
+_GITIGNORE_SAME = {".claude/boundary/", "/.claude/boundary/", ".claude/boundary",
+                   "/.claude/boundary"}
+
+
+def starter_config(phase: str) -> str:
+    """A commented ``.claude/boundary.toml``: every key, its default, what it does."""
+    return f'''# orchestrator-boundary configuration (docs/cli-setup.md).
+# Unknown keys and wrong types are errors: a broken file blocks writes until it is fixed.
+
+# Rollout phase: "off" (record nothing), "warn" (record and tell, never block),
+# "ask" (ask the human), "enforce" (deny). Change it with: orchestrator-boundary phase PHASE
+# The environment variable ORCHESTRATOR_BOUNDARY_PHASE overrides this line.
+phase = "{phase}"
+
+[orchestrator]
+# Files the main agent may still change itself (gitignore-style patterns, relative to the project).
+write_allow = []
+# Tools the main agent may use although they would count as writes (e.g. "mcp__notes__*").
+allow_tools = []
+
+[subagents]
+# Absolute patterns outside the project that subagents may write to (e.g. "/tmp/**").
+write_outside_root = []
+
+[bash]
+# Commands whose effect cannot be known (eval, interpreters): "allow", "warn" or "deny".
+opaque = "allow"
+# Commands that cannot be parsed at all: "allow", "warn" or "deny".
+unparseable = "deny"
+# Paths the main agent's shell commands may write to anyway (patterns).
+allow_write = []
+# Extra programs to treat as read-only.
+read_only_commands = []
+# Programs nobody may run through Bash.
+deny_commands = []
+
+[audit]
+# The audit trail (one JSON line per hook call), relative to the project or absolute.
+path = ".claude/boundary/audit.jsonl"
+# Rotate the trail past this size in bytes (0 = never rotate).
+max_bytes = 67108864
+# How many rotated files to keep.
+keep = 20
+
+[protect]
+# More files no agent may change (patterns), besides settings, this file and the audit trail.
+paths = []
+# Whether AMPLIFIER_BYPASS_BOUNDARY also opens those protected files.
+bypass_opens = false
+
+[report]
+# When a rollout report calls the data sufficient to move to the next phase:
+# at least this many days of audit data,
+min_days = 14
+# at least this many tool calls,
+min_tool_uses = 50
+# at most this share of hook calls ending in an error,
+max_hook_error_rate = 0.01
+# and at most this share of sessions running with the bypass.
+max_bypass_session_share = 0.1
+
+# Per agent type limits, e.g.:
+# [agents.docs-writer]
+# tools = ["Read", "Write", "Edit"]   # tool names or classes; leave out for every tool
+# write_scope = ["docs/**"]          # leave out for anywhere inside the project
+
+# Reclassify tools by exact name or "*" pattern, e.g.:
+# [tools]
+# "mcp__github__get_*" = "read"
+'''
+
+
+def gitignore_with(text: str | None) -> str | None:
+    """The .gitignore text with our line added; None when it is already there."""
+    current = text or ""
+    if any(line.strip() in _GITIGNORE_SAME for line in current.splitlines()):
+        return None
+    sep = "" if not current or current.endswith("\n") else "\n"
+    return f"{current}{sep}# orchestrator-boundary audit trail\n{GITIGNORE_LINE}\n"
+
+
+def in_git_repo(path: str) -> bool:
+    cur = os.path.abspath(path)
+    while True:
+        if os.path.exists(os.path.join(cur, ".git")):
+            return True
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return False
+        cur = parent
+
+
+@dataclass
+class FileEdit:
+    path: str
+    old: str | None
+    new: str
+    what: str
+    backup: bool = True
+    written: bool = False
+    backup_file: str | None = None
+
+
+@dataclass
+class Result:
+    command: str
+    settings_file: str
+    scope: str
+    changed: bool = False
+    dry_run: bool = False
+    actions: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    edits: list[FileEdit] = field(default_factory=list)
+    error: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "command": self.command, "scope": self.scope, "settings_file": self.settings_file,
+            "changed": self.changed, "dry_run": self.dry_run, "actions": self.actions,
+            "notes": self.notes, "error": self.error,
+            "files": [{"path": e.path, "what": e.what, "created": e.old is None,
+                       "written": e.written, "backup": e.backup_file,
+                       **({"diff": se.unified_diff(e.old or "", e.new, e.path)}
+                          if self.dry_run else {})} for e in self.edits],
+        }
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project", default=None, help="project root (default: current directory)")
+    p.add_argument("--scope", choices=se.SCOPES, default="project",
+                   help="which settings file: project (.claude/settings.json), local "
+                        "(.claude/settings.local.json), user (~/.claude/settings.json), managed")
+    p.add_argument("--managed-only", action="store_true",
+                   help="with --scope managed: also set allowManagedHooksOnly")
+    p.add_argument("--dry-run", action="store_true", help="print a unified diff, write nothing")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("install", help="register the hooks in a Claude Code settings file")
+    add_common(p)
+    p.add_argument("--phase", choices=[ph.value for ph in Phase], default=None,
+                   help=f"phase for a new .claude/boundary.toml (default: {DEFAULT_PHASE.value})")
+    p.set_defaults(func=run_install)
+    u = sub.add_parser("uninstall", help="remove exactly the hooks install added")
+    add_common(u)
+    u.set_defaults(func=run_uninstall)
+
+
+def _project(args: argparse.Namespace) -> str:
+    return os.path.abspath(args.project or os.getcwd())
+
+
+def plan(action: str, project: str, scope: str, *, phase: str | None = None,
+         managed_only: bool = False, environ: Any = None) -> Result:
+    """What ``install``/``uninstall`` would change; raises ``SettingsError`` for a file we must
+    leave alone."""
+    env = os.environ if environ is None else environ
+    path = se.settings_path(scope, project, environ=env)
+    res = Result(action, path, scope)
+    old_text = se.read_text(path)
+    old = se.parse_settings(old_text or "", path)
+    if managed_only and scope != "managed":
+        res.notes.append("--managed-only only applies to --scope managed; ignored")
+        managed_only = False
+    change = (se.with_hooks(old, path, managed_only=managed_only) if action == "install"
+              else se.without_hooks(old, path, managed_only=managed_only))
+    res.actions.extend(change.actions)
+    if change.changed or (action == "install" and old_text is None):
+        text = se.dump_settings(change.new, se.detect_indent(old_text))
+        res.edits.append(FileEdit(path, old_text, text, "settings"))
+    if action == "install" and scope in ("project", "local"):
+        cfg = os.path.join(project, DEFAULT_CONFIG_PATH)
+        if not os.path.exists(cfg):
+            res.edits.append(FileEdit(cfg, None, starter_config(phase or DEFAULT_PHASE.value),
+                                      "starter config", backup=False))
+            res.actions.append(f"wrote a starter {DEFAULT_CONFIG_PATH} (phase "
+                               f"{phase or DEFAULT_PHASE.value})")
+        elif phase:
+            res.notes.append(f"{cfg} exists; --phase ignored (use: orchestrator-boundary phase "
+                             f"{phase})")
+        if in_git_repo(project):
+            gi = os.path.join(project, ".gitignore")
+            gi_old = se.read_text(gi)
+            gi_new = gitignore_with(gi_old)
+            if gi_new is not None:
+                res.edits.append(FileEdit(gi, gi_old, gi_new, "gitignore", backup=False))
+                res.actions.append(f"added {GITIGNORE_LINE} to .gitignore")
+    if action == "uninstall":
+        res.notes.append(f"left in place: {DEFAULT_CONFIG_PATH} and the audit trail "
+                         "(.claude/boundary/); delete them yourself if you no longer want them")
+    res.changed = bool(res.edits)
+    return res
+
+
+def apply(res: Result) -> None:
+    for e in res.edits:
+        e.backup_file = se.write_atomic(e.path, e.new, backup=e.backup and e.old is not None)
+        e.written = True
+
+
+def _run(action: str, args: argparse.Namespace) -> int:
+    project = _project(args)
+    try:
+        res = plan(action, project, args.scope, phase=getattr(args, "phase", None),
+                   managed_only=args.managed_only)
+    except se.SettingsError as exc:
+        msg = f"{exc}; left unchanged, fix it by hand and run {action} again"
+        if args.json:
+            print(json.dumps({"command": action, "changed": False, "error": msg,
+                              "settings_file": exc.file}))
+        else:
+            print(f"error: {msg}", file=sys.stderr)
+        return 1
+    res.dry_run = bool(args.dry_run)
+    if not res.dry_run:
+        try:
+            apply(res)
+        except OSError as exc:
+            res.error = f"could not write: {exc}"
+    if args.json:
+        print(json.dumps(res.as_json(), ensure_ascii=False))
+    else:
+        print(text_report(res))
+    return 1 if res.error else 0
+
+
+def text_report(res: Result) -> str:
+    lines: list[str] = []
+    if res.error:
+        lines.append(f"error: {res.error}")
+        written = [e.path for e in res.edits if e.written]
+        lines.append("  written before the error: " + (", ".join(written) or "nothing"))
+        return "\n".join(lines)
+    if not res.changed:
+        done = "registers our hooks" if res.command == "install" else "has none of our hooks"
+        lines.append(f"nothing to change: {res.settings_file} already {done}")
+    elif res.dry_run:
+        lines.append(f"dry run: {res.command} would change (nothing written):")
+        lines.extend(se.unified_diff(e.old or "", e.new, e.path).rstrip("\n") for e in res.edits)
+    else:
+        lines.append(f"{res.command}: {res.settings_file} ({res.scope} scope)")
+        lines.extend(f"  {a}" for a in res.actions)
+        lines.extend(f"  backup of the previous {e.path}: {e.backup_file}"
+                     for e in res.edits if e.backup_file)
+        if res.command == "install":
+            lines.append("  next: orchestrator-boundary doctor")
+    lines.extend(f"note: {n}" for n in res.notes)
+    return "\n".join(lines)
+
+
+def run_install(args: argparse.Namespace) -> int:
+    return _run("install", args)
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    return _run("uninstall", args)

@@ -1,0 +1,350 @@
+"""Claude Code settings files: where they are, which hooks in them are ours, and the new JSON
+that registers (or unregisters) our hooks. ADR 0011.
+
+The merge is computed from the parsed old document to a new one without touching anything that
+is not ours: other keys, other events, other matcher groups and other hooks keep their place and
+their values. Our entries are recognised by a marker in the command (``orchestrator_boundary`` /
+``orchestrator-boundary``), so uninstall removes exactly them. Only ``write_atomic`` touches the
+disk; everything else is pure and tested directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import difflib
+import json
+import os
+import re
+import shlex
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+EVENTS = ("PreToolUse", "PostToolUse")
+EVENT_ARG = {"PreToolUse": "pre", "PostToolUse": "post"}
+MARKERS = ("orchestrator_boundary", "orchestrator-boundary")
+# Claude Code's own timeout for our hook, in seconds. The hook answers in well under a second;
+# if this were ever hit, Claude Code would let the call through (fail open), so it is generous.
+HOOK_TIMEOUT_S = 10
+SCOPES = ("project", "local", "user", "managed")
+MANAGED_ENV = "ORCHESTRATOR_BOUNDARY_MANAGED_SETTINGS"  # override, for tests and odd setups
+MANAGED_PATHS = {
+    "linux": "/etc/claude-code/managed-settings.json",
+    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
+}
+
+
+class SettingsError(ValueError):
+    """A settings file we must not edit (not JSON, or not the shape Claude Code expects)."""
+
+    def __init__(self, file: str, problem: str) -> None:
+        super().__init__(f"{file}: {problem}")
+        self.file, self.problem = file, problem
+
+
+def _installed(package_dir: str) -> bool:
+    parts = package_dir.replace("\\", "/").split("/")
+    return "site-packages" in parts or "dist-packages" in parts
+
+
+def hook_command(event: str, *, executable: str | None = None,
+                 package_dir: str | None = None) -> str:
+    """The shell command registered for ``event`` ("PreToolUse"/"PostToolUse" or "pre"/"post").
+
+    Pinned to the interpreter that has the package (absolute, quoted for POSIX shells). For an
+    installed package: ``python -m orchestrator_boundary.hook_entry pre``; for a checkout that is
+    only on ``PYTHONPATH``: the absolute path of ``hook_entry.py``, which finds its own package.
+    The one place that decides the command form (the latency work may change it).
+    """
+    arg = EVENT_ARG.get(event, event)
+    if arg not in ("pre", "post"):
+        raise ValueError(f"unknown hook event {event!r}")
+    python = os.path.abspath(executable or sys.executable)
+    pkg = package_dir or PACKAGE_DIR
+    if _installed(pkg):
+        return f"{shlex.quote(python)} -m orchestrator_boundary.hook_entry {arg}"
+    return f"{shlex.quote(python)} {shlex.quote(os.path.join(pkg, 'hook_entry.py'))} {arg}"
+
+
+def is_ours(hook: object) -> bool:
+    """A hook entry (``{"type": "command", "command": ...}``) that this package registered."""
+    if not isinstance(hook, Mapping):
+        return False
+    command = hook.get("command")
+    return isinstance(command, str) and any(m in command for m in MARKERS)
+
+
+def settings_path(scope: str, project: str, *, home: str | None = None,
+                  platform: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    if scope == "project":
+        return os.path.join(project, ".claude", "settings.json")
+    if scope == "local":
+        return os.path.join(project, ".claude", "settings.local.json")
+    if scope == "user":
+        base = home or env.get("HOME") or os.path.expanduser("~")
+        return os.path.join(base, ".claude", "settings.json")
+    if scope == "managed":
+        if env.get(MANAGED_ENV):
+            return env[MANAGED_ENV]
+        plat = platform or sys.platform
+        key = "darwin" if plat == "darwin" else "linux"
+        return MANAGED_PATHS[key]
+    raise ValueError(f"unknown scope {scope!r} (expected one of {', '.join(SCOPES)})")
+
+
+def all_settings_paths(project: str, *, home: str | None = None,
+                       environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """(scope, path) for every settings file Claude Code reads for ``project``."""
+    return [(s, settings_path(s, project, home=home, environ=environ)) for s in SCOPES]
+
+
+def parse_settings(text: str, file: str) -> dict[str, Any]:
+    """The settings object; an empty (or blank) file counts as ``{}``."""
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SettingsError(file, f"not valid JSON at line {exc.lineno}, column {exc.colno}: "
+                                  f"{exc.msg}") from None
+    if not isinstance(data, dict):
+        raise SettingsError(file, f"the top level is a JSON {type(data).__name__}, not an object")
+    return data
+
+
+_INDENT = re.compile(r"^\{[ \t]*\r?\n([ \t]+)\S")
+
+
+def detect_indent(text: str | None) -> str:
+    """The indentation the file already uses (two spaces when it shows none)."""
+    m = _INDENT.match(text or "")
+    return m.group(1) if m else "  "
+
+
+def dump_settings(data: Mapping[str, Any], indent: str = "  ") -> str:
+    """The file text: the file's own indentation, non-ASCII kept as is, a final newline."""
+    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+
+
+def _check_shape(data: Mapping[str, Any], file: str) -> None:
+    hooks = data.get("hooks")
+    if hooks is None:
+        return
+    if not isinstance(hooks, dict):
+        raise SettingsError(file, f'"hooks" is a JSON {type(hooks).__name__}, not an object')
+    for event in EVENTS:
+        groups = hooks.get(event)
+        if groups is not None and not isinstance(groups, list):
+            raise SettingsError(file, f'"hooks.{event}" is a JSON {type(groups).__name__}, '
+                                      "not a list")
+
+
+def _strip_ours(groups: list[Any]) -> list[Any]:
+    """The groups without our entries; groups that only held ours disappear."""
+    out = []
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            kept = [h for h in group["hooks"] if not is_ours(h)]
+            if len(kept) != len(group["hooks"]):
+                if not kept:
+                    continue
+                group = {**group, "hooks": kept}
+        out.append(group)
+    return out
+
+
+def _our_group(command: str, timeout: int) -> dict[str, Any]:
+    return {"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": timeout}]}
+
+
+def _is_exact(groups: list[Any], want: dict[str, Any]) -> bool:
+    """Exactly one entry of ours, and it is the wanted group."""
+    ours = [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+            and any(is_ours(h) for h in g["hooks"])]
+    return len(ours) == 1 and ours[0] == want
+
+
+@dataclass
+class Change:
+    old: dict[str, Any]
+    new: dict[str, Any]
+    actions: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.old != self.new
+
+
+def with_hooks(old: Mapping[str, Any], file: str = "settings.json", *,
+               commands: Mapping[str, str] | None = None, timeout: int = HOOK_TIMEOUT_S,
+               managed_only: bool = False) -> Change:
+    """``old`` with our PreToolUse/PostToolUse hooks registered (once, matcher ``*``)."""
+    _check_shape(old, file)
+    new = copy.deepcopy(dict(old))
+    actions: list[str] = []
+    cmds = commands or {e: hook_command(e) for e in EVENTS}
+    hooks = new.get("hooks")
+    if hooks is None:
+        hooks = new["hooks"] = {}
+    for event in EVENTS:
+        want = _our_group(cmds[event], timeout)
+        groups = hooks.get(event, [])
+        if _is_exact(groups, want):
+            continue
+        stripped = _strip_ours(groups)
+        verb = "replaced" if stripped != groups else "added"
+        hooks[event] = [*stripped, want]
+        actions.append(f"{verb} the {event} hook")
+    if managed_only and new.get("allowManagedHooksOnly") is not True:
+        new["allowManagedHooksOnly"] = True
+        actions.append("set allowManagedHooksOnly")
+    if not actions:
+        new = copy.deepcopy(dict(old))  # identical, including a missing "hooks"
+    return Change(dict(old), new, actions)
+
+
+def without_hooks(old: Mapping[str, Any], file: str = "settings.json", *,
+                  managed_only: bool = False) -> Change:
+    """``old`` without our hooks; containers left empty by removing them disappear."""
+    _check_shape(old, file)
+    new = copy.deepcopy(dict(old))
+    actions: list[str] = []
+    hooks = new.get("hooks")
+    if isinstance(hooks, dict):
+        for event in EVENTS:
+            groups = hooks.get(event)
+            if not isinstance(groups, list):
+                continue
+            stripped = _strip_ours(groups)
+            if stripped == groups:
+                continue
+            actions.append(f"removed the {event} hook")
+            if stripped:
+                hooks[event] = stripped
+            else:
+                del hooks[event]
+        if actions and not hooks:
+            del new["hooks"]
+    if managed_only and new.get("allowManagedHooksOnly") is True:
+        del new["allowManagedHooksOnly"]
+        actions.append("removed allowManagedHooksOnly")
+    return Change(dict(old), new, actions)
+
+
+def registered(data: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Our hook entries per event, as found in a parsed settings object."""
+    out: dict[str, list[dict[str, Any]]] = {e: [] for e in EVENTS}
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event in EVENTS:
+        groups = hooks.get(event)
+        for group in groups if isinstance(groups, list) else []:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                out[event].extend(h for h in group["hooks"] if is_ours(h))
+    return out
+
+
+_EXACT = re.compile(r"^[A-Za-z0-9_|,\-]*$")
+
+
+def matcher_matches(matcher: object, tool: str) -> bool:
+    """Claude Code's matcher rules: ``*``/empty/absent = all; plain names (``Edit|Write``) are
+    exact; anything else is an unanchored regex."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    if _EXACT.match(matcher):
+        return tool in re.split(r"[|,]", matcher)
+    try:
+        return re.search(matcher, tool) is not None
+    except re.error:
+        return False
+
+
+def foreign_write_hooks(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(matcher, command or type) of PreToolUse hooks that are not ours yet see Write/Edit."""
+    out: list[tuple[str, str]] = []
+    hooks = data.get("hooks")
+    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            continue
+        matcher = group.get("matcher")
+        if not (matcher_matches(matcher, "Write") or matcher_matches(matcher, "Edit")):
+            continue
+        for h in group["hooks"]:
+            if isinstance(h, dict) and not is_ours(h):
+                what = h.get("command") or h.get("url") or h.get("type") or "?"
+                out.append((str(matcher if matcher is not None else "*"), str(what)))
+    return out
+
+
+def unified_diff(old_text: str, new_text: str, path: str) -> str:
+    return "".join(difflib.unified_diff(
+        old_text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+        fromfile=f"a/{path}" if old_text else "/dev/null", tofile=f"b/{path}"))
+
+
+def read_text(path: str) -> str | None:
+    """The file's text; None when it does not exist."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsError(path, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SettingsError(path, "not UTF-8 text") from None
+
+
+def backup_path(path: str, now: float | None = None) -> str:
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
+    candidate = f"{path}.bak-{stamp}"
+    n = 1
+    while os.path.exists(candidate):
+        n += 1
+        candidate = f"{path}.bak-{stamp}-{n}"
+    return candidate
+
+
+def write_atomic(path: str, text: str, *, backup: bool = True) -> str | None:
+    """Write ``text`` to ``path`` through a temp file and ``os.replace``; keep the previous
+    content in a timestamped backup next to it. A symlinked file is written through the link.
+    Returns the backup's path (None when there was no previous file)."""
+    target = os.path.realpath(path)
+    directory = os.path.dirname(target)
+    os.makedirs(directory, exist_ok=True)
+    saved = None
+    mode = 0o644
+    with contextlib.suppress(FileNotFoundError):
+        st = os.stat(target)
+        mode = st.st_mode & 0o7777
+        if backup:
+            saved = backup_path(target)
+            with open(target, "rb") as src, open(saved, "xb") as dst:
+                dst.write(src.read())
+            os.chmod(saved, mode)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+    return saved

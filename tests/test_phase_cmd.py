@@ -1,0 +1,114 @@
+"""phase: show the effective phase and its source; set it keeping the file's comments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from orchestrator_boundary import cli
+from orchestrator_boundary.cmd_install import starter_config
+
+COMMENTED = '''# team config, do not reformat
+phase = "warn"  # rollout started 2026-11-01
+
+[bash]
+# keep interpreters visible
+opaque = "warn"
+
+[orchestrator]
+write_allow = ["docs/**"]   # the orchestrator keeps notes here
+'''
+
+
+@pytest.fixture
+def proj(tmp_path: Path) -> Path:
+    root = tmp_path / "p"
+    (root / ".claude").mkdir(parents=True)
+    return root.resolve()
+
+
+def cfg(proj: Path) -> Path:
+    return proj / ".claude" / "boundary.toml"
+
+
+def phase(proj: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = cli.main(["phase", *argv, "--project", str(proj)])
+    return code, capsys.readouterr().out
+
+
+def without_phase_line(text: str) -> list[str]:
+    return [line for line in text.splitlines() if not line.startswith("phase =")]
+
+
+def test_show_default(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = phase(proj, capsys)
+    assert code == 0 and out.strip() == "effective phase: warn (from default)"
+
+
+def test_set_keeps_comments_and_layout(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg(proj).write_text(COMMENTED)
+    code, out = phase(proj, capsys, "enforce")
+    assert code == 0
+    assert out.splitlines()[0] == f'set: phase = "enforce" in {cfg(proj)}'
+    assert "effective phase: enforce (from config)" in out
+    text = cfg(proj).read_text()
+    assert without_phase_line(text) == without_phase_line(COMMENTED)
+    assert 'phase = "enforce"' in text
+    code, out = phase(proj, capsys, "enforce")
+    assert out.startswith("already:") and cfg(proj).read_text() == text
+
+
+def test_set_keeps_the_starter_comments(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg(proj).write_text(starter_config("warn"))
+    assert phase(proj, capsys, "ask")[0] == 0
+    assert without_phase_line(cfg(proj).read_text()) == without_phase_line(starter_config("warn"))
+
+
+def test_set_creates_the_file(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = phase(proj, capsys, "ask")
+    assert code == 0 and cfg(proj).read_text() == 'phase = "ask"\n'
+    assert "effective phase: ask (from config)" in out
+
+
+def test_set_adds_the_key_above_tables(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg(proj).write_text('# c\n[bash]\nopaque = "warn"\n')
+    assert phase(proj, capsys, "enforce")[0] == 0
+    _, out = phase(proj, capsys, "--json")
+    data = json.loads(out)
+    assert data["phase"] == "enforce" and data["source"] == "config"  # not bash.phase
+
+
+def test_env_override_is_reported(proj: Path, capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ORCHESTRATOR_BOUNDARY_PHASE", "off")
+    _, out = phase(proj, capsys, "enforce")
+    assert "effective phase: off (from environment)" in out
+    assert "ORCHESTRATOR_BOUNDARY_PHASE=off in this environment overrides the config" in out
+    _, out = phase(proj, capsys)
+    assert "set by ORCHESTRATOR_BOUNDARY_PHASE" in out
+
+
+def test_broken_config_is_reported(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg(proj).write_text('phase = "warn"\nphaes = 1\n')
+    code, out = phase(proj, capsys)
+    assert code == 1
+    assert "effective phase: enforce (from broken config)" in out
+    assert f"config problem: {cfg(proj)}: phaes:" in out
+    code, out = phase(proj, capsys, "warn")
+    assert code == 1 and "the config is still broken" in out
+
+
+def test_invalid_toml_is_left_alone(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg(proj).write_text("phase = = warn\n")
+    code, out = phase(proj, capsys, "warn")
+    assert code == 1 and "not valid TOML" in out and "left unchanged" in out
+    assert cfg(proj).read_text() == "phase = = warn\n"
+
+
+def test_phase_json(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = phase(proj, capsys, "off", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["changed"] is True and data["phase"] == "off"
+    assert data["source"] == "config" and data["problem"] is None
