@@ -15,6 +15,7 @@ COMMANDS = (
     "cmd_check",
     "cmd_replay",
     "cmd_demo",
+    "cmd_report",
 )
 
 
