@@ -3,6 +3,7 @@ no external URL. It can be mailed, attached to a ticket or opened from disk. ADR
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 from orchestrator_boundary.report import Report
@@ -32,7 +33,7 @@ def _num(x: float, digits: int = 0) -> str:
 
 
 def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
-    """Bars: violations per day; line: daily violation rate (right axis, 0..100 %)."""
+    """Bars: violations per day; line: daily violation rate (right axis)."""
     left, right, top, bottom = 44, 44, 16, 40
     w, h = width - left - right, height - top - bottom
     days = r.per_day
@@ -44,6 +45,7 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
         parts.append(f'<text x="{left + 8}" y="{top + 20}">no tool uses</text></svg>')
         return "".join(parts)
     peak = max(max(d.violations for d in days), 1)
+    top_rate = max(0.1, math.ceil(max(d.rate for d in days) * 10) / 10)  # right axis, 10 % steps
     origin = days[0].day
     span = max((days[-1].day - origin).days + 1, 1)
     slot = w / span
@@ -53,8 +55,9 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
         parts.append(f'<line x1="{left}" x2="{left + w}" y1="{y:.1f}" y2="{y:.1f}" '
                      f'stroke="#d1d9e0"/>')
         parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
-                     f'{_num(peak * frac)}</text>')
-        parts.append(f'<text x="{left + w + 6}" y="{y + 4:.1f}">{frac * 100:.0f} %</text>')
+                     f'{peak * frac:g}</text>')
+        parts.append(f'<text x="{left + w + 6}" y="{y + 4:.1f}">{frac * top_rate * 100:.0f} %'
+                     f'</text>')
     points = []
     for d in days:
         i = (d.day - origin).days
@@ -63,7 +66,7 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
         parts.append(f'<rect class="bar" x="{x:.1f}" y="{top + h - bh:.1f}" width="{bar_w:.1f}" '
                      f'height="{bh:.1f}" fill="{BAR}"><title>{d.day}: {d.violations} violations'
                      f' / {d.tool_uses} uses</title></rect>')
-        points.append(f"{left + i * slot + slot / 2:.1f},{top + h - d.rate * h:.1f}")
+        points.append(f"{left + i * slot + slot / 2:.1f},{top + h - d.rate / top_rate * h:.1f}")
     parts.append(f'<polyline points="{" ".join(points)}" fill="none" stroke="{LINE}" '
                  f'stroke-width="2"/>')
     step = max(1, len(days) // 10)
