@@ -56,7 +56,7 @@ class TrailBuilder:
         else:
             tool_input = {"pattern": "*.py"}
         payload: dict[str, Any] = {
-            "session_id": session, "transcript_path": f"/tmp/{session}.jsonl",
+            "session_id": session, "transcript_path": str(self.root.parent / f"{session}.jsonl"),
             "cwd": str(self.root), "permission_mode": "acceptEdits",
             "hook_event_name": event, "tool_name": tool, "tool_input": tool_input,
             "tool_use_id": f"toolu_{self.calls:05d}",
@@ -115,7 +115,7 @@ def build(root: Path, *, days: int = 20, sessions_per_day: int = 1, writes: Any 
     n = 0
     phases = ["warn", None, "ask", "enforce"]
     for d in range(days):
-        for s in range(sessions_per_day):
+        for _ in range(sessions_per_day):
             n += 1
             b.session(d, f"s{n:03d}", main_writes=writes(d), agent_id=agent_id,
                       bypass=n <= bypass_sessions, phase=phases[d * 4 // days % 4], reads=reads)

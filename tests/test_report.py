@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 from datetime import date
-from pathlib import Path
 
 import pytest
 from report_trails import TODAY, build

@@ -86,7 +86,7 @@ def test_flags_override_config_thresholds(capsys, tmp_path):
     (b.root / ".claude" / "boundary.toml").write_text("[report]\nmin_days = 5\n")
     assert run(capsys, "--project", str(b.root))[0] == 0
     assert run(capsys, "--project", str(b.root), "--min-days", "9")[0] == 3
-    code, out, _ = run(capsys, "--project", str(b.root), "--min-days", "9", "--json")
+    _, out, _ = run(capsys, "--project", str(b.root), "--min-days", "9", "--json")
     assert json.loads(out)["thresholds"]["min_days"] == 9
 
 

@@ -64,7 +64,8 @@ def run(args: argparse.Namespace, *, today: date | None = None,
         return _fail(args, f"config problem: {loaded}")
     trail_path = args.audit or loaded.audit.path
     if not os.path.isabs(trail_path):
-        trail_path = os.path.join(root, trail_path) if not args.audit else os.path.abspath(trail_path)
+        base = os.getcwd() if args.audit else root  # --audit is relative to where you are
+        trail_path = os.path.join(base, trail_path)
     files = audit.trail_files(trail_path)
     if not files:
         return _fail(args, f"no audit trail at {trail_path} (has the hook run in this project?)")
@@ -173,7 +174,8 @@ def render_text(r: Report, trail_path: str, nfiles: int, html: str | None = None
         lines.append("Violations per day (rate = violations / tool uses):")
         for d in r.per_day[-14:]:
             bar = "#" * round(d.rate * 40)
-            lines.append(f"  {d.day} {d.violations:>6}/{d.tool_uses:<6} {d.rate * 100:5.1f} % {bar}")
+            lines.append(f"  {d.day} {d.violations:>6}/{d.tool_uses:<6} "
+                         f"{d.rate * 100:5.1f} % {bar}")
         if len(r.per_day) > 14:
             lines.append(f"  (last 14 of {len(r.per_day)} days; --json has them all)")
         lines.append("")

@@ -14,7 +14,8 @@ fixtures are simply there in a project that has orchestrator-boundary installed:
     ``orchestrator_boundary.testing.load_cases`` (import from ``testing``, not from here).
 
 Without the entry point (e.g. a source checkout), load it with
-``pytest_plugins = ["orchestrator_boundary.pytest_plugin"]`` or ``-p orchestrator_boundary.pytest_plugin``.
+``pytest_plugins = ["orchestrator_boundary.pytest_plugin"]`` or
+``-p orchestrator_boundary.pytest_plugin``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from orchestrator_boundary.testing import (
 )
 
 
-
 @pytest.fixture
 def boundary_project(tmp_path: Path) -> Path:
     """An empty project folder (with ``src/``) to run the hook in."""
@@ -46,7 +46,7 @@ def boundary_project(tmp_path: Path) -> Path:
 @pytest.fixture
 def boundary_payload(boundary_project: Path) -> Callable[..., dict[str, Any]]:
     """Factory: ``boundary_payload(tool="Write", input={"file_path": "src/x.py"}, ...)``."""
-    def factory(tool: str = "Write", input: Mapping[str, Any] | None = None,  # noqa: A002
+    def factory(tool: str = "Write", input: Mapping[str, Any] | None = None,
                 **kw: Any) -> dict[str, Any]:
         kw.setdefault("cwd", boundary_project)
         return make_payload(tool, input, **kw)

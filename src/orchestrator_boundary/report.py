@@ -1,4 +1,4 @@
-"""Activation readiness: is this project's audit trail good enough to switch to ``enforce``? ADR 0012.
+"""Activation readiness: is this project's audit trail good enough for ``enforce``? ADR 0012.
 
 Pure computation: ``compute(records, thresholds, today)`` takes already-parsed audit records
 and returns a ``Report`` (numbers, per-day series, criteria, verdict). Reading the trail is
@@ -32,9 +32,9 @@ class Thresholds:
 
     @classmethod
     def from_config(cls, rc: ReportConfig, **overrides: Any) -> Thresholds:
-        base = {"min_days": rc.min_days, "min_tool_uses": rc.min_tool_uses,
-                "max_hook_error_rate": rc.max_hook_error_rate,
-                "max_bypass_session_share": rc.max_bypass_session_share}
+        base: dict[str, Any] = {"min_days": rc.min_days, "min_tool_uses": rc.min_tool_uses,
+                                "max_hook_error_rate": rc.max_hook_error_rate,
+                                "max_bypass_session_share": rc.max_bypass_session_share}
         base.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**base)
 
@@ -178,7 +178,8 @@ def record_day(rec: Mapping[str, Any]) -> date | None:
         return None
 
 
-def parse_lines(lines: Iterable[str], progress: Progress | None = None) -> Iterator[dict[str, Any] | None]:
+def parse_lines(lines: Iterable[str],
+                progress: Progress | None = None) -> Iterator[dict[str, Any] | None]:
     """Each non-blank line as a record, or None when it is not a usable audit record."""
     for line in lines:
         if progress is not None:
@@ -215,7 +216,8 @@ def parse_since(text: str, today: date) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"--since {text!r}: expected YYYY-MM-DD or a number of days like 30d") from None
+        raise ValueError(
+            f"--since {text!r}: expected YYYY-MM-DD or a number of days like 30d") from None
 
 
 # ---------------------------------------------------------------- the numbers
@@ -340,7 +342,8 @@ def criteria(r: Report) -> list[Criterion]:
         Criterion("subagents", "subagent calls detected", r.subagent_calls > 0,
                   f"{r.subagent_calls} calls", "> 0"),
         Criterion("hook_errors", "hook errors", r.hook_error_rate < t.max_hook_error_rate,
-                  f"{_pct(r.hook_error_rate)} ({r.hook_errors})", f"< {_pct(t.max_hook_error_rate)}"),
+                  f"{_pct(r.hook_error_rate)} ({r.hook_errors})",
+                  f"< {_pct(t.max_hook_error_rate)}"),
         Criterion("bypass", "sessions with bypass",
                   r.bypass_session_share < t.max_bypass_session_share,
                   f"{_pct(r.bypass_session_share)} ({r.sessions_with_bypass})",

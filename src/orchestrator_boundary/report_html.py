@@ -97,7 +97,8 @@ def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
         bw = max(n / peak * w, 1)
         label = name if len(name) <= 22 else name[:21] + "\u2026"
         parts.append(f'<text x="{left - 6}" y="{y + 16}" text-anchor="end">{escape(label)}</text>')
-        parts.append(f'<rect class="bar" x="{left}" y="{y + 4}" width="{bw:.1f}" height="{row - 8}" '
+        parts.append(f'<rect class="bar" x="{left}" y="{y + 4}" width="{bw:.1f}" '
+                     f'height="{row - 8}" '
                      f'fill="{BAR}"><title>{escape(name)}: {n}</title></rect>')
         parts.append(f'<text x="{left + bw + 6:.1f}" y="{y + 16}">{n}</text>')
     parts.append("</svg>")
@@ -127,10 +128,12 @@ def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
         ("tool uses (PreToolUse)", _num(r.tool_uses)),
         ("hook invocations", _num(r.invocations)),
         ("sessions", _num(r.sessions)),
-        ("violations (would deny)", f"{_num(r.violations)} ({r.violation_rate * 100:.1f} % of uses)"),
+        ("violations (would deny)",
+         f"{_num(r.violations)} ({r.violation_rate * 100:.1f} % of uses)"),
         ("violations per session", f"{r.violations_per_session:.2f}"),
         ("bypassed calls", _num(r.bypassed_calls)),
-        ("sessions with a bypass", f"{r.sessions_with_bypass} ({r.bypass_session_share * 100:.1f} %)"),
+        ("sessions with a bypass",
+         f"{r.sessions_with_bypass} ({r.bypass_session_share * 100:.1f} %)"),
         ("hook errors", f"{r.hook_errors} ({r.hook_error_rate * 100:.2f} % of invocations)"),
         ("subagent tool calls", _num(r.subagent_calls)),
         ("daily violation rate slope",
@@ -151,7 +154,8 @@ def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
 <h1>orchestrator-boundary readiness report</h1>
 <p class=meta>{escape(r.today.isoformat())} &middot; trail <code>{escape(trail_path)}</code>
 ({files} file{"s" if files != 1 else ""}, {r.records} records)</p>
-<p>Verdict for <code>enforce</code>: <span id="verdict" class="verdict {verdict_class}">{r.verdict}</span></p>
+<p>Verdict for <code>enforce</code>:
+<span id="verdict" class="verdict {verdict_class}">{r.verdict}</span></p>
 <h2>Criteria</h2>
 <table id="criteria"><tr><th></th><th>criterion</th><th>trail</th><th>needed</th></tr>{crit}</table>
 <h2>Violations per day</h2>

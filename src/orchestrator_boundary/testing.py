@@ -31,7 +31,7 @@ PATH_KEYS = ("file_path", "notebook_path")
 # ---------------------------------------------------------------------------- payloads
 
 
-def make_payload(tool: str = "Write", input: Mapping[str, Any] | None = None, *,  # noqa: A002
+def make_payload(tool: str = "Write", input: Mapping[str, Any] | None = None, *,
                  agent_type: str | None = None, subagent: bool = False,
                  event: str = "PreToolUse", cwd: str | os.PathLike[str] = ".",
                  session_id: str | None = None, permission_mode: str = "acceptEdits",
@@ -238,7 +238,8 @@ class BoundaryCase:
             return {**self.payload, "cwd": new}
 
         def move(value: Any) -> Any:
-            if isinstance(value, str) and (value == old or value.startswith((old + "/", old + "\\"))):
+            under = isinstance(value, str) and value.startswith((old + "/", old + "\\"))
+            if isinstance(value, str) and (value == old or under):
                 return new + value[len(old):].replace("\\", os.sep)
             if isinstance(value, dict):
                 return {k: move(v) for k, v in value.items()}
@@ -246,7 +247,7 @@ class BoundaryCase:
                 return [move(v) for v in value]
             return value
 
-        moved = move(self.payload)
+        moved: dict[str, Any] = move(self.payload)
         moved["transcript_path"] = self.payload.get("transcript_path", "")
         return moved
 
