@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -131,3 +132,21 @@ def test_piped_subprocess_is_quiet_on_stderr(ready):
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert json.loads(proc.stdout)["verdict"] == "READY"
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_report_shows_progress_on_a_terminal(capsys, ready):
+    from orchestrator_boundary.cli import build_parser
+    from orchestrator_boundary.cmd_report import run as run_report
+
+    tty = FakeTTY()
+    args = build_parser().parse_args(["report", "--project", str(ready.root), "--json"])
+    assert run_report(args, progress_stream=tty) == 0
+    shown = tty.getvalue()
+    assert "report: reading audit trail" in shown
+    assert shown.endswith("\r")  # cleared before the result is printed
+    assert json.loads(capsys.readouterr().out)["verdict"] == "READY"
