@@ -120,3 +120,10 @@ def test_boundary_cases_fixture_loads_files(boundary_cases):
     cases = boundary_cases(CAPTURED)
     assert len(cases) >= 3
     assert all(p.values[0].expect is not None for p in cases)
+
+
+def test_the_documented_example_is_this_file():
+    doc = Path(__file__).parents[1] / "docs" / "testing-your-config.md"
+    text = Path(__file__).read_text()
+    block = text.split("# --8<-- [start:example]\n")[1].split("# --8<-- [end:example]\n")[0]
+    assert block in doc.read_text(), "docs/testing-your-config.md is out of date"
