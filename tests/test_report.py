@@ -202,3 +202,15 @@ def test_progress_shows_on_a_terminal_and_is_quiet_when_piped(ready_trail):
     load_trail(files, Progress("report: reading", stream=forced, enabled=True))
     assert forced.getvalue().startswith("\rreport: reading")
     assert all(len(chunk) <= 80 for chunk in forced.getvalue().split("\r"))
+
+
+def test_streaming_gives_the_same_report(tmp_path):
+    from orchestrator_boundary.report import iter_records
+
+    b = build(tmp_path / "proj", bad_inputs=1)
+    b.garbage(["{truncated", '{"ts": 3}'])
+    files = audit.trail_files(str(b.audit))
+    streamed = compute(iter_records(files), Thresholds(), TODAY)
+    loaded = report_of(b)
+    assert streamed.to_json() == loaded.to_json()
+    assert streamed.malformed == 2

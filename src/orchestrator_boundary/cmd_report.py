@@ -20,7 +20,7 @@ from typing import IO, Any
 from orchestrator_boundary import audit
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.progress import Progress
-from orchestrator_boundary.report import Report, Thresholds, compute, load_trail, parse_since
+from orchestrator_boundary.report import Report, Thresholds, compute, iter_records, parse_since
 
 EXIT_READY, EXIT_NOT_READY, EXIT_ERROR = 0, 3, 2
 WIDTH = 80
@@ -80,12 +80,11 @@ def run(args: argparse.Namespace, *, today: date | None = None,
         return _fail(args, str(exc))
     progress = Progress("report: reading audit trail", stream=progress_stream)
     try:
-        trail = load_trail(files, progress)
+        rep = compute(iter_records(files, progress), thresholds, today, since=since)
     except OSError as exc:
-        progress.close()
         return _fail(args, f"cannot read the audit trail ({exc})")
-    progress.close()
-    rep = compute(trail.records, thresholds, today, since=since, malformed=trail.malformed)
+    finally:
+        progress.close()
     if args.html:
         from orchestrator_boundary.report_html import render_html
 

@@ -194,6 +194,15 @@ def parse_lines(lines: Iterable[str],
         yield rec if isinstance(rec, dict) and record_day(rec) is not None else None
 
 
+def iter_records(files: list[str], progress: Progress | None = None) -> Iterator[dict[str, Any]]:
+    """Every line of the trail files in order, streamed: a record, or ``{}`` for a malformed
+    line (which ``compute`` counts as malformed), so a large trail is never held in memory."""
+    for name in files:
+        with open(name, encoding="utf-8", errors="replace") as fh:
+            for rec in parse_lines(fh, progress):
+                yield {} if rec is None else rec
+
+
 def load_trail(files: list[str], progress: Progress | None = None) -> Trail:
     """All records of the given trail files (oldest first); bad lines are counted."""
     records: list[dict[str, Any]] = []
