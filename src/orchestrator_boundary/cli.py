@@ -18,6 +18,7 @@ COMMANDS = (
     "cmd_install",
     "cmd_doctor",
     "cmd_phase",
+    "cmd_report",
 )
 
 

@@ -1,0 +1,173 @@
+"""The readiness report as ONE self-contained HTML page: inline CSS, inline SVG, no script,
+no external URL. It can be mailed, attached to a ticket or opened from disk. ADR 0012."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from orchestrator_boundary.report import Report
+
+GREEN, RED, BAR, LINE = "#1a7f37", "#cf222e", "#4c6ef5", "#e8590c"
+
+CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;
+max-width:1100px;color:#1f2328;background:#fff;padding:0 16px}
+h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px}
+.meta{color:#59636e;margin:0 0 16px}
+.verdict{display:inline-block;padding:8px 18px;border-radius:6px;color:#fff;font-weight:700;
+font-size:20px}
+.ready{background:#1a7f37} .not-ready{background:#cf222e}
+table{border-collapse:collapse;margin:4px 0} td,th{padding:4px 12px;border-bottom:1px solid #d1d9e0;
+text-align:left;vertical-align:top} td.n{text-align:right;font-variant-numeric:tabular-nums}
+tr.ok td.mark{color:#1a7f37;font-weight:700} tr.fail td.mark{color:#cf222e;font-weight:700}
+tr.ok{background:#dafbe1} tr.fail{background:#ffebe9}
+.grid{display:flex;flex-wrap:wrap;gap:32px} .grid>div{flex:1 1 420px}
+svg text{font:11px system-ui,sans-serif;fill:#1f2328}
+code{font:12px ui-monospace,monospace}
+"""
+
+
+def _num(x: float, digits: int = 0) -> str:
+    return f"{x:,.{digits}f}"
+
+
+def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
+    """Bars: violations per day; line: daily violation rate (right axis)."""
+    left, right, top, bottom = 44, 44, 16, 40
+    w, h = width - left - right, height - top - bottom
+    days = r.per_day
+    parts = [f'<svg id="chart-per-day" width="{width}" '
+             f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="violations per day">']
+    parts.append(f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="#f6f8fa"/>')
+    if not days:
+        parts.append(f'<text x="{left + 8}" y="{top + 20}">no tool uses</text></svg>')
+        return "".join(parts)
+    peak = max(max(d.violations for d in days), 1)
+    top_rate = max(0.1, math.ceil(max(d.rate for d in days) * 10) / 10)  # right axis, 10 % steps
+    origin = days[0].day
+    span = max((days[-1].day - origin).days + 1, 1)
+    slot = w / span
+    bar_w = max(slot * 0.7, 1.0)
+    for frac in (0, 0.5, 1):
+        y = top + h - frac * h
+        parts.append(f'<line x1="{left}" x2="{left + w}" y1="{y:.1f}" y2="{y:.1f}" '
+                     f'stroke="#d1d9e0"/>')
+        parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
+                     f'{peak * frac:g}</text>')
+        parts.append(f'<text x="{left + w + 6}" y="{y + 4:.1f}">{frac * top_rate * 100:.0f} %'
+                     f'</text>')
+    points = []
+    for d in days:
+        i = (d.day - origin).days
+        x = left + i * slot + (slot - bar_w) / 2
+        bh = d.violations / peak * h
+        parts.append(f'<rect class="bar" x="{x:.1f}" y="{top + h - bh:.1f}" width="{bar_w:.1f}" '
+                     f'height="{bh:.1f}" fill="{BAR}"><title>{d.day}: {d.violations} violations'
+                     f' / {d.tool_uses} uses</title></rect>')
+        points.append(f"{left + i * slot + slot / 2:.1f},{top + h - d.rate / top_rate * h:.1f}")
+    parts.append(f'<polyline points="{" ".join(points)}" fill="none" stroke="{LINE}" '
+                 f'stroke-width="2"/>')
+    step = max(1, len(days) // 10)
+    for d in days[::step]:
+        i = (d.day - origin).days
+        parts.append(f'<text x="{left + i * slot + slot / 2:.1f}" y="{top + h + 16}" '
+                     f'text-anchor="middle">{d.day.strftime("%m-%d")}</text>')
+    parts.append(f'<text x="{left}" y="{height - 6}">bars: violations per day (left axis); '
+                 f'line: violations / tool uses (right axis)</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
+    items = r.by_tool[:limit]
+    row, left, top = 24, 140, 8
+    height = top * 2 + max(len(items), 1) * row
+    parts = [f'<svg id="chart-by-tool" width="{width}" '
+             f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="violations by tool">']
+    if not items:
+        parts.append(f'<text x="8" y="{top + 16}">no violations</text></svg>')
+        return "".join(parts)
+    peak = max(n for _, n in items)
+    w = width - left - 60
+    for k, (name, n) in enumerate(items):
+        y = top + k * row
+        bw = max(n / peak * w, 1)
+        label = name if len(name) <= 22 else name[:21] + "\u2026"
+        parts.append(f'<text x="{left - 6}" y="{y + 16}" text-anchor="end">{escape(label)}</text>')
+        parts.append(f'<rect class="bar" x="{left}" y="{y + 4}" width="{bw:.1f}" '
+                     f'height="{row - 8}" '
+                     f'fill="{BAR}"><title>{escape(name)}: {n}</title></rect>')
+        parts.append(f'<text x="{left + bw + 6:.1f}" y="{y + 16}">{n}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    body = "".join(f"<tr><td>{escape(k)}</td><td class=n>{escape(v)}</td></tr>" for k, v in rows)
+    return f"<table>{body}</table>"
+
+
+def _ranking(title: str, items: list[tuple[str, int]], limit: int = 15) -> str:
+    if not items:
+        return ""
+    body = "".join(f"<tr><td><code>{escape(name)}</code></td><td class=n>{n}</td></tr>"
+                   for name, n in items[:limit])
+    more = f"<p class=meta>and {len(items) - limit} more</p>" if len(items) > limit else ""
+    return f"<div><h2>{escape(title)}</h2><table>{body}</table>{more}</div>"
+
+
+def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
+    verdict_class = "ready" if r.ready else "not-ready"
+    span = f"{r.first} .. {r.last}" if r.first else "no records"
+    numbers = [
+        ("days of data (first to last)", f"{r.span_days} ({span})"),
+        ("days with records", str(r.distinct_days)),
+        ("tool uses (PreToolUse)", _num(r.tool_uses)),
+        ("hook invocations", _num(r.invocations)),
+        ("sessions", _num(r.sessions)),
+        ("violations (would deny)",
+         f"{_num(r.violations)} ({r.violation_rate * 100:.1f} % of uses)"),
+        ("violations per session", f"{r.violations_per_session:.2f}"),
+        ("bypassed calls", _num(r.bypassed_calls)),
+        ("sessions with a bypass",
+         f"{r.sessions_with_bypass} ({r.bypass_session_share * 100:.1f} %)"),
+        ("hook errors", f"{r.hook_errors} ({r.hook_error_rate * 100:.2f} % of invocations)"),
+        ("subagent tool calls", _num(r.subagent_calls)),
+        ("daily violation rate slope",
+         "-" if r.slope is None else f"{r.slope * 100:+.2f} points per day"),
+        ("malformed lines (skipped)", _num(r.malformed)),
+    ]
+    crit = "".join(
+        f'<tr class="{"ok" if c.ok else "fail"}" data-ok="{str(c.ok).lower()}">'
+        f'<td class=mark>{"PASS" if c.ok else "FAIL"}</td><td>{escape(c.label)}</td>'
+        f"<td>{escape(c.value)}</td><td>{escape(c.needed)}</td></tr>"
+        for c in r.criteria)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>orchestrator-boundary readiness: {r.verdict}</title>
+<style>{CSS}</style></head>
+<body>
+<h1>orchestrator-boundary readiness report</h1>
+<p class=meta>{escape(r.today.isoformat())} &middot; trail <code>{escape(trail_path)}</code>
+({files} file{"s" if files != 1 else ""}, {r.records} records)</p>
+<p>Verdict for <code>enforce</code>:
+<span id="verdict" class="verdict {verdict_class}">{r.verdict}</span></p>
+<h2>Criteria</h2>
+<table id="criteria"><tr><th></th><th>criterion</th><th>trail</th><th>needed</th></tr>{crit}</table>
+<h2>Violations per day</h2>
+{chart_per_day(r)}
+<div class=grid>
+<div><h2>Numbers</h2>{_table(numbers)}</div>
+<div><h2>Violations by tool</h2>{chart_by_tool(r)}</div>
+</div>
+<div class=grid>
+{_ranking("Violations by agent", r.by_agent)}
+{_ranking("Violations by rule", r.by_rule)}
+</div>
+{_ranking("Violations by file", r.by_file)}
+</body></html>
+"""

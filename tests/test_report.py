@@ -1,0 +1,216 @@
+"""The readiness report over trails written by the real hook shell (see report_trails.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import date
+
+import pytest
+from report_trails import TODAY, build
+
+from orchestrator_boundary import audit
+from orchestrator_boundary.config import ReportConfig
+from orchestrator_boundary.progress import Progress
+from orchestrator_boundary.report import Thresholds, compute, load_trail, parse_since, slope
+
+
+def report_of(b, **kw):
+    trail = load_trail(audit.trail_files(str(b.audit)))
+    return compute(trail.records, kw.pop("thresholds", Thresholds()), TODAY,
+                   malformed=trail.malformed, **kw)
+
+
+def red(rep) -> set[str]:
+    return {c.key for c in rep.criteria if not c.ok}
+
+
+@pytest.fixture(scope="module")
+def ready_trail(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("ready") / "proj")
+
+
+def test_ready_trail_is_ready_with_the_numbers(ready_trail):
+    rep = report_of(ready_trail)
+    assert red(rep) == set()
+    assert rep.ready and rep.verdict == "READY"
+    assert rep.span_days == 20 and rep.distinct_days == 20
+    assert rep.sessions == 20
+    assert rep.invocations == ready_trail.calls  # one audit line per hook call
+    # per session: 2 Read + Grep + Agent + subagent Edit (Pre) = 5, plus the main's writes
+    assert rep.tool_uses == 20 * 5 + rep.violations
+    assert rep.violations == sum(max(0, 3 - d // 4) for d in range(20))
+    assert rep.subagent_calls == 20 and rep.calls_with_agent_id == 40  # Pre + Post
+    assert rep.hook_errors == 0 and rep.bypassed_calls == 0
+    assert dict(rep.by_tool) == {"Write": 16, "Edit": 8}
+    assert dict(rep.by_agent) == {"main": 24}
+    assert dict(rep.by_file) == {"src/hotfix.py": 16, "README.md": 8}
+    assert dict(rep.by_rule) == {"ORCHESTRATOR_WRITE (orchestrator.write_allow)": 24}
+    assert rep.slope is not None and rep.slope < 0
+    assert rep.first_half_rate > rep.second_half_rate
+    assert rep.violations_per_session == pytest.approx(24 / 20)
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs", "flag"),
+    [
+        ("too few days", {"days": 8, "sessions_per_day": 2, "writes": lambda d: 1}, "days"),
+        ("too few uses", {"days": 16, "reads": 0, "writes": lambda d: 0}, "tool_uses"),
+        ("no subagent calls", {"agent_id": False}, "subagents"),
+        ("hook errors", {"bad_inputs": 2}, "hook_errors"),
+        ("bypass", {"bypass_sessions": 2}, "bypass"),
+        ("rising violations", {"writes": lambda d: d // 5}, "trend"),
+    ],
+)
+def test_each_red_flag_alone_makes_it_not_ready(tmp_path, name, kwargs, flag):
+    rep = report_of(build(tmp_path / "proj", **kwargs))
+    assert red(rep) == {flag}, (name, [(c.key, c.value) for c in rep.criteria])
+    assert not rep.ready and rep.verdict == "NOT READY"
+
+
+def test_error_share_counts_every_invocation(tmp_path):
+    rep = report_of(build(tmp_path / "proj", bad_inputs=2))
+    assert rep.hook_errors == 2
+    assert rep.hook_error_rate == pytest.approx(2 / rep.invocations)
+    assert rep.hook_error_rate >= 0.01
+    # error records judged nothing: they are not tool uses and open no session
+    assert rep.sessions == 20
+
+
+def test_bypass_share_is_per_session(tmp_path):
+    rep = report_of(build(tmp_path / "proj", bypass_sessions=2))
+    assert rep.sessions_with_bypass == 2
+    assert rep.bypass_session_share == pytest.approx(0.10)
+    assert rep.bypassed_calls == sum(max(0, 3 - d // 4) for d in range(2))
+    # the bypassed violations still count as violations (they would be denied in enforce)
+    assert rep.violations == 24
+    ok = report_of(build(tmp_path / "proj2", bypass_sessions=1))
+    assert "bypass" not in red(ok)
+
+
+def test_no_agent_id_means_subagent_writes_look_like_the_main_agents(tmp_path):
+    rep = report_of(build(tmp_path / "proj", agent_id=False))
+    assert rep.subagent_calls == 0 and rep.calls_with_agent_id == 0
+    assert rep.violations == 24 + 20  # every delegated edit now counts against the main agent
+
+
+def test_rotated_files_are_all_read(tmp_path):
+    b = build(tmp_path / "proj", config="[audit]\nmax_bytes = 6000\nkeep = 50\n")
+    files = audit.trail_files(str(b.audit))
+    assert len(files) > 3
+    rep = report_of(b)
+    assert rep.invocations == b.calls
+    assert rep.ready
+
+
+def test_malformed_lines_are_counted_not_fatal(ready_trail, tmp_path):
+    b = build(tmp_path / "proj")
+    b.garbage(["{truncated", "[1, 2]", '{"no": "ts"}', '{"ts": "yesterday"}', "", "  "])
+    rep = report_of(b)
+    assert rep.malformed == 4
+    assert rep.invocations == b.calls and rep.ready
+
+
+def test_since_drops_older_records(ready_trail):
+    rep = report_of(ready_trail, since=date(2026, 3, 12))
+    assert rep.first == date(2026, 3, 12) and rep.span_days == 10
+    assert rep.skipped_before_since > 0
+    assert red(rep) == {"days"}
+
+
+def test_parse_since():
+    assert parse_since("2026-01-02", TODAY) == date(2026, 1, 2)
+    assert parse_since("10d", date(2026, 1, 11)) == date(2026, 1, 1)
+    with pytest.raises(ValueError, match="YYYY-MM-DD"):
+        parse_since("last week", TODAY)
+
+
+def test_thresholds_come_from_config_and_flags_win():
+    rc = ReportConfig(min_days=3, min_tool_uses=7, max_hook_error_rate=0.2,
+                      max_bypass_session_share=0.5)
+    t = Thresholds.from_config(rc)
+    assert (t.min_days, t.min_tool_uses, t.max_hook_error_rate, t.max_bypass_session_share) == (
+        3, 7, 0.2, 0.5)
+    t2 = Thresholds.from_config(rc, min_days=30, min_tool_uses=None, trend_tolerance=0.1)
+    assert (t2.min_days, t2.min_tool_uses, t2.trend_tolerance) == (30, 7, 0.1)
+
+
+def test_lower_thresholds_turn_a_short_trail_ready(tmp_path):
+    b = build(tmp_path / "proj", days=8, sessions_per_day=2, writes=lambda d: 1)
+    assert report_of(b, thresholds=Thresholds(min_days=7)).ready
+
+
+def test_empty_trail_is_not_ready():
+    rep = compute([], Thresholds(), TODAY)
+    assert not rep.ready
+    assert red(rep) == {"days", "tool_uses", "subagents", "trend"}
+    assert rep.to_json()["verdict"] == "NOT READY"
+
+
+def test_slope():
+    assert slope([(0, 0.0), (1, 0.1), (2, 0.2)]) == pytest.approx(0.1)
+    assert slope([(0, 0.3), (5, 0.3)]) == pytest.approx(0.0)
+    assert slope([(1, 0.5)]) is None
+
+
+def test_flat_trend_is_stable_and_small_noise_tolerated():
+    def recs(rates):
+        out = []
+        for d, v in enumerate(rates):
+            for k in range(10):
+                out.append({"ts": f"2026-01-{d + 1:02d}T10:00:00+00:00", "event": "PreToolUse",
+                            "session_id": f"s{d}", "session_kind": "subagent" if k == 0 else "main",
+                            "would_deny": k < v, "error": None})
+        return out
+    flat = compute(recs([2] * 14), Thresholds(), TODAY)
+    assert flat.slope == pytest.approx(0.0) and "trend" not in red(flat)
+    noisy = compute(recs([2, 3, 2, 2, 3, 2, 2, 3, 2, 3, 2, 2, 3, 2]), Thresholds(), TODAY)
+    assert "trend" not in red(noisy)
+    rising = compute(recs([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6]), Thresholds(), TODAY)
+    assert "trend" in red(rising)
+
+
+def test_json_has_every_number(ready_trail):
+    data = report_of(ready_trail).to_json()
+    json.dumps(data)  # serialisable
+    for key in ("verdict", "ready", "span_days", "distinct_days", "tool_uses", "sessions",
+                "violations", "violations_per_session", "violations_by_tool",
+                "violations_by_file", "violations_by_agent", "violations_by_rule",
+                "bypassed_calls", "bypass_session_share", "hook_errors", "hook_error_rate",
+                "subagent_calls", "per_day", "trend", "criteria", "thresholds",
+                "malformed_lines"):
+        assert key in data, key
+    assert len(data["per_day"]) == 20
+    assert [c["key"] for c in data["criteria"]] == [
+        "days", "tool_uses", "subagents", "hook_errors", "bypass", "trend"]
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_on_a_terminal_and_is_quiet_when_piped(ready_trail):
+    files = audit.trail_files(str(ready_trail.audit))
+    tty = FakeTTY()
+    load_trail(files, Progress("report: reading", stream=tty))
+    assert "report: reading" in tty.getvalue()
+    piped = io.StringIO()  # isatty() is False
+    load_trail(files, Progress("report: reading", stream=piped))
+    assert piped.getvalue() == ""
+    forced = io.StringIO()
+    load_trail(files, Progress("report: reading", stream=forced, enabled=True))
+    assert forced.getvalue().startswith("\rreport: reading")
+    assert all(len(chunk) <= 80 for chunk in forced.getvalue().split("\r"))
+
+
+def test_streaming_gives_the_same_report(tmp_path):
+    from orchestrator_boundary.report import iter_records
+
+    b = build(tmp_path / "proj", bad_inputs=1)
+    b.garbage(["{truncated", '{"ts": 3}'])
+    files = audit.trail_files(str(b.audit))
+    streamed = compute(iter_records(files), Thresholds(), TODAY)
+    loaded = report_of(b)
+    assert streamed.to_json() == loaded.to_json()
+    assert streamed.malformed == 2

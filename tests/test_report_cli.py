@@ -1,0 +1,152 @@
+"""``orchestrator-boundary report``: text fits 80 columns, --json for programs, exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from report_trails import build
+
+from orchestrator_boundary.cli import main
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+@pytest.fixture(scope="module")
+def ready(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("cli-ready") / "proj")
+
+
+@pytest.fixture(scope="module")
+def not_ready(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("cli-bypass") / "proj", bypass_sessions=3)
+
+
+def run(capsys, *argv):
+    code = main(["report", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ready_exits_0_and_every_line_fits_80_columns(capsys, ready):
+    code, out, err = run(capsys, "--project", str(ready.root))
+    assert code == 0
+    assert "Verdict for enforce: READY" in out
+    assert err == ""  # no progress noise when stderr is not a terminal
+    for line in out.splitlines():
+        assert len(line) <= 80, line
+
+
+def test_not_ready_exits_3_and_names_the_red_criterion(capsys, not_ready):
+    code, out, _ = run(capsys, "--project", str(not_ready.root))
+    assert code == 3
+    assert "Verdict for enforce: NOT READY" in out
+    fails = [line for line in out.splitlines() if "[FAIL]" in line]
+    assert len(fails) == 1 and "bypass" in fails[0]
+    assert max(map(len, out.splitlines())) <= 80
+
+
+def test_long_names_still_fit_80_columns(capsys, tmp_path):
+    deep = "x" * 120
+    b = build(tmp_path / ("p" * 60), writes=lambda d: 1)
+    b.call(3, "s-long", "Write", path=f"src/{deep}/very_long_module_name_{deep}.py")
+    code, out, _ = run(capsys, "--project", str(b.root))
+    assert code == 0
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "..." in out  # elided, not wrapped
+
+
+def test_json_is_one_object_with_all_numbers(capsys, ready):
+    code, out, _ = run(capsys, "--project", str(ready.root), "--json")
+    assert code == 0
+    data = json.loads(out)  # exactly one JSON document
+    assert data["verdict"] == "READY" and data["ready"] is True
+    assert data["tool_uses"] == 124 and data["sessions"] == 20
+    assert data["trail_files"] == [str(ready.audit)]
+    assert all(c["ok"] for c in data["criteria"])
+
+
+def test_explicit_audit_file_and_since(capsys, ready, tmp_path):
+    code, out, _ = run(capsys, "--audit", str(ready.audit), "--project", str(tmp_path),
+                       "--since", "2026-03-15", "--json")
+    data = json.loads(out)
+    assert code == 3
+    assert data["first_day"] == "2026-03-15" and data["span_days"] == 7
+    assert [c["key"] for c in data["criteria"] if not c["ok"]] == ["days", "tool_uses"]
+
+
+def test_flags_override_config_thresholds(capsys, tmp_path):
+    b = build(tmp_path / "proj", days=8, sessions_per_day=2, writes=lambda d: 1,
+              config="[report]\nmin_days = 30\n")
+    assert run(capsys, "--project", str(b.root))[0] == 3
+    (b.root / ".claude" / "boundary.toml").write_text("[report]\nmin_days = 5\n")
+    assert run(capsys, "--project", str(b.root))[0] == 0
+    assert run(capsys, "--project", str(b.root), "--min-days", "9")[0] == 3
+    _, out, _ = run(capsys, "--project", str(b.root), "--min-days", "9", "--json")
+    assert json.loads(out)["thresholds"]["min_days"] == 9
+
+
+def test_missing_trail_and_broken_config_exit_2(capsys, tmp_path):
+    code, out, err = run(capsys, "--project", str(tmp_path), "--json")
+    assert code == 2
+    assert json.loads(out)["error"].startswith("no audit trail")
+    assert "no audit trail" in err
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "boundary.toml").write_text("[report]\nmin_dayz = 1\n")
+    code, _, err = run(capsys, "--project", str(tmp_path))
+    assert code == 2 and "min_dayz" in err
+
+
+def test_bad_since_exits_2(capsys, ready):
+    code, _, err = run(capsys, "--project", str(ready.root), "--since", "someday")
+    assert code == 2 and "--since" in err
+
+
+def test_malformed_lines_reported_in_text(capsys, tmp_path):
+    b = build(tmp_path / "proj")
+    b.garbage(["not json", "{}"])
+    code, out, _ = run(capsys, "--project", str(b.root))
+    assert code == 0
+    assert "2 malformed" in out
+
+
+def test_html_flag_writes_the_page(capsys, ready, tmp_path):
+    page = tmp_path / "r.html"
+    code, out, _ = run(capsys, "--project", str(ready.root), "--html", str(page))
+    assert code == 0 and page.exists()
+    assert f"html: {page}" in out
+    assert 'id="verdict"' in page.read_text()
+
+
+def test_piped_subprocess_is_quiet_on_stderr(ready):
+    env = {**os.environ, "PYTHONPATH": SRC}
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orchestrator_boundary.cli", "report", "--project",
+         str(ready.root), "--json"], capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert json.loads(proc.stdout)["verdict"] == "READY"
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_report_shows_progress_on_a_terminal(capsys, ready):
+    from orchestrator_boundary.cli import build_parser
+    from orchestrator_boundary.cmd_report import run as run_report
+
+    tty = FakeTTY()
+    args = build_parser().parse_args(["report", "--project", str(ready.root), "--json"])
+    assert run_report(args, progress_stream=tty) == 0
+    shown = tty.getvalue()
+    assert "report: reading audit trail" in shown
+    assert shown.endswith("\r")  # cleared before the result is printed
+    assert json.loads(capsys.readouterr().out)["verdict"] == "READY"
