@@ -1,8 +1,8 @@
 """The product's hooks under the real CLI: the orchestrator delegates, subagents edit.
 
-Every test runs twice, once per hook route: ``settings`` registers
-``"<python>" "<repo>/hooks/pre_tool_use.py"`` (and post) in the project's settings.json;
-``plugin`` loads the repository as a plugin with ``--plugin-dir <repo>``
+Every test runs twice, once per hook route: ``install`` runs ``orchestrator-boundary install
+--project DIR`` (the installer registers the hooks in the project's settings.json, exactly as a
+user would); ``plugin`` loads the repository as a plugin with ``--plugin-dir <repo>``
 (``.claude-plugin/plugin.json`` + ``hooks/hooks.json``).
 
 ``E2E_PRODUCT_ROOT`` points the tests at another checkout of the product (default: this
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from typing import Any
 import pytest
 from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
 from fake_api import Call, Step, Text, marker
-from harness import Agent, Harness, Hooks, Project, Run, python_command
+from harness import Agent, Harness, Hooks, Project, Run
 
 pytestmark = pytest.mark.e2e
 
@@ -42,21 +44,33 @@ ENFORCE = 'phase = "enforce"\n'
 WARN = 'phase = "warn"\n'
 
 
-@pytest.fixture(params=["settings", "plugin"])
+INSTALL = Hooks()  # no hooks written by the harness: the installer registers them
+
+
+@pytest.fixture(params=["install", "plugin"])
 def route(request: pytest.FixtureRequest) -> Hooks:
-    missing = [p for p in (PRE_HOOK, POST_HOOK) if not p.is_file()]
+    missing = [p for p in (PRE_HOOK, POST_HOOK, PLUGIN_MANIFEST, PLUGIN_HOOKS) if not p.is_file()]
     if missing:
         pytest.fail(
             f"the product's hooks are missing: {', '.join(map(str, missing))}", pytrace=False
         )
-    if request.param == "settings":
-        return Hooks.commands(pre=[python_command(PRE_HOOK)], post=[python_command(POST_HOOK)])
-    if not (PLUGIN_MANIFEST.is_file() and PLUGIN_HOOKS.is_file()):
-        pytest.skip(
-            f"no plugin yet: {PLUGIN_MANIFEST} and {PLUGIN_HOOKS} are needed for the "
-            "--plugin-dir route"
-        )
+    if request.param == "install":
+        return INSTALL
     return Hooks.plugin(PRODUCT_ROOT)
+
+
+def install(project: Project) -> None:
+    """Register the hooks the way a user does: ``orchestrator-boundary install``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ORCHESTRATOR"))}
+    env["HOME"] = str(project.home)
+    done = subprocess.run(
+        [sys.executable, "-m", "orchestrator_boundary.cli", "install", "--project",
+         str(project.root), "--json"],
+        capture_output=True, text=True, timeout=120, env=env, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    settings = json.loads(project.path(".claude/settings.json").read_text(encoding="utf-8"))
+    assert {"PreToolUse", "PostToolUse"} <= set(settings["hooks"]), settings
 
 
 @dataclass
@@ -74,9 +88,12 @@ class Boundary:
         files: Mapping[str, str] | None = None,
         git: bool = False,
     ) -> Project:
-        return self.harness.project(
+        project = self.harness.project(
             self.hooks, agents=agents, boundary_toml=boundary_toml, files=files, git=git
         )
+        if self.hooks is INSTALL:
+            install(project)
+        return project
 
     def run(self, project: Project, scripts: Mapping[str, Sequence[Step]], **kw: Any) -> Run:
         return self.harness.run(project, scripts, **kw)
