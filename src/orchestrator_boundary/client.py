@@ -1,0 +1,333 @@
+"""The hook's fast path: hand the call to a resident evaluator, else judge it here. ADR 0009.
+
+Claude Code starts a new process for every hook call, so this module is what that process runs.
+It imports nothing beyond ``os``, ``sys`` and ``_socket`` (no ``json``, ``re`` or ``socket``):
+it reads the payload bytes, sends them with the hook's own environment to the project's
+evaluator (``orchestrator_boundary.daemon``) over a Unix socket and writes back the answer.
+
+Whenever the evaluator cannot answer (disabled, no socket, refused, timeout, a reply it does
+not understand, another version) the call is judged in this process by the same
+``hook.evaluate``: nothing ever fails open because the evaluator is missing. A missing
+evaluator is started in the background for the next call.
+
+Runnable by path without ``site`` (``python -I -S .../client.py PreToolUse``) or imported by
+the thin ``hooks/*.py`` entry scripts.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+PROTOCOL = b"OB1"
+REQUEST_MAGIC = b"OBQ1"
+REPLY_MAGIC = b"OBA1"
+MISMATCH = b"OBX1"
+NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
+RUNTIME_DIR_ENV = "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR"
+TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
+DEFAULT_TIMEOUT = 2.5  # seconds; well below any sensible hook timeout, then judge in-process
+MAX_PAYLOAD_BYTES = 16 * 1024 * 1024  # read one byte more than the shell accepts; it rejects
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS
+EVENTS = ("PreToolUse", "PostToolUse")
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+IMPORT_ROOT = os.path.dirname(PACKAGE_DIR)  # src/ in a checkout, site-packages when installed
+
+
+# ---- framing (shared with the daemon): a field is b"<decimal length>:" + bytes ----
+
+def pack(fields: list[bytes]) -> bytes:
+    return b"".join(b"%d:%s" % (len(f), f) for f in fields)
+
+
+def unpack(data: bytes, start: int = 0) -> list[bytes]:
+    """The fields of ``data[start:]``; ValueError when it is not exactly a field sequence."""
+    out = []
+    i, n = start, len(data)
+    while i < n:
+        colon = data.index(b":", i, i + 12)
+        size = int(data[i:colon])
+        if size < 0 or colon + 1 + size > n:
+            raise ValueError("truncated field")
+        out.append(data[colon + 1 : colon + 1 + size])
+        i = colon + 1 + size
+    return out
+
+
+def version_tag() -> bytes:
+    """Protocol + package version + the package folder's mtime (an upgrade in place changes it).
+
+    Client and evaluator must agree exactly; otherwise the evaluator quits and the call is
+    judged in-process, so an upgraded package never talks to an old process.
+    """
+    from orchestrator_boundary import __version__
+
+    try:
+        stamp = os.stat(PACKAGE_DIR).st_mtime_ns
+    except OSError:
+        stamp = 0
+    return b"%s/%s/%d" % (PROTOCOL, __version__.encode(), stamp)
+
+
+def _fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def runtime_dir(environ: dict[bytes, bytes] | None = None) -> str:
+    env = os.environb if environ is None else environ
+    explicit = env.get(RUNTIME_DIR_ENV.encode())
+    if explicit:
+        return os.fsdecode(explicit)
+    xdg = env.get(b"XDG_RUNTIME_DIR")
+    if xdg and xdg.startswith(b"/"):
+        return os.path.join(os.fsdecode(xdg), "orchestrator-boundary")
+    return "/tmp/orchestrator-boundary-%d" % os.getuid()  # noqa: S108 - checked: ours, 0700
+
+
+def socket_path(root: str, environ: dict[bytes, bytes] | None = None) -> str:
+    """One evaluator per user (the folder), project root, interpreter and installation."""
+    key = b"\0".join((os.fsencode(root), os.fsencode(sys.executable), os.fsencode(PACKAGE_DIR)))
+    return os.path.join(runtime_dir(environ), "%016x.sock" % _fnv1a64(key))
+
+
+def private_dir(path: str, *, create: bool) -> bool:
+    """True when ``path`` is a real folder owned by us that nobody else can enter (0700)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not create:
+            return False
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            return False
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return False
+    except OSError:
+        return False
+    return (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
+
+
+# ---- the evaluator route ----
+
+def _recv_all(sock: object, limit: int) -> bytes:
+    chunks = []
+    total = 0
+    while True:
+        chunk = sock.recv(65536)  # type: ignore[attr-defined]
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise ValueError("reply too large")
+
+
+def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
+    """Send one request; the reply's fields, or None when the evaluator gave no usable answer."""
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(path)
+        sock.sendall(REQUEST_MAGIC + pack(fields))
+        sock.shutdown(_socket.SHUT_WR)
+        reply = _recv_all(sock, MAX_REPLY_BYTES)
+    finally:
+        sock.close()
+    if not reply.startswith(REPLY_MAGIC):
+        return None  # MISMATCH, empty (the evaluator died) or garbage
+    answer = unpack(reply, len(REPLY_MAGIC))
+    if len(answer) != 3 or answer[0] not in (b"0", b"2"):
+        return None
+    return answer
+
+
+def start_daemon(path: str, root: str) -> None:
+    """Start the evaluator for ``path`` in the background, detached from this hook's pipes.
+
+    Double fork + setsid: it is nobody's child and holds none of Claude Code's pipes open.
+    Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits.
+    """
+    daemon_py = os.path.join(PACKAGE_DIR, "daemon.py")
+    env = {k: v for k, v in os.environb.items() if k != b"AMPLIFIER_BYPASS_BOUNDARY"}
+    argv = [sys.executable, "-I", "-S", daemon_py, path, root]
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        try:
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        return
+    try:  # first child
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        os.closerange(3, 1024)
+        os.chdir("/")
+        os.execve(sys.executable, argv, env)
+    finally:
+        os._exit(0)
+
+
+def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
+    """The evaluator's answer, or None when the call must be judged in-process."""
+    env = os.environb
+    if env.get(NO_DAEMON_ENV.encode(), b"").strip().lower() in (b"1", b"true", b"yes", b"on"):
+        return None
+    root_b = env.get(b"CLAUDE_PROJECT_DIR")
+    if not root_b or not root_b.startswith(b"/") or not hasattr(os, "fork"):
+        return None
+    root = os.fsdecode(root_b)
+    path = socket_path(root)
+    if len(os.fsencode(path)) > SOCKET_PATH_MAX or not private_dir(os.path.dirname(path), create=True):
+        return None
+    try:
+        timeout = float(env.get(TIMEOUT_ENV.encode(), b"") or DEFAULT_TIMEOUT)
+    except ValueError:
+        timeout = DEFAULT_TIMEOUT
+    try:
+        cwd = os.fsencode(os.getcwd())
+    except OSError:
+        cwd = b""
+    fields = [version_tag(), event.encode(), cwd]
+    for key, value in env.items():
+        fields.append(key + b"=" + value)
+    fields.append(b"")  # end of the environment
+    fields.append(raw)
+    try:
+        answer = request(path, fields, timeout)
+    except (FileNotFoundError, ConnectionRefusedError):
+        start_daemon(path, root)
+        return None
+    except (OSError, ValueError):
+        return None  # timeout, reset, a reply cut short: judge here
+    if answer is None:
+        return None
+    return int(answer[0]), answer[1], answer[2]
+
+
+# ---- the in-process route (same function the evaluator calls) ----
+
+def _import_path() -> None:
+    """Make the package and its dependencies importable when started with ``-S``."""
+    if IMPORT_ROOT not in sys.path:
+        sys.path.insert(0, IMPORT_ROOT)
+    if "site" not in sys.modules:
+        import site
+
+        site.main()
+        if IMPORT_ROOT in sys.path:  # keep this copy first, ahead of any installed one
+            sys.path.remove(IMPORT_ROOT)
+        sys.path.insert(0, IMPORT_ROOT)
+
+
+def in_process(raw: bytes, event: str) -> tuple[int, bytes, bytes]:
+    _import_path()
+    from orchestrator_boundary.hook import evaluate
+
+    answer = evaluate(raw, os.environ, event=event)
+    out = (answer.stdout + "\n").encode("utf-8", "backslashreplace") if answer.stdout else b""
+    return answer.exit_code, out, answer.stderr.encode("utf-8", "backslashreplace")
+
+
+def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
+    """The package itself cannot run (a broken install): block, unless the phase says not to.
+
+    Exit 1 or a traceback would let the call through (fail open), so it is exit 2 with one
+    line, or exit 0 with the line when ``ORCHESTRATOR_BOUNDARY_PHASE`` is ``off``/``warn``.
+    """
+    line = ("orchestrator-boundary: cannot load the policy (%s: %s)\n"
+            % (type(exc).__name__, exc)).encode("utf-8", "backslashreplace")[:2000]
+    phase = os.environb.get(b"ORCHESTRATOR_BOUNDARY_PHASE", b"").strip().lower()
+    return (0 if phase in (b"off", b"warn") else 2), b"", line
+
+
+def read_stdin() -> bytes:
+    chunks = []
+    total = 0
+    while total <= MAX_PAYLOAD_BYTES:
+        chunk = os.read(0, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)[: MAX_PAYLOAD_BYTES + 1]
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def run(event: str) -> int:
+    """One hook call: stdin -> verdict on stdout/stderr -> exit code."""
+    raw = read_stdin()
+    try:
+        answer = via_daemon(raw, event)
+    except Exception:  # noqa: BLE001 - the fast path must never decide; judge here instead
+        answer = None
+    if answer is None:
+        try:
+            answer = in_process(raw, event)
+        except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
+            answer = cannot_load(exc)
+    code, out, err = answer
+    if out:
+        _write(1, out)
+    if err:
+        _write(2, err)
+    return code
+
+
+def pre_tool_use_main() -> int:
+    return run("PreToolUse")
+
+
+def post_tool_use_main() -> int:
+    return run("PostToolUse")
+
+
+def hook_command(event: str, python: str | None = None, *, hooks_dir: str | None = None) -> str:
+    """The command line to register for ``event`` in Claude Code's settings.
+
+    From a checkout (``hooks/`` beside ``src/``) it runs the entry script; from an installed
+    package it runs this module by path. Either way ``-I -S``: no site, no user paths.
+    """
+    if event not in EVENTS:
+        raise ValueError(f"unknown hook event {event!r}")
+    exe = python or sys.executable
+    if hooks_dir is None:
+        candidate = os.path.join(os.path.dirname(IMPORT_ROOT), "hooks")
+        hooks_dir = candidate if os.path.isfile(os.path.join(candidate, "pre_tool_use.py")) else None
+    if hooks_dir:
+        script = os.path.join(hooks_dir, "pre_tool_use.py" if event == EVENTS[0] else "post_tool_use.py")
+        return f'"{exe}" -I -S "{script}"'
+    return f'"{exe}" -I -S "{os.path.join(PACKAGE_DIR, "client.py")}" {event}'
+
+
+if __name__ == "__main__":
+    if IMPORT_ROOT not in sys.path:
+        sys.path.insert(0, IMPORT_ROOT)
+    if len(sys.argv) != 2 or sys.argv[1] not in EVENTS:
+        sys.stderr.write("usage: client.py PreToolUse|PostToolUse\n")
+        sys.exit(2)  # a misregistered hook blocks rather than failing open
+    sys.exit(run(sys.argv[1]))
