@@ -32,6 +32,10 @@ from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _FS = RealFileSystem()
 _CONFIG_CACHE: dict[str, tuple[tuple[int, int], Config | ConfigProblem]] = {}
+# The protected set costs ~20 realpath() calls; a long-lived process (the resident evaluator,
+# replay) reuses it for at most PROTECTED_TTL seconds, so a new symlink is seen within that.
+PROTECTED_TTL = 1.0
+_PROTECTED_CACHE: dict[tuple[Any, ...], tuple[float, tuple[Any, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +60,7 @@ def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
     except OSError:
         key = (-1, -1)
     hit = _CONFIG_CACHE.get(path)
-    if hit and hit[0] == key and key != (-1, -1):
+    if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes the key
         return hit[1]
     loaded = load_config(path, home)
     _CONFIG_CACHE[path] = (key, loaded)
@@ -98,8 +102,17 @@ def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
     package_dirs = [PACKAGE_DIR, os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
-    protected = protected_set(s.root, home=s.home, config_file=s.config_file,
-                              audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS)
+    key = (s.root, s.home, s.config_file, s.audit_file, *package_dirs)
+    now = time.monotonic()
+    hit = _PROTECTED_CACHE.get(key)
+    if hit is not None and now < hit[0]:
+        protected = hit[1]
+    else:
+        protected = protected_set(s.root, home=s.home, config_file=s.config_file,
+                                  audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS)
+        if len(_PROTECTED_CACHE) > 256:
+            _PROTECTED_CACHE.clear()
+        _PROTECTED_CACHE[key] = (now + PROTECTED_TTL, protected)
     return Facts(s.root, _FS, s.phase, s.phase_source, s.bypass, s.home, s.problem, protected)
 
 
