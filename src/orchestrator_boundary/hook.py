@@ -32,10 +32,25 @@ from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _FS = RealFileSystem()
 _CONFIG_CACHE: dict[str, tuple[tuple[int, int], Config | ConfigProblem]] = {}
-# The protected set costs ~20 realpath() calls; a long-lived process (the resident evaluator,
-# replay) reuses it for at most PROTECTED_TTL seconds, so a new symlink is seen within that.
-PROTECTED_TTL = 1.0
+_HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")
+# The protected set costs ~20 realpath() calls and the root one more; a long-lived process
+# (the resident evaluator, replay) reuses them for at most FS_TTL seconds, so a new symlink
+# is seen within that. A one-shot hook process resolves everything once anyway.
+FS_TTL = 1.0
 _PROTECTED_CACHE: dict[tuple[Any, ...], tuple[float, tuple[Any, ...]]] = {}
+_ROOT_CACHE: dict[str, tuple[float, str]] = {}
+
+
+def _real_root(root: str) -> str:
+    now = time.monotonic()
+    hit = _ROOT_CACHE.get(root)
+    if hit is not None and now < hit[0]:
+        return hit[1]
+    real = _FS.realpath(root)
+    if len(_ROOT_CACHE) > 256:
+        _ROOT_CACHE.clear()
+    _ROOT_CACHE[root] = (now + FS_TTL, real)
+    return real
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +87,7 @@ def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None
     root = environ.get("CLAUDE_PROJECT_DIR") or root_hint
     if not root or not os.path.isabs(root):
         raise BoundaryInputError(f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}")
-    root = _FS.realpath(root)
+    root = _real_root(root)
     home = environ.get("HOME") or None
     cfg_file = config_file or config_path(root, environ)
     loaded = _cached_config(cfg_file, home)
@@ -99,7 +114,7 @@ def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None
 
 
 def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
-    package_dirs = [PACKAGE_DIR, os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")]
+    package_dirs = [PACKAGE_DIR, _HOOKS_DIR]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
     key = (s.root, s.home, s.config_file, s.audit_file, *package_dirs)
@@ -112,7 +127,7 @@ def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
                                   audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS)
         if len(_PROTECTED_CACHE) > 256:
             _PROTECTED_CACHE.clear()
-        _PROTECTED_CACHE[key] = (now + PROTECTED_TTL, protected)
+        _PROTECTED_CACHE[key] = (now + FS_TTL, protected)
     return Facts(s.root, _FS, s.phase, s.phase_source, s.bypass, s.home, s.problem, protected)
 
 
