@@ -424,3 +424,29 @@ def test_client_imports_stay_small(proj: Path, rt: Path) -> None:
     got = subprocess.run([sys.executable, "-I", "-S", "-c", probe, str(HOOKS["PreToolUse"])],
                          input=raw, env=env, cwd=proj, capture_output=True, timeout=60, check=False)
     assert got.stderr.strip().splitlines()[-1] == b"[]"
+
+
+def test_edited_source_retires_the_evaluator_and_installed_form_works(proj: Path, rt: Path,
+                                                                      tmp_path: Path) -> None:
+    """Run from a copy by path (the installed command form); touching a module retires it."""
+    pkg = tmp_path / "site" / "orchestrator_boundary"
+    shutil.copytree(SRC / "orchestrator_boundary", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    argv = [sys.executable, "-I", "-S", str(pkg / "client.py"), "PreToolUse"]
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    want = expected("PreToolUse", raw, env)[:2]
+
+    def call() -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(argv, input=raw, env=env, cwd=proj, capture_output=True,
+                              timeout=60, check=False)
+
+    assert (call().returncode, call().stdout) == want
+    assert _until(lambda: any(_alive(_pid(lk) or 0) for lk in rt.glob("*.lock")))
+    lock = next(rt.glob("*.lock"))
+    first = _pid(lock)
+    assert first
+    later = time.time() + 5
+    os.utime(pkg / "policy.py", (later, later))
+    got = call()
+    assert (got.returncode, got.stdout) == want
+    assert _until(lambda: not _alive(first), 10), "an evaluator running old code must quit"

@@ -56,19 +56,34 @@ def unpack(data: bytes, start: int = 0) -> list[bytes]:
     return out
 
 
+def _source_stamp(folder: str, depth: int = 2) -> int:
+    """The newest mtime (ns) among the package's ``.py`` files (~30 stat calls).
+
+    Not the folders' own: writing ``__pycache__`` changes those, and would retire every
+    evaluator started before the first compile.
+    """
+    newest = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".py"):
+                    newest = max(newest, entry.stat().st_mtime_ns)
+                elif depth > 1 and entry.name != "__pycache__" and entry.is_dir():
+                    newest = max(newest, _source_stamp(entry.path, depth - 1))
+    except OSError:
+        pass
+    return newest
+
+
 def version_tag() -> bytes:
-    """Protocol + package version + the package folder's mtime (an upgrade in place changes it).
+    """Protocol + package version + the newest source mtime (an edit or upgrade in place).
 
     Client and evaluator must agree exactly; otherwise the evaluator quits and the call is
-    judged in-process, so an upgraded package never talks to an old process.
+    judged in-process, so changed code never talks to an old process.
     """
     from orchestrator_boundary import __version__
 
-    try:
-        stamp = os.stat(PACKAGE_DIR).st_mtime_ns
-    except OSError:
-        stamp = 0
-    return b"%s/%s/%d" % (PROTOCOL, __version__.encode(), stamp)
+    return b"%s/%s/%d" % (PROTOCOL, __version__.encode(), _source_stamp(PACKAGE_DIR))
 
 
 def _fnv1a64(data: bytes) -> int:
