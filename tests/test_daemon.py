@@ -28,6 +28,11 @@ REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
 if str(SRC) not in sys.path:
     sys.path.insert(0, str(SRC))
+_loaded = sys.modules.get("orchestrator_boundary")
+if _loaded is not None and not str(getattr(_loaded, "__file__", "")).startswith(str(SRC)):
+    # another checkout was imported first (an installed pytest plugin): test this one
+    for _name in [m for m in sys.modules if m.split(".")[0] == "orchestrator_boundary"]:
+        del sys.modules[_name]
 
 from orchestrator_boundary import client, daemon  # noqa: E402
 from orchestrator_boundary.hook import evaluate  # noqa: E402

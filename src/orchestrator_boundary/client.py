@@ -169,12 +169,39 @@ def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | Non
     return answer
 
 
+def lock_path(path: str) -> str:
+    return path[: -len(".sock")] + ".lock" if path.endswith(".sock") else path + ".lock"
+
+
+def starting(path: str) -> bool:
+    """True when an evaluator holds the lock (it is importing the policy): don't start another.
+
+    Many hooks run at once; without this each would start a process that only finds the lock
+    taken. A probe that races with a starting evaluator costs one such process, nothing more.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(lock_path(path), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 def start_daemon(path: str, root: str) -> None:
     """Start the evaluator for ``path`` in the background, detached from this hook's pipes.
 
     Double fork + setsid: it is nobody's child and holds none of Claude Code's pipes open.
     Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits.
     """
+    if starting(path):
+        return
     daemon_py = os.path.join(PACKAGE_DIR, "daemon.py")
     env = {k: v for k, v in os.environb.items() if k != b"AMPLIFIER_BYPASS_BOUNDARY"}
     argv = [sys.executable, "-I", "-S", daemon_py, path, root]

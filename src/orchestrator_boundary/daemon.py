@@ -49,10 +49,6 @@ def peer_uid(conn: object) -> int | None:
     return int(uid)
 
 
-def lock_path(path: str) -> str:
-    return path[: -len(".sock")] + ".lock" if path.endswith(".sock") else path + ".lock"
-
-
 class Evaluator:
     def __init__(self, path: str, root: str, idle: float) -> None:
         import threading
@@ -72,7 +68,7 @@ class Evaluator:
     def acquire(self) -> bool:
         import fcntl
 
-        fd = os.open(lock_path(self.path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(client.lock_path(self.path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
