@@ -455,3 +455,14 @@ def test_edited_source_retires_the_evaluator_and_installed_form_works(proj: Path
     got = call()
     assert (got.returncode, got.stdout) == want
     assert _until(lambda: not _alive(first), 10), "an evaluator running old code must quit"
+
+
+def test_hook_command_survives_the_shell(tmp_path: Path) -> None:
+    odd = tmp_path / "it's a $HOME \"dir\" `x`"
+    odd.mkdir()
+    for event in client.EVENTS:
+        cmd = client.hook_command(event, sys.executable, hooks_dir=str(odd))
+        echo = subprocess.run(["sh", "-c", "printf '%s\\n' " + cmd.replace(" -I -S ", " ")],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+        assert echo[0] == sys.executable
+        assert echo[1].startswith(str(odd) + "/")

@@ -362,8 +362,15 @@ def hook_command(event: str, python: str | None = None, *, hooks_dir: str | None
         hooks_dir = candidate if os.path.isfile(os.path.join(candidate, "pre_tool_use.py")) else None
     if hooks_dir:
         script = os.path.join(hooks_dir, "pre_tool_use.py" if event == EVENTS[0] else "post_tool_use.py")
-        return f'"{exe}" -I -S "{script}"'
-    return f'"{exe}" -I -S "{os.path.join(PACKAGE_DIR, "client.py")}" {event}'
+        return f"{_sh_quote(exe)} -I -S {_sh_quote(script)}"
+    return f"{_sh_quote(exe)} -I -S {_sh_quote(os.path.join(PACKAGE_DIR, 'client.py'))} {event}"
+
+
+def _sh_quote(word: str) -> str:
+    """Double quotes (readable in settings.json) unless the word needs the shell's single ones."""
+    if not any(c in word for c in '"$`\\!'):
+        return f'"{word}"'
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 if __name__ == "__main__":
