@@ -303,8 +303,12 @@ def test_killed_evaluator_leaves_a_stale_socket_fallback_then_fresh(proj: Path, 
     assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
     assert b'"deny"' in got.stdout
     assert _until(lambda: (_pid(lock) or first) != first and _alive(_pid(lock) or 0))
-    got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)
-    assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
+    want = expected("PreToolUse", raw, env)[:2]
+
+    def fresh_answers() -> bool:  # it holds the lock before it listens
+        got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)
+        return (got.returncode, got.stdout) == want
+    assert _until(fresh_answers)
 
 
 def _fake_server(path: Path, behaviour: str, held: list[socket.socket]) -> socket.socket:

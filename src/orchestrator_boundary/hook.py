@@ -31,7 +31,7 @@ from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _FS = RealFileSystem()
-_CONFIG_CACHE: dict[str, tuple[tuple[int, int], Config | ConfigProblem]] = {}
+_CONFIG_CACHE: dict[tuple[str, str | None], tuple[tuple[int, int], Config | ConfigProblem]] = {}
 _HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")
 # The protected set costs ~20 realpath() calls and the root one more; a long-lived process
 # (the resident evaluator, replay) reuses them for at most FS_TTL seconds, so a new symlink
@@ -39,6 +39,7 @@ _HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks"
 FS_TTL = 1.0
 _PROTECTED_CACHE: dict[tuple[Any, ...], tuple[float, tuple[Any, ...]]] = {}
 _ROOT_CACHE: dict[str, tuple[float, str]] = {}
+_SETUP_CACHE: dict[tuple[Any, ...], tuple[float, tuple[int, int], Setup]] = {}
 
 
 def _real_root(root: str) -> str:
@@ -68,22 +69,43 @@ class Setup:
     audit_file: str
 
 
-def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
+def _stat_key(path: str) -> tuple[int, int]:
     try:
         st = os.stat(path)
-        key = (st.st_mtime_ns, st.st_size)
     except OSError:
-        key = (-1, -1)
-    hit = _CONFIG_CACHE.get(path)
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
+    key = _stat_key(path)
+    hit = _CONFIG_CACHE.get((path, home))  # "~" in patterns is expanded with this home
     if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes the key
         return hit[1]
     loaded = load_config(path, home)
-    _CONFIG_CACHE[path] = (key, loaded)
+    _CONFIG_CACHE[(path, home)] = (key, loaded)
     return loaded
 
 
 def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None = None,
           phase_override: Phase | None = None) -> Setup:
+    """The Setup for these inputs. Long-lived processes reuse one for the same root hint and the
+    same whole environment while the config file's stat key is unchanged, for at most FS_TTL."""
+    key = (root_hint, config_file, phase_override, frozenset(environ.items()))
+    now = time.monotonic()
+    hit = _SETUP_CACHE.get(key)
+    if hit is not None and now < hit[0] and _stat_key(hit[2].config_file) == hit[1]:
+        return hit[2]
+    s = _setup(root_hint, environ, config_file=config_file, phase_override=phase_override)
+    if len(_SETUP_CACHE) > 256:
+        _SETUP_CACHE.clear()
+    # the stat key the config was loaded under (taken before reading it), not a newer one
+    _SETUP_CACHE[key] = (now + FS_TTL, _CONFIG_CACHE[(s.config_file, s.home)][0], s)
+    return s
+
+
+def _setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None = None,
+           phase_override: Phase | None = None) -> Setup:
     root = environ.get("CLAUDE_PROJECT_DIR") or root_hint
     if not root or not os.path.isabs(root):
         raise BoundaryInputError(f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}")
