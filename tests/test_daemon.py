@@ -8,6 +8,7 @@ itself (``site`` blocked), so an answer that did not come from the evaluator sho
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -324,8 +325,9 @@ def _fake_server(path: Path, behaviour: str, held: list[socket.socket]) -> socke
             except OSError:
                 return
             if behaviour == "garbage":
-                conn.recv(1 << 20)
-                conn.sendall(b"OBA1" + b"999:nonsense")
+                with contextlib.suppress(OSError):  # the client may hang up first
+                    conn.recv(1 << 20)
+                    conn.sendall(b"OBA1" + b"999:nonsense")
                 conn.close()
             elif behaviour == "drop":
                 conn.close()
@@ -470,3 +472,34 @@ def test_hook_command_survives_the_shell(tmp_path: Path) -> None:
                               capture_output=True, text=True, check=True).stdout.splitlines()
         assert echo[0] == sys.executable
         assert echo[1].startswith(str(odd) + "/")
+
+
+def test_a_listener_that_is_not_the_evaluator_is_never_asked(proj: Path, rt: Path) -> None:
+    """A well-formed "no objection" from some other process must not be taken for a verdict."""
+    held: list[socket.socket] = []
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(str(sock_of(proj, rt)))
+    srv.listen(8)
+    import threading
+
+    def lenient() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            held.append(conn)
+            with contextlib.suppress(OSError):  # the client hangs up without asking
+                conn.recv(1 << 20)
+                conn.sendall(b"OBA1" + client.pack([b"0", b"", b""]))
+
+    threading.Thread(target=lenient, daemon=True).start()
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    try:
+        got = run_hook("PreToolUse", raw, env, proj)
+        assert got.returncode == 0 and b'"deny"' in got.stdout
+    finally:
+        srv.close()
+        for conn in held:
+            conn.close()

@@ -148,6 +148,33 @@ def _recv_all(sock: object, limit: int) -> bytes:
             raise ValueError("reply too large")
 
 
+def server_is_evaluator(sock: object, path: str) -> bool:
+    """On Linux: the process behind the socket has our uid and runs ``daemon.py`` for this
+    socket (SO_PEERCRED, /proc/PID/cmdline). A plain listener someone bound in its place (a
+    stale test server, a typo'd script) is then never asked. Not a defence against code that
+    already runs as this user: that could also rewrite the package itself."""
+    import _socket
+
+    opt = getattr(_socket, "SO_PEERCRED", None)
+    if opt is None or not os.path.isdir("/proc/self"):
+        return True  # elsewhere the 0700 folder is the check
+    creds = sock.getsockopt(_socket.SOL_SOCKET, opt, 12)  # type: ignore[attr-defined]
+    pid = int.from_bytes(creds[0:4], sys.byteorder)
+    uid = int.from_bytes(creds[4:8], sys.byteorder)
+    if uid != os.getuid():
+        return False
+    try:
+        fd = os.open("/proc/%d/cmdline" % pid, os.O_RDONLY)
+        try:
+            argv = os.read(fd, 65536).split(b"\0")
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+    return (len(argv) == 7 and argv[1:3] == [b"-I", b"-S"]
+            and os.path.basename(argv[3]) == b"daemon.py" and argv[4] == os.fsencode(path))
+
+
 def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
     """Send one request; the reply's fields, or None when the evaluator gave no usable answer."""
     import _socket
@@ -156,6 +183,8 @@ def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | Non
     try:
         sock.settimeout(timeout)
         sock.connect(path)
+        if not server_is_evaluator(sock, path):
+            return None
         sock.sendall(REQUEST_MAGIC + pack(fields))
         sock.shutdown(_socket.SHUT_WR)
         reply = _recv_all(sock, MAX_REPLY_BYTES)
