@@ -414,13 +414,25 @@ def test_framing_round_trip_and_rejects_truncation() -> None:
         client.unpack(b"abc")
 
 
-def test_hook_command_forms(tmp_path: Path) -> None:
+def test_hook_command_forms() -> None:
     cmd = client.hook_command("PreToolUse", "/usr/bin/python3")
-    assert cmd == f'"/usr/bin/python3" -I -S "{REPO / "hooks" / "pre_tool_use.py"}"'
-    installed = client.hook_command("PostToolUse", "/p y/python", hooks_dir="")
-    assert installed.startswith('"/p y/python" -I -S "') and installed.endswith('client.py" PostToolUse')
+    assert cmd == f'"/usr/bin/python3" -I -S "{SRC / "orchestrator_boundary" / "client.py"}" PreToolUse'
+    assert client.hook_command("post", "/p y/python", package_dir="/s p/orchestrator_boundary") == (
+        '"/p y/python" -I -S "/s p/orchestrator_boundary/client.py" PostToolUse')
+    assert client.hook_command("pre", "/usr/bin/python3", hooks_dir=str(REPO / "hooks")) == (
+        f'"/usr/bin/python3" -I -S "{HOOKS["PreToolUse"]}"')
     with pytest.raises(ValueError):
         client.hook_command("Stop")
+
+
+def test_the_registered_command_runs_through_the_shell(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    want = expected("PreToolUse", raw, env)
+    for _ in range(2):  # the first call starts the evaluator, the second may use it
+        got = subprocess.run(["sh", "-c", client.hook_command("PreToolUse")], input=raw, env=env,
+                             cwd=proj, capture_output=True, timeout=60, check=False)
+        assert (got.returncode, got.stdout, got.stderr) == want
 
 
 def test_client_imports_stay_small(proj: Path, rt: Path) -> None:
@@ -503,3 +515,15 @@ def test_a_listener_that_is_not_the_evaluator_is_never_asked(proj: Path, rt: Pat
         srv.close()
         for conn in held:
             conn.close()
+
+
+@pytest.mark.parametrize(("phase", "code"), [("", 2), ("enforce", 2), ("warn", 0), ("off", 0)])
+def test_a_broken_install_blocks_instead_of_crashing(proj: Path, rt: Path, phase: str,
+                                                     code: int) -> None:
+    """No evaluator and the policy cannot be imported: exit 2 (or 0 in warn/off), never 1."""
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_NO_DAEMON="1", ORCHESTRATOR_BOUNDARY_PHASE=phase)
+    raw = _payload(proj, "Read", {"file_path": str(proj / "a.py")})
+    got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)  # `site` blocked
+    assert got.returncode == code
+    assert got.stdout == b""
+    assert got.stderr.startswith(b"orchestrator-boundary: cannot load the policy")

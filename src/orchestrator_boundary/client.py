@@ -377,22 +377,28 @@ def post_tool_use_main() -> int:
     return run("PostToolUse")
 
 
-def hook_command(event: str, python: str | None = None, *, hooks_dir: str | None = None) -> str:
-    """The command line to register for ``event`` in Claude Code's settings.
+EVENT_ARGS = {"pre": "PreToolUse", "post": "PostToolUse", "PreToolUse": "PreToolUse",
+              "PostToolUse": "PostToolUse"}
 
-    From a checkout (``hooks/`` beside ``src/``) it runs the entry script; from an installed
-    package it runs this module by path. Either way ``-I -S``: no site, no user paths.
+
+def hook_command(event: str, python: str | None = None, *, package_dir: str | None = None,
+                 hooks_dir: str | None = None) -> str:
+    """The command line to register for ``event`` in Claude Code's settings (ADR 0009).
+
+    ``"<python>" -I -S "<package dir>/client.py" PreToolUse``: by path, so it works for a
+    checkout and an installed package alike without ``site`` (``-m`` would need it), and it
+    names ``orchestrator_boundary`` (what ``settings_edit.is_ours`` looks for). ``hooks_dir``
+    gives the checkout's ``hooks/*.py`` form instead. Quoted for ``sh -c``.
     """
-    if event not in EVENTS:
+    name = EVENT_ARGS.get(event)
+    if name is None:
         raise ValueError(f"unknown hook event {event!r}")
-    exe = python or sys.executable
-    if hooks_dir is None:
-        candidate = os.path.join(os.path.dirname(IMPORT_ROOT), "hooks")
-        hooks_dir = candidate if os.path.isfile(os.path.join(candidate, "pre_tool_use.py")) else None
+    exe = os.path.abspath(python or sys.executable)
     if hooks_dir:
-        script = os.path.join(hooks_dir, "pre_tool_use.py" if event == EVENTS[0] else "post_tool_use.py")
+        script = os.path.join(hooks_dir, "pre_tool_use.py" if name == EVENTS[0] else "post_tool_use.py")
         return f"{_sh_quote(exe)} -I -S {_sh_quote(script)}"
-    return f"{_sh_quote(exe)} -I -S {_sh_quote(os.path.join(PACKAGE_DIR, 'client.py'))} {event}"
+    client_py = os.path.join(os.path.abspath(package_dir or PACKAGE_DIR), "client.py")
+    return f"{_sh_quote(exe)} -I -S {_sh_quote(client_py)} {name}"
 
 
 def _sh_quote(word: str) -> str:
@@ -405,7 +411,7 @@ def _sh_quote(word: str) -> str:
 if __name__ == "__main__":
     if IMPORT_ROOT not in sys.path:
         sys.path.insert(0, IMPORT_ROOT)
-    if len(sys.argv) != 2 or sys.argv[1] not in EVENTS:
+    if len(sys.argv) != 2 or sys.argv[1] not in EVENT_ARGS:
         sys.stderr.write("usage: client.py PreToolUse|PostToolUse\n")
         sys.exit(2)  # a misregistered hook blocks rather than failing open
-    sys.exit(run(sys.argv[1]))
+    sys.exit(run(EVENT_ARGS[sys.argv[1]]))
