@@ -31,7 +31,27 @@ from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _FS = RealFileSystem()
-_CONFIG_CACHE: dict[str, tuple[tuple[int, int], Config | ConfigProblem]] = {}
+_CONFIG_CACHE: dict[tuple[str, str | None], tuple[tuple[int, int], Config | ConfigProblem]] = {}
+_HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")
+# The protected set costs ~20 realpath() calls and the root one more; a long-lived process
+# (the resident evaluator, replay) reuses them for at most FS_TTL seconds, so a new symlink
+# is seen within that. A one-shot hook process resolves everything once anyway.
+FS_TTL = 1.0
+_PROTECTED_CACHE: dict[tuple[Any, ...], tuple[float, tuple[Any, ...]]] = {}
+_ROOT_CACHE: dict[str, tuple[float, str]] = {}
+_SETUP_CACHE: dict[tuple[Any, ...], tuple[float, tuple[int, int], Setup]] = {}
+
+
+def _real_root(root: str) -> str:
+    now = time.monotonic()
+    hit = _ROOT_CACHE.get(root)
+    if hit is not None and now < hit[0]:
+        return hit[1]
+    real = _FS.realpath(root)
+    if len(_ROOT_CACHE) > 256:
+        _ROOT_CACHE.clear()
+    _ROOT_CACHE[root] = (now + FS_TTL, real)
+    return real
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,26 +69,47 @@ class Setup:
     audit_file: str
 
 
-def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
+def _stat_key(path: str) -> tuple[int, int]:
     try:
         st = os.stat(path)
-        key = (st.st_mtime_ns, st.st_size)
     except OSError:
-        key = (-1, -1)
-    hit = _CONFIG_CACHE.get(path)
-    if hit and hit[0] == key and key != (-1, -1):
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
+    key = _stat_key(path)
+    hit = _CONFIG_CACHE.get((path, home))  # "~" in patterns is expanded with this home
+    if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes the key
         return hit[1]
     loaded = load_config(path, home)
-    _CONFIG_CACHE[path] = (key, loaded)
+    _CONFIG_CACHE[(path, home)] = (key, loaded)
     return loaded
 
 
 def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None = None,
           phase_override: Phase | None = None) -> Setup:
+    """The Setup for these inputs. Long-lived processes reuse one for the same root hint and the
+    same whole environment while the config file's stat key is unchanged, for at most FS_TTL."""
+    key = (root_hint, config_file, phase_override, frozenset(environ.items()))
+    now = time.monotonic()
+    hit = _SETUP_CACHE.get(key)
+    if hit is not None and now < hit[0] and _stat_key(hit[2].config_file) == hit[1]:
+        return hit[2]
+    s = _setup(root_hint, environ, config_file=config_file, phase_override=phase_override)
+    if len(_SETUP_CACHE) > 256:
+        _SETUP_CACHE.clear()
+    # the stat key the config was loaded under (taken before reading it), not a newer one
+    _SETUP_CACHE[key] = (now + FS_TTL, _CONFIG_CACHE[(s.config_file, s.home)][0], s)
+    return s
+
+
+def _setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None = None,
+           phase_override: Phase | None = None) -> Setup:
     root = environ.get("CLAUDE_PROJECT_DIR") or root_hint
     if not root or not os.path.isabs(root):
         raise BoundaryInputError(f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}")
-    root = _FS.realpath(root)
+    root = _real_root(root)
     home = environ.get("HOME") or None
     cfg_file = config_file or config_path(root, environ)
     loaded = _cached_config(cfg_file, home)
@@ -95,11 +136,20 @@ def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None
 
 
 def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
-    package_dirs = [PACKAGE_DIR, os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")]
+    package_dirs = [PACKAGE_DIR, _HOOKS_DIR]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
-    protected = protected_set(s.root, home=s.home, config_file=s.config_file,
-                              audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS)
+    key = (s.root, s.home, s.config_file, s.audit_file, *package_dirs)
+    now = time.monotonic()
+    hit = _PROTECTED_CACHE.get(key)
+    if hit is not None and now < hit[0]:
+        protected = hit[1]
+    else:
+        protected = protected_set(s.root, home=s.home, config_file=s.config_file,
+                                  audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS)
+        if len(_PROTECTED_CACHE) > 256:
+            _PROTECTED_CACHE.clear()
+        _PROTECTED_CACHE[key] = (now + FS_TTL, protected)
     return Facts(s.root, _FS, s.phase, s.phase_source, s.bypass, s.home, s.problem, protected)
 
 

@@ -1,0 +1,306 @@
+"""Hook latency as Claude Code sees it, and in-process throughput (ADR 0009, docs/benchmarks.md).
+
+    python benchmarks/hook_latency.py [--rounds 40] [--no-replay]
+
+Runs the real entry scripts (``python -I -S hooks/*.py``, payload on stdin, a new process per
+call) for five cases, with a warm resident evaluator and with the in-process path
+(ORCHESTRATOR_BOUNDARY_NO_DAEMON=1), next to ``python -I -c pass`` of the same interpreter and
+a stand-in for a typical guard hook (a script that parses the payload with ``json`` and prints
+nothing). All commands are interleaved round-robin so machine noise hits them equally.
+Then in-process throughput (decide, evaluate), replay over the corpus when present, and peak
+memory (ru_maxrss) of a client process and of the evaluator. Not a test: numbers, not verdicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src"
+sys.path.insert(0, str(SRC))
+
+from orchestrator_boundary import client  # noqa: E402
+
+PY = sys.executable
+PRE, POST = REPO / "hooks" / "pre_tool_use.py", REPO / "hooks" / "post_tool_use.py"
+CORPUS = Path(os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS", "/work/shared/corpus")) / "payloads"
+
+
+def payload(root: Path, tool: str, tool_input: dict[str, Any], event: str = "PreToolUse",
+            **more: Any) -> bytes:
+    data = {"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": str(root),  # noqa: S108
+            "permission_mode": "acceptEdits", "hook_event_name": event, "tool_name": tool,
+            "tool_input": tool_input, "tool_use_id": "toolu_bench", **more}
+    return json.dumps(data).encode()
+
+
+def cases(root: Path) -> dict[str, tuple[Path, bytes]]:
+    f = str(root / "src" / "app.py")
+    return {
+        "main Read": (PRE, payload(root, "Read", {"file_path": f})),
+        "main Write": (PRE, payload(root, "Write", {"file_path": f, "content": "x = 2\n"})),
+        "sub Write": (PRE, payload(root, "Write", {"file_path": f, "content": "x = 2\n"},
+                                   agent_id="a1b2c3", agent_type="general-purpose")),
+        "main Bash >": (PRE, payload(root, "Bash", {"command": "echo hi > out.txt"})),
+        "Post Write": (POST, payload(root, "Write", {"file_path": f, "content": "x = 1\n"},
+                                     event="PostToolUse",
+                                     tool_response={"filePath": f, "success": True},
+                                     agent_id="a1b2c3", agent_type="general-purpose")),
+    }
+
+
+def run_once(argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> tuple[float, int, int, bytes]:
+    """Seconds from spawn to exit (stdout read), exit code, ru_maxrss (KiB), stdout."""
+    with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as err:
+        inp.write(stdin)
+        inp.seek(0)
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdin=inp, stdout=subprocess.PIPE, stderr=err, env=env, cwd=cwd)
+        out = p.stdout.read() if p.stdout else b""
+        _, status, ru = os.wait4(p.pid, 0)
+        elapsed = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.stdout:
+            p.stdout.close()
+    return elapsed, p.returncode, ru.ru_maxrss, out
+
+
+def verdict_of(code: int, out: bytes) -> str:
+    if code == 2:
+        return "exit 2"
+    if not out:
+        return "none"
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return "garbage!"
+    hso = data.get("hookSpecificOutput", {})
+    return hso.get("permissionDecision") or data.get("decision") or "context"
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def daemon_pid(rt: Path) -> int | None:
+    for lock in rt.glob("*.lock"):
+        try:
+            pid = int(lock.read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if Path(f"/proc/{pid}").exists():
+            return pid
+    return None
+
+
+def vm_hwm_kib(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def latency(rounds: int, root: Path, rt: Path, home: Path) -> tuple[list[list[str]], dict[str, Any]]:
+    base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
+            "CLAUDE_PROJECT_DIR": str(root), "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(rt),
+            "ORCHESTRATOR_BOUNDARY_PHASE": "enforce", "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "600"}
+    warm_env = dict(base)
+    cold_env = {**base, "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1"}
+    guard = root.parent / "json_guard.py"
+    guard.write_text("import json, sys\n\npayload = json.load(sys.stdin)\n")
+    commands: dict[str, tuple[list[str], bytes, dict[str, str]]] = {
+        "python -I -c pass": ([PY, "-I", "-c", "pass"], b"", base),
+        "peer: json guard": ([PY, str(guard)], cases(root)["main Write"][1], base),
+    }
+    for name, (script, raw) in cases(root).items():
+        commands[f"{name} / warm"] = ([PY, "-I", "-S", str(script)], raw, warm_env)
+    for name, (script, raw) in cases(root).items():
+        commands[f"{name} / in-process"] = ([PY, "-I", "-S", str(script)], raw, cold_env)
+
+    # start the evaluator and wait until it answers
+    run_once(commands["main Read / warm"][0], commands["main Read / warm"][1], warm_env, root)
+    end = time.monotonic() + 30
+    while daemon_pid(rt) is None and time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    for argv, raw, env in commands.values():  # warm the page cache for every command
+        run_once(argv, raw, env, root)
+
+    samples: dict[str, list[float]] = {k: [] for k in commands}
+    rss: dict[str, list[int]] = {k: [] for k in commands}
+    verdicts: dict[str, set[str]] = {k: set() for k in commands}
+    for _ in range(rounds):
+        for name, (argv, raw, env) in commands.items():
+            t, code, maxrss, out = run_once(argv, raw, env, root)
+            samples[name].append(t)
+            rss[name].append(maxrss)
+            verdicts[name].add(verdict_of(code, out))
+    pid = daemon_pid(rt)
+    hwm = vm_hwm_kib(pid) if pid else None  # before the cold runs below stop it
+    bare = statistics.median(samples["python -I -c pass"])
+    rows = []
+    for name in commands:
+        med, p95 = statistics.median(samples[name]), pct(samples[name], 0.95)
+        rows.append([name, f"{med * 1000:.1f}", f"{p95 * 1000:.1f}", f"{med / bare:.2f}x",
+                     f"{statistics.median(rss[name]) / 1024:.1f}", "/".join(sorted(verdicts[name]))])
+
+    # cold: no evaluator yet (the call starts one and judges in-process)
+    cold = []
+    for _ in range(3):
+        p = daemon_pid(rt)
+        if p:
+            os.kill(p, signal.SIGTERM)
+            while Path(f"/proc/{p}").exists() and vm_hwm_kib(p) is not None:
+                time.sleep(0.02)
+        t, code, maxrss, out = run_once(*commands["main Write / warm"][:2], warm_env, root)
+        cold.append(t)
+        end = time.monotonic() + 30
+        while daemon_pid(rt) is None and time.monotonic() < end:
+            time.sleep(0.05)
+    rows.append(["main Write / cold (starts evaluator)", f"{statistics.median(cold) * 1000:.1f}",
+                 f"{max(cold) * 1000:.1f}", f"{statistics.median(cold) / bare:.2f}x", "", "deny"])
+    extra = {"daemon_pid": pid, "daemon_hwm_kib": hwm,
+             "bare_ms": bare * 1000}
+    return rows, extra
+
+
+def throughput(root: Path, home: Path, seconds: float = 1.0) -> list[list[str]]:
+    os.environ.pop("ORCHESTRATOR_BOUNDARY_PHASE", None)
+    from orchestrator_boundary import hook
+    from orchestrator_boundary.payload import parse_payload
+
+    env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(home),
+           "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    rows = []
+    for name, (script, raw) in cases(root).items():
+        event = "PostToolUse" if script == POST else "PreToolUse"
+        p = parse_payload(raw)
+
+        def decide(p: Any = p) -> None:
+            hook.judge(p, hook.setup(p.cwd, env), env)
+
+        def full(raw: bytes = raw, event: str = event) -> None:
+            hook.evaluate(raw, env, event=event)
+
+        rates = []
+        for fn in (decide, full):
+            fn()
+            n, t0 = 0, time.perf_counter()
+            while time.perf_counter() - t0 < seconds:
+                for _ in range(200):
+                    fn()
+                n += 200
+            rates.append(n / (time.perf_counter() - t0))
+        rows.append([name, f"{rates[0]:,.0f}", f"{rates[1]:,.0f}"])
+    return rows
+
+
+def replay() -> list[str] | None:
+    files = sorted(CORPUS.glob("*.jsonl.gz")) if CORPUS.is_dir() else []
+    if not files:
+        return None
+    from orchestrator_boundary.cmd_replay import judge_line
+
+    args = argparse.Namespace(config=None, phase=None)
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+    t0 = time.perf_counter()
+    n = 0
+    for f in files:
+        with gzip.open(f, "rt", encoding="utf-8", errors="surrogateescape") as fh:
+            for line in fh:
+                if line.strip():
+                    judge_line(line, env, args)
+                    n += 1
+    inproc = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    subprocess.run([PY, "-m", "orchestrator_boundary.cli", "replay", "--json", *map(str, files)],
+                   stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(SRC)}, check=True)
+    cli = time.perf_counter() - t0
+    return [f"{n:,}", f"{inproc:.2f}", f"{n / inproc:,.0f}", f"{cli:.2f}"]
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) + " |"  # noqa: E731
+    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|",
+                      *map(line, rows)])
+
+
+def machine() -> str:
+    cpu = "?"
+    try:
+        for ln in Path("/proc/cpuinfo").read_text().splitlines():
+            if ln.startswith("model name"):
+                cpu = ln.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        load = "?"
+    return (f"nproc {os.cpu_count()}, {cpu}, Python {platform.python_version()} ({PY}), "
+            f"{platform.system()} {platform.release()}, load average {load}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--no-replay", action="store_true")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="obbench-"))
+    rt = Path(tempfile.mkdtemp(prefix="obrt-", dir="/tmp"))  # noqa: S108 - short socket path
+    rt.chmod(0o700)
+    root, home = tmp / "proj", tmp / "home"
+    (root / "src").mkdir(parents=True)
+    home.mkdir()
+    (root / "src" / "app.py").write_text("x = 1\n")
+    try:
+        print(f"machine: {machine()}")
+        print(f"command: python benchmarks/hook_latency.py --rounds {args.rounds}\n")
+        rows, extra = latency(args.rounds, root, rt, home)
+        print(f"Round trip, process start -> verdict on stdout ({args.rounds} interleaved rounds; "
+              f"ratio = median / median of `python -I -c pass`):\n")
+        print(table(["command", "median ms", "p95 ms", "ratio", "client maxrss MiB", "verdict"], rows))
+        hwm = extra["daemon_hwm_kib"]
+        print(f"\nresident evaluator peak memory (VmHWM): {hwm / 1024:.1f} MiB" if hwm else
+              "\nresident evaluator: not found")
+        print("\nIn-process (one interpreter; decide = setup + judge of a parsed payload, "
+              "evaluate = the whole hook incl. JSON, answer and audit line):\n")
+        print(table(["case", "decide / s", "evaluate / s"], throughput(root, home)))
+        if not args.no_replay:
+            r = replay()
+            if r is None:
+                print(f"\nreplay: corpus not found at {CORPUS} (skipped)")
+            else:
+                print("\nReplay of the corpus (judge_line as `orchestrator-boundary replay`; "
+                      "and the CLI itself, start to end):\n")
+                print(table(["payloads", "in-process s", "payloads / s", "CLI wall s"], [r]))
+    finally:
+        pid = daemon_pid(rt)
+        if pid:
+            os.kill(pid, signal.SIGTERM)
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(rt, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

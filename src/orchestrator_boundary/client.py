@@ -1,0 +1,417 @@
+"""The hook's fast path: hand the call to a resident evaluator, else judge it here. ADR 0009.
+
+Claude Code starts a new process for every hook call, so this module is what that process runs.
+It imports nothing beyond ``os``, ``sys`` and ``_socket`` (no ``json``, ``re`` or ``socket``):
+it reads the payload bytes, sends them with the hook's own environment to the project's
+evaluator (``orchestrator_boundary.daemon``) over a Unix socket and writes back the answer.
+
+Whenever the evaluator cannot answer (disabled, no socket, refused, timeout, a reply it does
+not understand, another version) the call is judged in this process by the same
+``hook.evaluate``: nothing ever fails open because the evaluator is missing. A missing
+evaluator is started in the background for the next call.
+
+Runnable by path without ``site`` (``python -I -S .../client.py PreToolUse``) or imported by
+the thin ``hooks/*.py`` entry scripts.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+PROTOCOL = b"OB1"
+REQUEST_MAGIC = b"OBQ1"
+REPLY_MAGIC = b"OBA1"
+MISMATCH = b"OBX1"
+NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
+RUNTIME_DIR_ENV = "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR"
+TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
+DEFAULT_TIMEOUT = 2.5  # seconds; well below any sensible hook timeout, then judge in-process
+MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: read one byte more, the shell refuses it
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS
+EVENTS = ("PreToolUse", "PostToolUse")
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+IMPORT_ROOT = os.path.dirname(PACKAGE_DIR)  # src/ in a checkout, site-packages when installed
+
+
+# ---- framing (shared with the daemon): a field is b"<decimal length>:" + bytes ----
+
+def pack(fields: list[bytes]) -> bytes:
+    return b"".join(b"%d:%s" % (len(f), f) for f in fields)
+
+
+def unpack(data: bytes, start: int = 0) -> list[bytes]:
+    """The fields of ``data[start:]``; ValueError when it is not exactly a field sequence."""
+    out = []
+    i, n = start, len(data)
+    while i < n:
+        colon = data.index(b":", i, i + 12)
+        size = int(data[i:colon])
+        if size < 0 or colon + 1 + size > n:
+            raise ValueError("truncated field")
+        out.append(data[colon + 1 : colon + 1 + size])
+        i = colon + 1 + size
+    return out
+
+
+def _source_stamp(folder: str, depth: int = 2) -> int:
+    """The newest mtime (ns) among the package's ``.py`` files (~30 stat calls).
+
+    Not the folders' own: writing ``__pycache__`` changes those, and would retire every
+    evaluator started before the first compile.
+    """
+    newest = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".py"):
+                    newest = max(newest, entry.stat().st_mtime_ns)
+                elif depth > 1 and entry.name != "__pycache__" and entry.is_dir():
+                    newest = max(newest, _source_stamp(entry.path, depth - 1))
+    except OSError:
+        pass
+    return newest
+
+
+def version_tag() -> bytes:
+    """Protocol + package version + the newest source mtime (an edit or upgrade in place).
+
+    Client and evaluator must agree exactly; otherwise the evaluator quits and the call is
+    judged in-process, so changed code never talks to an old process.
+    """
+    from orchestrator_boundary import __version__
+
+    return b"%s/%s/%d" % (PROTOCOL, __version__.encode(), _source_stamp(PACKAGE_DIR))
+
+
+def _fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def runtime_dir(environ: dict[bytes, bytes] | None = None) -> str:
+    env = os.environb if environ is None else environ
+    explicit = env.get(RUNTIME_DIR_ENV.encode())
+    if explicit:
+        return os.fsdecode(explicit)
+    xdg = env.get(b"XDG_RUNTIME_DIR")
+    if xdg and xdg.startswith(b"/"):
+        return os.path.join(os.fsdecode(xdg), "orchestrator-boundary")
+    return "/tmp/orchestrator-boundary-%d" % os.getuid()  # noqa: S108 - checked: ours, 0700
+
+
+def socket_path(root: str, environ: dict[bytes, bytes] | None = None) -> str:
+    """One evaluator per user (the folder), project root, interpreter and installation."""
+    key = b"\0".join((os.fsencode(root), os.fsencode(sys.executable), os.fsencode(PACKAGE_DIR)))
+    return os.path.join(runtime_dir(environ), "%016x.sock" % _fnv1a64(key))
+
+
+def private_dir(path: str, *, create: bool) -> bool:
+    """True when ``path`` is a real folder owned by us that nobody else can enter (0700)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not create:
+            return False
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            return False
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return False
+    except OSError:
+        return False
+    return (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
+
+
+# ---- the evaluator route ----
+
+def _recv_all(sock: object, limit: int) -> bytes:
+    chunks = []
+    total = 0
+    while True:
+        chunk = sock.recv(65536)  # type: ignore[attr-defined]
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise ValueError("reply too large")
+
+
+def server_is_evaluator(sock: object, path: str) -> bool:
+    """On Linux: the process behind the socket has our uid and runs ``daemon.py`` for this
+    socket (SO_PEERCRED, /proc/PID/cmdline). A plain listener someone bound in its place (a
+    stale test server, a typo'd script) is then never asked. Not a defence against code that
+    already runs as this user: that could also rewrite the package itself."""
+    import _socket
+
+    opt = getattr(_socket, "SO_PEERCRED", None)
+    if opt is None or not os.path.isdir("/proc/self"):
+        return True  # elsewhere the 0700 folder is the check
+    creds = sock.getsockopt(_socket.SOL_SOCKET, opt, 12)  # type: ignore[attr-defined]
+    pid = int.from_bytes(creds[0:4], sys.byteorder)
+    uid = int.from_bytes(creds[4:8], sys.byteorder)
+    if uid != os.getuid():
+        return False
+    try:
+        fd = os.open("/proc/%d/cmdline" % pid, os.O_RDONLY)
+        try:
+            argv = os.read(fd, 65536).split(b"\0")
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+    return (len(argv) == 7 and argv[1:3] == [b"-I", b"-S"]
+            and os.path.basename(argv[3]) == b"daemon.py" and argv[4] == os.fsencode(path))
+
+
+def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
+    """Send one request; the reply's fields, or None when the evaluator gave no usable answer."""
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(path)
+        if not server_is_evaluator(sock, path):
+            return None
+        sock.sendall(REQUEST_MAGIC + pack(fields))
+        sock.shutdown(_socket.SHUT_WR)
+        reply = _recv_all(sock, MAX_REPLY_BYTES)
+    finally:
+        sock.close()
+    if not reply.startswith(REPLY_MAGIC):
+        return None  # MISMATCH, empty (the evaluator died) or garbage
+    answer = unpack(reply, len(REPLY_MAGIC))
+    if len(answer) != 3 or answer[0] not in (b"0", b"2"):
+        return None
+    return answer
+
+
+def lock_path(path: str) -> str:
+    return path[: -len(".sock")] + ".lock" if path.endswith(".sock") else path + ".lock"
+
+
+def starting(path: str) -> bool:
+    """True when an evaluator holds the lock (it is importing the policy): don't start another.
+
+    Many hooks run at once; without this each would start a process that only finds the lock
+    taken. A probe that races with a starting evaluator costs one such process, nothing more.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(lock_path(path), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def start_daemon(path: str, root: str) -> None:
+    """Start the evaluator for ``path`` in the background, detached from this hook's pipes.
+
+    Double fork + setsid: it is nobody's child and holds none of Claude Code's pipes open.
+    Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits.
+    """
+    if starting(path):
+        return
+    daemon_py = os.path.join(PACKAGE_DIR, "daemon.py")
+    env = {k: v for k, v in os.environb.items() if k != b"AMPLIFIER_BYPASS_BOUNDARY"}
+    argv = [sys.executable, "-I", "-S", daemon_py, path, root]
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        try:
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        return
+    try:  # first child
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        os.closerange(3, 1024)
+        os.chdir("/")
+        os.execve(sys.executable, argv, env)
+    finally:
+        os._exit(0)
+
+
+def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
+    """The evaluator's answer, or None when the call must be judged in-process."""
+    env = os.environb
+    if env.get(NO_DAEMON_ENV.encode(), b"").strip().lower() in (b"1", b"true", b"yes", b"on"):
+        return None
+    root_b = env.get(b"CLAUDE_PROJECT_DIR")
+    if not root_b or not root_b.startswith(b"/") or not hasattr(os, "fork"):
+        return None
+    root = os.fsdecode(root_b)
+    path = socket_path(root)
+    if len(os.fsencode(path)) > SOCKET_PATH_MAX or not private_dir(os.path.dirname(path), create=True):
+        return None
+    try:
+        timeout = float(env.get(TIMEOUT_ENV.encode(), b"") or DEFAULT_TIMEOUT)
+    except ValueError:
+        timeout = DEFAULT_TIMEOUT
+    try:
+        cwd = os.fsencode(os.getcwd())
+    except OSError:
+        cwd = b""
+    fields = [version_tag(), event.encode(), cwd]
+    for key, value in env.items():
+        fields.append(key + b"=" + value)
+    fields.append(b"")  # end of the environment
+    fields.append(raw)
+    try:
+        answer = request(path, fields, timeout)
+    except (FileNotFoundError, ConnectionRefusedError):
+        start_daemon(path, root)
+        return None
+    except (OSError, ValueError):
+        return None  # timeout, reset, a reply cut short: judge here
+    if answer is None:
+        return None
+    return int(answer[0]), answer[1], answer[2]
+
+
+# ---- the in-process route (same function the evaluator calls) ----
+
+def _import_path() -> None:
+    """Make the package and its dependencies importable when started with ``-S``."""
+    if IMPORT_ROOT not in sys.path:
+        sys.path.insert(0, IMPORT_ROOT)
+    if "site" not in sys.modules:
+        import site
+
+        site.main()
+        if IMPORT_ROOT in sys.path:  # keep this copy first, ahead of any installed one
+            sys.path.remove(IMPORT_ROOT)
+        sys.path.insert(0, IMPORT_ROOT)
+
+
+def in_process(raw: bytes, event: str) -> tuple[int, bytes, bytes]:
+    _import_path()
+    from orchestrator_boundary.hook import evaluate
+
+    answer = evaluate(raw, os.environ, event=event)
+    out = (answer.stdout + "\n").encode("utf-8", "backslashreplace") if answer.stdout else b""
+    return answer.exit_code, out, answer.stderr.encode("utf-8", "backslashreplace")
+
+
+def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
+    """The package itself cannot run (a broken install): block, unless the phase says not to.
+
+    Exit 1 or a traceback would let the call through (fail open), so it is exit 2 with one
+    line, or exit 0 with the line when ``ORCHESTRATOR_BOUNDARY_PHASE`` is ``off``/``warn``.
+    """
+    line = ("orchestrator-boundary: cannot load the policy (%s: %s)\n"
+            % (type(exc).__name__, exc)).encode("utf-8", "backslashreplace")[:2000]
+    phase = os.environb.get(b"ORCHESTRATOR_BOUNDARY_PHASE", b"").strip().lower()
+    return (0 if phase in (b"off", b"warn") else 2), b"", line
+
+
+def read_stdin() -> bytes:
+    chunks = []
+    total = 0
+    while total <= MAX_PAYLOAD_BYTES:
+        chunk = os.read(0, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)[: MAX_PAYLOAD_BYTES + 1]
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def run(event: str) -> int:
+    """One hook call: stdin -> verdict on stdout/stderr -> exit code."""
+    raw = read_stdin()
+    try:
+        answer = via_daemon(raw, event)
+    except Exception:  # noqa: BLE001 - the fast path must never decide; judge here instead
+        answer = None
+    if answer is None:
+        try:
+            answer = in_process(raw, event)
+        except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
+            answer = cannot_load(exc)
+    code, out, err = answer
+    if out:
+        _write(1, out)
+    if err:
+        _write(2, err)
+    return code
+
+
+def pre_tool_use_main() -> int:
+    return run("PreToolUse")
+
+
+def post_tool_use_main() -> int:
+    return run("PostToolUse")
+
+
+EVENT_ARGS = {"pre": "PreToolUse", "post": "PostToolUse", "PreToolUse": "PreToolUse",
+              "PostToolUse": "PostToolUse"}
+
+
+def hook_command(event: str, python: str | None = None, *, package_dir: str | None = None,
+                 hooks_dir: str | None = None) -> str:
+    """The command line to register for ``event`` in Claude Code's settings (ADR 0009).
+
+    ``"<python>" -I -S "<package dir>/client.py" PreToolUse``: by path, so it works for a
+    checkout and an installed package alike without ``site`` (``-m`` would need it), and it
+    names ``orchestrator_boundary`` (what ``settings_edit.is_ours`` looks for). ``hooks_dir``
+    gives the checkout's ``hooks/*.py`` form instead. Quoted for ``sh -c``.
+    """
+    name = EVENT_ARGS.get(event)
+    if name is None:
+        raise ValueError(f"unknown hook event {event!r}")
+    exe = os.path.abspath(python or sys.executable)
+    if hooks_dir:
+        script = os.path.join(hooks_dir, "pre_tool_use.py" if name == EVENTS[0] else "post_tool_use.py")
+        return f"{_sh_quote(exe)} -I -S {_sh_quote(script)}"
+    client_py = os.path.join(os.path.abspath(package_dir or PACKAGE_DIR), "client.py")
+    return f"{_sh_quote(exe)} -I -S {_sh_quote(client_py)} {name}"
+
+
+def _sh_quote(word: str) -> str:
+    """Double quotes (readable in settings.json) unless the word needs the shell's single ones."""
+    if not any(c in word for c in '"$`\\!'):
+        return f'"{word}"'
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+if __name__ == "__main__":
+    if IMPORT_ROOT not in sys.path:
+        sys.path.insert(0, IMPORT_ROOT)
+    if len(sys.argv) != 2 or sys.argv[1] not in EVENT_ARGS:
+        sys.stderr.write("usage: client.py PreToolUse|PostToolUse\n")
+        sys.exit(2)  # a misregistered hook blocks rather than failing open
+    sys.exit(run(EVENT_ARGS[sys.argv[1]]))

@@ -1,0 +1,258 @@
+"""The resident evaluator: one process per user and project keeps the policy imported. ADR 0009.
+
+Started on demand by ``client.start_daemon`` as ``python -I -S daemon.py SOCKET ROOT``. It
+answers each request with ``hook.evaluate`` (so its verdicts are the in-process ones), using
+the environment and working folder the hook process sent, never its own. It
+
+- takes an exclusive lock beside the socket before anything else: a second copy exits;
+- binds the socket 0600 in a 0700 folder and answers only peers with its own uid (SO_PEERCRED);
+- answers a request from another version with ``MISMATCH`` and quits at once (the hook then
+  judges in-process and the next call starts a current evaluator);
+- quits after ``ORCHESTRATOR_BOUNDARY_DAEMON_IDLE`` seconds without a request (default 600),
+  or when its socket file was removed or replaced.
+
+Evaluations run one at a time (a lock): the policy keeps per-process caches and the working
+folder is process-wide. Reading requests and writing replies happen in a thread per connection.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if __name__ == "__main__":  # run by path with -S: find the package the way the client does
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from orchestrator_boundary import client  # noqa: E402
+
+IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
+DEFAULT_IDLE = 600.0
+READ_TIMEOUT = 5.0
+MAX_REQUEST_BYTES = client.MAX_PAYLOAD_BYTES + 2 * 1024 * 1024  # the payload and the env
+
+
+def peer_allowed(peer_uid: int, own_uid: int) -> bool:
+    """Only the user who owns the evaluator may use it (root included: no exceptions)."""
+    return peer_uid == own_uid
+
+
+def peer_uid(conn: object) -> int | None:
+    """The connecting process's uid from SO_PEERCRED (Linux); None when unavailable."""
+    import socket
+    import struct
+
+    opt = getattr(socket, "SO_PEERCRED", None)
+    if opt is None:
+        return None
+    raw = conn.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize("3i"))  # type: ignore[attr-defined]
+    _pid, uid, _gid = struct.unpack("3i", raw)
+    return int(uid)
+
+
+class Evaluator:
+    def __init__(self, path: str, root: str, idle: float) -> None:
+        import threading
+
+        self.path, self.root, self.idle = path, root, idle
+        self.version = client.version_tag()
+        self.eval_lock = threading.Lock()
+        self.state_lock = threading.Lock()
+        self.active = 0
+        self.last = 0.0
+        self.ino: int | None = None
+        self.lock_fd = -1
+        self.listener: object = None
+
+    # -- start --
+
+    def acquire(self) -> bool:
+        import fcntl
+
+        fd = os.open(client.lock_path(self.path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        os.ftruncate(fd, 0)
+        os.write(fd, b"%d\n" % os.getpid())
+        self.lock_fd = fd
+        return True
+
+    def warm_up(self) -> None:
+        """Import and exercise the policy once, so the first real call is fast too."""
+        import datetime  # noqa: F401 - the audit timestamp imports it lazily
+        import json  # noqa: F401
+
+        from orchestrator_boundary import hook
+        from orchestrator_boundary.payload import payload_from_obj
+
+        env = {"CLAUDE_PROJECT_DIR": self.root}
+        for tool, tool_input in (("Bash", {"command": "echo hi > out.txt"}),
+                                 ("Write", {"file_path": os.path.join(self.root, "x"), "content": ""})):
+            try:
+                payload = payload_from_obj({
+                    "session_id": "warm-up", "transcript_path": "", "cwd": self.root,
+                    "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input})
+                s = hook.setup(payload.cwd, env)
+                hook.judge(payload, s, env)
+            except Exception:  # noqa: BLE001, S112 - warming up is best effort
+                continue
+
+    def bind(self) -> None:
+        import socket
+        import time
+
+        try:
+            os.unlink(self.path)  # stale: we hold the lock, so no live evaluator owns it
+        except FileNotFoundError:
+            pass
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            sock.bind(self.path)
+        finally:
+            os.umask(old)
+        os.chmod(self.path, 0o600)
+        sock.listen(128)
+        sock.settimeout(min(1.0, max(self.idle / 4, 0.05)))
+        self.ino = os.stat(self.path).st_ino
+        self.listener = sock
+        self.last = time.monotonic()
+
+    # -- stop --
+
+    def cleanup(self) -> None:
+        try:
+            if self.ino is not None and os.stat(self.path).st_ino == self.ino:
+                os.unlink(self.path)
+        except OSError:
+            pass
+        if self.lock_fd >= 0:
+            os.close(self.lock_fd)  # releases the lock: a fresh evaluator may start now
+            self.lock_fd = -1
+
+    def quit(self) -> None:
+        """Stop now, but never in the middle of an evaluation (an audit line half written)."""
+        self.eval_lock.acquire()
+        self.cleanup()
+        os._exit(0)
+
+    def socket_is_ours(self) -> bool:
+        try:
+            return os.stat(self.path).st_ino == self.ino
+        except OSError:
+            return False
+
+    # -- serve --
+
+    def serve(self) -> None:
+        import threading
+        import time
+
+        while True:
+            try:
+                conn, _ = self.listener.accept()  # type: ignore[attr-defined]
+            except TimeoutError:
+                with self.state_lock:
+                    idle = self.active == 0 and time.monotonic() - self.last > self.idle
+                if idle or not self.socket_is_ours():
+                    self.quit()
+                continue
+            except OSError:
+                continue
+            with self.state_lock:
+                self.active += 1
+                self.last = time.monotonic()
+            threading.Thread(target=self.handle, args=(conn,), daemon=True).start()
+
+    def handle(self, conn: object) -> None:
+        import time
+
+        try:
+            self.answer(conn)
+        except Exception:  # noqa: BLE001, S110 - the client falls back when the reply is missing
+            pass
+        finally:
+            try:
+                conn.close()  # type: ignore[attr-defined]
+            except OSError:
+                pass
+            with self.state_lock:
+                self.active -= 1
+                self.last = time.monotonic()
+
+    def answer(self, conn: object) -> None:
+        uid = peer_uid(conn)
+        if uid is not None and not peer_allowed(uid, os.getuid()):
+            return
+        conn.settimeout(READ_TIMEOUT)  # type: ignore[attr-defined]
+        data = client._recv_all(conn, MAX_REQUEST_BYTES)
+        if not data.startswith(client.REQUEST_MAGIC):
+            return
+        fields = client.unpack(data, len(client.REQUEST_MAGIC))
+        if not fields:
+            return
+        if fields[0] != self.version:
+            conn.sendall(client.MISMATCH + client.pack([self.version]))  # type: ignore[attr-defined]
+            self.quit()
+        event, cwd = fields[1].decode(), fields[2]
+        end = fields.index(b"", 3)
+        if event not in client.EVENTS or len(fields) != end + 2:
+            return
+        environ = {}
+        for item in fields[3:end]:
+            key, sep, value = item.partition(b"=")
+            if sep:
+                environ[os.fsdecode(key)] = os.fsdecode(value)
+        raw = fields[end + 1]
+        from orchestrator_boundary.hook import evaluate
+
+        with self.eval_lock:
+            try:
+                os.chdir(cwd or b"/")
+            except OSError:
+                os.chdir("/")
+            result = evaluate(raw, environ, event=event)
+        out = (result.stdout + "\n").encode("utf-8", "backslashreplace") if result.stdout else b""
+        err = result.stderr.encode("utf-8", "backslashreplace")
+        reply = client.REPLY_MAGIC + client.pack([b"%d" % result.exit_code, out, err])
+        conn.sendall(reply)  # type: ignore[attr-defined]
+
+
+def idle_seconds() -> float:
+    try:
+        return float(os.environ.get(IDLE_ENV, "") or DEFAULT_IDLE)
+    except ValueError:
+        return DEFAULT_IDLE
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        sys.stderr.write("usage: daemon.py SOCKET ROOT\n")
+        return 2
+    path, root = argv
+    if not client.private_dir(os.path.dirname(path), create=False):
+        return 1
+    ev = Evaluator(path, root, idle_seconds())
+    if not ev.acquire():
+        return 0  # another evaluator runs (or is starting) for this socket
+    try:
+        client._import_path()
+        ev.warm_up()
+        ev.bind()
+    except BaseException:
+        ev.cleanup()
+        raise
+    import gc
+
+    gc.freeze()  # the imported policy is long-lived: keep it out of every collection
+    try:
+        ev.serve()
+    finally:
+        ev.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,529 @@
+"""The resident evaluator and its client (ADR 0009): same verdicts, and never fail open.
+
+Every test gets its own runtime folder (ORCHESTRATOR_BOUNDARY_RUNTIME_DIR) and kills the
+evaluators it started. "Through the evaluator" runs use an entry that cannot import the policy
+itself (``site`` blocked), so an answer that did not come from the evaluator shows up as
+"cannot load the policy" instead of silently passing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src"
+if str(SRC) not in sys.path:
+    sys.path.insert(0, str(SRC))
+_loaded = sys.modules.get("orchestrator_boundary")
+if _loaded is not None and not str(getattr(_loaded, "__file__", "")).startswith(str(SRC)):
+    # another checkout was imported first (an installed pytest plugin): test this one
+    for _name in [m for m in sys.modules if m.split(".")[0] == "orchestrator_boundary"]:
+        del sys.modules[_name]
+
+from orchestrator_boundary import client, daemon  # noqa: E402
+from orchestrator_boundary.hook import evaluate  # noqa: E402
+
+HOOKS = {"PreToolUse": REPO / "hooks" / "pre_tool_use.py",
+         "PostToolUse": REPO / "hooks" / "post_tool_use.py"}
+# The entry script with `site` made unimportable: only the evaluator can answer.
+RUN_SCRIPT = ("sys.argv = [sys.argv[1]]; src = open(sys.argv[0]).read(); "
+              "exec(compile(src, sys.argv[0], 'exec'), {'__name__': '__main__', '__file__': sys.argv[0]})")
+DAEMON_ONLY = "import sys; sys.modules['site'] = None; " + RUN_SCRIPT
+
+
+@pytest.fixture
+def rt() -> Iterator[Path]:
+    """A short runtime folder (socket paths are limited to ~100 bytes); evaluators killed after."""
+    path = Path(tempfile.mkdtemp(prefix="obd-", dir="/tmp"))  # noqa: S108
+    path.chmod(0o700)
+    try:
+        yield path
+    finally:
+        for lock in path.glob("*.lock"):
+            _kill(lock)
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _pid(lock: Path) -> int | None:
+    try:
+        return int(lock.read_text().strip() or 0) or None
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return b"daemon.py" in fh.read()
+    except OSError:
+        return False
+
+
+def _kill(lock: Path, sig: int = signal.SIGTERM) -> None:
+    pid = _pid(lock)
+    if pid and _alive(pid):
+        os.kill(pid, sig)
+        _until(lambda: not _alive(pid), 5)
+
+
+def _until(cond: Any, timeout: float = 20.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return bool(cond())
+
+
+@pytest.fixture
+def proj(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("x = 1\n")
+    (tmp_path / "home").mkdir(exist_ok=True)
+    return root
+
+
+def base_env(proj: Path, rt: Path, **extra: str) -> dict[str, str]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(proj.parent / "home"),
+           "CLAUDE_PROJECT_DIR": str(proj), "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(rt),
+           "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "60"}
+    env.update(extra)
+    return env
+
+
+def run_hook(event: str, raw: bytes, env: dict[str, str], cwd: Path, *,
+             daemon_only: bool = False) -> subprocess.CompletedProcess[bytes]:
+    script = str(HOOKS[event])
+    argv = ([sys.executable, "-I", "-S", "-c", DAEMON_ONLY, script] if daemon_only
+            else [sys.executable, "-I", "-S", script])
+    return subprocess.run(argv, input=raw, env=env, cwd=cwd, capture_output=True, timeout=60,
+                          check=False)
+
+
+def expected(event: str, raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes]:
+    a = evaluate(raw, env, event=event)
+    out = (a.stdout + "\n").encode() if a.stdout else b""
+    return a.exit_code, out, a.stderr.encode()
+
+
+def sock_of(proj: Path, rt: Path) -> Path:
+    return Path(client.socket_path(str(proj), {b"ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": bytes(rt)}))
+
+
+def start_and_wait(proj: Path, rt: Path, env: dict[str, str]) -> Path:
+    """One call starts the evaluator; wait until it listens and answers."""
+    run_hook("PreToolUse", b"{}", env, proj)
+    sock = sock_of(proj, rt)
+    assert _until(sock.exists), "the evaluator did not start"
+    probe = _payload(proj, "Read", {"file_path": str(proj / "src" / "app.py")})
+    assert _until(lambda: run_hook("PreToolUse", probe, env, proj, daemon_only=True).returncode
+                  == 0), "the evaluator does not answer"
+    return sock
+
+
+def _payload(proj: Path, tool: str, tool_input: dict[str, Any], *, event: str = "PreToolUse",
+             agent: str | None = None, agent_type: str | None = None, **more: Any) -> bytes:
+    data: dict[str, Any] = {
+        "session_id": "sess-1", "transcript_path": "/tmp/t.jsonl", "cwd": str(proj),  # noqa: S108
+        "permission_mode": "acceptEdits", "hook_event_name": event, "tool_name": tool,
+        "tool_input": tool_input, "tool_use_id": "toolu_1"}
+    if agent:
+        data["agent_id"] = agent
+    if agent_type:
+        data["agent_type"] = agent_type
+    data.update(more)
+    return json.dumps(data).encode()
+
+
+def cases(proj: Path) -> list[tuple[str, str, bytes, dict[str, str]]]:
+    """About fifty varied calls: (label, event, raw payload, extra env)."""
+    app, new = str(proj / "src" / "app.py"), str(proj / "src" / "new.py")
+    tools: list[tuple[str, dict[str, Any]]] = [
+        ("Read", {"file_path": app}),
+        ("Write", {"file_path": new, "content": "y = 2\n"}),
+        ("Edit", {"file_path": app, "old_string": "1", "new_string": "2"}),
+        ("MultiEdit", {"file_path": app, "edits": [{"old_string": "1", "new_string": "3"}]}),
+        ("NotebookEdit", {"notebook_path": str(proj / "n.ipynb"), "new_source": "1"}),
+        ("Bash", {"command": "echo hi > out.txt"}),
+        ("Bash", {"command": "ls -la"}),
+        ("Glob", {"pattern": "**/*.py"}),
+        ("mcp__acme__frobnicate", {"x": 1}),
+        ("Agent", {"description": "d", "prompt": "p", "subagent_type": "general-purpose"}),
+        ("Write", {"file_path": str(proj / ".claude" / "settings.json"), "content": "{}"}),
+        ("Write", {"file_path": "/etc/passwd", "content": ""}),
+        ("Write", {"file_path": "relative/path.py", "content": ""}),
+    ]
+    out: list[tuple[str, str, bytes, dict[str, str]]] = []
+    for who, agent, agent_type in (("main", None, None), ("sub", "a1b2", "general-purpose"),
+                                   ("main-agent-type", None, "planner")):
+        for tool, ti in tools:
+            out.append((f"{who}:{tool}", "PreToolUse",
+                        _payload(proj, tool, ti, agent=agent, agent_type=agent_type), {}))
+    write = _payload(proj, "Write", {"file_path": app, "content": "x = 1\n"})
+    post = _payload(proj, "Write", {"file_path": app, "content": "x = 1\n"}, event="PostToolUse",
+                    tool_response={"filePath": app, "success": True})
+    post_bash = _payload(proj, "Bash", {"command": "echo hi > out.txt"}, event="PostToolUse",
+                         tool_response={"stdout": "", "stderr": ""})
+    out += [
+        ("post:Write", "PostToolUse", post, {}),
+        ("post:Write sub", "PostToolUse", post.replace(b'"tool_name"', b'"agent_id": "a9", "tool_name"'), {}),
+        ("post:Bash", "PostToolUse", post_bash, {}),
+        ("invalid json", "PreToolUse", b"{not json", {}),
+        ("empty", "PreToolUse", b"", {}),
+        ("whitespace", "PostToolUse", b"  \n", {}),
+        ("json list", "PreToolUse", b"[1, 2]", {}),
+        ("wrong type", "PreToolUse", b'{"hook_event_name": "PreToolUse", "tool_input": 5}', {}),
+        ("non-tool event", "PreToolUse", b'{"hook_event_name": "Stop", "cwd": "/"}', {}),
+        ("unicode path", "PreToolUse", _payload(proj, "Write", {"file_path": str(proj / "é ü.py"),
+                                                                 "content": "ß"}), {}),
+    ]
+    for phase in ("off", "warn", "ask", "enforce", "bogus"):
+        out.append((f"phase {phase}", "PreToolUse", write, {"ORCHESTRATOR_BOUNDARY_PHASE": phase}))
+    out.append(("bypass", "PreToolUse", write,
+                {"AMPLIFIER_BYPASS_BOUNDARY": "1", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}))
+    out.append(("bypass protected", "PreToolUse",
+                _payload(proj, "Write", {"file_path": str(proj / ".claude" / "boundary.toml"),
+                                         "content": ""}),
+                {"AMPLIFIER_BYPASS_BOUNDARY": "yes", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}))
+    out.append(("missing config file env", "PreToolUse", write,
+                {"ORCHESTRATOR_BOUNDARY_CONFIG": "nope.toml", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}))
+    return out
+
+
+def test_identical_verdicts_in_process_and_through_the_evaluator(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt)
+    start_and_wait(proj, rt, env)
+    all_cases = cases(proj)
+    assert len(all_cases) >= 45
+    for label, event, raw, extra in all_cases:
+        e = {**env, **extra}
+        code, out, err = expected(event, raw, e)
+        got = run_hook(event, raw, e, proj, daemon_only=True)
+        assert (got.returncode, got.stdout) == (code, out), label
+        assert b"cannot load the policy" not in got.stderr, label
+        assert got.stderr == err, label
+
+
+def test_in_process_fallback_gives_the_same_verdicts(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_NO_DAEMON="1")
+    for label, event, raw, extra in cases(proj)[::6]:
+        e = {**env, **extra}
+        code, out, err = expected(event, raw, e)
+        got = run_hook(event, raw, e, proj)
+        assert (got.returncode, got.stdout, got.stderr) == (code, out, err), label
+    assert not list(rt.iterdir()), "opted out: no evaluator may be started"
+
+
+def test_no_project_dir_means_in_process(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt)
+    del env["CLAUDE_PROJECT_DIR"]
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    e = {**env, "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    got = run_hook("PreToolUse", raw, e, proj)
+    assert (got.returncode, got.stdout) == expected("PreToolUse", raw, e)[:2]
+    assert not list(rt.glob("*.sock"))
+
+
+def test_permissions_of_folder_and_socket(proj: Path, rt: Path) -> None:
+    sub = rt / "nested"  # the client creates the folder itself, 0700
+    env = base_env(proj, sub)
+    run_hook("PreToolUse", b"{}", env, proj)
+    sock = sock_of(proj, sub)
+    assert _until(sock.exists)
+    assert stat.S_IMODE(sub.stat().st_mode) == 0o700
+    assert stat.S_ISSOCK(sock.stat().st_mode)
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+    for lock in sub.glob("*.lock"):
+        _kill(lock)
+
+
+def test_an_open_runtime_folder_is_not_used(proj: Path, rt: Path) -> None:
+    rt.chmod(0o755)
+    assert not client.private_dir(str(rt), create=False)
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    got = run_hook("PreToolUse", raw, env, proj)
+    assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
+    time.sleep(0.5)
+    assert not list(rt.iterdir())
+
+
+def test_version_mismatch_falls_back_and_the_old_evaluator_quits(proj: Path, rt: Path,
+                                                                tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(SRC / "orchestrator_boundary", old / "orchestrator_boundary",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    init = old / "orchestrator_boundary" / "__init__.py"
+    init.write_text(init.read_text().replace('__version__ = "', '__version__ = "0.0.0-old+'))
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    sock = sock_of(proj, rt)
+    old_proc = subprocess.Popen([sys.executable, "-I", "-S", str(old / "orchestrator_boundary" / "daemon.py"),
+                      str(sock), str(proj)], env=env, start_new_session=True,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert _until(sock.exists)
+    old_pid = _pid(sock.with_suffix(".lock"))
+    assert old_pid and _alive(old_pid)
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    got = run_hook("PreToolUse", raw, env, proj)
+    assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
+    assert got.returncode == 0 and b'"deny"' in got.stdout
+    assert old_proc.wait(10) == 0, "the old evaluator must quit"
+    # the next calls start a current evaluator, which answers
+    start_and_wait(proj, rt, env)
+    new_pid = _pid(sock.with_suffix(".lock"))
+    assert new_pid and new_pid != old_pid
+
+
+def test_killed_evaluator_leaves_a_stale_socket_fallback_then_fresh(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    sock = start_and_wait(proj, rt, env)
+    lock = sock.with_suffix(".lock")
+    first = _pid(lock)
+    assert first
+    os.kill(first, signal.SIGKILL)
+    assert _until(lambda: not _alive(first), 5)
+    assert sock.exists(), "SIGKILL leaves the socket file behind"
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    got = run_hook("PreToolUse", raw, env, proj)
+    assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
+    assert b'"deny"' in got.stdout
+    assert _until(lambda: (_pid(lock) or first) != first and _alive(_pid(lock) or 0))
+    want = expected("PreToolUse", raw, env)[:2]
+
+    def fresh_answers() -> bool:  # it holds the lock before it listens
+        got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)
+        return (got.returncode, got.stdout) == want
+    assert _until(fresh_answers)
+
+
+def _fake_server(path: Path, behaviour: str, held: list[socket.socket]) -> socket.socket:
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(str(path))
+    srv.listen(8)
+    import threading
+
+    def loop() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            if behaviour == "garbage":
+                with contextlib.suppress(OSError):  # the client may hang up first
+                    conn.recv(1 << 20)
+                    conn.sendall(b"OBA1" + b"999:nonsense")
+                conn.close()
+            elif behaviour == "drop":
+                conn.close()
+            else:  # "silent": keep the connection open and never answer
+                held.append(conn)
+
+    threading.Thread(target=loop, daemon=True).start()
+    return srv
+
+
+@pytest.mark.parametrize("behaviour", ["garbage", "drop", "silent"])
+def test_a_broken_evaluator_never_decides(proj: Path, rt: Path, behaviour: str) -> None:
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce",
+                   ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT="0.5")
+    held: list[socket.socket] = []
+    srv = _fake_server(sock_of(proj, rt), behaviour, held)
+    try:
+        for raw in (_payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""}),
+                    _payload(proj, "Read", {"file_path": str(proj / "a.py")}), b"nonsense"):
+            got = run_hook("PreToolUse", raw, env, proj)
+            assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
+    finally:
+        srv.close()
+        for conn in held:
+            conn.close()
+
+
+def test_config_change_reaches_a_running_evaluator(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt)
+    cfg = proj / ".claude" / "boundary.toml"
+    cfg.parent.mkdir()
+    env["ORCHESTRATOR_BOUNDARY_PHASE"] = "enforce"
+    cfg.write_text('[orchestrator]\nwrite_allow = ["a.py"]\n')
+    start_and_wait(proj, rt, env)
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)
+    assert (got.returncode, got.stdout) == (0, b"")
+    cfg.write_text('[orchestrator]\nwrite_allow = ["docs/**"]\n')
+    got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)
+    assert got.returncode == 0 and b'"deny"' in got.stdout
+    assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
+    cfg.write_text("phase = [broken\n")
+    got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)
+    assert (got.returncode, got.stdout, got.stderr) == expected("PreToolUse", raw, env)
+
+
+def test_idle_evaluator_quits_and_removes_its_socket(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_DAEMON_IDLE="1")
+    sock = start_and_wait(proj, rt, env)
+    pid = _pid(sock.with_suffix(".lock"))
+    assert pid
+    assert _until(lambda: not _alive(pid), 15)
+    assert not sock.exists()
+
+
+def test_a_second_evaluator_for_the_same_socket_exits(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt)
+    sock = start_and_wait(proj, rt, env)
+    second = subprocess.run([sys.executable, "-I", "-S", str(SRC / "orchestrator_boundary" / "daemon.py"),
+                             str(sock), str(proj)], env=env, timeout=30, check=False)
+    assert second.returncode == 0
+    assert _alive(_pid(sock.with_suffix(".lock")) or 0)
+
+
+def test_peer_check() -> None:
+    me = os.getuid()
+    assert daemon.peer_allowed(me, me)
+    assert not daemon.peer_allowed(me + 1, me)
+    assert not daemon.peer_allowed(0, 1000)
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        assert daemon.peer_uid(a) in (me, None)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_framing_round_trip_and_rejects_truncation() -> None:
+    fields = [b"", b"a", b"x" * 1000, b"k=v\x00\xff", b"12:34"]
+    assert client.unpack(client.pack(fields)) == fields
+    with pytest.raises(ValueError):
+        client.unpack(client.pack(fields)[:-1])
+    with pytest.raises(ValueError):
+        client.unpack(b"abc")
+
+
+def test_hook_command_forms() -> None:
+    cmd = client.hook_command("PreToolUse", "/usr/bin/python3")
+    assert cmd == f'"/usr/bin/python3" -I -S "{SRC / "orchestrator_boundary" / "client.py"}" PreToolUse'
+    assert client.hook_command("post", "/p y/python", package_dir="/s p/orchestrator_boundary") == (
+        '"/p y/python" -I -S "/s p/orchestrator_boundary/client.py" PostToolUse')
+    assert client.hook_command("pre", "/usr/bin/python3", hooks_dir=str(REPO / "hooks")) == (
+        f'"/usr/bin/python3" -I -S "{HOOKS["PreToolUse"]}"')
+    with pytest.raises(ValueError):
+        client.hook_command("Stop")
+
+
+def test_the_registered_command_runs_through_the_shell(proj: Path, rt: Path) -> None:
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    want = expected("PreToolUse", raw, env)
+    for _ in range(2):  # the first call starts the evaluator, the second may use it
+        got = subprocess.run(["sh", "-c", client.hook_command("PreToolUse")], input=raw, env=env,
+                             cwd=proj, capture_output=True, timeout=60, check=False)
+        assert (got.returncode, got.stdout, got.stderr) == want
+
+
+def test_client_imports_stay_small(proj: Path, rt: Path) -> None:
+    probe = ("import sys; before = set(sys.modules)\n"
+             f"try:\n {RUN_SCRIPT}\n"
+             "except SystemExit: pass\n"
+             "bad = {'json', 're', 'socket', 'pydantic', 'structlog', 'orchestrator_boundary.hook'}\n"
+             "print(sorted(bad & (set(sys.modules) - before)), file=sys.stderr)")
+    env = base_env(proj, rt)
+    start_and_wait(proj, rt, env)
+    raw = _payload(proj, "Read", {"file_path": str(proj / "a.py")})
+    got = subprocess.run([sys.executable, "-I", "-S", "-c", probe, str(HOOKS["PreToolUse"])],
+                         input=raw, env=env, cwd=proj, capture_output=True, timeout=60, check=False)
+    assert got.stderr.strip().splitlines()[-1] == b"[]"
+
+
+def test_edited_source_retires_the_evaluator_and_installed_form_works(proj: Path, rt: Path,
+                                                                      tmp_path: Path) -> None:
+    """Run from a copy by path (the installed command form); touching a module retires it."""
+    pkg = tmp_path / "site" / "orchestrator_boundary"
+    shutil.copytree(SRC / "orchestrator_boundary", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    argv = [sys.executable, "-I", "-S", str(pkg / "client.py"), "PreToolUse"]
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    want = expected("PreToolUse", raw, env)[:2]
+
+    def call() -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(argv, input=raw, env=env, cwd=proj, capture_output=True,
+                              timeout=60, check=False)
+
+    assert (call().returncode, call().stdout) == want
+    assert _until(lambda: any(_alive(_pid(lk) or 0) for lk in rt.glob("*.lock")))
+    lock = next(rt.glob("*.lock"))
+    first = _pid(lock)
+    assert first
+    later = time.time() + 5
+    os.utime(pkg / "policy.py", (later, later))
+    got = call()
+    assert (got.returncode, got.stdout) == want
+    assert _until(lambda: not _alive(first), 10), "an evaluator running old code must quit"
+
+
+def test_hook_command_survives_the_shell(tmp_path: Path) -> None:
+    odd = tmp_path / "it's a $HOME \"dir\" `x`"
+    odd.mkdir()
+    for event in client.EVENTS:
+        cmd = client.hook_command(event, sys.executable, hooks_dir=str(odd))
+        echo = subprocess.run(["sh", "-c", "printf '%s\\n' " + cmd.replace(" -I -S ", " ")],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+        assert echo[0] == sys.executable
+        assert echo[1].startswith(str(odd) + "/")
+
+
+def test_a_listener_that_is_not_the_evaluator_is_never_asked(proj: Path, rt: Path) -> None:
+    """A well-formed "no objection" from some other process must not be taken for a verdict."""
+    held: list[socket.socket] = []
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(str(sock_of(proj, rt)))
+    srv.listen(8)
+    import threading
+
+    def lenient() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            held.append(conn)
+            with contextlib.suppress(OSError):  # the client hangs up without asking
+                conn.recv(1 << 20)
+                conn.sendall(b"OBA1" + client.pack([b"0", b"", b""]))
+
+    threading.Thread(target=lenient, daemon=True).start()
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    try:
+        got = run_hook("PreToolUse", raw, env, proj)
+        assert got.returncode == 0 and b'"deny"' in got.stdout
+    finally:
+        srv.close()
+        for conn in held:
+            conn.close()
+
+
+@pytest.mark.parametrize(("phase", "code"), [("", 2), ("enforce", 2), ("warn", 0), ("off", 0)])
+def test_a_broken_install_blocks_instead_of_crashing(proj: Path, rt: Path, phase: str,
+                                                     code: int) -> None:
+    """No evaluator and the policy cannot be imported: exit 2 (or 0 in warn/off), never 1."""
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_NO_DAEMON="1", ORCHESTRATOR_BOUNDARY_PHASE=phase)
+    raw = _payload(proj, "Read", {"file_path": str(proj / "a.py")})
+    got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)  # `site` blocked
+    assert got.returncode == code
+    assert got.stdout == b""
+    assert got.stderr.startswith(b"orchestrator-boundary: cannot load the policy")
