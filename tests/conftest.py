@@ -29,6 +29,9 @@ def _guard_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Itera
     for key in list(os.environ):
         if key.startswith(GUARDED_PREFIXES):
             monkeypatch.delenv(key)
+    # subprocesses judge in process: no resident evaluator outlives a test (test_daemon.py and
+    # the end-to-end harness set up their own, short-lived ones)
+    monkeypatch.setenv("ORCHESTRATOR_BOUNDARY_NO_DAEMON", "1")
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))

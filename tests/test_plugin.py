@@ -50,7 +50,8 @@ def test_hooks_json_shape() -> None:
         hook = group["hooks"][0]
         assert hook["type"] == "command"
         assert hook["timeout"] == se.HOOK_TIMEOUT_S
-        assert hook["command"] == f'python3 "${{CLAUDE_PLUGIN_ROOT}}/hooks/{script}"'
+        # -I -S: the import-free client starts like a bare interpreter (ADR 0009)
+        assert hook["command"] == f'python3 -I -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/{script}"'
         assert (REPO / "hooks" / script).is_file()
 
 

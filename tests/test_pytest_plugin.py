@@ -49,6 +49,9 @@ def test_entry_point_loads_the_fixtures(pytester, monkeypatch):
 
 def test_dash_p_loads_the_fixtures(pytester, monkeypatch):
     env_path(monkeypatch, SRC)
+    # -p is how the plugin is loaded where entry points are not (an installed copy would
+    # register it a second time)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     pytester.makepyfile(test_user=USER_TEST)
     result = pytester.runpytest_subprocess("-q", "-p", "orchestrator_boundary.pytest_plugin")
     result.assert_outcomes(passed=1)

@@ -47,28 +47,17 @@ class SettingsError(ValueError):
         self.file, self.problem = file, problem
 
 
-def _installed(package_dir: str) -> bool:
-    parts = package_dir.replace("\\", "/").split("/")
-    return "site-packages" in parts or "dist-packages" in parts
-
-
 def hook_command(event: str, *, executable: str | None = None,
                  package_dir: str | None = None) -> str:
     """The shell command registered for ``event`` ("PreToolUse"/"PostToolUse" or "pre"/"post").
 
-    Pinned to the interpreter that has the package (absolute, quoted for POSIX shells). For an
-    installed package: ``python -m orchestrator_boundary.hook_entry pre``; for a checkout that is
-    only on ``PYTHONPATH``: the absolute path of ``hook_entry.py``, which finds its own package.
-    The one place that decides the command form (the latency work may change it).
+    Pinned to the interpreter that has the package, quoted for POSIX shells: the import-free
+    client by path, ``"<python>" -I -S "<package>/client.py" PreToolUse`` (ADR 0009). The form
+    itself is decided in one place, ``client.hook_command``.
     """
-    arg = EVENT_ARG.get(event, event)
-    if arg not in ("pre", "post"):
-        raise ValueError(f"unknown hook event {event!r}")
-    python = os.path.abspath(executable or sys.executable)
-    pkg = package_dir or PACKAGE_DIR
-    if _installed(pkg):
-        return f"{shlex.quote(python)} -m orchestrator_boundary.hook_entry {arg}"
-    return f"{shlex.quote(python)} {shlex.quote(os.path.join(pkg, 'hook_entry.py'))} {arg}"
+    from orchestrator_boundary import client
+
+    return client.hook_command(event, executable, package_dir=package_dir)
 
 
 def is_ours(hook: object) -> bool:

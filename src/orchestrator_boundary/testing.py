@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import shlex
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,7 +22,6 @@ from typing import Any
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 SCRIPTS = {"PreToolUse": "orchestrator-boundary-pre-tool-use",
            "PostToolUse": "orchestrator-boundary-post-tool-use"}
-FUNCTIONS = {"PreToolUse": "pre_tool_use_main", "PostToolUse": "post_tool_use_main"}
 # what the hook reads from its environment; cleared so the developer's shell cannot leak in
 OWN_ENV = ("CLAUDE_PROJECT_DIR", "ORCHESTRATOR_BOUNDARY_PHASE", "ORCHESTRATOR_BOUNDARY_CONFIG",
            "AMPLIFIER_BYPASS_BOUNDARY", "CLAUDE_PLUGIN_ROOT")
@@ -110,17 +110,13 @@ class BoundaryAnswer:
 
 
 def hook_command(event: str = "PreToolUse") -> list[str]:
-    """The hook's real entry point: the console script beside this Python, else the module."""
+    """The hook's real entry point, exactly as ``install`` registers it (``client.hook_command``):
+    this Python with ``-I -S`` running the package's import-free client."""
     if event not in SCRIPTS:
         raise ValueError(f"event must be PreToolUse or PostToolUse, not {event!r}")
-    bindir = Path(sys.executable).parent
-    for name in (SCRIPTS[event], SCRIPTS[event] + ".exe"):
-        script = bindir / name
-        if script.is_file() and os.access(script, os.X_OK):
-            return [str(script)]
-    code = (f"import sys; from orchestrator_boundary.hook import {FUNCTIONS[event]} as m; "
-            "sys.exit(m())")
-    return [sys.executable, "-c", code]
+    from orchestrator_boundary import client
+
+    return shlex.split(client.hook_command(event, sys.executable))
 
 
 def _decision(event: str, exit_code: int, out: dict[str, Any] | None, stderr: str,
@@ -198,6 +194,9 @@ def run_hook(payload: Mapping[str, Any] | bytes | str, *, project: str | os.Path
         environ["ORCHESTRATOR_BOUNDARY_CONFIG"] = cfg
     if phase:
         environ["ORCHESTRATOR_BOUNDARY_PHASE"] = phase
+    # judged in the hook process itself: no resident evaluator outlives the test run (the
+    # verdicts are the same either way, tests/test_daemon.py)
+    environ.setdefault("ORCHESTRATOR_BOUNDARY_NO_DAEMON", "1")
     environ.update(env or {})
     trail = _audit_file(project, environ.get("ORCHESTRATOR_BOUNDARY_CONFIG"),
                         environ.get("HOME"))

@@ -19,6 +19,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,15 @@ MAIN_SCRIPT = "main"
 def python_command(script: Path | str, *args: str) -> str:
     """A hook command running ``script`` with this interpreter, quoted for the shell."""
     return " ".join(shlex.quote(str(p)) for p in (sys.executable, script, *args))
+
+
+_RUNTIME: list[str] = []
+
+
+def _runtime_dir() -> str:
+    if not _RUNTIME:
+        _RUNTIME.append(tempfile.mkdtemp(prefix="ob-e2e-"))
+    return _RUNTIME[0]
 
 
 @dataclass(frozen=True)
@@ -253,6 +263,11 @@ class Harness:
             "DISABLE_TELEMETRY": "1",
             "DISABLE_ERROR_REPORTING": "1",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            # The product's hooks hand calls to a resident evaluator (ADR 0009): give it a short
+            # private runtime folder (socket paths must stay under ~100 bytes) and a short idle
+            # time, so the real route is exercised and no evaluator outlives the run for long.
+            "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": _runtime_dir(),
+            "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "20",
         }
         env.update(extra or {})
         return env
