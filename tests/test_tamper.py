@@ -1,0 +1,305 @@
+"""Issue 6.1: no agent may change what guards the agents (ADR 0010).
+
+Every test goes through the hook shell (``hook.evaluate``) against a real project in
+tmp_path, so the protected set is the one the shell really builds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from orchestrator_boundary import bash as bash_mod
+from orchestrator_boundary import hook
+from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
+
+from conftest import Project, parse_answer
+
+NEEDS_BASH = pytest.mark.xfail(strict=False, reason="needs bash analysis")
+
+# (label, how to build the absolute path from the project)
+TARGETS = {
+    "project settings": lambda p: p.root / ".claude/settings.json",
+    "project local settings": lambda p: p.root / ".claude/settings.local.json",
+    "user settings": lambda p: p.home / ".claude/settings.json",
+    "boundary config": lambda p: p.root / ".claude/boundary.toml",
+    "audit trail": lambda p: p.audit,
+    "rotated audit file": lambda p: Path(f"{p.audit}.3"),
+    "audit folder file": lambda p: p.root / ".claude/boundary/other.jsonl",
+    "package module": lambda p: Path(hook.PACKAGE_DIR) / "policy.py",
+    "package new file": lambda p: Path(hook.PACKAGE_DIR) / "evil.py",
+    "hook entry script": lambda p: Path(hook.PACKAGE_DIR).parents[1] / "hooks/pre_tool_use.py",
+    "agent definition": lambda p: p.root / ".claude/agents/coder.md",
+    "new agent definition": lambda p: p.root / ".claude/agents/new.md",
+    "user agent definition": lambda p: p.home / ".claude/agents/mine.md",
+    ".env": lambda p: p.root / ".env",
+    ".envrc": lambda p: p.root / ".envrc",
+}
+
+TOOLS = {
+    "Write": lambda f: ("Write", {"file_path": f, "content": "{}"}),
+    "Edit": lambda f: ("Edit", {"file_path": f, "old_string": "a", "new_string": "b"}),
+    "MultiEdit": lambda f: ("MultiEdit", {"file_path": f, "edits": [{"old_string": "a", "new_string": "b"}]}),
+    "NotebookEdit": lambda f: ("NotebookEdit", {"notebook_path": f, "new_source": "x"}),
+}
+
+CALLERS = {"main": None, "coder": "coder", "general-purpose": "general-purpose"}
+
+# every scope covers everything: protection must not depend on the scopes
+WIDE_OPEN = """
+[orchestrator]
+write_allow = ["**", "/**"]
+
+[subagents]
+write_outside_root = ["/**"]
+
+[agents.coder]
+write_scope = ["**", "/**"]
+
+[bash]
+allow_write = ["**", "/**"]
+"""
+
+
+def _tamper(project: Project, target: str, tool: str, caller: str, phase: str, **env: str):
+    name, tool_input = TOOLS[tool](str(TARGETS[target](project)))
+    return project.judge(name, tool_input, agent=CALLERS[caller],
+                         env={"ORCHESTRATOR_BOUNDARY_PHASE": phase, **env})
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+@pytest.mark.parametrize("tool", list(TOOLS))
+def test_every_write_tool_is_denied_on_every_protected_file(project: Project, target: str, tool: str) -> None:
+    for caller in CALLERS:
+        for phase in ("warn", "ask", "enforce"):
+            decision, code, answer = _tamper(project, target, tool, caller, phase)
+            assert (decision, code) == ("deny", "TAMPER"), (caller, phase)
+            out = parse_answer(answer)
+            assert out is not None
+            assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+            assert '"recoverable": false' in out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_scopes_that_cover_the_file_do_not_open_it(project: Project, target: str) -> None:
+    project.configure(WIDE_OPEN)
+    for caller in CALLERS:
+        for tool in TOOLS:
+            assert _tamper(project, target, tool, caller, "enforce")[:2] == ("deny", "TAMPER")
+    # and the wide scopes really are wide: an ordinary file goes through for everyone
+    for caller in CALLERS:
+        assert project.judge("Write", {"file_path": str(project.root / "x.txt"), "content": ""},
+                             agent=CALLERS[caller], env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})[:2] \
+            == ("none", None)
+
+
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_off_phase_records_but_does_not_deny(project: Project, caller: str) -> None:
+    decision, code, answer = _tamper(project, "project settings", "Write", caller, "off")
+    assert (decision, code, answer.stdout, answer.exit_code) == ("none", "TAMPER", "", 0)
+
+
+def test_post_tool_use_blocks_after_the_fact_in_every_phase_but_off(project: Project) -> None:
+    target = str(project.root / ".claude/settings.json")
+    for phase in ("warn", "ask", "enforce"):
+        data = project.payload("Write", {"file_path": target, "content": ""}, event="PostToolUse")
+        answer, rec = project.call(data, env={"ORCHESTRATOR_BOUNDARY_PHASE": phase}, event="PostToolUse")
+        assert rec["code"] == "TAMPER" and rec["post_block"] is True
+        assert parse_answer(answer)["decision"] == "block"  # type: ignore[index]
+
+
+BYPASS = {"AMPLIFIER_BYPASS_BOUNDARY": "1"}
+
+
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_bypass_does_not_open_protected_files(project: Project, caller: str) -> None:
+    for phase in ("warn", "ask", "enforce"):
+        assert _tamper(project, "boundary config", "Edit", caller, phase, **BYPASS)[:2] == ("deny", "TAMPER")
+
+
+def test_bypass_opens_protected_files_only_when_configured(project: Project) -> None:
+    project.configure(BASE_WITH_BYPASS_OPENS)
+    decision, code, answer = _tamper(project, "boundary config", "Edit", "main", "enforce", **BYPASS)
+    assert (decision, code) == ("none", "TAMPER")
+    out = parse_answer(answer)
+    assert out is not None and set(out) == {"systemMessage"}  # the user is told, nothing denied
+    assert "bypassed" in out["systemMessage"]
+    rec = json.loads(project.audit.read_text().splitlines()[-1])
+    assert rec["bypassed"] is True
+    # without the environment variable the setting alone opens nothing
+    assert _tamper(project, "boundary config", "Edit", "main", "enforce")[:2] == ("deny", "TAMPER")
+
+
+BASE_WITH_BYPASS_OPENS = """
+[orchestrator]
+write_allow = ["STATE.md"]
+
+[protect]
+bypass_opens = true
+"""
+
+
+def test_bypass_works_from_the_hook_environment(project: Project) -> None:
+    """The control: the variable in the hook's own environment does bypass an ordinary rule."""
+    src = str(project.root / "src/app.py")
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    assert project.judge("Write", {"file_path": src, "content": ""}, env=env)[:2] == ("deny", "ORCHESTRATOR_WRITE")
+    decision, code, _ = project.judge("Write", {"file_path": src, "content": ""}, env={**env, **BYPASS})
+    assert (decision, code) == ("none", "ORCHESTRATOR_WRITE")
+
+
+@pytest.mark.parametrize(
+    "smuggle",
+    [
+        {"AMPLIFIER_BYPASS_BOUNDARY": "1"},
+        {"env": {"AMPLIFIER_BYPASS_BOUNDARY": "1"}},
+        {"environment": {"AMPLIFIER_BYPASS_BOUNDARY": "true"}},
+        {"ORCHESTRATOR_BOUNDARY_PHASE": "off"},
+        {"permission_mode": "bypassPermissions"},
+    ],
+)
+def test_payload_fields_cannot_set_the_bypass_or_the_phase(project: Project, smuggle: dict) -> None:
+    src = str(project.root / "src/app.py")
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    data = project.payload("Write", {"file_path": src, "content": "", **smuggle}, **smuggle)
+    answer, rec = project.call(data, env=env)
+    assert (rec["decision"], rec["code"], rec["bypassed"]) == ("deny", "ORCHESTRATOR_WRITE", False)
+    assert parse_answer(answer)["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
+
+
+def test_settings_env_is_not_read_by_the_hook(project: Project) -> None:
+    """A settings file's ``env`` is Claude Code's business (which is why the file is protected);
+    the hook reads the bypass from its own process environment only."""
+    for f in (project.root / ".claude/settings.json", project.root / ".claude/settings.local.json",
+              project.home / ".claude/settings.json"):
+        f.write_text(json.dumps({"env": {"AMPLIFIER_BYPASS_BOUNDARY": "1",
+                                         "ORCHESTRATOR_BOUNDARY_PHASE": "off"}}))
+    (project.root / ".env").write_text("AMPLIFIER_BYPASS_BOUNDARY=1\n")
+    (project.root / ".envrc").write_text("export AMPLIFIER_BYPASS_BOUNDARY=1\n")
+    src = str(project.root / "src/app.py")
+    decision, code, _ = project.judge("Write", {"file_path": src, "content": ""},
+                                      env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})
+    assert (decision, code) == ("deny", "ORCHESTRATOR_WRITE")
+    rec = json.loads(project.audit.read_text().splitlines()[-1])
+    assert rec["bypassed"] is False
+
+
+@pytest.mark.parametrize("value", ["0", "false", "", "no", "off", " ", "2"])
+def test_only_truthy_values_bypass(project: Project, value: str) -> None:
+    src = str(project.root / "src/app.py")
+    decision, code, _ = project.judge("Write", {"file_path": src, "content": ""},
+                                      env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+                                           "AMPLIFIER_BYPASS_BOUNDARY": value})
+    assert (decision, code) == ("deny", "ORCHESTRATOR_WRITE")
+
+
+def test_config_named_by_the_environment_is_protected(project: Project, tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere" / "policy.toml"
+    other.parent.mkdir()
+    other.write_text('[orchestrator]\nwrite_allow = ["**"]\n')
+    env = {"ORCHESTRATOR_BOUNDARY_CONFIG": str(other), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    for caller in CALLERS:
+        decision, code, _ = project.judge("Write", {"file_path": str(other), "content": ""},
+                                          agent=CALLERS[caller], env=env)
+        assert (decision, code) == ("deny", "TAMPER")
+
+
+def test_audit_trail_moved_by_config_is_protected_with_its_rotations(project: Project) -> None:
+    project.configure('[audit]\npath = "logs/trail.jsonl"\n[agents.coder]\nwrite_scope = ["**"]\n')
+    project.audit_rel = "logs/trail.jsonl"
+    for name in ("logs/trail.jsonl", "logs/trail.jsonl.1", "logs/trail.jsonl.20"):
+        f = str(project.root / name)
+        for caller in CALLERS:
+            _, rec = project.call(project.payload("Write", {"file_path": f, "content": ""},
+                                                  agent=CALLERS[caller]),
+                                  env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+            assert (rec["decision"], rec["code"]) == ("deny", "TAMPER"), (name, caller)
+
+
+def test_symlink_into_a_protected_file_is_protected(project: Project) -> None:
+    link = project.root / "src" / "innocent.json"
+    link.symlink_to(project.root / ".claude" / "settings.json")
+    decision, code, _ = project.judge("Write", {"file_path": str(link), "content": ""}, agent="coder")
+    assert (decision, code) == ("deny", "TAMPER")
+
+
+def test_protected_folder_reached_through_a_symlinked_claude_dir(project: Project, tmp_path: Path) -> None:
+    """``.claude`` itself a symlink (a dotfiles setup): both spellings are protected."""
+    real = tmp_path / "dotfiles-claude"
+    (project.root / ".claude").rename(real)
+    (project.root / ".claude").symlink_to(real)
+    for f in (project.root / ".claude/settings.json", real / "settings.json", real / "agents/x.md"):
+        assert project.judge("Write", {"file_path": str(f), "content": ""}, agent="coder")[:2] \
+            == ("deny", "TAMPER"), f
+
+
+def test_ordinary_files_next_to_protected_ones_are_not_tamper(project: Project) -> None:
+    """The guard names exact files: look-alikes are ordinary files under the ordinary rules."""
+    for rel in (".claude/settings.json.bak", ".claude/commands/x.md", ".env.example", "src/.env.py",
+                "docs/.claude/settings.json"):
+        _, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""})
+        assert code != "TAMPER", rel
+
+
+# --- Bash -----------------------------------------------------------------------------------
+
+BASH_ATTACKS = [
+    ("echo '{}' > .claude/settings.json", ".claude/settings.json"),
+    ("cat x >> .claude/settings.local.json", ".claude/settings.local.json"),
+    ("printf 'phase = \"off\"' | tee .claude/boundary.toml", ".claude/boundary.toml"),
+    ("sed -i 's/enforce/off/' .claude/boundary.toml", ".claude/boundary.toml"),
+    ("rm .claude/boundary/audit.jsonl", ".claude/boundary/audit.jsonl"),
+    ("rm -f .claude/boundary/audit.jsonl.1", ".claude/boundary/audit.jsonl.1"),
+    ("mv .claude/agents/coder.md /tmp/x", ".claude/agents/coder.md"),
+    ("mv /tmp/evil.md .claude/agents/coder.md", ".claude/agents/coder.md"),
+    ("cp /tmp/evil .envrc", ".envrc"),
+    ("echo AMPLIFIER_BYPASS_BOUNDARY=1 >> .env", ".env"),
+    ("git checkout -- .claude/settings.json", ".claude/settings.json"),
+    ("git checkout HEAD~3 .claude/boundary.toml", ".claude/boundary.toml"),
+    ("echo x > ~/.claude/settings.json", "~/.claude/settings.json"),
+]
+
+
+@NEEDS_BASH
+@pytest.mark.parametrize("command", [c for c, _ in BASH_ATTACKS])
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_bash_cannot_change_protected_files(project: Project, command: str, caller: str) -> None:
+    project.configure(WIDE_OPEN)
+    for phase in ("warn", "enforce"):
+        decision, code, _ = project.judge("Bash", {"command": command}, agent=CALLERS[caller],
+                                          env={"ORCHESTRATOR_BOUNDARY_PHASE": phase})
+        assert (decision, code) == ("deny", "TAMPER"), phase
+
+
+def _fake_analysis(project: Project, rel: str, kind: EffectKind, command: str):
+    path = rel.replace("~", str(project.home), 1) if rel.startswith("~") else str(project.root / rel)
+
+    def analyze(text: str, **_: object) -> BashAnalysis:
+        effect = Effect(kind, rel, os.path.normpath(path), command, "test double")
+        cmd = Command(command, command.split()[0], Status.WRITES, (effect,))
+        return BashAnalysis(Status.WRITES, (cmd,), (effect,))
+
+    return analyze
+
+
+@pytest.mark.parametrize(("command", "rel"), BASH_ATTACKS)
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_bash_effects_on_protected_files_are_tamper(
+    project: Project, monkeypatch: pytest.MonkeyPatch, command: str, rel: str, caller: str
+) -> None:
+    """The policy half, independent of the analysis: given the effect the analysis reports
+    (a test double stands in for it), the verdict is TAMPER."""
+    project.configure(WIDE_OPEN)
+    kind = EffectKind.DELETE if command.startswith(("rm", "mv .claude")) else EffectKind.WRITE
+    monkeypatch.setattr(bash_mod, "analyze", _fake_analysis(project, rel, kind, command))
+    for phase in ("warn", "enforce"):
+        decision, code, _ = project.judge("Bash", {"command": command}, agent=CALLERS[caller],
+                                          env={"ORCHESTRATOR_BOUNDARY_PHASE": phase})
+        assert (decision, code) == ("deny", "TAMPER"), phase
+    # the bypass does not open it either
+    assert project.judge("Bash", {"command": command}, agent=CALLERS[caller],
+                         env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", **BYPASS})[:2] == ("deny", "TAMPER")
