@@ -260,6 +260,7 @@ BASH_ATTACKS = [
     ("echo AMPLIFIER_BYPASS_BOUNDARY=1 >> .env", ".env"),
     ("git checkout -- .claude/settings.json", ".claude/settings.json"),
     ("git checkout HEAD~3 .claude/boundary.toml", ".claude/boundary.toml"),
+    ("rm -rf .claude", ".claude"),
     ("echo x > ~/.claude/settings.json", "~/.claude/settings.json"),
 ]
 
@@ -303,3 +304,22 @@ def test_bash_effects_on_protected_files_are_tamper(
     # the bypass does not open it either
     assert project.judge("Bash", {"command": command}, agent=CALLERS[caller],
                          env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", **BYPASS})[:2] == ("deny", "TAMPER")
+
+
+@pytest.mark.parametrize("rel", [".claude", ".claude/agents", ".claude/boundary", "."])
+def test_deleting_a_folder_that_holds_protected_files_is_tamper(
+    project: Project, monkeypatch: pytest.MonkeyPatch, rel: str
+) -> None:
+    """Attack: ``rm -rf .claude`` / ``mv .claude old`` never names settings.json."""
+    project.configure(WIDE_OPEN)
+    monkeypatch.setattr(bash_mod, "analyze", _fake_analysis(project, rel, EffectKind.DELETE, f"rm -rf {rel}"))
+    for caller in CALLERS:
+        decision, code, _ = project.judge("Bash", {"command": f"rm -rf {rel}"}, agent=CALLERS[caller],
+                                          env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+        assert (decision, code) == ("deny", "TAMPER"), caller
+
+
+def test_deleting_an_ordinary_folder_is_not_tamper(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bash_mod, "analyze", _fake_analysis(project, "src/secrets", EffectKind.DELETE, "rm -rf src/secrets"))
+    decision, code, _ = project.judge("Bash", {"command": "rm -rf src/secrets"}, agent="general-purpose")
+    assert (decision, code) == ("none", None)

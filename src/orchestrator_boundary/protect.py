@@ -80,7 +80,11 @@ def protected_set(
 
 
 def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool) -> Protected | None:
-    """The protected entry a write to ``located`` would change, if any."""
+    """The protected entry a write to ``located`` would change, if any.
+
+    A folder that holds a protected entry counts too: ``rm -rf .claude``, ``mv .claude x`` or
+    ``cp -r evil/. .claude`` change the settings without ever naming them.
+    """
     for absolute in located.absolutes or (located.raw,):
         a = fold(absolute.replace("\\", "/"), insensitive)
         for entry in protected:
@@ -90,4 +94,6 @@ def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool) -
                     return entry
             elif a == p or (entry.folder and a.startswith(p + "/")):
                 return entry
+            elif p.startswith(a.rstrip("/") + "/"):
+                return Protected(entry.path, entry.folder, f"a folder holding {entry.label}")
     return None
