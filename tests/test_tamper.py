@@ -323,3 +323,29 @@ def test_deleting_an_ordinary_folder_is_not_tamper(project: Project, monkeypatch
     monkeypatch.setattr(bash_mod, "analyze", _fake_analysis(project, "src/secrets", EffectKind.DELETE, "rm -rf src/secrets"))
     decision, code, _ = project.judge("Bash", {"command": "rm -rf src/secrets"}, agent="general-purpose")
     assert (decision, code) == ("none", None)
+
+
+@pytest.mark.parametrize(
+    ("raw", "cwd"),
+    [
+        (".claude/settings.json", None),
+        ("./.claude/boundary.toml", None),
+        ("../.claude/settings.json", "src"),
+        ("../../.claude/agents/coder.md", "src/secrets"),
+        (".env", None),
+    ],
+)
+def test_relative_paths_to_protected_files_are_tamper(project: Project, raw: str, cwd: str | None) -> None:
+    """Attack: a relative file_path is not inside any scope, so in warn it used to be only a
+    warning (ORCHESTRATOR_WRITE) although the tool may resolve it onto the settings."""
+    where = str(project.root / cwd) if cwd else None
+    for caller in CALLERS:
+        decision, code, _ = project.judge("Write", {"file_path": raw, "content": ""}, agent=CALLERS[caller],
+                                          cwd=where, env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+        assert (decision, code) == ("deny", "TAMPER"), caller
+
+
+def test_relative_ordinary_path_keeps_its_ordinary_code(project: Project) -> None:
+    decision, code, _ = project.judge("Write", {"file_path": "src/app.py", "content": ""},
+                                      env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})
+    assert (decision, code) == ("deny", "ORCHESTRATOR_WRITE")

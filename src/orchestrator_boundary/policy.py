@@ -10,6 +10,8 @@ UNKNOWN_TOOL. Within a scope an exclusion beats an inclusion (``scope``).
 from __future__ import annotations
 
 import fnmatch
+import ntpath
+import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
@@ -88,8 +90,22 @@ class _Check:
         self.paths.append(located.display)
         return located
 
+    def _relative_readings(self, located: Located) -> list[Located]:
+        """A relative path is never inside a scope, but for the guard it is read against the
+        payload's cwd and the root: the tool may well resolve it there."""
+        raw = located.raw
+        mod = ntpath if self.facts.fs.windows else posixpath
+        if located.absolutes or not raw or "\x00" in raw or mod.isabs(raw):
+            return []
+        bases = dict.fromkeys(b for b in (self.payload.cwd, self.facts.root) if b and mod.isabs(b))
+        return [locate(mod.join(base, raw), self.facts.root, self.facts.fs) for base in bases]
+
     def tamper(self, located: Located, command: str = "") -> Violation | None:
         entry = hit(located, self.facts.protected, self.insensitive)
+        for reading in self._relative_readings(located) if entry is None else ():
+            entry = hit(reading, self.facts.protected, self.insensitive)
+            if entry is not None:
+                break
         if entry is None:
             return None
         return Violation(
