@@ -349,3 +349,30 @@ def test_relative_ordinary_path_keeps_its_ordinary_code(project: Project) -> Non
     decision, code, _ = project.judge("Write", {"file_path": "src/app.py", "content": ""},
                                       env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})
     assert (decision, code) == ("deny", "ORCHESTRATOR_WRITE")
+
+
+@pytest.mark.parametrize(
+    "protected_rel",
+    [".claude/settings.json", ".claude/boundary.toml", ".claude/agents/coder.md",
+     ".claude/boundary/audit.jsonl", ".claude/boundary/audit.jsonl.1"],
+)
+def test_hard_link_to_a_protected_file_is_tamper(project: Project, protected_rel: str) -> None:
+    """Attack: ``ln .claude/settings.json src/notes.txt`` earlier (within scope), then a Write
+    to src/notes.txt rewrites the settings: a hard link resolves to itself."""
+    project.call(project.payload("Read", {"file_path": str(project.root / "x")}))  # audit exists
+    target = project.root / protected_rel
+    if not target.exists():
+        target.write_text("{}\n")
+    link = project.root / "src" / "notes.txt"
+    os.link(target, link)
+    for caller in CALLERS:
+        decision, code, _ = project.judge("Edit", {"file_path": str(link), "old_string": "a",
+                                                   "new_string": "b"}, agent=CALLERS[caller])
+        assert (decision, code) == ("deny", "TAMPER"), caller
+
+
+def test_hard_linked_ordinary_files_stay_ordinary(project: Project) -> None:
+    os.link(project.root / "src/app.py", project.root / "src/app2.py")
+    decision, code, _ = project.judge("Write", {"file_path": str(project.root / "src/app2.py"),
+                                                "content": ""}, agent="coder")
+    assert (decision, code) == ("none", None)

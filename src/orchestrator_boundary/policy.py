@@ -22,7 +22,7 @@ from orchestrator_boundary.config import AgentProfile, Config, ConfigProblem
 from orchestrator_boundary.paths import FileSystem, Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.protect import Protected, hit
+from orchestrator_boundary.protect import Protected, hit, linked
 from orchestrator_boundary.rules import Assessment, Code, Violation
 from orchestrator_boundary.session import Session, SessionKind, detect
 from orchestrator_boundary.suggest import delegate_hint
@@ -106,6 +106,7 @@ class _Check:
             entry = hit(reading, self.facts.protected, self.insensitive)
             if entry is not None:
                 break
+        entry = entry or linked(located, self.facts.protected, self.facts.fs)
         if entry is None:
             return None
         return Violation(

@@ -97,3 +97,41 @@ def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool) -
             elif p.startswith(a.rstrip("/") + "/"):
                 return Protected(entry.path, entry.folder, f"a folder holding {entry.label}")
     return None
+
+
+LINK_SCAN_LIMIT = 4096
+
+
+def linked(located: Located, protected: tuple[Protected, ...], fs: FileSystem) -> Protected | None:
+    """The protected file a hard link at ``located`` shares its content with, if any.
+
+    A hard link resolves to itself, so path matching cannot see it: ``ln .claude/settings.json
+    src/x`` (inside a subagent's scope) and a later Write to ``src/x`` rewrites the settings.
+    Only files with more than one link are compared, so the usual call costs one ``stat``.
+    File systems without ``identity`` (test doubles) skip the check.
+    """
+    identity = getattr(fs, "identity", None)
+    if identity is None:
+        return None
+    wanted = set()
+    for absolute in located.absolutes:
+        ident = identity(absolute)
+        if ident is not None and ident[2] > 1:
+            wanted.add(ident[:2])
+    if not wanted:
+        return None
+    below = getattr(fs, "files_below", None)
+    for entry in protected:
+        if entry.prefix:
+            head = entry.path.rpartition("/")[0]
+            candidates = [f for f in (below(head, LINK_SCAN_LIMIT) if below else [])
+                          if f.startswith(entry.path) and "/" not in f[len(head) + 1 :]]
+        elif entry.folder:
+            candidates = below(entry.path, LINK_SCAN_LIMIT) if below else []
+        else:
+            candidates = [entry.path]
+        for candidate in candidates:
+            ident = identity(candidate)
+            if ident is not None and ident[:2] in wanted:
+                return Protected(entry.path, entry.folder, f"a hard link to {entry.label}")
+    return None
