@@ -376,3 +376,18 @@ def test_hard_linked_ordinary_files_stay_ordinary(project: Project) -> None:
     decision, code, _ = project.judge("Write", {"file_path": str(project.root / "src/app2.py"),
                                                 "content": ""}, agent="coder")
     assert (decision, code) == ("none", None)
+
+
+def test_protect_paths_from_the_config_are_enforced(project: Project) -> None:
+    """Attack: ``[protect] paths`` was validated but never consulted, so files a team listed
+    there were only as safe as the ordinary scopes."""
+    project.configure(WIDE_OPEN + '\n[protect]\npaths = ["Makefile", "ci/**", "!ci/scratch/**"]\n')
+    for rel in ("Makefile", "ci/deploy.yml", "ci/a/b.sh"):
+        for caller in CALLERS:
+            decision, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""},
+                                              agent=CALLERS[caller], env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+            assert (decision, code) == ("deny", "TAMPER"), (rel, caller)
+    for rel in ("ci/scratch/x", "src/Makefile"):
+        decision, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""},
+                                          agent="coder")
+        assert code != "TAMPER", rel

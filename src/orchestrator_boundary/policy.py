@@ -100,6 +100,22 @@ class _Check:
         bases = dict.fromkeys(b for b in (self.payload.cwd, self.facts.root) if b and mod.isabs(b))
         return [locate(mod.join(base, raw), self.facts.root, self.facts.fs) for base in bases]
 
+    def configured(self, located: Located) -> Protected | None:
+        """``[protect] paths``: more files no agent may change, matched on any reading."""
+        patterns = self.config.protect.paths
+        if not patterns:
+            return None
+        for reading in (located, *self._relative_readings(located)):
+            rels: tuple[str | None, ...] = reading.relatives if reading.inside else (None,)
+            for absolute in reading.absolutes:
+                for rel in rels:
+                    single = Located(reading.raw, (absolute,), (rel,) if rel else (),
+                                     "" if rel else "outside the project root")
+                    match = scope.check(single, patterns, self.insensitive)
+                    if match.allowed:
+                        return Protected(absolute, False, f"protected by [protect] paths ({match.pattern})")
+        return None
+
     def tamper(self, located: Located, command: str = "") -> Violation | None:
         entry = hit(located, self.facts.protected, self.insensitive)
         for reading in self._relative_readings(located) if entry is None else ():
@@ -107,6 +123,7 @@ class _Check:
             if entry is not None:
                 break
         entry = entry or linked(located, self.facts.protected, self.facts.fs)
+        entry = entry or self.configured(located)
         if entry is None:
             return None
         return Violation(
