@@ -391,3 +391,16 @@ def test_protect_paths_from_the_config_are_enforced(project: Project) -> None:
         decision, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""},
                                           agent="coder")
         assert code != "TAMPER", rel
+
+
+def test_user_settings_moved_by_claude_config_dir_are_protected(project: Project, tmp_path: Path) -> None:
+    """Attack: with CLAUDE_CONFIG_DIR set, Claude Code reads the user settings from there, not
+    from ~/.claude, so the guard protected a file that was not in use."""
+    cfg = tmp_path / "claude-config"
+    cfg.mkdir()
+    env = {"CLAUDE_CONFIG_DIR": str(cfg), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
+    for name in ("settings.json", "settings.local.json", ".claude.json", "agents/x.md"):
+        for caller in CALLERS:
+            decision, code, _ = project.judge("Write", {"file_path": str(cfg / name), "content": ""},
+                                              agent=CALLERS[caller], env=env)
+            assert (decision, code) == ("deny", "TAMPER"), (name, caller)

@@ -98,8 +98,12 @@ def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
     package_dirs = [PACKAGE_DIR, os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
+    config_dir = environ.get("CLAUDE_CONFIG_DIR") or None
+    if config_dir and not os.path.isabs(config_dir):
+        config_dir = os.path.join(s.home or s.root, config_dir)
     protected = protected_set(s.root, home=s.home, config_file=s.config_file,
-                              audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS)
+                              audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS,
+                              claude_config_dir=config_dir)
     return Facts(s.root, _FS, s.phase, s.phase_source, s.bypass, s.home, s.problem, protected)
 
 

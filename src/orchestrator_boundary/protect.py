@@ -48,6 +48,7 @@ def protected_set(
     audit_file: str,
     package_dirs: Iterable[str],
     fs: FileSystem,
+    claude_config_dir: str | None = None,
 ) -> tuple[Protected, ...]:
     entries: list[Protected] = []
 
@@ -69,6 +70,10 @@ def protected_set(
             add(posixpath.join(home, rel), False, "~/" + rel)
         for rel in HOME_DIRS:
             add(posixpath.join(home, rel), True, "~/" + rel + "/")
+    if claude_config_dir:  # CLAUDE_CONFIG_DIR moves the user settings out of ~/.claude
+        for name in ("settings.json", "settings.local.json", ".claude.json"):
+            add(posixpath.join(claude_config_dir, name), False, f"$CLAUDE_CONFIG_DIR/{name}")
+        add(posixpath.join(claude_config_dir, "agents"), True, "$CLAUDE_CONFIG_DIR/agents/")
     for managed in MANAGED_DIRS:
         entries.append(Protected(managed, True, "managed settings"))
     add(config_file, False, "the boundary config")
