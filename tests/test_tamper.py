@@ -404,3 +404,17 @@ def test_user_settings_moved_by_claude_config_dir_are_protected(project: Project
             decision, code, _ = project.judge("Write", {"file_path": str(cfg / name), "content": ""},
                                               agent=CALLERS[caller], env=env)
             assert (decision, code) == ("deny", "TAMPER"), (name, caller)
+
+
+@pytest.mark.parametrize("key", ["purelib", "scripts"])
+def test_the_hooks_runtime_is_protected(project: Project, key: str) -> None:
+    """Attack: drop ``zzz.pth`` into site-packages (runs at every interpreter start) or rewrite
+    a dependency or the console entry point so that the hook crashes: a crash fails open. In
+    warn the main agent's write outside the root is only a warning, so it needs TAMPER."""
+    folder = Path(sysconfig.get_paths()[key])
+    for name in ("zzz-boundary-test.pth", "orchestrator-boundary-pre-tool-use"):
+        for caller in CALLERS:
+            decision, code, _ = project.judge("Write", {"file_path": str(folder / name), "content": ""},
+                                              agent=CALLERS[caller], env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+            assert (decision, code) == ("deny", "TAMPER"), (name, caller)
+        assert not (folder / name).exists()

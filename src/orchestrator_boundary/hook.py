@@ -8,6 +8,7 @@ whose input cannot be understood is blocked with exit 2 and a one-line reason on
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -94,8 +95,24 @@ def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None
                  cfg_file, audit_file)
 
 
+@functools.lru_cache(maxsize=1)
+def runtime_dirs() -> tuple[str, ...]:
+    """Where the interpreter running this hook finds its code: site-packages (the dependencies,
+    and ``.pth`` files that run at start-up) and the scripts folder (console entry points).
+    Changing any of them can make the hook crash, and a crashing hook fails open."""
+    import site
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    dirs = [paths.get(k) for k in ("purelib", "platlib", "scripts")]
+    if site.ENABLE_USER_SITE:
+        dirs.append(site.getusersitepackages())
+    return tuple(dict.fromkeys(d for d in dirs if d and os.path.isabs(d)))
+
+
 def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
     package_dirs = [PACKAGE_DIR, os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")]
+    package_dirs += runtime_dirs()
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
     config_dir = environ.get("CLAUDE_CONFIG_DIR") or None
