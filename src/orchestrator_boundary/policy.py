@@ -19,7 +19,7 @@ from typing import assert_never
 from orchestrator_boundary import bash, scope
 from orchestrator_boundary.bash.model import BashAnalysis, Effect, Status
 from orchestrator_boundary.config import AgentProfile, Config, ConfigProblem
-from orchestrator_boundary.paths import FileSystem, Located, locate
+from orchestrator_boundary.paths import FileSystem, Located, fold, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.protect import Protected, hit, linked
@@ -62,6 +62,37 @@ def _profile(config: Config, session: Session) -> tuple[str, AgentProfile] | Non
         return session.agent_type, config.agents[session.agent_type]
     if "*" in config.agents:
         return "*", config.agents["*"]
+    return None
+
+
+def _exclusion_within(located: Located, patterns: Sequence[str], insensitive: bool) -> str | None:
+    """An exclusion whose literal folder is the target or lies below it.
+
+    ``!src/secrets/**`` excludes what is inside ``src/secrets``; changing the folder itself or
+    one above it (``rm -rf src/secrets``, ``mv src old``, swapping it for a link) changes the
+    excluded files without naming them. Only the literal head of an exclusion can be compared
+    this way (``!**/*.key`` has none).
+    """
+    for text in patterns:
+        if not text.startswith("!"):
+            continue
+        body = text[1:]
+        head: list[str] = []
+        for part in body.strip("/").split("/"):
+            if not part or any(c in part for c in "*?[\\"):
+                break
+            head.append(part)
+        if not head:
+            continue
+        prefix = fold("/".join(head), insensitive)
+        if body.startswith("/"):
+            subjects = [a.replace("\\", "/").lstrip("/") for a in located.absolutes]
+        else:
+            subjects = list(located.relatives) if located.inside else []
+        for subject in subjects:
+            folded = fold(subject, insensitive).rstrip("/")
+            if folded and (prefix == folded or prefix.startswith(folded + "/")):
+                return text
     return None
 
 
@@ -157,7 +188,9 @@ class _Check:
             allow = list(self.config.orchestrator.write_allow)
             if command:
                 allow += self.config.bash.allow_write
-            if scope.check(located, allow, self.insensitive).allowed:
+            if scope.check(located, allow, self.insensitive).allowed and not _exclusion_within(
+                located, allow, self.insensitive
+            ):
                 return None
             code, rule = (Code.BASH_WRITE, "bash") if command else (Code.ORCHESTRATOR_WRITE, "")
             rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
@@ -185,7 +218,10 @@ class _Check:
             patterns = list(self.config.subagents.write_outside_root)
         match = scope.check(located, patterns, self.insensitive)
         if match.allowed:
-            return None
+            holds = _exclusion_within(located, patterns, self.insensitive)
+            if holds is None:
+                return None
+            match = scope.ScopeMatch(False, match.pattern, holds)
         why = f"excluded by {match.excluded_by!r}" if match.excluded_by else (
             located.problem or "no pattern covers it"
         )
