@@ -152,3 +152,33 @@ def test_sixteen_concurrent_hook_processes(tmp_path: Path, max_bytes: int, keep:
           f"{len(files)} trail file(s); latency ms p50={pct(0.5):.2f} p95={pct(0.95):.2f} "
           f"p99={pct(0.99):.2f} max={latencies[-1] * 1000:.1f}")
 
+
+AUDIT_DRIVER = textwrap.dedent(
+    r'''
+    import sys
+    from orchestrator_boundary import audit
+    path, worker, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    for i in range(n):
+        audit.write(path, {"event": "x", "tool_use_id": "w%02d_%04d" % (worker, i), "pad": "y" * 200},
+                    max_bytes=700, keep=5000)
+    '''
+)
+
+
+def test_rotation_under_heavy_churn_loses_no_line(tmp_path: Path) -> None:
+    """Regression: with the lock on the file itself, a writer waiting while the file was
+    rotated had to reopen and queue again; with a tiny max_bytes (two lines per file) it kept
+    losing that race and gave up after 16 tries, and its line was missing from the trail."""
+    path = tmp_path / "trail" / "audit.jsonl"
+    env = {**os.environ, "PYTHONPATH": SRC}
+    workers, n = 8, 60
+    procs = [subprocess.Popen([sys.executable, "-c", AUDIT_DRIVER, str(path), str(w), str(n)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+             for w in range(workers)]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err.decode()[-2000:]
+    lines = _trail_lines(path)
+    ids = [json.loads(line)["tool_use_id"] for line in lines]
+    assert sorted(ids) == sorted(f"w{w:02d}_{i:04d}" for w in range(workers) for i in range(n))
+    assert len(audit.trail_files(str(path))) > 100

@@ -2,10 +2,12 @@
 
 Hooks run in parallel (and several Claude Code sessions may share a project), so each line is
 written with one ``write`` on an ``O_APPEND`` descriptor while holding an exclusive ``flock``:
-lines never interleave and none is lost. Rotation happens under the same lock: the file is
-renamed to ``audit.jsonl.1`` (older ones shift up, the ones past ``keep`` are removed) and
-writers that were waiting notice the rename and reopen, so no line lands in a file that has
-already been rotated away.
+lines never interleave and none is lost. The lock is taken on the trail's folder, which is
+never rotated, not on the file: with a per-file lock a writer that waited while the file was
+rotated had to reopen and queue again, and under many writers and a small ``max_bytes`` it
+could be rotated away again and again until it gave up (the line was lost from the trail).
+Rotation happens under the same lock: the file is renamed to ``audit.jsonl.1`` (older ones
+shift up, the one at ``keep`` is removed), so no line ever lands in a rotated file.
 """
 
 from __future__ import annotations
@@ -45,38 +47,42 @@ class LockedAppender:
         return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
     def _rotate(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(f"{self.path}.{self.keep}")
-        for n in range(self.keep - 1, 0, -1):
+        # shift only the files that exist (up to the first gap), not keep-1 blind renames
+        top = 1
+        while top < self.keep and os.path.exists(f"{self.path}.{top}"):
+            top += 1
+        if top == self.keep:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(f"{self.path}.{self.keep}")
+        for n in range(top - 1, 0, -1):
             with contextlib.suppress(FileNotFoundError):
                 os.replace(f"{self.path}.{n}", f"{self.path}.{n + 1}")
         os.replace(self.path, f"{self.path}.1")
 
     def msg(self, message: str) -> None:
         data = (message.replace("\n", " ") + "\n").encode("utf-8", "surrogatepass")
-        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
-        for _ in range(16):
+        folder = os.path.dirname(self.path) or "."
+        os.makedirs(folder, exist_ok=True)
+        lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
             fd = self._open()
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                st = os.fstat(fd)
-                try:
-                    current = os.stat(self.path)
-                except FileNotFoundError:
-                    continue  # rotated away between open and lock: reopen
-                if (st.st_dev, st.st_ino) != (current.st_dev, current.st_ino):
-                    continue
-                if self.max_bytes and st.st_size and st.st_size + len(data) > self.max_bytes:
+                size = os.fstat(fd).st_size
+                if self.max_bytes and size and size + len(data) > self.max_bytes:
+                    os.close(fd)
+                    fd = -1
                     self._rotate()
-                    continue
+                    fd = self._open()
                 view = memoryview(data)
                 while view:
                     written = os.write(fd, view)
                     view = view[written:]
-                return
             finally:
-                os.close(fd)  # closing releases the lock
-        raise OSError(f"could not append to {self.path}: it kept being rotated")
+                if fd >= 0:
+                    os.close(fd)
+        finally:
+            os.close(lock)  # closing releases the lock
 
     info = msg
 
