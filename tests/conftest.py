@@ -1,4 +1,4 @@
-"""Shared helpers for the hardening tests: a real project in tmp_path driven through the hook shell."""
+"""Helpers for the hardening tests: a real project in tmp_path, driven through the hook shell."""
 
 from __future__ import annotations
 
@@ -74,7 +74,10 @@ class Project:
         return data
 
     def call(
-        self, data: Mapping[str, Any] | bytes, *, env: Mapping[str, str] | None = None,
+        self,
+        data: Mapping[str, Any] | bytes,
+        *,
+        env: Mapping[str, str] | None = None,
         event: str = PRE,
     ) -> tuple[HookAnswer, dict[str, Any]]:
         raw = data if isinstance(data, bytes) else json.dumps(data).encode()
@@ -83,8 +86,14 @@ class Project:
         lines = self.audit.read_text(encoding="utf-8").splitlines()
         return answer, json.loads(lines[-1])
 
-    def judge(self, tool: str, tool_input: Mapping[str, Any], *, env: Mapping[str, str] | None = None,
-              **kw: Any) -> tuple[str, str | None, HookAnswer]:
+    def judge(
+        self,
+        tool: str,
+        tool_input: Mapping[str, Any],
+        *,
+        env: Mapping[str, str] | None = None,
+        **kw: Any,
+    ) -> tuple[str, str | None, HookAnswer]:
         """(decision, code, answer) for one call."""
         data = self.payload(tool, tool_input, **kw)
         answer, rec = self.call(data, env=env, event=data["hook_event_name"])
@@ -95,8 +104,12 @@ class Project:
 def project(tmp_path: Path) -> Project:
     root = tmp_path / "proj"
     home = tmp_path / "home"
-    for d in (root / ".claude" / "agents", root / "src" / "secrets", root / "docs",
-              home / ".claude"):
+    for d in (
+        root / ".claude" / "agents",
+        root / "src" / "secrets",
+        root / "docs",
+        home / ".claude",
+    ):
         d.mkdir(parents=True)
     (root / ".claude" / "settings.json").write_text('{"hooks": {}}\n')
     (root / ".claude" / "agents" / "coder.md").write_text("---\nname: coder\n---\n")
@@ -104,7 +117,11 @@ def project(tmp_path: Path) -> Project:
     (root / "src" / "app.py").write_text("x = 1\n")
     (root / "src" / "secrets" / "key.txt").write_text("k\n")
     p = Project(root.resolve(), home.resolve())
-    p.env = {"CLAUDE_PROJECT_DIR": str(p.root), "HOME": str(p.home), "PATH": os.environ.get("PATH", "")}
+    p.env = {
+        "CLAUDE_PROJECT_DIR": str(p.root),
+        "HOME": str(p.home),
+        "PATH": os.environ.get("PATH", ""),
+    }
     p.configure(BASE_CONFIG)
     return p
 

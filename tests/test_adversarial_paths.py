@@ -15,11 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import Project
 
 from orchestrator_boundary import fs as fs_mod
 from orchestrator_boundary import hook
-
-from conftest import Project
 
 OK = ("none", None)
 ORCH = ("deny", "ORCHESTRATOR_WRITE")
@@ -45,10 +44,13 @@ def tree(project: Project) -> Project:
     return project
 
 
-def _check(project: Project, raw: str, expect_main: tuple, expect_coder: tuple, cwd: str | None = None) -> None:
+def _check(
+    project: Project, raw: str, expect_main: tuple, expect_coder: tuple, cwd: str | None = None
+) -> None:
     for agent, expected in ((None, expect_main), ("coder", expect_coder)):
-        decision, code, answer = project.judge("Write", {"file_path": raw, "content": "x"}, agent=agent,
-                                               cwd=cwd, env=ENFORCE)
+        decision, code, answer = project.judge(
+            "Write", {"file_path": raw, "content": "x"}, agent=agent, cwd=cwd, env=ENFORCE
+        )
         assert (decision, code) == expected, (agent or "main", raw)
         assert answer.exit_code == 0
         assert (answer.stdout != "") == (decision == "deny")
@@ -72,7 +74,7 @@ CASES: list[tuple[str, str, tuple, tuple]] = [
     ("dotdot root itself", "{R}/src/..", TAMPER, TAMPER),  # the root holds .claude/
     # absolute paths outside
     ("etc", "/etc/passwd", ORCH, SCOPE),
-    ("tmp", "/tmp/boundary-adv-x", ORCH, SCOPE),
+    ("tmp", "/tmp/boundary-adv-x", ORCH, SCOPE),  # noqa: S108 - a string, never created
     ("root prefix sibling", "{R}-evil/docs/x.md", ORCH, SCOPE),
     # symlinks
     ("dir link out of root", "{R}/docs/out/x.md", ORCH, SCOPE),
@@ -119,7 +121,9 @@ CASES: list[tuple[str, str, tuple, tuple]] = [
 ]
 
 
-@pytest.mark.parametrize(("raw", "main", "coder"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("raw", "main", "coder"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_adversarial_path(tree: Project, raw: str, main: tuple, coder: tuple) -> None:
     _check(tree, raw.replace(R, str(tree.root)), main, coder)
 
@@ -130,7 +134,10 @@ def test_nul_byte_path_is_never_silently_allowed(tree: Project) -> None:
     raw = f"{tree.root}/src/x.py\x00/../../.claude/settings.json"
     decision, code, _ = tree.judge("Write", {"file_path": raw, "content": ""}, agent="coder")
     assert (decision, code) == ("warn", "SCOPE_VIOLATION")
-    assert tree.judge("Write", {"file_path": raw, "content": ""}, agent="coder", env=ENFORCE)[:2] == SCOPE
+    assert (
+        tree.judge("Write", {"file_path": raw, "content": ""}, agent="coder", env=ENFORCE)[:2]
+        == SCOPE
+    )
 
 
 def test_symlink_created_earlier_in_the_session(tree: Project) -> None:
@@ -171,12 +178,15 @@ def test_symlink_swapped_after_an_allowed_check(tree: Project) -> None:
         ("src", "./secrets/key.txt", ORCH, SCOPE),
         ("src", "../.claude/settings.json", TAMPER, TAMPER),
         ("docs", "../.env", TAMPER, TAMPER),
-        ("/tmp", "{R}/docs/x.md", OK, SCOPE),  # absolute paths ignore cwd
-        ("/tmp", "{R}/src/x.py", ORCH, OK),
+        # absolute paths ignore cwd
+        ("/tmp", "{R}/docs/x.md", OK, SCOPE),  # noqa: S108
+        ("/tmp", "{R}/src/x.py", ORCH, OK),  # noqa: S108
         ("/", "etc/passwd", ORCH, SCOPE),
     ],
 )
-def test_paths_relative_to_a_changed_cwd(tree: Project, cwd: str, raw: str, main: tuple, coder: tuple) -> None:
+def test_paths_relative_to_a_changed_cwd(
+    tree: Project, cwd: str, raw: str, main: tuple, coder: tuple
+) -> None:
     where = cwd if cwd.startswith("/") else str(tree.root / cwd)
     _check(tree, raw.replace(R, str(tree.root)), main, coder, cwd=where)
 
@@ -197,10 +207,12 @@ def test_unicode_look_alike_folders_are_really_different(tree: Project) -> None:
         _check(tree, f"{r}/src/{alike}/key.txt", ORCH, OK)
         (r / "src" / alike).mkdir()
         (r / "src" / alike / "key.txt").write_text("other\n")
-        assert not os.path.samefile(r / "src" / alike / "key.txt", r / "src" / "secrets" / "key.txt")
+        other = r / "src" / alike / "key.txt"
+        assert not other.samefile(r / "src" / "secrets" / "key.txt")
 
 
 # --- case-insensitive filesystems, faked ----------------------------------------------------
+
 
 class InsensitiveFS:
     """A FileSystem double that says what macOS/Windows would: names fold, NFC == NFD."""
@@ -259,7 +271,8 @@ def test_nfd_spelling_of_protected_file_on_a_normalising_filesystem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Root with a non-ASCII name; the payload spells it in NFD (as macOS tools may)."""
-    from conftest import BASE_CONFIG, Project as P
+    from conftest import BASE_CONFIG
+    from conftest import Project as P
 
     root = tmp_path / unicodedata.normalize("NFC", "caf\u00e9-proj")
     (root / ".claude").mkdir(parents=True)
@@ -274,7 +287,9 @@ def test_nfd_spelling_of_protected_file_on_a_normalising_filesystem(
     _check(p, f"{nfd_root}/docs/x.md", OK, SCOPE)
 
 
-def test_case_sensitivity_is_probed_not_assumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_case_sensitivity_is_probed_not_assumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     probe: Callable[[str], bool] = fs_mod._probe_case_insensitive
     sensitive = tmp_path / "Proj"
     sensitive.mkdir()
@@ -300,11 +315,14 @@ def test_case_sensitivity_is_probed_not_assumed(tmp_path: Path, monkeypatch: pyt
         probe.cache_clear()  # type: ignore[attr-defined]
 
 
-def test_root_whose_folded_form_changes_length(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_root_whose_folded_form_changes_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Attack: on a case-insensitive volume a root named ``Straße`` folds to ``strasse`` (one
     character longer); slicing the real path by the folded root's length shifted the relative
     path by one, so ``<root>/Xdocs/evil.py`` was judged as ``docs/evil.py`` and allowed."""
-    from conftest import BASE_CONFIG, Project as P
+    from conftest import BASE_CONFIG
+    from conftest import Project as P
 
     root = tmp_path / "Stra\u00dfe"
     (root / ".claude").mkdir(parents=True)
@@ -331,13 +349,22 @@ def test_changing_the_folder_that_holds_an_exclusion_is_out_of_scope(
 
     tree.configure('[agents.coder]\nwrite_scope = ["**", "!src/secrets/**"]\n')
     command = f"rm -rf {rel}"
-    effect = Effect(EffectKind.DELETE, rel, os.path.normpath(str(tree.root / rel)), command, "stand-in")
-    analysis = BashAnalysis(Status.WRITES, (Command(command, "rm", Status.WRITES, (effect,)),), (effect,))
+    effect = Effect(
+        EffectKind.DELETE, rel, os.path.normpath(str(tree.root / rel)), command, "stand-in"
+    )
+    analysis = BashAnalysis(
+        Status.WRITES, (Command(command, "rm", Status.WRITES, (effect,)),), (effect,)
+    )
     monkeypatch.setattr(bash_mod, "analyze", lambda *_a, **_k: analysis)
     decision, code, _ = tree.judge("Bash", {"command": command}, agent="coder", env=ENFORCE)
     assert (decision, code) == SCOPE
     # an ordinary folder stays deletable
     other = Effect(EffectKind.DELETE, "build", str(tree.root / "build"), "rm -rf build", "stand-in")
-    monkeypatch.setattr(bash_mod, "analyze", lambda *_a, **_k: BashAnalysis(
-        Status.WRITES, (Command("rm -rf build", "rm", Status.WRITES, (other,)),), (other,)))
+    monkeypatch.setattr(
+        bash_mod,
+        "analyze",
+        lambda *_a, **_k: BashAnalysis(
+            Status.WRITES, (Command("rm -rf build", "rm", Status.WRITES, (other,)),), (other,)
+        ),
+    )
     assert tree.judge("Bash", {"command": "rm -rf build"}, agent="coder", env=ENFORCE)[:2] == OK

@@ -27,14 +27,26 @@ from orchestrator_boundary import hook
 from orchestrator_boundary.payload import MAX_PAYLOAD_BYTES
 
 REPO = Path(__file__).resolve().parents[1]
-HOOKS = {"PreToolUse": REPO / "hooks" / "pre_tool_use.py", "PostToolUse": REPO / "hooks" / "post_tool_use.py"}
+HOOKS = {
+    "PreToolUse": REPO / "hooks" / "pre_tool_use.py",
+    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
+}
 
 settings.register_profile(
-    "ci", max_examples=150, deadline=None, derandomize=True, print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+    "ci",
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
 )
-settings.register_profile("deep", max_examples=5000, deadline=None,
-                          suppress_health_check=list(HealthCheck))
+settings.register_profile(
+    "deep", max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck)
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 PHASES = ["off", "warn", "ask", "enforce"]
@@ -48,8 +60,9 @@ def proj(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         d.mkdir(parents=True)
     (root / ".claude" / "boundary.toml").write_text(
         '[orchestrator]\nwrite_allow = ["STATE.md", "docs/**"]\n'
-        '[agents.coder]\nwrite_scope = ["src/**", "!src/secrets/**"]\ntools = ["Read", "Write", "Edit", "Bash"]\n'
-        '[audit]\nmax_bytes = 2000000\nkeep = 3\n'
+        '[agents.coder]\nwrite_scope = ["src/**", "!src/secrets/**"]\n'
+        'tools = ["Read", "Write", "Edit", "Bash"]\n'
+        "[audit]\nmax_bytes = 2000000\nkeep = 3\n"
     )
     (root / "src" / "link").symlink_to(root / ".claude")
     return {"root": str(root.resolve()), "home": str(home)}
@@ -57,25 +70,57 @@ def proj(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 # --- strategies ------------------------------------------------------------------------------
 
+
 def _paths(root: str) -> st.SearchStrategy[Any]:
     return st.one_of(
-        st.sampled_from([
-            f"{root}/STATE.md", f"{root}/docs/a.md", f"{root}/src/a.py", f"{root}/src/secrets/k",
-            f"{root}/.claude/settings.json", f"{root}/.claude/boundary.toml", f"{root}/src/link/x",
-            f"{root}/../x", "/etc/passwd", "relative/p.py", "C:\\x\\y", "\\\\srv\\s\\x", "", "/",
-            f"{root}/docs/\x00x", f"{root}/" + "a" * 20000,
-        ]),
+        st.sampled_from(
+            [
+                f"{root}/STATE.md",
+                f"{root}/docs/a.md",
+                f"{root}/src/a.py",
+                f"{root}/src/secrets/k",
+                f"{root}/.claude/settings.json",
+                f"{root}/.claude/boundary.toml",
+                f"{root}/src/link/x",
+                f"{root}/../x",
+                "/etc/passwd",
+                "relative/p.py",
+                "C:\\x\\y",
+                "\\\\srv\\s\\x",
+                "",
+                "/",
+                f"{root}/docs/\x00x",
+                f"{root}/" + "a" * 20000,
+            ]
+        ),
         st.text(max_size=60).map(lambda t: f"{root}/{t}"),
         st.text(max_size=40),
     )
 
 
-TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Bash", "PowerShell", "Glob",
-         "Agent", "Task", "WebFetch", "mcp__x__y", "TodoWrite", "Weird Tool", ""]
+TOOLS = [
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "Read",
+    "Bash",
+    "PowerShell",
+    "Glob",
+    "Agent",
+    "Task",
+    "WebFetch",
+    "mcp__x__y",
+    "TodoWrite",
+    "Weird Tool",
+    "",
+]
 
 JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    lambda kids: (
+        st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -90,12 +135,22 @@ def valid_payloads(draw: st.DrawFn, root: str) -> dict[str, Any]:
         "Edit": {"file_path": path, "old_string": "a", "new_string": "b"},
         "MultiEdit": {"file_path": path, "edits": []},
         "NotebookEdit": {"notebook_path": path, "new_source": "x"},
-        "Bash": {"command": draw(st.sampled_from([f"echo x > {path}", "ls", "rm -rf /", "'unclosed"]) | st.text(max_size=40))},
+        "Bash": {
+            "command": draw(
+                st.sampled_from([f"echo x > {path}", "ls", "rm -rf /", "'unclosed"])
+                | st.text(max_size=40)
+            )
+        },
     }.get(tool, {"file_path": path})
     data: dict[str, Any] = {
-        "session_id": "s", "transcript_path": "/t", "cwd": draw(st.sampled_from([root, f"{root}/src", "/", ""])),
-        "permission_mode": "default", "hook_event_name": event, "tool_name": tool,
-        "tool_input": tool_input, "tool_use_id": "toolu_x",
+        "session_id": "s",
+        "transcript_path": "/t",
+        "cwd": draw(st.sampled_from([root, f"{root}/src", "/", ""])),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_x",
     }
     if draw(st.booleans()):
         data["agent_id"] = draw(st.sampled_from(["a1", "", "x" * 100]))
@@ -105,11 +160,27 @@ def valid_payloads(draw: st.DrawFn, root: str) -> dict[str, Any]:
     return data
 
 
-WRONG_TYPES = st.one_of(st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(),
-                        st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
-                        st.text(max_size=10))
-FIELDS = ["session_id", "cwd", "hook_event_name", "tool_name", "tool_input", "tool_use_id",
-          "agent_id", "agent_type", "permission_mode", "transcript_path"]
+WRONG_TYPES = st.one_of(
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+    st.text(max_size=10),
+)
+FIELDS = [
+    "session_id",
+    "cwd",
+    "hook_event_name",
+    "tool_name",
+    "tool_input",
+    "tool_use_id",
+    "agent_id",
+    "agent_type",
+    "permission_mode",
+    "transcript_path",
+]
 
 
 @st.composite
@@ -140,11 +211,29 @@ def nearly_valid(draw: st.DrawFn, root: str) -> dict[str, Any]:
 
 JUNK = st.one_of(
     st.binary(max_size=300),
-    st.sampled_from([b"", b" ", b"\n", b"null", b"[]", b"42", b'"str"', b"{", b"{}", b'{"a":}',
-                     b"\xff\xfe\x00", b"[" * 100_000 + b"]" * 100_000, b'{"x":' * 50_000,
-                     b'{"hook_event_name": "PreToolUse"}', b'{"hook_event_name": 1}',
-                     b'{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"\\ud800"}}',
-                     b"\xef\xbb\xbf{}", b"{}{}", b'{"hook_event_name":"PreToolUse"}\n{"a":1}']),
+    st.sampled_from(
+        [
+            b"",
+            b" ",
+            b"\n",
+            b"null",
+            b"[]",
+            b"42",
+            b'"str"',
+            b"{",
+            b"{}",
+            b'{"a":}',
+            b"\xff\xfe\x00",
+            b"[" * 100_000 + b"]" * 100_000,
+            b'{"x":' * 50_000,
+            b'{"hook_event_name": "PreToolUse"}',
+            b'{"hook_event_name": 1}',
+            b'{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"\\ud800"}}',
+            b"\xef\xbb\xbf{}",
+            b"{}{}",
+            b'{"hook_event_name":"PreToolUse"}\n{"a":1}',
+        ]
+    ),
     st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
 )
 
@@ -154,6 +243,7 @@ def _encode(data: Any) -> bytes:
 
 
 # --- the contract ------------------------------------------------------------------------------
+
 
 def check_answer(rc: int, out: str, err: str, *, understood: bool | None, phase: str) -> None:
     assert rc in (0, 2), (rc, out, err)
@@ -172,12 +262,19 @@ def check_answer(rc: int, out: str, err: str, *, understood: bool | None, phase:
         spec = obj.get("hookSpecificOutput")
         if spec is not None:
             assert spec["hookEventName"] in ("PreToolUse", "PostToolUse")
-            assert set(spec) <= {"hookEventName", "permissionDecision", "permissionDecisionReason",
-                                 "additionalContext"}
+            assert set(spec) <= {
+                "hookEventName",
+                "permissionDecision",
+                "permissionDecisionReason",
+                "additionalContext",
+            }
             if "permissionDecision" in spec:
                 assert spec["permissionDecision"] in ("deny", "ask")  # never "allow"
                 assert spec["hookEventName"] == "PreToolUse"
-                assert isinstance(spec["permissionDecisionReason"], str) and spec["permissionDecisionReason"]
+                assert (
+                    isinstance(spec["permissionDecisionReason"], str)
+                    and spec["permissionDecisionReason"]
+                )
             if "additionalContext" in spec:
                 assert isinstance(spec["additionalContext"], str)
         if phase == "off":
@@ -198,7 +295,11 @@ def run_in_process(raw: bytes, env: dict[str, str], event: str) -> tuple[int, st
 
 
 def _env(proj: dict[str, Any], phase: str, bypass: bool) -> dict[str, str]:
-    env = {"CLAUDE_PROJECT_DIR": proj["root"], "HOME": proj["home"], "ORCHESTRATOR_BOUNDARY_PHASE": phase}
+    env = {
+        "CLAUDE_PROJECT_DIR": proj["root"],
+        "HOME": proj["home"],
+        "ORCHESTRATOR_BOUNDARY_PHASE": phase,
+    }
     if bypass:
         env["AMPLIFIER_BYPASS_BOUNDARY"] = "1"
     return env
@@ -220,16 +321,18 @@ EVENTS = st.sampled_from(["PreToolUse", "PostToolUse"])
 
 
 @given(data=st.data(), event=EVENTS, phase=st.sampled_from(PHASES), bypass=st.booleans())
-def test_valid_payloads_in_process(proj: dict[str, Any], data: st.DataObject, event: str, phase: str,
-                                   bypass: bool) -> None:
+def test_valid_payloads_in_process(
+    proj: dict[str, Any], data: st.DataObject, event: str, phase: str, bypass: bool
+) -> None:
     raw = _encode(data.draw(valid_payloads(proj["root"])))
     rc, out, err = run_in_process(raw, _env(proj, phase, bypass), event)
     check_answer(rc, out, err, understood=_understood(raw), phase=phase)
 
 
 @given(data=st.data(), event=EVENTS, phase=st.sampled_from(PHASES))
-def test_nearly_valid_payloads_in_process(proj: dict[str, Any], data: st.DataObject, event: str,
-                                          phase: str) -> None:
+def test_nearly_valid_payloads_in_process(
+    proj: dict[str, Any], data: st.DataObject, event: str, phase: str
+) -> None:
     raw = _encode(data.draw(nearly_valid(proj["root"])))
     rc, out, err = run_in_process(raw, _env(proj, phase, False), event)
     check_answer(rc, out, err, understood=_understood(raw), phase=phase)
@@ -251,36 +354,58 @@ def test_oversized_payload_is_refused_deliberately(proj: dict[str, Any]) -> None
 
 def test_broken_environment_is_a_deliberate_answer(proj: dict[str, Any]) -> None:
     """No usable root, an invalid phase: still a deliberate answer, and fail-closed."""
-    raw = _encode({"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": "",
-                   "tool_input": {"file_path": "/x"}})
-    rc, out, err = run_in_process(raw, {"HOME": proj["home"], "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
-                                  "PreToolUse")
+    raw = _encode(
+        {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "cwd": "",
+            "tool_input": {"file_path": "/x"},
+        }
+    )
+    rc, out, err = run_in_process(
+        raw, {"HOME": proj["home"], "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}, "PreToolUse"
+    )
     check_answer(rc, out, err, understood=None, phase="enforce")
     assert rc == 2 and "no usable project root" in err
     env = {**_env(proj, "enforce", False), "ORCHESTRATOR_BOUNDARY_PHASE": "loose"}
-    rc, out, err = run_in_process(_encode({**json.loads(raw), "cwd": proj["root"]}), env, "PreToolUse")
+    rc, out, err = run_in_process(
+        _encode({**json.loads(raw), "cwd": proj["root"]}), env, "PreToolUse"
+    )
     check_answer(rc, out, err, understood=True, phase="enforce")
     assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
 # --- real subprocesses --------------------------------------------------------------------
 
+
 def run_subprocess(raw: bytes, env: dict[str, str], event: str) -> tuple[int, str, str]:
     full_env = {"PATH": os.environ.get("PATH", ""), **env}
-    done = subprocess.run([sys.executable, str(HOOKS[event])], input=raw, capture_output=True,
-                          env=full_env, timeout=10, check=False)
+    done = subprocess.run(
+        [sys.executable, str(HOOKS[event])],
+        input=raw,
+        capture_output=True,
+        env=full_env,
+        timeout=10,
+        check=False,
+    )
     return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
 
 
-SUBPROCESS = settings(max_examples=6, deadline=None, derandomize=True,
-                      suppress_health_check=list(HealthCheck))
+SUBPROCESS = settings(
+    max_examples=6, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 
 @SUBPROCESS
-@given(data=st.data(), event=EVENTS, phase=st.sampled_from(["warn", "enforce"]),
-       kind=st.sampled_from(["valid", "nearly", "junk"]))
-def test_entry_points_as_real_processes(proj: dict[str, Any], data: st.DataObject, event: str,
-                                        phase: str, kind: str) -> None:
+@given(
+    data=st.data(),
+    event=EVENTS,
+    phase=st.sampled_from(["warn", "enforce"]),
+    kind=st.sampled_from(["valid", "nearly", "junk"]),
+)
+def test_entry_points_as_real_processes(
+    proj: dict[str, Any], data: st.DataObject, event: str, phase: str, kind: str
+) -> None:
     if kind == "junk":
         raw = data.draw(JUNK.filter(lambda b: len(b) < 5000))
     else:
@@ -297,13 +422,25 @@ def test_entry_points_fixed_cases(proj: dict[str, Any], event: str) -> None:
     cases = [
         (b"", False),
         (b"not json at all", False),
-        (_encode({"hook_event_name": event, "tool_name": "Write", "cwd": root,
-                  "tool_input": {"file_path": f"{root}/.claude/settings.json", "content": ""}}), True),
+        (
+            _encode(
+                {
+                    "hook_event_name": event,
+                    "tool_name": "Write",
+                    "cwd": root,
+                    "tool_input": {"file_path": f"{root}/.claude/settings.json", "content": ""},
+                }
+            ),
+            True,
+        ),
     ]
     for raw, understood in cases:
         rc, out, err = run_subprocess(raw, _env(proj, "enforce", False), event)
         check_answer(rc, out, err, understood=understood, phase="enforce")
         if understood:
             obj = json.loads(out)
-            assert (obj.get("decision") == "block") if event == "PostToolUse" else \
-                (obj["hookSpecificOutput"]["permissionDecision"] == "deny")
+            assert (
+                (obj.get("decision") == "block")
+                if event == "PostToolUse"
+                else (obj["hookSpecificOutput"]["permissionDecision"] == "deny")
+            )

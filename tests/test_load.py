@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - the driver is a literal program text
 """Issue 6.4/6.5: 16 concurrent hook processes x 500 calls against one project.
 
 Each worker is a separate interpreter (a small driver run with ``python -c``) that calls the
@@ -30,7 +31,7 @@ REGISTERED_TIMEOUT_S = 10.0
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 DRIVER = textwrap.dedent(
-    r'''
+    r"""
     import json, sys, time
     from orchestrator_boundary import hook
 
@@ -74,7 +75,7 @@ DRIVER = textwrap.dedent(
         if got != want or answer.exit_code != 0 or answer.stderr:
             mismatches.append([data["tool_use_id"], want, got, answer.exit_code, answer.stderr[:300]])
     print(json.dumps({"worker": worker, "mismatches": mismatches, "latencies": latencies}))
-    '''
+    """
 )
 
 
@@ -94,8 +95,12 @@ def _project(tmp_path: Path, max_bytes: int, keep: int) -> Path:
 def _run_workers(root: Path) -> list[dict]:
     env = {**os.environ, "PYTHONPATH": SRC}
     procs = [
-        subprocess.Popen([sys.executable, "-c", DRIVER, str(root), str(w), str(CALLS)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", DRIVER, str(root), str(w), str(CALLS)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
         for w in range(WORKERS)
     ]
     results = []
@@ -115,7 +120,9 @@ def _trail_lines(audit_file: Path) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize(("max_bytes", "keep"), [(0, 20), (48 * 1024, 1000)], ids=["no-rotation", "rotating"])
+@pytest.mark.parametrize(
+    ("max_bytes", "keep"), [(0, 20), (48 * 1024, 1000)], ids=["no-rotation", "rotating"]
+)
 def test_sixteen_concurrent_hook_processes(tmp_path: Path, max_bytes: int, keep: int) -> None:
     root = _project(tmp_path, max_bytes, keep)
     started = time.perf_counter()
@@ -130,7 +137,7 @@ def test_sixteen_concurrent_hook_processes(tmp_path: Path, max_bytes: int, keep:
     if max_bytes:
         assert len(files) > 10, "the trail should have rotated many times"
         for f in files:  # every file respects the cap (a line never lands in a full file)
-            assert os.path.getsize(f) <= max_bytes
+            assert Path(f).stat().st_size <= max_bytes
     else:
         assert files == [str(audit_file)]
     lines = _trail_lines(audit_file)
@@ -148,20 +155,22 @@ def test_sixteen_concurrent_hook_processes(tmp_path: Path, max_bytes: int, keep:
     def pct(q: float) -> float:
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
 
-    print(f"\n[load {max_bytes=}] {WORKERS}x{CALLS} calls in {wall:.1f}s wall, "
-          f"{len(files)} trail file(s); latency ms p50={pct(0.5):.2f} p95={pct(0.95):.2f} "
-          f"p99={pct(0.99):.2f} max={latencies[-1] * 1000:.1f}")
+    print(
+        f"\n[load {max_bytes=}] {WORKERS}x{CALLS} calls in {wall:.1f}s wall, "
+        f"{len(files)} trail file(s); latency ms p50={pct(0.5):.2f} p95={pct(0.95):.2f} "
+        f"p99={pct(0.99):.2f} max={latencies[-1] * 1000:.1f}"
+    )
 
 
 AUDIT_DRIVER = textwrap.dedent(
-    r'''
+    r"""
     import sys
     from orchestrator_boundary import audit
     path, worker, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     for i in range(n):
         audit.write(path, {"event": "x", "tool_use_id": "w%02d_%04d" % (worker, i), "pad": "y" * 200},
                     max_bytes=700, keep=5000)
-    '''
+    """
 )
 
 
@@ -172,9 +181,15 @@ def test_rotation_under_heavy_churn_loses_no_line(tmp_path: Path) -> None:
     path = tmp_path / "trail" / "audit.jsonl"
     env = {**os.environ, "PYTHONPATH": SRC}
     workers, n = 8, 60
-    procs = [subprocess.Popen([sys.executable, "-c", AUDIT_DRIVER, str(path), str(w), str(n)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-             for w in range(workers)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", AUDIT_DRIVER, str(path), str(w), str(n)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        for w in range(workers)
+    ]
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err.decode()[-2000:]

@@ -12,12 +12,11 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from conftest import Project, parse_answer
 
 from orchestrator_boundary import bash as bash_mod
 from orchestrator_boundary import hook
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
-
-from conftest import Project, parse_answer
 
 NEEDS_BASH = pytest.mark.xfail(strict=False, reason="needs bash analysis")
 
@@ -43,7 +42,10 @@ TARGETS = {
 TOOLS = {
     "Write": lambda f: ("Write", {"file_path": f, "content": "{}"}),
     "Edit": lambda f: ("Edit", {"file_path": f, "old_string": "a", "new_string": "b"}),
-    "MultiEdit": lambda f: ("MultiEdit", {"file_path": f, "edits": [{"old_string": "a", "new_string": "b"}]}),
+    "MultiEdit": lambda f: (
+        "MultiEdit",
+        {"file_path": f, "edits": [{"old_string": "a", "new_string": "b"}]},
+    ),
     "NotebookEdit": lambda f: ("NotebookEdit", {"notebook_path": f, "new_source": "x"}),
 }
 
@@ -67,13 +69,16 @@ allow_write = ["**", "/**"]
 
 def _tamper(project: Project, target: str, tool: str, caller: str, phase: str, **env: str):
     name, tool_input = TOOLS[tool](str(TARGETS[target](project)))
-    return project.judge(name, tool_input, agent=CALLERS[caller],
-                         env={"ORCHESTRATOR_BOUNDARY_PHASE": phase, **env})
+    return project.judge(
+        name, tool_input, agent=CALLERS[caller], env={"ORCHESTRATOR_BOUNDARY_PHASE": phase, **env}
+    )
 
 
 @pytest.mark.parametrize("target", list(TARGETS))
 @pytest.mark.parametrize("tool", list(TOOLS))
-def test_every_write_tool_is_denied_on_every_protected_file(project: Project, target: str, tool: str) -> None:
+def test_every_write_tool_is_denied_on_every_protected_file(
+    project: Project, target: str, tool: str
+) -> None:
     for caller in CALLERS:
         for phase in ("warn", "ask", "enforce"):
             decision, code, answer = _tamper(project, target, tool, caller, phase)
@@ -92,9 +97,12 @@ def test_scopes_that_cover_the_file_do_not_open_it(project: Project, target: str
             assert _tamper(project, target, tool, caller, "enforce")[:2] == ("deny", "TAMPER")
     # and the wide scopes really are wide: an ordinary file goes through for everyone
     for caller in CALLERS:
-        assert project.judge("Write", {"file_path": str(project.root / "x.txt"), "content": ""},
-                             agent=CALLERS[caller], env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})[:2] \
-            == ("none", None)
+        assert project.judge(
+            "Write",
+            {"file_path": str(project.root / "x.txt"), "content": ""},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
+        )[:2] == ("none", None)
 
 
 @pytest.mark.parametrize("caller", list(CALLERS))
@@ -107,7 +115,9 @@ def test_post_tool_use_blocks_after_the_fact_in_every_phase_but_off(project: Pro
     target = str(project.root / ".claude/settings.json")
     for phase in ("warn", "ask", "enforce"):
         data = project.payload("Write", {"file_path": target, "content": ""}, event="PostToolUse")
-        answer, rec = project.call(data, env={"ORCHESTRATOR_BOUNDARY_PHASE": phase}, event="PostToolUse")
+        answer, rec = project.call(
+            data, env={"ORCHESTRATOR_BOUNDARY_PHASE": phase}, event="PostToolUse"
+        )
         assert rec["code"] == "TAMPER" and rec["post_block"] is True
         assert parse_answer(answer)["decision"] == "block"  # type: ignore[index]
 
@@ -118,12 +128,17 @@ BYPASS = {"AMPLIFIER_BYPASS_BOUNDARY": "1"}
 @pytest.mark.parametrize("caller", list(CALLERS))
 def test_bypass_does_not_open_protected_files(project: Project, caller: str) -> None:
     for phase in ("warn", "ask", "enforce"):
-        assert _tamper(project, "boundary config", "Edit", caller, phase, **BYPASS)[:2] == ("deny", "TAMPER")
+        assert _tamper(project, "boundary config", "Edit", caller, phase, **BYPASS)[:2] == (
+            "deny",
+            "TAMPER",
+        )
 
 
 def test_bypass_opens_protected_files_only_when_configured(project: Project) -> None:
     project.configure(BASE_WITH_BYPASS_OPENS)
-    decision, code, answer = _tamper(project, "boundary config", "Edit", "main", "enforce", **BYPASS)
+    decision, code, answer = _tamper(
+        project, "boundary config", "Edit", "main", "enforce", **BYPASS
+    )
     assert (decision, code) == ("none", "TAMPER")
     out = parse_answer(answer)
     assert out is not None and set(out) == {"systemMessage"}  # the user is told, nothing denied
@@ -147,8 +162,13 @@ def test_bypass_works_from_the_hook_environment(project: Project) -> None:
     """The control: the variable in the hook's own environment does bypass an ordinary rule."""
     src = str(project.root / "src/app.py")
     env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
-    assert project.judge("Write", {"file_path": src, "content": ""}, env=env)[:2] == ("deny", "ORCHESTRATOR_WRITE")
-    decision, code, _ = project.judge("Write", {"file_path": src, "content": ""}, env={**env, **BYPASS})
+    assert project.judge("Write", {"file_path": src, "content": ""}, env=env)[:2] == (
+        "deny",
+        "ORCHESTRATOR_WRITE",
+    )
+    decision, code, _ = project.judge(
+        "Write", {"file_path": src, "content": ""}, env={**env, **BYPASS}
+    )
     assert (decision, code) == ("none", "ORCHESTRATOR_WRITE")
 
 
@@ -174,15 +194,22 @@ def test_payload_fields_cannot_set_the_bypass_or_the_phase(project: Project, smu
 def test_settings_env_is_not_read_by_the_hook(project: Project) -> None:
     """A settings file's ``env`` is Claude Code's business (which is why the file is protected);
     the hook reads the bypass from its own process environment only."""
-    for f in (project.root / ".claude/settings.json", project.root / ".claude/settings.local.json",
-              project.home / ".claude/settings.json"):
-        f.write_text(json.dumps({"env": {"AMPLIFIER_BYPASS_BOUNDARY": "1",
-                                         "ORCHESTRATOR_BOUNDARY_PHASE": "off"}}))
+    for f in (
+        project.root / ".claude/settings.json",
+        project.root / ".claude/settings.local.json",
+        project.home / ".claude/settings.json",
+    ):
+        f.write_text(
+            json.dumps(
+                {"env": {"AMPLIFIER_BYPASS_BOUNDARY": "1", "ORCHESTRATOR_BOUNDARY_PHASE": "off"}}
+            )
+        )
     (project.root / ".env").write_text("AMPLIFIER_BYPASS_BOUNDARY=1\n")
     (project.root / ".envrc").write_text("export AMPLIFIER_BYPASS_BOUNDARY=1\n")
     src = str(project.root / "src/app.py")
-    decision, code, _ = project.judge("Write", {"file_path": src, "content": ""},
-                                      env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})
+    decision, code, _ = project.judge(
+        "Write", {"file_path": src, "content": ""}, env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    )
     assert (decision, code) == ("deny", "ORCHESTRATOR_WRITE")
     rec = json.loads(project.audit.read_text().splitlines()[-1])
     assert rec["bypassed"] is False
@@ -191,9 +218,11 @@ def test_settings_env_is_not_read_by_the_hook(project: Project) -> None:
 @pytest.mark.parametrize("value", ["0", "false", "", "no", "off", " ", "2"])
 def test_only_truthy_values_bypass(project: Project, value: str) -> None:
     src = str(project.root / "src/app.py")
-    decision, code, _ = project.judge("Write", {"file_path": src, "content": ""},
-                                      env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
-                                           "AMPLIFIER_BYPASS_BOUNDARY": value})
+    decision, code, _ = project.judge(
+        "Write",
+        {"file_path": src, "content": ""},
+        env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", "AMPLIFIER_BYPASS_BOUNDARY": value},
+    )
     assert (decision, code) == ("deny", "ORCHESTRATOR_WRITE")
 
 
@@ -203,8 +232,9 @@ def test_config_named_by_the_environment_is_protected(project: Project, tmp_path
     other.write_text('[orchestrator]\nwrite_allow = ["**"]\n')
     env = {"ORCHESTRATOR_BOUNDARY_CONFIG": str(other), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
     for caller in CALLERS:
-        decision, code, _ = project.judge("Write", {"file_path": str(other), "content": ""},
-                                          agent=CALLERS[caller], env=env)
+        decision, code, _ = project.judge(
+            "Write", {"file_path": str(other), "content": ""}, agent=CALLERS[caller], env=env
+        )
         assert (decision, code) == ("deny", "TAMPER")
 
 
@@ -214,33 +244,45 @@ def test_audit_trail_moved_by_config_is_protected_with_its_rotations(project: Pr
     for name in ("logs/trail.jsonl", "logs/trail.jsonl.1", "logs/trail.jsonl.20"):
         f = str(project.root / name)
         for caller in CALLERS:
-            _, rec = project.call(project.payload("Write", {"file_path": f, "content": ""},
-                                                  agent=CALLERS[caller]),
-                                  env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+            _, rec = project.call(
+                project.payload("Write", {"file_path": f, "content": ""}, agent=CALLERS[caller]),
+                env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
+            )
             assert (rec["decision"], rec["code"]) == ("deny", "TAMPER"), (name, caller)
 
 
 def test_symlink_into_a_protected_file_is_protected(project: Project) -> None:
     link = project.root / "src" / "innocent.json"
     link.symlink_to(project.root / ".claude" / "settings.json")
-    decision, code, _ = project.judge("Write", {"file_path": str(link), "content": ""}, agent="coder")
+    decision, code, _ = project.judge(
+        "Write", {"file_path": str(link), "content": ""}, agent="coder"
+    )
     assert (decision, code) == ("deny", "TAMPER")
 
 
-def test_protected_folder_reached_through_a_symlinked_claude_dir(project: Project, tmp_path: Path) -> None:
+def test_protected_folder_reached_through_a_symlinked_claude_dir(
+    project: Project, tmp_path: Path
+) -> None:
     """``.claude`` itself a symlink (a dotfiles setup): both spellings are protected."""
     real = tmp_path / "dotfiles-claude"
     (project.root / ".claude").rename(real)
     (project.root / ".claude").symlink_to(real)
     for f in (project.root / ".claude/settings.json", real / "settings.json", real / "agents/x.md"):
-        assert project.judge("Write", {"file_path": str(f), "content": ""}, agent="coder")[:2] \
-            == ("deny", "TAMPER"), f
+        assert project.judge("Write", {"file_path": str(f), "content": ""}, agent="coder")[:2] == (
+            "deny",
+            "TAMPER",
+        ), f
 
 
 def test_ordinary_files_next_to_protected_ones_are_not_tamper(project: Project) -> None:
     """The guard names exact files: look-alikes are ordinary files under the ordinary rules."""
-    for rel in (".claude/settings.json.bak", ".claude/commands/x.md", ".env.example", "src/.env.py",
-                "docs/.claude/settings.json"):
+    for rel in (
+        ".claude/settings.json.bak",
+        ".claude/commands/x.md",
+        ".env.example",
+        "src/.env.py",
+        "docs/.claude/settings.json",
+    ):
         _, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""})
         assert code != "TAMPER", rel
 
@@ -271,13 +313,19 @@ BASH_ATTACKS = [
 def test_bash_cannot_change_protected_files(project: Project, command: str, caller: str) -> None:
     project.configure(WIDE_OPEN)
     for phase in ("warn", "enforce"):
-        decision, code, _ = project.judge("Bash", {"command": command}, agent=CALLERS[caller],
-                                          env={"ORCHESTRATOR_BOUNDARY_PHASE": phase})
+        decision, code, _ = project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )
         assert (decision, code) == ("deny", "TAMPER"), phase
 
 
 def _fake_analysis(project: Project, rel: str, kind: EffectKind, command: str):
-    path = rel.replace("~", str(project.home), 1) if rel.startswith("~") else str(project.root / rel)
+    path = (
+        rel.replace("~", str(project.home), 1) if rel.startswith("~") else str(project.root / rel)
+    )
 
     def analyze(text: str, **_: object) -> BashAnalysis:
         effect = Effect(kind, rel, os.path.normpath(path), command, "test double")
@@ -298,12 +346,20 @@ def test_bash_effects_on_protected_files_are_tamper(
     kind = EffectKind.DELETE if command.startswith(("rm", "mv .claude")) else EffectKind.WRITE
     monkeypatch.setattr(bash_mod, "analyze", _fake_analysis(project, rel, kind, command))
     for phase in ("warn", "enforce"):
-        decision, code, _ = project.judge("Bash", {"command": command}, agent=CALLERS[caller],
-                                          env={"ORCHESTRATOR_BOUNDARY_PHASE": phase})
+        decision, code, _ = project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )
         assert (decision, code) == ("deny", "TAMPER"), phase
     # the bypass does not open it either
-    assert project.judge("Bash", {"command": command}, agent=CALLERS[caller],
-                         env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", **BYPASS})[:2] == ("deny", "TAMPER")
+    assert project.judge(
+        "Bash",
+        {"command": command},
+        agent=CALLERS[caller],
+        env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", **BYPASS},
+    )[:2] == ("deny", "TAMPER")
 
 
 @pytest.mark.parametrize("rel", [".claude", ".claude/agents", ".claude/boundary", "."])
@@ -312,16 +368,30 @@ def test_deleting_a_folder_that_holds_protected_files_is_tamper(
 ) -> None:
     """Attack: ``rm -rf .claude`` / ``mv .claude old`` never names settings.json."""
     project.configure(WIDE_OPEN)
-    monkeypatch.setattr(bash_mod, "analyze", _fake_analysis(project, rel, EffectKind.DELETE, f"rm -rf {rel}"))
+    monkeypatch.setattr(
+        bash_mod, "analyze", _fake_analysis(project, rel, EffectKind.DELETE, f"rm -rf {rel}")
+    )
     for caller in CALLERS:
-        decision, code, _ = project.judge("Bash", {"command": f"rm -rf {rel}"}, agent=CALLERS[caller],
-                                          env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+        decision, code, _ = project.judge(
+            "Bash",
+            {"command": f"rm -rf {rel}"},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
+        )
         assert (decision, code) == ("deny", "TAMPER"), caller
 
 
-def test_deleting_an_ordinary_folder_is_not_tamper(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bash_mod, "analyze", _fake_analysis(project, "src/secrets", EffectKind.DELETE, "rm -rf src/secrets"))
-    decision, code, _ = project.judge("Bash", {"command": "rm -rf src/secrets"}, agent="general-purpose")
+def test_deleting_an_ordinary_folder_is_not_tamper(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        bash_mod,
+        "analyze",
+        _fake_analysis(project, "src/secrets", EffectKind.DELETE, "rm -rf src/secrets"),
+    )
+    decision, code, _ = project.judge(
+        "Bash", {"command": "rm -rf src/secrets"}, agent="general-purpose"
+    )
     assert (decision, code) == ("none", None)
 
 
@@ -335,26 +405,41 @@ def test_deleting_an_ordinary_folder_is_not_tamper(project: Project, monkeypatch
         (".env", None),
     ],
 )
-def test_relative_paths_to_protected_files_are_tamper(project: Project, raw: str, cwd: str | None) -> None:
+def test_relative_paths_to_protected_files_are_tamper(
+    project: Project, raw: str, cwd: str | None
+) -> None:
     """Attack: a relative file_path is not inside any scope, so in warn it used to be only a
     warning (ORCHESTRATOR_WRITE) although the tool may resolve it onto the settings."""
     where = str(project.root / cwd) if cwd else None
     for caller in CALLERS:
-        decision, code, _ = project.judge("Write", {"file_path": raw, "content": ""}, agent=CALLERS[caller],
-                                          cwd=where, env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+        decision, code, _ = project.judge(
+            "Write",
+            {"file_path": raw, "content": ""},
+            agent=CALLERS[caller],
+            cwd=where,
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
+        )
         assert (decision, code) == ("deny", "TAMPER"), caller
 
 
 def test_relative_ordinary_path_keeps_its_ordinary_code(project: Project) -> None:
-    decision, code, _ = project.judge("Write", {"file_path": "src/app.py", "content": ""},
-                                      env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})
+    decision, code, _ = project.judge(
+        "Write",
+        {"file_path": "src/app.py", "content": ""},
+        env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
+    )
     assert (decision, code) == ("deny", "ORCHESTRATOR_WRITE")
 
 
 @pytest.mark.parametrize(
     "protected_rel",
-    [".claude/settings.json", ".claude/boundary.toml", ".claude/agents/coder.md",
-     ".claude/boundary/audit.jsonl", ".claude/boundary/audit.jsonl.1"],
+    [
+        ".claude/settings.json",
+        ".claude/boundary.toml",
+        ".claude/agents/coder.md",
+        ".claude/boundary/audit.jsonl",
+        ".claude/boundary/audit.jsonl.1",
+    ],
 )
 def test_hard_link_to_a_protected_file_is_tamper(project: Project, protected_rel: str) -> None:
     """Attack: ``ln .claude/settings.json src/notes.txt`` earlier (within scope), then a Write
@@ -366,15 +451,19 @@ def test_hard_link_to_a_protected_file_is_tamper(project: Project, protected_rel
     link = project.root / "src" / "notes.txt"
     os.link(target, link)
     for caller in CALLERS:
-        decision, code, _ = project.judge("Edit", {"file_path": str(link), "old_string": "a",
-                                                   "new_string": "b"}, agent=CALLERS[caller])
+        decision, code, _ = project.judge(
+            "Edit",
+            {"file_path": str(link), "old_string": "a", "new_string": "b"},
+            agent=CALLERS[caller],
+        )
         assert (decision, code) == ("deny", "TAMPER"), caller
 
 
 def test_hard_linked_ordinary_files_stay_ordinary(project: Project) -> None:
     os.link(project.root / "src/app.py", project.root / "src/app2.py")
-    decision, code, _ = project.judge("Write", {"file_path": str(project.root / "src/app2.py"),
-                                                "content": ""}, agent="coder")
+    decision, code, _ = project.judge(
+        "Write", {"file_path": str(project.root / "src/app2.py"), "content": ""}, agent="coder"
+    )
     assert (decision, code) == ("none", None)
 
 
@@ -384,16 +473,23 @@ def test_protect_paths_from_the_config_are_enforced(project: Project) -> None:
     project.configure(WIDE_OPEN + '\n[protect]\npaths = ["Makefile", "ci/**", "!ci/scratch/**"]\n')
     for rel in ("Makefile", "ci/deploy.yml", "ci/a/b.sh"):
         for caller in CALLERS:
-            decision, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""},
-                                              agent=CALLERS[caller], env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+            decision, code, _ = project.judge(
+                "Write",
+                {"file_path": str(project.root / rel), "content": ""},
+                agent=CALLERS[caller],
+                env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
+            )
             assert (decision, code) == ("deny", "TAMPER"), (rel, caller)
     for rel in ("ci/scratch/x", "src/Makefile"):
-        decision, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""},
-                                          agent="coder")
+        decision, code, _ = project.judge(
+            "Write", {"file_path": str(project.root / rel), "content": ""}, agent="coder"
+        )
         assert code != "TAMPER", rel
 
 
-def test_user_settings_moved_by_claude_config_dir_are_protected(project: Project, tmp_path: Path) -> None:
+def test_user_settings_moved_by_claude_config_dir_are_protected(
+    project: Project, tmp_path: Path
+) -> None:
     """Attack: with CLAUDE_CONFIG_DIR set, Claude Code reads the user settings from there, not
     from ~/.claude, so the guard protected a file that was not in use."""
     cfg = tmp_path / "claude-config"
@@ -401,8 +497,12 @@ def test_user_settings_moved_by_claude_config_dir_are_protected(project: Project
     env = {"CLAUDE_CONFIG_DIR": str(cfg), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
     for name in ("settings.json", "settings.local.json", ".claude.json", "agents/x.md"):
         for caller in CALLERS:
-            decision, code, _ = project.judge("Write", {"file_path": str(cfg / name), "content": ""},
-                                              agent=CALLERS[caller], env=env)
+            decision, code, _ = project.judge(
+                "Write",
+                {"file_path": str(cfg / name), "content": ""},
+                agent=CALLERS[caller],
+                env=env,
+            )
             assert (decision, code) == ("deny", "TAMPER"), (name, caller)
 
 
@@ -414,7 +514,10 @@ def test_the_hooks_runtime_is_protected(project: Project, key: str) -> None:
     folder = Path(sysconfig.get_paths()[key])
     for name in ("zzz-boundary-test.pth", "orchestrator-boundary-pre-tool-use"):
         for caller in CALLERS:
-            decision, code, _ = project.judge("Write", {"file_path": str(folder / name), "content": ""},
-                                              agent=CALLERS[caller], env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"})
+            decision, code, _ = project.judge(
+                "Write",
+                {"file_path": str(folder / name), "content": ""},
+                agent=CALLERS[caller],
+                env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
+            )
             assert (decision, code) == ("deny", "TAMPER"), (name, caller)
-        assert not (folder / name).exists()

@@ -144,7 +144,8 @@ class _Check:
                                      "" if rel else "outside the project root")
                     match = scope.check(single, patterns, self.insensitive)
                     if match.allowed:
-                        return Protected(absolute, False, f"protected by [protect] paths ({match.pattern})")
+                        label = f"protected by [protect] paths ({match.pattern})"
+                        return Protected(absolute, False, label)
         return None
 
     def tamper(self, located: Located, command: str = "") -> Violation | None:
