@@ -15,10 +15,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from harden_support import Project, make_project
 
 from orchestrator_boundary import fs as fs_mod
 from orchestrator_boundary import hook
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return make_project(tmp_path)
+
 
 OK = ("none", None)
 ORCH = ("deny", "ORCHESTRATOR_WRITE")
@@ -271,12 +277,12 @@ def test_nfd_spelling_of_protected_file_on_a_normalising_filesystem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Root with a non-ASCII name; the payload spells it in NFD (as macOS tools may)."""
-    from conftest import BASE_CONFIG
-    from conftest import Project as P
+    from harden_support import BASE_CONFIG
+    from harden_support import Project as P
 
     root = tmp_path / unicodedata.normalize("NFC", "caf\u00e9-proj")
     (root / ".claude").mkdir(parents=True)
-    (tmp_path / "home").mkdir()
+    (tmp_path / "home").mkdir(exist_ok=True)
     p = P(root, tmp_path / "home")
     p.env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path / "home")}
     p.configure(BASE_CONFIG)
@@ -321,12 +327,12 @@ def test_root_whose_folded_form_changes_length(
     """Attack: on a case-insensitive volume a root named ``Straße`` folds to ``strasse`` (one
     character longer); slicing the real path by the folded root's length shifted the relative
     path by one, so ``<root>/Xdocs/evil.py`` was judged as ``docs/evil.py`` and allowed."""
-    from conftest import BASE_CONFIG
-    from conftest import Project as P
+    from harden_support import BASE_CONFIG
+    from harden_support import Project as P
 
     root = tmp_path / "Stra\u00dfe"
     (root / ".claude").mkdir(parents=True)
-    (tmp_path / "home").mkdir()
+    (tmp_path / "home").mkdir(exist_ok=True)
     p = P(root, tmp_path / "home")
     p.env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path / "home")}
     p.configure(BASE_CONFIG)

@@ -6,7 +6,8 @@ every input: exit code 0 or 2; stdout empty or exactly one JSON object of the pr
 ``allow``, never a traceback); exit 2 comes with one line on stderr; in enforce, input that
 cannot be understood is exit 2.
 
-Profile: ``HYPOTHESIS_PROFILE`` (default ``ci``: derandomized, bounded); ``deep`` for long runs.
+Profile: ``BOUNDARY_FUZZ_PROFILE`` (default ``ci``: derandomized, bounded, a few seconds);
+``deep`` (5,000 examples per test) for long runs.
 """
 
 from __future__ import annotations
@@ -32,22 +33,27 @@ HOOKS = {
     "PostToolUse": REPO / "hooks" / "post_tool_use.py",
 }
 
+_QUIET = [
+    HealthCheck.too_slow,
+    HealthCheck.data_too_large,
+    HealthCheck.large_base_example,
+    HealthCheck.function_scoped_fixture,
+]
+# Named profiles applied by decorator, never loaded globally: other test modules keep theirs.
 settings.register_profile(
-    "ci",
+    "boundary-fuzz-ci",
     max_examples=150,
     deadline=None,
     derandomize=True,
     print_blob=True,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.large_base_example,
-    ],
+    suppress_health_check=_QUIET,
 )
 settings.register_profile(
-    "deep", max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck)
+    "boundary-fuzz-deep", max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck)
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+FUZZ = settings(
+    settings.get_profile("boundary-fuzz-" + os.environ.get("BOUNDARY_FUZZ_PROFILE", "ci"))
+)
 
 PHASES = ["off", "warn", "ask", "enforce"]
 
@@ -320,6 +326,7 @@ def _understood(raw: bytes) -> bool:
 EVENTS = st.sampled_from(["PreToolUse", "PostToolUse"])
 
 
+@FUZZ
 @given(data=st.data(), event=EVENTS, phase=st.sampled_from(PHASES), bypass=st.booleans())
 def test_valid_payloads_in_process(
     proj: dict[str, Any], data: st.DataObject, event: str, phase: str, bypass: bool
@@ -329,6 +336,7 @@ def test_valid_payloads_in_process(
     check_answer(rc, out, err, understood=_understood(raw), phase=phase)
 
 
+@FUZZ
 @given(data=st.data(), event=EVENTS, phase=st.sampled_from(PHASES))
 def test_nearly_valid_payloads_in_process(
     proj: dict[str, Any], data: st.DataObject, event: str, phase: str
@@ -338,6 +346,7 @@ def test_nearly_valid_payloads_in_process(
     check_answer(rc, out, err, understood=_understood(raw), phase=phase)
 
 
+@FUZZ
 @given(raw=JUNK, event=EVENTS, phase=st.sampled_from(PHASES))
 def test_junk_bytes_in_process(proj: dict[str, Any], raw: bytes, event: str, phase: str) -> None:
     rc, out, err = run_in_process(raw, _env(proj, phase, False), event)

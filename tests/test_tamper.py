@@ -12,11 +12,17 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import Project, parse_answer
+from harden_support import Project, make_project, parse_answer
 
 from orchestrator_boundary import bash as bash_mod
 from orchestrator_boundary import hook
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return make_project(tmp_path)
+
 
 NEEDS_BASH = pytest.mark.xfail(strict=False, reason="needs bash analysis")
 

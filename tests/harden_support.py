@@ -1,4 +1,8 @@
-"""Helpers for the hardening tests: a real project in tmp_path, driven through the hook shell."""
+"""Helpers for the hardening tests: a real project in tmp_path, driven through the hook shell.
+
+Not a conftest: each test module defines its own ``project`` fixture with ``make_project``, so
+it overrides any shared ``project`` fixture for that module only.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from orchestrator_boundary import hook
 from orchestrator_boundary.verdict import PRE, HookAnswer
@@ -100,8 +102,7 @@ class Project:
         return rec["decision"], rec["code"], answer
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Project:
+def make_project(tmp_path: Path) -> Project:
     root = tmp_path / "proj"
     home = tmp_path / "home"
     for d in (
