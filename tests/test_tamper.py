@@ -527,3 +527,41 @@ def test_the_hooks_runtime_is_protected(project: Project, key: str) -> None:
                 env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
             )
             assert (decision, code) == ("deny", "TAMPER"), (name, caller)
+
+
+@pytest.mark.parametrize(
+    ("tool", "key"),
+    [
+        ("mcp__filesystem__write_file", "path"),
+        ("mcp__filesystem__edit_file", "path"),
+        ("mcp__fs__move_file", "destination"),
+        ("mcp__fs__write", "file_path"),
+        ("mcp__fs__write_many", "paths"),
+        ("write", "file_path"),  # a name that is not the built-in Write
+    ],
+)
+def test_unknown_tools_cannot_write_protected_files(project: Project, tool: str, key: str) -> None:
+    """Attack: an MCP filesystem server's write tool is class unknown; only the main agent
+    was checked (UNKNOWN_TOOL, a warning in warn) and a subagent was not checked at all."""
+    target = str(project.root / ".claude/settings.json")
+    value: object = [str(project.root / "src/a.py"), target] if key == "paths" else target
+    for caller in CALLERS:
+        for phase in ("warn", "enforce"):
+            decision, code, _ = project.judge(
+                tool,
+                {key: value, "content": "{}"},
+                agent=CALLERS[caller],
+                env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+            )
+            assert (decision, code) == ("deny", "TAMPER"), (caller, phase)
+
+
+def test_unknown_tools_on_ordinary_files_keep_their_rules(project: Project) -> None:
+    src = str(project.root / "src/a.py")
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    judge = project.judge
+    assert judge("mcp__fs__write_file", {"path": src}, env=env)[:2] == ("deny", "UNKNOWN_TOOL")
+    assert judge("mcp__fs__write_file", {"path": src}, agent="coder", env=env)[:2] == ("none", None)
+    # text that merely mentions a protected path is not a target
+    body = {"title": "x", "body": str(project.root / ".claude/settings.json")}
+    assert judge("mcp__github__create_issue", body, agent="coder", env=env)[:2] == ("none", None)

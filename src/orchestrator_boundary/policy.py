@@ -53,6 +53,25 @@ def _targets(payload: HookPayload) -> list[str] | None:
     return None
 
 
+# Argument names that name a file in tools the policy does not know (MCP servers, plugins).
+_PATH_ARGS = frozenset({
+    "file_path", "filepath", "filePath", "path", "notebook_path", "filename", "file", "target",
+    "target_path", "destination", "dest", "source", "source_path", "new_path", "old_path",
+    "directory", "dir", "uri",
+})
+_PATH_LIST_ARGS = frozenset({"paths", "files", "file_paths", "sources"})
+
+
+def _path_arguments(tool_input: dict[str, object]) -> list[str]:
+    out: list[str] = []
+    for key, value in tool_input.items():
+        if key in _PATH_ARGS and isinstance(value, str) and value:
+            out.append(value.removeprefix("file://"))
+        elif key in _PATH_LIST_ARGS and isinstance(value, list):
+            out.extend(v.removeprefix("file://") for v in value[:64] if isinstance(v, str) and v)
+    return out[:64]
+
+
 def _unresolved(effect: Effect) -> Located:
     return Located(effect.path, (), (), "the target cannot be determined from the command text")
 
@@ -271,6 +290,17 @@ class _Check:
                 return found
         return None
 
+    def unknown_tamper(self) -> Violation | None:
+        """An unknown tool (an MCP filesystem server, a plugin) is treated like a write, but only
+        the main agent's calls were checked and only as UNKNOWN_TOOL: a subagent could write the
+        settings through ``mcp__fs__write_file``, and in warn so could the main agent. Any
+        argument that names a file is checked against the protected set."""
+        for raw in _path_arguments(self.payload.tool_input):
+            found = self.tamper(self.locate(raw))
+            if found:
+                return found
+        return None
+
     def unknown_tool(self) -> Violation | None:
         if not self.main or _tool_listed(
             self.payload.tool_name, ToolClass.UNKNOWN, self.config.orchestrator.allow_tools
@@ -361,6 +391,7 @@ def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
             case ToolClass.EXECUTE:
                 found.append(check.bash_command())  # type: ignore[arg-type]
             case ToolClass.UNKNOWN:
+                found.append(check.unknown_tamper())  # type: ignore[arg-type]
                 found.append(check.broken_config(None) if check.main else None)  # type: ignore[arg-type]
                 found.append(check.unknown_tool())  # type: ignore[arg-type]
             case (
