@@ -197,3 +197,36 @@ def test_rotation_under_heavy_churn_loses_no_line(tmp_path: Path) -> None:
     ids = [json.loads(line)["tool_use_id"] for line in lines]
     assert sorted(ids) == sorted(f"w{w:02d}_{i:04d}" for w in range(workers) for i in range(n))
     assert len(audit.trail_files(str(path))) > 100
+
+
+def test_a_held_lock_cannot_hang_the_hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: an agent-started process holds the trail's lock forever; a blocking flock made
+    every later hook hang until Claude Code's timeout, and a timed-out hook fails open. The
+    wait is bounded: the verdict still comes, the line goes to stderr."""
+    import fcntl
+
+    from orchestrator_boundary import hook
+
+    root = _project(tmp_path, 0, 20)
+    folder = root / ".claude" / "boundary"
+    folder.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setattr(audit, "LOCK_WAIT_S", 0.3)
+    holder = os.open(folder, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        data = {
+            "hook_event_name": "PreToolUse",
+            "cwd": str(root),
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(root / ".claude/settings.json"), "content": ""},
+            "tool_use_id": "toolu_locked",
+        }
+        env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path / "home")}
+        started = time.perf_counter()
+        answer = hook.evaluate(json.dumps(data).encode(), env)
+        elapsed = time.perf_counter() - started
+    finally:
+        os.close(holder)
+    assert elapsed < 2.0
+    assert json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "audit trail not writable" in answer.stderr and "toolu_locked" in answer.stderr

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +36,26 @@ def _order(_: Any, __: str, event_dict: dict[str, Any]) -> dict[str, Any]:
 
 
 _RENDER = structlog.processors.JSONRenderer(sort_keys=False, ensure_ascii=False)
+
+# How long a writer waits for the trail's lock. A blocking flock had no bound: any process
+# holding the folder's lock (an agent's `flock .claude/boundary sleep 1e9 &`) made every later
+# hook hang until Claude Code's timeout, and a timed-out hook fails open. Far below the
+# registered 10 s; past it the verdict is still delivered and the line goes to stderr.
+LOCK_WAIT_S = 3.0
+
+
+def _lock(fd: int) -> None:
+    deadline = time.monotonic() + LOCK_WAIT_S
+    delay = 0.0005
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise OSError(f"the audit trail stayed locked for {LOCK_WAIT_S:g} s") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.005)
 
 
 class LockedAppender:
@@ -65,7 +86,7 @@ class LockedAppender:
         os.makedirs(folder, exist_ok=True)
         lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+            _lock(lock)
             fd = self._open()
             try:
                 size = os.fstat(fd).st_size
