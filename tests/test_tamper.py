@@ -565,3 +565,63 @@ def test_unknown_tools_on_ordinary_files_keep_their_rules(project: Project) -> N
     # text that merely mentions a protected path is not a target
     body = {"title": "x", "body": str(project.root / ".claude/settings.json")}
     assert judge("mcp__github__create_issue", body, agent="coder", env=env)[:2] == ("none", None)
+
+
+class _Hang(BaseException):  # escapes the hook's own catch-all guard
+    pass
+
+
+@pytest.fixture
+def no_hang():
+    """Fail (instead of hanging the suite) when a call blocks for more than 5 s."""
+    import signal
+
+    def fire(*_: object) -> None:
+        raise _Hang
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(5)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def test_config_replaced_by_a_fifo_fails_closed_without_hanging(
+    project: Project, no_hang: None
+) -> None:
+    """Attack: an opaque program swaps boundary.toml for a FIFO; reading it blocked the hook
+    until Claude Code's timeout, and a timed-out hook fails open."""
+    cfg = project.root / ".claude/boundary.toml"
+    cfg.unlink()
+    os.mkfifo(cfg)
+    decision, code, _ = project.judge(
+        "Write", {"file_path": str(project.root / "docs/a.md"), "content": ""}
+    )
+    assert (decision, code) == ("deny", "CONFIG_INVALID")
+
+
+def test_audit_trail_replaced_by_a_fifo_does_not_hang(project: Project, no_hang: None) -> None:
+    project.audit.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(project.audit)
+    data = project.payload(
+        "Write", {"file_path": str(project.root / ".claude/settings.json"), "content": ""}
+    )
+    answer = hook.evaluate(json.dumps(data).encode(), project.env)
+    assert parse_answer(answer)["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
+    assert "audit trail not writable" in answer.stderr
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_post_tool_use_hashing_skips_special_files(
+    project: Project, no_hang: None, special: str
+) -> None:
+    """PostToolUse hashes what a write changed; a FIFO blocks and /dev/zero never ends."""
+    if special == "fifo":
+        target = project.root / "docs" / "pipe"
+        os.mkfifo(target)
+    else:
+        target = Path(special)
+    data = project.payload("Write", {"file_path": str(target), "content": ""}, event="PostToolUse")
+    answer, rec = project.call(data, event="PostToolUse")
+    assert answer.exit_code == 0
+    assert all(t["sha256"] is None for t in rec.get("trace", []))

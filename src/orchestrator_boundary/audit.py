@@ -65,7 +65,10 @@ class LockedAppender:
         self.path, self.max_bytes, self.keep = path, max_bytes, keep
 
     def _open(self) -> int:
-        return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        # O_NONBLOCK: a FIFO put in the trail's place fails at once (ENXIO) instead of
+        # blocking the hook until its timeout; for a regular file it changes nothing.
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
+        return os.open(self.path, flags, 0o600)
 
     def _rotate(self) -> None:
         # shift only the files that exist (up to the first gap), not keep-1 blind renames

@@ -52,7 +52,10 @@ class RealFileSystem:
 def sha256_of(path: str, limit: int = 256 * 1024 * 1024) -> str | None:
     """Hex SHA-256 of a regular file's content, None when it cannot be read (or is huge)."""
     try:
-        if os.path.getsize(path) > limit:
+        st = os.stat(path)
+        # only regular files: a FIFO would block and /dev/zero never ends (PostToolUse of
+        # `echo x > /dev/zero` must not hang the hook until its timeout)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
             return None
         h = hashlib.sha256()
         with open(path, "rb") as fh:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 import sys
 import time
 import traceback
@@ -56,6 +57,9 @@ def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
         key = (st.st_mtime_ns, st.st_size)
     except OSError:
         key = (-1, -1)
+    else:
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read until the timeout
+            return ConfigProblem(path, "", "not a regular file")
     hit = _CONFIG_CACHE.get(path)
     if hit and hit[0] == key and key != (-1, -1):
         return hit[1]
