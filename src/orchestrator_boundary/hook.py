@@ -8,7 +8,9 @@ whose input cannot be understood is blocked with exit 2 and a one-line reason on
 
 from __future__ import annotations
 
+import functools
 import os
+import stat
 import sys
 import time
 import traceback
@@ -74,6 +76,8 @@ def _stat_key(path: str) -> tuple[int, int]:
         st = os.stat(path)
     except OSError:
         return (-1, -1)
+    if not stat.S_ISREG(st.st_mode):
+        return (-2, st.st_mode)
     return (st.st_mtime_ns, st.st_size)
 
 
@@ -82,7 +86,10 @@ def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
     hit = _CONFIG_CACHE.get((path, home))  # "~" in patterns is expanded with this home
     if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes the key
         return hit[1]
-    loaded = load_config(path, home)
+    if key[0] == -2:  # a FIFO or a device would block the read until Claude Code's timeout
+        loaded: Config | ConfigProblem = ConfigProblem(path, "", "not a regular file")
+    else:
+        loaded = load_config(path, home)
     _CONFIG_CACHE[(path, home)] = (key, loaded)
     return loaded
 
@@ -135,18 +142,37 @@ def _setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | Non
                  cfg_file, audit_file)
 
 
+@functools.lru_cache(maxsize=1)
+def runtime_dirs() -> tuple[str, ...]:
+    """Where the interpreter running this hook finds its code: site-packages (the dependencies,
+    and ``.pth`` files that run at start-up) and the scripts folder (console entry points).
+    Changing any of them can make the hook crash, and a crashing hook fails open."""
+    import site
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    dirs = [paths.get(k) for k in ("purelib", "platlib", "scripts")]
+    if site.ENABLE_USER_SITE:
+        dirs.append(site.getusersitepackages())
+    return tuple(dict.fromkeys(d for d in dirs if d and os.path.isabs(d)))
+
+
 def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
-    package_dirs = [PACKAGE_DIR, _HOOKS_DIR]
+    package_dirs = [PACKAGE_DIR, _HOOKS_DIR, *runtime_dirs()]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
-    key = (s.root, s.home, s.config_file, s.audit_file, *package_dirs)
+    config_dir = environ.get("CLAUDE_CONFIG_DIR") or None
+    if config_dir and not os.path.isabs(config_dir):
+        config_dir = os.path.join(s.home or s.root, config_dir)
+    key = (s.root, s.home, s.config_file, s.audit_file, config_dir, *package_dirs)
     now = time.monotonic()
     hit = _PROTECTED_CACHE.get(key)
     if hit is not None and now < hit[0]:
         protected = hit[1]
     else:
         protected = protected_set(s.root, home=s.home, config_file=s.config_file,
-                                  audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS)
+                                  audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS,
+                                  claude_config_dir=config_dir)
         if len(_PROTECTED_CACHE) > 256:
             _PROTECTED_CACHE.clear()
         _PROTECTED_CACHE[key] = (now + FS_TTL, protected)

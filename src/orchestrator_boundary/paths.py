@@ -62,7 +62,14 @@ def _relative(real: str, root: str, windows: bool, insensitive: bool) -> str | N
     prefix = b if b.endswith(sep) else b + sep
     if not a.startswith(prefix):
         return None
-    rel = real[len(prefix) :]
+    # Split ``real`` by components, not by the folded prefix's length: folding can change the
+    # length (NFD -> NFC, "ß" -> "ss"), and slicing by it would shift the relative path
+    # ("<root>/Xdocs/a" read as "docs/a"). Folding never adds or removes a separator.
+    parts = real.split(sep)
+    n = len(prefix.rstrip(sep).split(sep))
+    if fold(sep.join(parts[:n]), insensitive).rstrip(sep) != prefix.rstrip(sep):
+        return None
+    rel = sep.join(parts[n:])
     return rel.replace("\\", "/") if windows else rel
 
 

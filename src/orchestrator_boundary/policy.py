@@ -10,6 +10,8 @@ UNKNOWN_TOOL. Within a scope an exclusion beats an inclusion (``scope``).
 from __future__ import annotations
 
 import fnmatch
+import ntpath
+import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
@@ -17,10 +19,10 @@ from typing import assert_never
 from orchestrator_boundary import bash, scope
 from orchestrator_boundary.bash.model import BashAnalysis, Effect, Status
 from orchestrator_boundary.config import AgentProfile, Config, ConfigProblem
-from orchestrator_boundary.paths import FileSystem, Located, locate
+from orchestrator_boundary.paths import FileSystem, Located, fold, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.protect import Protected, hit
+from orchestrator_boundary.protect import Protected, hit, linked
 from orchestrator_boundary.rules import Assessment, Code, Violation
 from orchestrator_boundary.session import Session, SessionKind, detect
 from orchestrator_boundary.suggest import delegate_hint
@@ -51,6 +53,25 @@ def _targets(payload: HookPayload) -> list[str] | None:
     return None
 
 
+# Argument names that name a file in tools the policy does not know (MCP servers, plugins).
+_PATH_ARGS = frozenset({
+    "file_path", "filepath", "filePath", "path", "notebook_path", "filename", "file", "target",
+    "target_path", "destination", "dest", "source", "source_path", "new_path", "old_path",
+    "directory", "dir", "uri",
+})
+_PATH_LIST_ARGS = frozenset({"paths", "files", "file_paths", "sources"})
+
+
+def _path_arguments(tool_input: dict[str, object]) -> list[str]:
+    out: list[str] = []
+    for key, value in tool_input.items():
+        if key in _PATH_ARGS and isinstance(value, str) and value:
+            out.append(value.removeprefix("file://"))
+        elif key in _PATH_LIST_ARGS and isinstance(value, list):
+            out.extend(v.removeprefix("file://") for v in value[:64] if isinstance(v, str) and v)
+    return out[:64]
+
+
 def _unresolved(effect: Effect) -> Located:
     return Located(effect.path, (), (), "the target cannot be determined from the command text")
 
@@ -60,6 +81,37 @@ def _profile(config: Config, session: Session) -> tuple[str, AgentProfile] | Non
         return session.agent_type, config.agents[session.agent_type]
     if "*" in config.agents:
         return "*", config.agents["*"]
+    return None
+
+
+def _exclusion_within(located: Located, patterns: Sequence[str], insensitive: bool) -> str | None:
+    """An exclusion whose literal folder is the target or lies below it.
+
+    ``!src/secrets/**`` excludes what is inside ``src/secrets``; changing the folder itself or
+    one above it (``rm -rf src/secrets``, ``mv src old``, swapping it for a link) changes the
+    excluded files without naming them. Only the literal head of an exclusion can be compared
+    this way (``!**/*.key`` has none).
+    """
+    for text in patterns:
+        if not text.startswith("!"):
+            continue
+        body = text[1:]
+        head: list[str] = []
+        for part in body.strip("/").split("/"):
+            if not part or any(c in part for c in "*?[\\"):
+                break
+            head.append(part)
+        if not head:
+            continue
+        prefix = fold("/".join(head), insensitive)
+        if body.startswith("/"):
+            subjects = [a.replace("\\", "/").lstrip("/") for a in located.absolutes]
+        else:
+            subjects = list(located.relatives) if located.inside else []
+        for subject in subjects:
+            folded = fold(subject, insensitive).rstrip("/")
+            if folded and (prefix == folded or prefix.startswith(folded + "/")):
+                return text
     return None
 
 
@@ -88,8 +140,41 @@ class _Check:
         self.paths.append(located.display)
         return located
 
+    def _relative_readings(self, located: Located) -> list[Located]:
+        """A relative path is never inside a scope, but for the guard it is read against the
+        payload's cwd and the root: the tool may well resolve it there."""
+        raw = located.raw
+        mod = ntpath if self.facts.fs.windows else posixpath
+        if located.absolutes or not raw or "\x00" in raw or mod.isabs(raw):
+            return []
+        bases = dict.fromkeys(b for b in (self.payload.cwd, self.facts.root) if b and mod.isabs(b))
+        return [locate(mod.join(base, raw), self.facts.root, self.facts.fs) for base in bases]
+
+    def configured(self, located: Located) -> Protected | None:
+        """``[protect] paths``: more files no agent may change, matched on any reading."""
+        patterns = self.config.protect.paths
+        if not patterns:
+            return None
+        for reading in (located, *self._relative_readings(located)):
+            rels: tuple[str | None, ...] = reading.relatives if reading.inside else (None,)
+            for absolute in reading.absolutes:
+                for rel in rels:
+                    single = Located(reading.raw, (absolute,), (rel,) if rel else (),
+                                     "" if rel else "outside the project root")
+                    match = scope.check(single, patterns, self.insensitive)
+                    if match.allowed:
+                        label = f"protected by [protect] paths ({match.pattern})"
+                        return Protected(absolute, False, label)
+        return None
+
     def tamper(self, located: Located, command: str = "") -> Violation | None:
         entry = hit(located, self.facts.protected, self.insensitive)
+        for reading in self._relative_readings(located) if entry is None else ():
+            entry = hit(reading, self.facts.protected, self.insensitive)
+            if entry is not None:
+                break
+        entry = entry or linked(located, self.facts.protected, self.facts.fs)
+        entry = entry or self.configured(located)
         if entry is None:
             return None
         return Violation(
@@ -123,7 +208,9 @@ class _Check:
             allow = list(self.config.orchestrator.write_allow)
             if command:
                 allow += self.config.bash.allow_write
-            if scope.check(located, allow, self.insensitive).allowed:
+            if scope.check(located, allow, self.insensitive).allowed and not _exclusion_within(
+                located, allow, self.insensitive
+            ):
                 return None
             code, rule = (Code.BASH_WRITE, "bash") if command else (Code.ORCHESTRATOR_WRITE, "")
             rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
@@ -151,7 +238,10 @@ class _Check:
             patterns = list(self.config.subagents.write_outside_root)
         match = scope.check(located, patterns, self.insensitive)
         if match.allowed:
-            return None
+            holds = _exclusion_within(located, patterns, self.insensitive)
+            if holds is None:
+                return None
+            match = scope.ScopeMatch(False, match.pattern, holds)
         why = f"excluded by {match.excluded_by!r}" if match.excluded_by else (
             located.problem or "no pattern covers it"
         )
@@ -196,6 +286,17 @@ class _Check:
             return self.broken_config(None) or self.write_rule(missing)
         for raw in raws:
             found = self.target(self.locate(raw))
+            if found:
+                return found
+        return None
+
+    def unknown_tamper(self) -> Violation | None:
+        """An unknown tool (an MCP filesystem server, a plugin) is treated like a write, but only
+        the main agent's calls were checked and only as UNKNOWN_TOOL: a subagent could write the
+        settings through ``mcp__fs__write_file``, and in warn so could the main agent. Any
+        argument that names a file is checked against the protected set."""
+        for raw in _path_arguments(self.payload.tool_input):
+            found = self.tamper(self.locate(raw))
             if found:
                 return found
         return None
@@ -290,6 +391,7 @@ def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
             case ToolClass.EXECUTE:
                 found.append(check.bash_command())  # type: ignore[arg-type]
             case ToolClass.UNKNOWN:
+                found.append(check.unknown_tamper())  # type: ignore[arg-type]
                 found.append(check.broken_config(None) if check.main else None)  # type: ignore[arg-type]
                 found.append(check.unknown_tool())  # type: ignore[arg-type]
             case (

@@ -48,6 +48,7 @@ def protected_set(
     audit_file: str,
     package_dirs: Iterable[str],
     fs: FileSystem,
+    claude_config_dir: str | None = None,
 ) -> tuple[Protected, ...]:
     entries: list[Protected] = []
 
@@ -69,6 +70,10 @@ def protected_set(
             add(posixpath.join(home, rel), False, "~/" + rel)
         for rel in HOME_DIRS:
             add(posixpath.join(home, rel), True, "~/" + rel + "/")
+    if claude_config_dir:  # CLAUDE_CONFIG_DIR moves the user settings out of ~/.claude
+        for name in ("settings.json", "settings.local.json", ".claude.json"):
+            add(posixpath.join(claude_config_dir, name), False, f"$CLAUDE_CONFIG_DIR/{name}")
+        add(posixpath.join(claude_config_dir, "agents"), True, "$CLAUDE_CONFIG_DIR/agents/")
     for managed in MANAGED_DIRS:
         entries.append(Protected(managed, True, "managed settings"))
     add(config_file, False, "the boundary config")
@@ -80,7 +85,11 @@ def protected_set(
 
 
 def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool) -> Protected | None:
-    """The protected entry a write to ``located`` would change, if any."""
+    """The protected entry a write to ``located`` would change, if any.
+
+    A folder that holds a protected entry counts too: ``rm -rf .claude``, ``mv .claude x`` or
+    ``cp -r evil/. .claude`` change the settings without ever naming them.
+    """
     for absolute in located.absolutes or (located.raw,):
         a = fold(absolute.replace("\\", "/"), insensitive)
         for entry in protected:
@@ -90,4 +99,44 @@ def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool) -
                     return entry
             elif a == p or (entry.folder and a.startswith(p + "/")):
                 return entry
+            elif p.startswith(a.rstrip("/") + "/"):
+                return Protected(entry.path, entry.folder, f"a folder holding {entry.label}")
+    return None
+
+
+LINK_SCAN_LIMIT = 4096
+
+
+def linked(located: Located, protected: tuple[Protected, ...], fs: FileSystem) -> Protected | None:
+    """The protected file a hard link at ``located`` shares its content with, if any.
+
+    A hard link resolves to itself, so path matching cannot see it: ``ln .claude/settings.json
+    src/x`` (inside a subagent's scope) and a later Write to ``src/x`` rewrites the settings.
+    Only files with more than one link are compared, so the usual call costs one ``stat``.
+    File systems without ``identity`` (test doubles) skip the check.
+    """
+    identity = getattr(fs, "identity", None)
+    if identity is None:
+        return None
+    wanted = set()
+    for absolute in located.absolutes:
+        ident = identity(absolute)
+        if ident is not None and ident[2] > 1:
+            wanted.add(ident[:2])
+    if not wanted:
+        return None
+    below = getattr(fs, "files_below", None)
+    for entry in protected:
+        if entry.prefix:
+            head = entry.path.rpartition("/")[0]
+            candidates = [f for f in (below(head, LINK_SCAN_LIMIT) if below else [])
+                          if f.startswith(entry.path) and "/" not in f[len(head) + 1 :]]
+        elif entry.folder:
+            candidates = below(entry.path, LINK_SCAN_LIMIT) if below else []
+        else:
+            candidates = [entry.path]
+        for candidate in candidates:
+            ident = identity(candidate)
+            if ident is not None and ident[:2] in wanted:
+                return Protected(entry.path, entry.folder, f"a hard link to {entry.label}")
     return None
