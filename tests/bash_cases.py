@@ -440,7 +440,10 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("git-add-files", "git add a.py b.py", WR, (GIT,)),
     ("git-commit", "git commit -m 'msg > x'", WR, (GIT,)),
     ("git-commit-heredoc", "git commit -F - <<'EOF'\nmsg\nEOF", WR, (GIT,)),
-    ("git-checkout-branch", "git checkout main", WR, (GIT,)),
+    # a lone word is a branch or a file: both readings count
+    ("git-checkout-branch", "git checkout main", WR, (W("/w/p/main"), GIT)),
+    ("git-checkout-rev-path", "git checkout HEAD~3 .claude/boundary.toml", WR,
+     (W("/w/p/.claude/boundary.toml"), GIT)),
     ("git-checkout-b", "git checkout -b feat", WR, (GIT,)),
     ("git-checkout-paths", "git checkout -- a.py b.py", WR, (W("/w/p/a.py"), W("/w/p/b.py"))),
     ("git-checkout-dot", "git checkout -- .", WR, (W("/w/p"),)),

@@ -77,7 +77,9 @@ CASES: list[tuple[str, str, tuple, tuple]] = [
     ("dotdot far out", "{R}/src/../../../../../../etc/passwd", ORCH, SCOPE),
     ("dotdot into secrets", "{R}/src/x/../secrets/key.txt", ORCH, SCOPE),
     ("dotdot into protected", "{R}/src/../.claude/settings.json", TAMPER, TAMPER),
-    ("dotdot root itself", "{R}/src/..", TAMPER, TAMPER),  # the root holds .claude/
+    # the root itself is never a file inside it; writing into the root is judged by the write
+    # rules (deleting it is TAMPER: tests/test_tamper.py)
+    ("dotdot root itself", "{R}/src/..", ORCH, SCOPE),
     # absolute paths outside
     ("etc", "/etc/passwd", ORCH, SCOPE),
     ("tmp", "/tmp/boundary-adv-x", ORCH, SCOPE),  # noqa: S108 - a string, never created

@@ -36,7 +36,12 @@ TABLE = [
     ("cp", MAIN, "cp a.py b.py", "deny", "BASH_WRITE", "b.py"),
     ("rm", MAIN, "rm -rf build", "deny", "BASH_WRITE", "build"),
     ("python-c", MAIN, "python3 -c \"open('x.py','w').write('1')\"", "deny", "BASH_WRITE", "x.py"),
-    ("find-delete", MAIN, "find . -name '*.pyc' -delete", "deny", "BASH_WRITE", ""),
+    # deleting below the root cannot be told from deleting .claude/ itself: the filters are
+    # not followed, so it is TAMPER (denied in warn too)
+    ("find-delete", MAIN, "find . -name '*.pyc' -delete", "deny", "TAMPER", ""),
+    ("sub-find-delete", SUB, "find . -name '*.pyc' -delete", "deny", "TAMPER", ""),
+    ("sub-extract-into-root", SUB, "tar xf release.tar", "none", None, ""),
+    ("sub-checkout-root", SUB, "git checkout -- .", "none", None, ""),
     ("git-checkout", MAIN, "git checkout -- .", "deny", "BASH_WRITE", "git checkout"),
     ("bash-c", MAIN, "bash -lc 'echo x > src/a.py'", "deny", "BASH_WRITE", "src/a.py"),
     ("pip-install-unknown-target", MAIN, "pip install requests", "deny", "BASH_WRITE",

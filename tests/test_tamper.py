@@ -24,7 +24,6 @@ def project(tmp_path: Path) -> Project:
     return make_project(tmp_path)
 
 
-NEEDS_BASH = pytest.mark.xfail(strict=False, reason="needs bash analysis")
 
 # (label, how to build the absolute path from the project)
 TARGETS = {
@@ -313,7 +312,6 @@ BASH_ATTACKS = [
 ]
 
 
-@NEEDS_BASH
 @pytest.mark.parametrize("command", [c for c, _ in BASH_ATTACKS])
 @pytest.mark.parametrize("caller", list(CALLERS))
 def test_bash_cannot_change_protected_files(project: Project, command: str, caller: str) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 MAX_PATH_CHARS = 16_384
+ROOT_ITSELF = "is the project root itself"
 
 
 class FileSystem(Protocol):
@@ -100,7 +101,7 @@ def locate(raw: str, root: str, fs: FileSystem) -> Located:
         if rel is None:
             problem = problem or "outside the project root"
         elif rel == "":
-            problem = problem or "is the project root itself"
+            problem = problem or ROOT_ITSELF
         elif rel not in rels:
             rels.append(rel)
     return Located(raw, tuple(absolutes), () if problem else tuple(rels), problem)

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from orchestrator_boundary import bash, scope
-from orchestrator_boundary.bash.model import BashAnalysis, Effect, Status
+from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, Status
 from orchestrator_boundary.config import AgentProfile, Config, ConfigProblem
-from orchestrator_boundary.paths import FileSystem, Located, fold, locate
+from orchestrator_boundary.paths import ROOT_ITSELF, FileSystem, Located, fold, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.protect import Protected, hit, linked
@@ -127,6 +127,7 @@ class _Check:
         self.session = detect(payload)
         self.classification = classify(payload.tool_name, config.tools)
         self.insensitive = facts.fs.case_insensitive(facts.root)
+        self.anchors = (facts.root, facts.home) if facts.home else (facts.root,)
         self.paths: list[str] = []
         self.advisory = ""
         self.analysis: BashAnalysis | None = None
@@ -167,10 +168,14 @@ class _Check:
                         return Protected(absolute, False, label)
         return None
 
-    def tamper(self, located: Located, command: str = "") -> Violation | None:
-        entry = hit(located, self.facts.protected, self.insensitive)
+    def tamper(self, located: Located, command: str = "", *, deletes: bool = False
+               ) -> Violation | None:
+        # Writing into the root (tar x, git checkout -- .) is ordinary work; deleting it
+        # (rm -rf ., find . -delete) takes .claude/ with it, whatever the filters say.
+        anchors = () if deletes else self.anchors
+        entry = hit(located, self.facts.protected, self.insensitive, anchors)
         for reading in self._relative_readings(located) if entry is None else ():
-            entry = hit(reading, self.facts.protected, self.insensitive)
+            entry = hit(reading, self.facts.protected, self.insensitive, anchors)
             if entry is not None:
                 break
         entry = entry or linked(located, self.facts.protected, self.facts.fs)
@@ -233,7 +238,8 @@ class _Check:
             patterns = list(named[1].write_scope) + self.config.subagents.write_outside_root
         else:
             rule = "project root + subagents.write_outside_root"
-            if located.inside:
+            # a Bash effect on the root folder itself (tar x, git checkout -- .) is inside it
+            if located.inside or (command and located.problem == ROOT_ITSELF):
                 return None
             patterns = list(self.config.subagents.write_outside_root)
         match = scope.check(located, patterns, self.insensitive)
@@ -255,9 +261,10 @@ class _Check:
             command,
         )
 
-    def target(self, located: Located, command: str = "") -> Violation | None:
+    def target(self, located: Located, command: str = "", *, deletes: bool = False
+               ) -> Violation | None:
         return (
-            self.tamper(located, command)
+            self.tamper(located, command, deletes=deletes)
             or self.broken_config(located.display, command)
             or self.write_rule(located, command)
         )
@@ -342,7 +349,8 @@ class _Check:
                     if found:
                         return found
                 continue
-            found = self.target(self.locate(effect.resolved), effect.command)
+            found = self.target(self.locate(effect.resolved), effect.command,
+                                deletes=effect.kind is EffectKind.DELETE)
             if found:
                 return found
         if not self.main:

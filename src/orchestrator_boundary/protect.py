@@ -84,22 +84,48 @@ def protected_set(
     return tuple(entries)
 
 
-def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool) -> Protected | None:
+_FOLDED: list[tuple[tuple[Protected, ...], bool, tuple[tuple[str, Protected], ...]]] = []
+
+
+def _folded(protected: tuple[Protected, ...], insensitive: bool) -> tuple[tuple[str, Protected], ...]:
+    """Each entry with its compared form, computed once per protected set (a hot path)."""
+    for cached, flag, result in _FOLDED:
+        if cached is protected and flag == insensitive:
+            return result
+    result = tuple(
+        (fold(e.path.replace("\\", "/"), insensitive).rstrip("/") if not e.prefix
+         else fold(e.path.replace("\\", "/"), insensitive), e)
+        for e in protected
+    )
+    _FOLDED[:] = [*_FOLDED[-7:], (protected, insensitive, result)]
+    return result
+
+
+def _above(a: str, anchor: str) -> bool:
+    return anchor == a or anchor.startswith(a.rstrip("/") + "/")
+
+
+def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool,
+        anchors: tuple[str, ...] = ()) -> Protected | None:
     """The protected entry a write to ``located`` would change, if any.
 
     A folder that holds a protected entry counts too: ``rm -rf .claude``, ``mv .claude x`` or
-    ``cp -r evil/. .claude`` change the settings without ever naming them.
+    ``cp -r evil/. .claude`` change the settings without ever naming them. The ``anchors``
+    (the project root and the home folder) and the folders above them do not count that way:
+    ``find . -name '*.pyc' -delete`` or ``tar xf x.tar`` in the root are ordinary work, judged
+    by the write rules, not tampering.
     """
+    folded_anchors = tuple(fold(x.replace("\\", "/"), insensitive).rstrip("/") for x in anchors)
     for absolute in located.absolutes or (located.raw,):
         a = fold(absolute.replace("\\", "/"), insensitive)
-        for entry in protected:
-            p = fold(entry.path.replace("\\", "/"), insensitive).rstrip("/")
+        for p, entry in _folded(protected, insensitive):
             if entry.prefix:
-                if a.startswith(fold(entry.path, insensitive)):
+                if a.startswith(p):
                     return entry
             elif a == p or (entry.folder and a.startswith(p + "/")):
                 return entry
-            elif p.startswith(a.rstrip("/") + "/"):
+            elif p.startswith(a.rstrip("/") + "/") and not any(
+                    _above(a, anchor) for anchor in folded_anchors):
                 return Protected(entry.path, entry.folder, f"a folder holding {entry.label}")
     return None
 

@@ -109,11 +109,16 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
             return read_only("git", "git stash listing")
         return writes("git", [_repo(env, "git stash (index and working tree)")])
     if sub in ("checkout", "restore"):
-        paths = _paths_after_dashdash(sub_args)
+        dashdash = _paths_after_dashdash(sub_args)
+        paths = dashdash
         if paths is None and sub == "restore":
             paths = p.pos
+        if paths is None and sub == "checkout" and p.pos:
+            # `git checkout REV PATH...` restores the PATHs; a lone word is a branch or a
+            # file, and both readings count
+            paths = p.pos[1:] or p.pos
         fx = env.fx_many(W, paths, f"git {sub} path") if paths else []
-        if not paths or p.has("--staged", "-S"):
+        if not paths or p.has("--staged", "-S") or (sub == "checkout" and dashdash is None):
             fx.append(_repo(env, f"git {sub}"))
         return writes("git", fx)
     if sub == "rm":
