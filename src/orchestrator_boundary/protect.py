@@ -84,25 +84,50 @@ def protected_set(
     return tuple(entries)
 
 
-_FOLDED: list[tuple[tuple[Protected, ...], bool, tuple[tuple[str, Protected], ...]]] = []
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """The protected set in the form ``hit`` looks things up in (computed once per set)."""
+
+    exact: dict[str, Protected]  # compared form of each entry's own path
+    folders: dict[str, Protected]  # entries that cover everything below them
+    prefixes: tuple[tuple[str, Protected], ...]  # rotated audit files: audit.jsonl.*
+    holders: dict[str, Protected]  # every folder above an entry -> the first entry it holds
 
 
-def _folded(protected: tuple[Protected, ...], insensitive: bool) -> tuple[tuple[str, Protected], ...]:
-    """Each entry with its compared form, computed once per protected set (a hot path)."""
-    for cached, flag, result in _FOLDED:
+_INDEXES: list[tuple[tuple[Protected, ...], bool, _Index]] = []
+
+
+def _key(path: str, insensitive: bool) -> str:
+    return fold(path.replace("\\", "/"), insensitive).rstrip("/")
+
+
+def _index(protected: tuple[Protected, ...], insensitive: bool) -> _Index:
+    for cached, flag, index in _INDEXES:
         if cached is protected and flag == insensitive:
-            return result
-    result = tuple(
-        (fold(e.path.replace("\\", "/"), insensitive).rstrip("/") if not e.prefix
-         else fold(e.path.replace("\\", "/"), insensitive), e)
-        for e in protected
-    )
-    _FOLDED[:] = [*_FOLDED[-7:], (protected, insensitive, result)]
-    return result
+            return index
+    exact: dict[str, Protected] = {}
+    folders: dict[str, Protected] = {}
+    prefixes: list[tuple[str, Protected]] = []
+    holders: dict[str, Protected] = {}
+    for entry in protected:
+        if entry.prefix:
+            prefixes.append((fold(entry.path.replace("\\", "/"), insensitive), entry))
+            continue
+        key = _key(entry.path, insensitive)
+        exact.setdefault(key, entry)
+        if entry.folder:
+            folders.setdefault(key, entry)
+        parent = key
+        while "/" in parent:
+            parent = parent.rpartition("/")[0]
+            holders.setdefault(parent, entry)
+    index = _Index(exact, folders, tuple(prefixes), holders)
+    _INDEXES[:] = [*_INDEXES[-7:], (protected, insensitive, index)]
+    return index
 
 
 def _above(a: str, anchor: str) -> bool:
-    return anchor == a or anchor.startswith(a.rstrip("/") + "/")
+    return anchor == a or anchor.startswith(a + "/")
 
 
 def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool,
@@ -112,21 +137,26 @@ def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool,
     A folder that holds a protected entry counts too: ``rm -rf .claude``, ``mv .claude x`` or
     ``cp -r evil/. .claude`` change the settings without ever naming them. The ``anchors``
     (the project root and the home folder) and the folders above them do not count that way:
-    ``find . -name '*.pyc' -delete`` or ``tar xf x.tar`` in the root are ordinary work, judged
-    by the write rules, not tampering.
+    ``tar xf x.tar`` or ``git checkout -- .`` in the root are ordinary work, judged by the
+    write rules, not tampering (the policy passes no anchors for deletes).
     """
-    folded_anchors = tuple(fold(x.replace("\\", "/"), insensitive).rstrip("/") for x in anchors)
+    index = _index(protected, insensitive)
     for absolute in located.absolutes or (located.raw,):
-        a = fold(absolute.replace("\\", "/"), insensitive)
-        for p, entry in _folded(protected, insensitive):
-            if entry.prefix:
-                if a.startswith(p):
-                    return entry
-            elif a == p or (entry.folder and a.startswith(p + "/")):
+        raw = fold(absolute.replace("\\", "/"), insensitive)
+        for prefix, entry in index.prefixes:
+            if raw.startswith(prefix):
                 return entry
-            elif p.startswith(a.rstrip("/") + "/") and not any(
-                    _above(a, anchor) for anchor in folded_anchors):
-                return Protected(entry.path, entry.folder, f"a folder holding {entry.label}")
+        a = raw.rstrip("/")
+        if a in index.exact:
+            return index.exact[a]
+        parent = a
+        while "/" in parent:
+            parent = parent.rpartition("/")[0]
+            if parent in index.folders:
+                return index.folders[parent]
+        holder = index.holders.get(a)
+        if holder is not None and not any(_above(a, _key(x, insensitive)) for x in anchors):
+            return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
     return None
 
 
