@@ -36,7 +36,10 @@ from orchestrator_boundary import client  # noqa: E402
 
 PY = sys.executable
 PRE, POST = REPO / "hooks" / "pre_tool_use.py", REPO / "hooks" / "post_tool_use.py"
-CORPUS = Path(os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS", "/work/shared/corpus")) / "payloads"
+CORPUS = Path(
+    os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS")
+    or Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+) / "payloads"
 
 
 def payload(root: Path, tool: str, tool_input: dict[str, Any], event: str = "PreToolUse",

@@ -10,18 +10,12 @@ from typing import Any
 
 import pytest
 
+from corpus_commands import corpus_dir  # one place finds ../shared/corpus
+
+__all__ = ["REPO", "corpus_dir", "run_hook"]
+
 REPO = Path(__file__).resolve().parents[1]
 GUARDED_PREFIXES = ("CLAUDE", "ORCHESTRATOR_BOUNDARY", "AMPLIFIER_BYPASS")
-
-
-def corpus_dir() -> Path | None:
-    """``../shared/corpus`` beside the checkout (or $ORCHESTRATOR_BOUNDARY_CORPUS), if present."""
-    env = os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS")
-    for candidate in ([Path(env)] if env else []) + [REPO.parent / "shared" / "corpus",
-                                                      Path("/work/shared/corpus")]:
-        if (candidate / "payloads").is_dir():
-            return candidate
-    return None
 
 
 @pytest.fixture(autouse=True)

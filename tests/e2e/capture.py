@@ -1,7 +1,7 @@
 """Re-capture the hook payloads in tests/payloads/ from the pinned Claude Code CLI.
 
-    /work/.venv/bin/python tests/e2e/capture.py            # rewrite tests/payloads/*.json
-    /work/.venv/bin/python tests/e2e/capture.py --out DIR  # write elsewhere
+    python tests/e2e/capture.py            # rewrite tests/payloads/*.json
+    python tests/e2e/capture.py --out DIR  # write elsewhere
 
 Runs the CLI (installing it with ``npm ci --prefix tests/e2e`` when missing) offline against
 the scripted stand-in, with ``capture_hook.py`` registered for PreToolUse, PostToolUse and
