@@ -34,8 +34,10 @@ def main() -> int:
     p95 = times[int(len(times) * 0.95) - 1]
     total = sum(times)
     print(f"commands: {len(times)}")
-    print(f"median: {statistics.median(times) * 1e3:.3f} ms  p95: {p95 * 1e3:.3f} ms  "
-          f"max: {times[-1] * 1e3:.3f} ms  throughput: {len(times) / total:.0f} commands/s")
+    print(
+        f"median: {statistics.median(times) * 1e3:.3f} ms  p95: {p95 * 1e3:.3f} ms  "
+        f"max: {times[-1] * 1e3:.3f} ms  throughput: {len(times) / total:.0f} commands/s"
+    )
     return 0
 
 

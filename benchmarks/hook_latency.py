@@ -32,21 +32,32 @@ REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
 sys.path.insert(0, str(SRC))
 
-from orchestrator_boundary import client  # noqa: E402
 
 PY = sys.executable
 PRE, POST = REPO / "hooks" / "pre_tool_use.py", REPO / "hooks" / "post_tool_use.py"
-CORPUS = Path(
-    os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS")
-    or Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-) / "payloads"
+CORPUS = (
+    Path(
+        os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS")
+        or Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+    )
+    / "payloads"
+)
 
 
-def payload(root: Path, tool: str, tool_input: dict[str, Any], event: str = "PreToolUse",
-            **more: Any) -> bytes:
-    data = {"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": str(root),  # noqa: S108
-            "permission_mode": "acceptEdits", "hook_event_name": event, "tool_name": tool,
-            "tool_input": tool_input, "tool_use_id": "toolu_bench", **more}
+def payload(
+    root: Path, tool: str, tool_input: dict[str, Any], event: str = "PreToolUse", **more: Any
+) -> bytes:
+    data = {
+        "session_id": "bench",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(root),
+        "permission_mode": "acceptEdits",
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_bench",
+        **more,
+    }
     return json.dumps(data).encode()
 
 
@@ -55,17 +66,35 @@ def cases(root: Path) -> dict[str, tuple[Path, bytes]]:
     return {
         "main Read": (PRE, payload(root, "Read", {"file_path": f})),
         "main Write": (PRE, payload(root, "Write", {"file_path": f, "content": "x = 2\n"})),
-        "sub Write": (PRE, payload(root, "Write", {"file_path": f, "content": "x = 2\n"},
-                                   agent_id="a1b2c3", agent_type="general-purpose")),
+        "sub Write": (
+            PRE,
+            payload(
+                root,
+                "Write",
+                {"file_path": f, "content": "x = 2\n"},
+                agent_id="a1b2c3",
+                agent_type="general-purpose",
+            ),
+        ),
         "main Bash >": (PRE, payload(root, "Bash", {"command": "echo hi > out.txt"})),
-        "Post Write": (POST, payload(root, "Write", {"file_path": f, "content": "x = 1\n"},
-                                     event="PostToolUse",
-                                     tool_response={"filePath": f, "success": True},
-                                     agent_id="a1b2c3", agent_type="general-purpose")),
+        "Post Write": (
+            POST,
+            payload(
+                root,
+                "Write",
+                {"file_path": f, "content": "x = 1\n"},
+                event="PostToolUse",
+                tool_response={"filePath": f, "success": True},
+                agent_id="a1b2c3",
+                agent_type="general-purpose",
+            ),
+        ),
     }
 
 
-def run_once(argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> tuple[float, int, int, bytes]:
+def run_once(
+    argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path
+) -> tuple[float, int, int, bytes]:
     """Seconds from spawn to exit (stdout read), exit code, ru_maxrss (KiB), stdout."""
     with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as err:
         inp.write(stdin)
@@ -120,10 +149,17 @@ def vm_hwm_kib(pid: int) -> int | None:
     return None
 
 
-def latency(rounds: int, root: Path, rt: Path, home: Path) -> tuple[list[list[str]], dict[str, Any]]:
-    base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
-            "CLAUDE_PROJECT_DIR": str(root), "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(rt),
-            "ORCHESTRATOR_BOUNDARY_PHASE": "enforce", "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "600"}
+def latency(
+    rounds: int, root: Path, rt: Path, home: Path
+) -> tuple[list[list[str]], dict[str, Any]]:
+    base = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "CLAUDE_PROJECT_DIR": str(root),
+        "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(rt),
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+        "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "600",
+    }
     warm_env = dict(base)
     cold_env = {**base, "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1"}
     guard = root.parent / "json_guard.py"
@@ -161,8 +197,16 @@ def latency(rounds: int, root: Path, rt: Path, home: Path) -> tuple[list[list[st
     rows = []
     for name in commands:
         med, p95 = statistics.median(samples[name]), pct(samples[name], 0.95)
-        rows.append([name, f"{med * 1000:.1f}", f"{p95 * 1000:.1f}", f"{med / bare:.2f}x",
-                     f"{statistics.median(rss[name]) / 1024:.1f}", "/".join(sorted(verdicts[name]))])
+        rows.append(
+            [
+                name,
+                f"{med * 1000:.1f}",
+                f"{p95 * 1000:.1f}",
+                f"{med / bare:.2f}x",
+                f"{statistics.median(rss[name]) / 1024:.1f}",
+                "/".join(sorted(verdicts[name])),
+            ]
+        )
 
     # cold: no evaluator yet (the call starts one and judges in-process)
     cold = []
@@ -177,10 +221,17 @@ def latency(rounds: int, root: Path, rt: Path, home: Path) -> tuple[list[list[st
         end = time.monotonic() + 30
         while daemon_pid(rt) is None and time.monotonic() < end:
             time.sleep(0.05)
-    rows.append(["main Write / cold (starts evaluator)", f"{statistics.median(cold) * 1000:.1f}",
-                 f"{max(cold) * 1000:.1f}", f"{statistics.median(cold) / bare:.2f}x", "", "deny"])
-    extra = {"daemon_pid": pid, "daemon_hwm_kib": hwm,
-             "bare_ms": bare * 1000}
+    rows.append(
+        [
+            "main Write / cold (starts evaluator)",
+            f"{statistics.median(cold) * 1000:.1f}",
+            f"{max(cold) * 1000:.1f}",
+            f"{statistics.median(cold) / bare:.2f}x",
+            "",
+            "deny",
+        ]
+    )
+    extra = {"daemon_pid": pid, "daemon_hwm_kib": hwm, "bare_ms": bare * 1000}
     return rows, extra
 
 
@@ -189,8 +240,11 @@ def throughput(root: Path, home: Path, seconds: float = 1.0) -> list[list[str]]:
     from orchestrator_boundary import hook
     from orchestrator_boundary.payload import parse_payload
 
-    env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(home),
-           "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    env = {
+        "CLAUDE_PROJECT_DIR": str(root),
+        "HOME": str(home),
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+    }
     rows = []
     for name, (script, raw) in cases(root).items():
         event = "PostToolUse" if script == POST else "PreToolUse"
@@ -233,17 +287,25 @@ def replay() -> list[str] | None:
                     n += 1
     inproc = time.perf_counter() - t0
     t0 = time.perf_counter()
-    subprocess.run([PY, "-m", "orchestrator_boundary.cli", "replay", "--json", *map(str, files)],
-                   stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(SRC)}, check=True)
+    subprocess.run(
+        [PY, "-m", "orchestrator_boundary.cli", "replay", "--json", *map(str, files)],
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+        check=True,
+    )
     cli = time.perf_counter() - t0
     return [f"{n:,}", f"{inproc:.2f}", f"{n / inproc:,.0f}", f"{cli:.2f}"]
 
 
 def table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) + " |"  # noqa: E731
-    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|",
-                      *map(line, rows)])
+
+    def line(r: list[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) + " |"
+
+    return "\n".join(
+        [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, rows)]
+    )
 
 
 def machine() -> str:
@@ -259,8 +321,10 @@ def machine() -> str:
         load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         load = "?"
-    return (f"nproc {os.cpu_count()}, {cpu}, Python {platform.python_version()} ({PY}), "
-            f"{platform.system()} {platform.release()}, load average {load}")
+    return (
+        f"nproc {os.cpu_count()}, {cpu}, Python {platform.python_version()} ({PY}), "
+        f"{platform.system()} {platform.release()}, load average {load}"
+    )
 
 
 def main() -> int:
@@ -269,7 +333,7 @@ def main() -> int:
     ap.add_argument("--no-replay", action="store_true")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="obbench-"))
-    rt = Path(tempfile.mkdtemp(prefix="obrt-", dir="/tmp"))  # noqa: S108 - short socket path
+    rt = Path(tempfile.mkdtemp(prefix="obrt-", dir="/tmp"))
     rt.chmod(0o700)
     root, home = tmp / "proj", tmp / "home"
     (root / "src").mkdir(parents=True)
@@ -279,22 +343,33 @@ def main() -> int:
         print(f"machine: {machine()}")
         print(f"command: python benchmarks/hook_latency.py --rounds {args.rounds}\n")
         rows, extra = latency(args.rounds, root, rt, home)
-        print(f"Round trip, process start -> verdict on stdout ({args.rounds} interleaved rounds; "
-              f"ratio = median / median of `python -I -c pass`):\n")
-        print(table(["command", "median ms", "p95 ms", "ratio", "client maxrss MiB", "verdict"], rows))
+        print(
+            f"Round trip, process start -> verdict on stdout ({args.rounds} interleaved rounds; "
+            f"ratio = median / median of `python -I -c pass`):\n"
+        )
+        print(
+            table(["command", "median ms", "p95 ms", "ratio", "client maxrss MiB", "verdict"], rows)
+        )
         hwm = extra["daemon_hwm_kib"]
-        print(f"\nresident evaluator peak memory (VmHWM): {hwm / 1024:.1f} MiB" if hwm else
-              "\nresident evaluator: not found")
-        print("\nIn-process (one interpreter; decide = setup + judge of a parsed payload, "
-              "evaluate = the whole hook incl. JSON, answer and audit line):\n")
+        print(
+            f"\nresident evaluator peak memory (VmHWM): {hwm / 1024:.1f} MiB"
+            if hwm
+            else "\nresident evaluator: not found"
+        )
+        print(
+            "\nIn-process (one interpreter; decide = setup + judge of a parsed payload, "
+            "evaluate = the whole hook incl. JSON, answer and audit line):\n"
+        )
         print(table(["case", "decide / s", "evaluate / s"], throughput(root, home)))
         if not args.no_replay:
             r = replay()
             if r is None:
                 print(f"\nreplay: corpus not found at {CORPUS} (skipped)")
             else:
-                print("\nReplay of the corpus (judge_line as `orchestrator-boundary replay`; "
-                      "and the CLI itself, start to end):\n")
+                print(
+                    "\nReplay of the corpus (judge_line as `orchestrator-boundary replay`; "
+                    "and the CLI itself, start to end):\n"
+                )
                 print(table(["payloads", "in-process s", "payloads / s", "CLI wall s"], [r]))
     finally:
         pid = daemon_pid(rt)

@@ -25,4 +25,9 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# Lint, format and types first: cheap, and a failure here says more than a test would.
+.venv/bin/ruff check src tests benchmarks fuzz
+.venv/bin/ruff format --check --quiet src tests benchmarks fuzz
+.venv/bin/mypy src/orchestrator_boundary
+
 exec .venv/bin/python -m pytest "$@"

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from corpus_commands import corpus_dir  # one place finds ../shared/corpus
 
 __all__ = ["REPO", "corpus_dir", "run_hook"]
@@ -45,9 +44,16 @@ def project(tmp_path: Path) -> Path:
 def make_payload(project: Path) -> Callable[..., dict[str, Any]]:
     """A payload shaped like the real CLI's (see tests/payloads/)."""
 
-    def make(tool: str = "Write", tool_input: dict[str, Any] | None = None, *,
-             event: str = "PreToolUse", agent_type: str | None = None, subagent: bool = False,
-             cwd: Path | str | None = None, **extra: Any) -> dict[str, Any]:
+    def make(
+        tool: str = "Write",
+        tool_input: dict[str, Any] | None = None,
+        *,
+        event: str = "PreToolUse",
+        agent_type: str | None = None,
+        subagent: bool = False,
+        cwd: Path | str | None = None,
+        **extra: Any,
+    ) -> dict[str, Any]:
         data: dict[str, Any] = {
             "session_id": "6d1c5b2e-0000-4000-8000-000000000001",
             "transcript_path": "/home/user/.claude/projects/x/6d1c5b2e.jsonl",
@@ -58,9 +64,14 @@ def make_payload(project: Path) -> Callable[..., dict[str, Any]]:
             data["agent_id"] = "a1b2c3d4e5f607182"
         if agent_type is not None:
             data["agent_type"] = agent_type
-        data.update({"hook_event_name": event, "tool_name": tool,
-                     "tool_input": tool_input if tool_input is not None else {},
-                     "tool_use_id": "toolu_01TEST"})
+        data.update(
+            {
+                "hook_event_name": event,
+                "tool_name": tool,
+                "tool_input": tool_input if tool_input is not None else {},
+                "tool_use_id": "toolu_01TEST",
+            }
+        )
         if event == "PostToolUse":
             data["tool_response"] = {"success": True}
         data.update(extra)
@@ -69,8 +80,9 @@ def make_payload(project: Path) -> Callable[..., dict[str, Any]]:
     return make
 
 
-def run_hook(payload: dict[str, Any] | bytes, env: dict[str, str], event: str = "PreToolUse"
-             ) -> tuple[int, dict[str, Any] | None, str]:
+def run_hook(
+    payload: dict[str, Any] | bytes, env: dict[str, str], event: str = "PreToolUse"
+) -> tuple[int, dict[str, Any] | None, str]:
     """Run the hook shell in process; returns (exit code, parsed stdout or None, stderr)."""
     from orchestrator_boundary.hook import evaluate
 

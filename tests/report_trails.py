@@ -39,9 +39,20 @@ class TrailBuilder:
         self._tick += 1
         return (START + timedelta(days=day, seconds=self._tick)).timestamp()
 
-    def call(self, day: int, session: str, tool: str = "Read", *, path: str = "src/app.py",
-             agent_id: str | None = None, agent_type: str | None = None, bypass: bool = False,
-             phase: str | None = None, event: str = "PreToolUse", raw: bytes | None = None) -> Any:
+    def call(
+        self,
+        day: int,
+        session: str,
+        tool: str = "Read",
+        *,
+        path: str = "src/app.py",
+        agent_id: str | None = None,
+        agent_type: str | None = None,
+        bypass: bool = False,
+        phase: str | None = None,
+        event: str = "PreToolUse",
+        raw: bytes | None = None,
+    ) -> Any:
         tool_input: dict[str, Any]
         if tool in ("Write", "Edit", "Read"):
             tool_input = {"file_path": str(self.root / path)}
@@ -56,9 +67,13 @@ class TrailBuilder:
         else:
             tool_input = {"pattern": "*.py"}
         payload: dict[str, Any] = {
-            "session_id": session, "transcript_path": str(self.root.parent / f"{session}.jsonl"),
-            "cwd": str(self.root), "permission_mode": "acceptEdits",
-            "hook_event_name": event, "tool_name": tool, "tool_input": tool_input,
+            "session_id": session,
+            "transcript_path": str(self.root.parent / f"{session}.jsonl"),
+            "cwd": str(self.root),
+            "permission_mode": "acceptEdits",
+            "hook_event_name": event,
+            "tool_name": tool,
+            "tool_input": tool_input,
             "tool_use_id": f"toolu_{self.calls:05d}",
         }
         if agent_id:
@@ -76,9 +91,18 @@ class TrailBuilder:
         data = raw if raw is not None else json.dumps(payload).encode()
         return evaluate(data, env, event=event, clock=lambda: self._clock(day))
 
-    def session(self, day: int, sid: str, *, main_writes: int = 0, subagent: bool = True,
-                agent_id: bool = True, bypass: bool = False, phase: str | None = None,
-                reads: int = 2) -> None:
+    def session(
+        self,
+        day: int,
+        sid: str,
+        *,
+        main_writes: int = 0,
+        subagent: bool = True,
+        agent_id: bool = True,
+        bypass: bool = False,
+        phase: str | None = None,
+        reads: int = 2,
+    ) -> None:
         """One realistic session: the main agent reads and delegates, a subagent edits, the
         main agent sometimes edits itself (the violations)."""
         for k in range(reads):
@@ -88,8 +112,17 @@ class TrailBuilder:
             self.call(day, sid, "Agent", phase=phase, bypass=bypass)
             aid = f"a{sid}" if agent_id else None
             for event in ("PreToolUse", "PostToolUse"):
-                self.call(day, sid, "Edit", path=f"src/feature_{day}.py", agent_id=aid,
-                          agent_type="coder", event=event, phase=phase, bypass=bypass)
+                self.call(
+                    day,
+                    sid,
+                    "Edit",
+                    path=f"src/feature_{day}.py",
+                    agent_id=aid,
+                    agent_type="coder",
+                    event=event,
+                    phase=phase,
+                    bypass=bypass,
+                )
         for k in range(main_writes):
             tool = "Write" if k % 2 == 0 else "Edit"
             target = "src/hotfix.py" if tool == "Write" else "README.md"
@@ -106,9 +139,18 @@ def falling(d: int) -> int:
     return max(0, 3 - d // 4)
 
 
-def build(root: Path, *, days: int = 20, sessions_per_day: int = 1, writes: Any = falling,
-          agent_id: bool = True, bypass_sessions: int = 0, bad_inputs: int = 0,
-          reads: int = 2, config: str = "") -> TrailBuilder:
+def build(
+    root: Path,
+    *,
+    days: int = 20,
+    sessions_per_day: int = 1,
+    writes: Any = falling,
+    agent_id: bool = True,
+    bypass_sessions: int = 0,
+    bad_inputs: int = 0,
+    reads: int = 2,
+    config: str = "",
+) -> TrailBuilder:
     """A trail over ``days`` days; the defaults make a READY trail (20 days, ~130 tool uses,
     subagents seen, no errors, no bypass, violations falling)."""
     b = TrailBuilder(root, config)
@@ -117,8 +159,15 @@ def build(root: Path, *, days: int = 20, sessions_per_day: int = 1, writes: Any 
     for d in range(days):
         for _ in range(sessions_per_day):
             n += 1
-            b.session(d, f"s{n:03d}", main_writes=writes(d), agent_id=agent_id,
-                      bypass=n <= bypass_sessions, phase=phases[d * 4 // days % 4], reads=reads)
+            b.session(
+                d,
+                f"s{n:03d}",
+                main_writes=writes(d),
+                agent_id=agent_id,
+                bypass=n <= bypass_sessions,
+                phase=phases[d * 4 // days % 4],
+                reads=reads,
+            )
     for k in range(bad_inputs):
         b.call(k % days, "ignored", raw=b"{not json")
     return b

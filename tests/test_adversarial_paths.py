@@ -82,7 +82,7 @@ CASES: list[tuple[str, str, tuple, tuple]] = [
     ("dotdot root itself", "{R}/src/..", ORCH, SCOPE),
     # absolute paths outside
     ("etc", "/etc/passwd", ORCH, SCOPE),
-    ("tmp", "/tmp/boundary-adv-x", ORCH, SCOPE),  # noqa: S108 - a string, never created
+    ("tmp", "/tmp/boundary-adv-x", ORCH, SCOPE),
     ("root prefix sibling", "{R}-evil/docs/x.md", ORCH, SCOPE),
     # symlinks
     ("dir link out of root", "{R}/docs/out/x.md", ORCH, SCOPE),
@@ -187,8 +187,8 @@ def test_symlink_swapped_after_an_allowed_check(tree: Project) -> None:
         ("src", "../.claude/settings.json", TAMPER, TAMPER),
         ("docs", "../.env", TAMPER, TAMPER),
         # absolute paths ignore cwd
-        ("/tmp", "{R}/docs/x.md", OK, SCOPE),  # noqa: S108
-        ("/tmp", "{R}/src/x.py", ORCH, OK),  # noqa: S108
+        ("/tmp", "{R}/docs/x.md", OK, SCOPE),
+        ("/tmp", "{R}/src/x.py", ORCH, OK),
         ("/", "etc/passwd", ORCH, SCOPE),
     ],
 )

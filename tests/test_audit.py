@@ -6,31 +6,64 @@ from pathlib import Path
 
 from orchestrator_boundary import audit
 
-REQUIRED = {"ts", "event", "session_id", "session_kind", "agent_id", "agent_type", "tool_name",
-            "tool_class", "paths", "decision", "would_deny", "phase", "rule", "bypassed", "error",
-            "duration_ms"}
+REQUIRED = {
+    "ts",
+    "event",
+    "session_id",
+    "session_kind",
+    "agent_id",
+    "agent_type",
+    "tool_name",
+    "tool_class",
+    "paths",
+    "decision",
+    "would_deny",
+    "phase",
+    "rule",
+    "bypassed",
+    "error",
+    "duration_ms",
+}
 
 
 def test_every_record_has_the_documented_fields(project: Path) -> None:
     from conftest import run_hook
 
-    payload = {"session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse",
-               "tool_name": "Write", "tool_input": {"file_path": str(project / "x")}}
+    payload = {
+        "session_id": "s",
+        "cwd": str(project),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(project / "x")},
+    }
     run_hook(payload, {"CLAUDE_PROJECT_DIR": str(project)})
     run_hook(b"junk", {"CLAUDE_PROJECT_DIR": str(project)})
     for line in (project / ".claude/boundary/audit.jsonl").read_text().splitlines():
         rec = json.loads(line)
-        assert REQUIRED - {"session_kind", "agent_id", "agent_type", "tool_name", "tool_class",
-                           "paths", "rule", "bypassed", "session_id"} <= set(rec)
+        assert REQUIRED - {
+            "session_kind",
+            "agent_id",
+            "agent_type",
+            "tool_name",
+            "tool_class",
+            "paths",
+            "rule",
+            "bypassed",
+            "session_id",
+        } <= set(rec)
     first = json.loads((project / ".claude/boundary/audit.jsonl").read_text().splitlines()[0])
-    assert REQUIRED <= set(first)
+    assert set(first) >= REQUIRED
     assert first["paths"] == ["x"] and first["ts"].endswith("+00:00")
 
 
 def _append_many(path: str, worker: int, n: int, max_bytes: int) -> None:
     for i in range(n):
-        audit.write(path, {"event": "PreToolUse", "worker": worker, "i": i, "pad": "x" * 300},
-                    max_bytes=max_bytes, keep=1000)
+        audit.write(
+            path,
+            {"event": "PreToolUse", "worker": worker, "i": i, "pad": "x" * 300},
+            max_bytes=max_bytes,
+            keep=1000,
+        )
 
 
 def _collect(path: Path) -> list[dict[str, object]]:
@@ -42,21 +75,26 @@ def _collect(path: Path) -> list[dict[str, object]]:
 
 def test_concurrent_appends_neither_interleave_nor_lose_lines(tmp_path: Path) -> None:
     path = tmp_path / "audit.jsonl"
-    procs = [multiprocessing.Process(target=_append_many, args=(str(path), w, 200, 0))
-             for w in range(6)]
+    procs = [
+        multiprocessing.Process(target=_append_many, args=(str(path), w, 200, 0)) for w in range(6)
+    ]
     for p in procs:
         p.start()
     for p in procs:
         p.join()
     records = _collect(path)
     assert len(records) == 1200
-    assert {(r["worker"], r["i"]) for r in records} == {(w, i) for w in range(6) for i in range(200)}
+    assert {(r["worker"], r["i"]) for r in records} == {
+        (w, i) for w in range(6) for i in range(200)
+    }
 
 
 def test_rotation_under_concurrency_loses_nothing(tmp_path: Path) -> None:
     path = tmp_path / "audit.jsonl"
-    procs = [multiprocessing.Process(target=_append_many, args=(str(path), w, 150, 20_000))
-             for w in range(4)]
+    procs = [
+        multiprocessing.Process(target=_append_many, args=(str(path), w, 150, 20_000))
+        for w in range(4)
+    ]
     for p in procs:
         p.start()
     for p in procs:
@@ -74,7 +112,11 @@ def test_rotation_keeps_at_most_keep_files(tmp_path: Path) -> None:
     for i in range(100):
         audit.write(str(path), {"event": "x", "i": i, "pad": "y" * 200}, max_bytes=1000, keep=3)
     assert [Path(f).name for f in audit.trail_files(str(path))] == [
-        "audit.jsonl.3", "audit.jsonl.2", "audit.jsonl.1", "audit.jsonl"]
+        "audit.jsonl.3",
+        "audit.jsonl.2",
+        "audit.jsonl.1",
+        "audit.jsonl",
+    ]
 
 
 def test_trail_file_is_private(tmp_path: Path) -> None:

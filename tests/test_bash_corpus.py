@@ -36,6 +36,8 @@ def test_corpus_commands_analyze_without_error(capsys: pytest.CaptureFixture[str
             slowest = (elapsed, command)
     assert total > 1000
     with capsys.disabled():
-        print(f"\n[bash corpus] {total} commands: "
-              + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
-              + f"; slowest {slowest[0] * 1000:.1f} ms ({len(slowest[1])} chars)")
+        print(
+            f"\n[bash corpus] {total} commands: "
+            + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+            + f"; slowest {slowest[0] * 1000:.1f} ms ({len(slowest[1])} chars)"
+        )

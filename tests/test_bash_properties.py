@@ -13,13 +13,92 @@ CWD = "/w/p"
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 _TOKENS = [
-    "rm", "cp", "echo", "ls", "cat", "sed -i", "awk", "bash -c", "sh", "eval", "sudo", "env",
-    "xargs", "find", "git", "python -c", "node -e", "tee", "a", "b.txt", '"q w"', "'s t'",
-    "$X", "${Y}", "$(", ")", "`", "<(", ">(", ">", ">>", "2>&1", "&>", "<", "<<EOF\n", "\nEOF\n",
-    "<<<", "|", "||", "&&", ";", "&", "\n", "{", "}", "(", "((", "))", "if", "then", "else",
-    "fi", "for", "in", "do", "done", "case", "esac", ";;", "while", "!", "\\", "'", '"', "#",
-    "~", "*", "?", "[", "]", "[[", "]]", "=", "X=1", "--", "-rf", "-exec", "{}", "\\;", "cd",
-    "..", "/", "$'\\n'", "-n", "-o", "of=x",
+    "rm",
+    "cp",
+    "echo",
+    "ls",
+    "cat",
+    "sed -i",
+    "awk",
+    "bash -c",
+    "sh",
+    "eval",
+    "sudo",
+    "env",
+    "xargs",
+    "find",
+    "git",
+    "python -c",
+    "node -e",
+    "tee",
+    "a",
+    "b.txt",
+    '"q w"',
+    "'s t'",
+    "$X",
+    "${Y}",
+    "$(",
+    ")",
+    "`",
+    "<(",
+    ">(",
+    ">",
+    ">>",
+    "2>&1",
+    "&>",
+    "<",
+    "<<EOF\n",
+    "\nEOF\n",
+    "<<<",
+    "|",
+    "||",
+    "&&",
+    ";",
+    "&",
+    "\n",
+    "{",
+    "}",
+    "(",
+    "((",
+    "))",
+    "if",
+    "then",
+    "else",
+    "fi",
+    "for",
+    "in",
+    "do",
+    "done",
+    "case",
+    "esac",
+    ";;",
+    "while",
+    "!",
+    "\\",
+    "'",
+    '"',
+    "#",
+    "~",
+    "*",
+    "?",
+    "[",
+    "]",
+    "[[",
+    "]]",
+    "=",
+    "X=1",
+    "--",
+    "-rf",
+    "-exec",
+    "{}",
+    "\\;",
+    "cd",
+    "..",
+    "/",
+    "$'\\n'",
+    "-n",
+    "-o",
+    "of=x",
 ]
 
 shellish = st.lists(st.sampled_from(_TOKENS), max_size=40).map(" ".join)
@@ -75,9 +154,30 @@ def _wrap(inner: str, how: str) -> str:
 
 
 @FAST
-@given(st.lists(st.sampled_from(["pipe-left", "pipe-right", "and", "or", "semi", "subshell",
-                                 "brace", "if", "for", "cmdsub", "procsub", "bash-c", "sudo",
-                                 "negate", "func"]), max_size=6))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "pipe-left",
+                "pipe-right",
+                "and",
+                "or",
+                "semi",
+                "subshell",
+                "brace",
+                "if",
+                "for",
+                "cmdsub",
+                "procsub",
+                "bash-c",
+                "sudo",
+                "negate",
+                "func",
+            ]
+        ),
+        max_size=6,
+    )
+)
 def test_a_nested_write_is_never_read_only(wrappers: list[str]) -> None:
     command = "rm -f marker.txt"
     for how in wrappers:
@@ -85,8 +185,9 @@ def test_a_nested_write_is_never_read_only(wrappers: list[str]) -> None:
     result = analyze(command, cwd=CWD)
     assert result.status in (Status.WRITES, Status.OPAQUE, Status.UNPARSEABLE), command
     if result.status == Status.WRITES:
-        assert (EffectKind.DELETE, "/w/p/marker.txt") in {(e.kind, e.resolved)
-                                                         for e in result.effects}
+        assert (EffectKind.DELETE, "/w/p/marker.txt") in {
+            (e.kind, e.resolved) for e in result.effects
+        }
 
 
 # --- budget cases ----------------------------------------------------------------------------
@@ -170,8 +271,8 @@ def test_deep_python_inline_code() -> None:
 
 
 def test_powershell_huge_and_nested() -> None:
-    _check(analyze("{" * 5000 + "}" * 5000, cwd=CWD, shell="powershell"))  # noqa: S604
-    _check(analyze("Get-Item x; " * 10_000, cwd=CWD, shell="powershell"))  # noqa: S604
+    _check(analyze("{" * 5000 + "}" * 5000, cwd=CWD, shell="powershell"))
+    _check(analyze("Get-Item x; " * 10_000, cwd=CWD, shell="powershell"))
 
 
 def test_surrogates_and_nul() -> None:

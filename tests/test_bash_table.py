@@ -17,8 +17,9 @@ def _run(case_id: str, command: str) -> Any:
     return analyze(command, **kwargs)
 
 
-@pytest.mark.parametrize(("case_id", "command", "status", "effects"), CASES,
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("case_id", "command", "status", "effects"), CASES, ids=[c[0] for c in CASES]
+)
 def test_table(case_id: str, command: str, status: Status, effects: tuple[Any, ...]) -> None:
     result = _run(case_id, command)
     got = (result.status, tuple((e.kind, e.resolved) for e in result.effects))
@@ -32,11 +33,13 @@ def test_table_is_large_and_unique() -> None:
     assert len({c[1] for c in CASES}) >= 300
 
 
-@pytest.mark.parametrize(("case_id", "command", "status", "effects"), PS_CASES,
-                         ids=[c[0] for c in PS_CASES])
-def test_powershell_table(case_id: str, command: str, status: Status,
-                          effects: tuple[Any, ...]) -> None:
-    result = analyze(command, cwd="/w/p", home="/home/u", shell="powershell")  # noqa: S604
+@pytest.mark.parametrize(
+    ("case_id", "command", "status", "effects"), PS_CASES, ids=[c[0] for c in PS_CASES]
+)
+def test_powershell_table(
+    case_id: str, command: str, status: Status, effects: tuple[Any, ...]
+) -> None:
+    result = analyze(command, cwd="/w/p", home="/home/u", shell="powershell")
     got = (result.status, tuple((e.kind, e.resolved) for e in result.effects))
     assert got == (status, effects), explain(result)
 
@@ -59,7 +62,7 @@ def test_explain_names_each_effect_and_its_source() -> None:
 def test_explain_unparseable() -> None:
     assert explain(analyze("echo 'open", cwd="/w")).splitlines()[:2] == [
         "status: unparseable",
-        "error: syntax error at line 1, column 5: unexpected \" 'open\"",
+        'error: syntax error at line 1, column 5: unexpected " \'open"',
     ]
 
 
@@ -67,5 +70,9 @@ def test_effect_records_command_text_and_path_as_written() -> None:
     result = analyze("sudo cp -r src ~/backup", cwd="/w/p", home="/home/u")
     (effect,) = result.effects
     assert (effect.path, effect.resolved, effect.command, effect.source) == (
-        "/home/u/backup", "/home/u/backup", "sudo cp -r src ~/backup", "cp destination")
+        "/home/u/backup",
+        "/home/u/backup",
+        "sudo cp -r src ~/backup",
+        "cp destination",
+    )
     assert result.commands[0].program == "cp"

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import REPO
+
 from orchestrator_boundary.hook import post_tool_use_main, pre_tool_use_main
 
 PAYLOADS = REPO / "tests" / "payloads"
@@ -47,15 +47,20 @@ def answer(name: str, root: Path) -> tuple[int, Any]:
     event = json.loads(raw)["hook_event_name"]
     out, err = io.StringIO(), io.StringIO()
     entry = post_tool_use_main if event == "PostToolUse" else pre_tool_use_main
-    rc = entry(stdin=io.BytesIO(raw), stdout=out, stderr=err,
-               environ={"CLAUDE_PROJECT_DIR": str(root), "HOME": str(root.parent / "home")})
+    rc = entry(
+        stdin=io.BytesIO(raw),
+        stdout=out,
+        stderr=err,
+        environ={"CLAUDE_PROJECT_DIR": str(root), "HOME": str(root.parent / "home")},
+    )
     return rc, (json.loads(out.getvalue()) if out.getvalue() else None)
 
 
 def test_the_captures_cover_what_the_policy_tells_apart() -> None:
     assert len(NAMES) >= 30
-    kinds = {json.loads((PAYLOADS / f"{n}.json").read_text()).get("agent_id") is not None
-             for n in NAMES}
+    kinds = {
+        json.loads((PAYLOADS / f"{n}.json").read_text()).get("agent_id") is not None for n in NAMES
+    }
     assert kinds == {True, False}
 
 

@@ -11,17 +11,24 @@ import pytest
 from orchestrator_boundary.cli import main
 
 
-def run_cli(argv: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None,
-            capsys: pytest.CaptureFixture[str] | None = None) -> tuple[int, str]:
+def run_cli(
+    argv: list[str],
+    stdin: str = "",
+    monkeypatch: pytest.MonkeyPatch | None = None,
+    capsys: pytest.CaptureFixture[str] | None = None,
+) -> tuple[int, str]:
     assert monkeypatch is not None and capsys is not None
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     rc = main(argv)
     return rc, capsys.readouterr().out
 
 
-def test_check_prints_decision_and_why(project: Path, make_payload: Any,
-                                       monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_prints_decision_and_why(
+    project: Path,
+    make_payload: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     payload = json.dumps(make_payload("Write", {"file_path": str(project / "src/a.py")}))
     rc, out = run_cli(["check", "--phase", "enforce"], payload, monkeypatch, capsys)
     assert rc == 0
@@ -30,19 +37,31 @@ def test_check_prints_decision_and_why(project: Path, make_payload: Any,
     assert not (project / ".claude/boundary/audit.jsonl").exists()  # check writes no audit line
 
 
-def test_check_json(project: Path, make_payload: Any, monkeypatch: pytest.MonkeyPatch,
-                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_json(
+    project: Path,
+    make_payload: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     payload = json.dumps(make_payload("Write", {"file_path": str(project / "a")}, subagent=True))
     rc, out = run_cli(["check", "--json"], payload, monkeypatch, capsys)
     data = json.loads(out)
     assert rc == 0
     assert (data["session_kind"], data["tool_class"], data["decision"], data["would_deny"]) == (
-        "subagent", "write", "none", False)
+        "subagent",
+        "write",
+        "none",
+        False,
+    )
 
 
-def test_check_uses_given_config(project: Path, make_payload: Any, tmp_path: Path,
-                                 monkeypatch: pytest.MonkeyPatch,
-                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_uses_given_config(
+    project: Path,
+    make_payload: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     cfg = tmp_path / "b.toml"
     cfg.write_text('phase = "ask"\n[orchestrator]\nwrite_allow = ["docs/**"]\n')
     for rel, decision in (("docs/x.md", "none"), ("src/x.py", "ask")):
@@ -51,15 +70,22 @@ def test_check_uses_given_config(project: Path, make_payload: Any, tmp_path: Pat
         assert json.loads(out)["decision"] == decision
 
 
-def test_check_bad_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_bad_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     rc, out = run_cli(["check", "--json"], "nope", monkeypatch, capsys)
     assert rc == 2 and "not valid JSON" in json.loads(out)["error"]
 
 
-def test_check_bash_explains(project: Path, monkeypatch: pytest.MonkeyPatch,
-                             capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out = run_cli(["check", "--project", str(project), "--phase", "enforce", "--bash",
-                       "ls"], "", monkeypatch, capsys)
+def test_check_bash_explains(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc, out = run_cli(
+        ["check", "--project", str(project), "--phase", "enforce", "--bash", "ls"],
+        "",
+        monkeypatch,
+        capsys,
+    )
     assert rc == 0 and "Bash by main agent" in out
 
 
@@ -68,28 +94,42 @@ def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
-def test_replay_json_lines(project: Path, make_payload: Any, tmp_path: Path,
-                           monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    f = _jsonl(tmp_path / "p.jsonl", [
-        make_payload("Read", {"file_path": str(project / "a")}),
-        make_payload("Write", {"file_path": str(project / "a")}),
-        make_payload("Write", {"file_path": str(project / "a")}, subagent=True),
-    ])
+def test_replay_json_lines(
+    project: Path,
+    make_payload: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    f = _jsonl(
+        tmp_path / "p.jsonl",
+        [
+            make_payload("Read", {"file_path": str(project / "a")}),
+            make_payload("Write", {"file_path": str(project / "a")}),
+            make_payload("Write", {"file_path": str(project / "a")}, subagent=True),
+        ],
+    )
     with f.open("a") as fh:
         fh.write("{broken\n")
     rc, out = run_cli(["replay", "--json", "--phase", "enforce", str(f)], "", monkeypatch, capsys)
     rows = [json.loads(line) for line in out.splitlines()]
     assert rc == 0
     assert [(r["session_kind"], r["tool_class"], r["decision"], r["would_deny"]) for r in rows] == [
-        ("main", "read", "none", False), ("main", "write", "deny", True),
-        ("subagent", "write", "none", False), (None, None, None, None)]
+        ("main", "read", "none", False),
+        ("main", "write", "deny", True),
+        ("subagent", "write", "none", False),
+        (None, None, None, None),
+    ]
     assert rows[3]["error"] and all("rule" in r for r in rows)
 
 
-def test_replay_expectations_make_it_a_regression_test(project: Path, make_payload: Any,
-                                                       tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_expectations_make_it_a_regression_test(
+    project: Path,
+    make_payload: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     good = make_payload("Write", {"file_path": str(project / "a")})
     good["expect"] = {"decision": "deny", "code": "ORCHESTRATOR_WRITE"}
     ok = _jsonl(tmp_path / "ok.jsonl", [good])
@@ -100,21 +140,32 @@ def test_replay_expectations_make_it_a_regression_test(project: Path, make_paylo
     assert rc == 1 and "MISMATCH" in out and "expected 'none'" in out
 
 
-def test_replay_table_fits_80_columns(project: Path, make_payload: Any, tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
-    rows = [make_payload("mcp__some_server__a_really_long_tool_name", {}),
-            make_payload("Write", {"file_path": str(project / ("x" * 200))})]
+def test_replay_table_fits_80_columns(
+    project: Path,
+    make_payload: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = [
+        make_payload("mcp__some_server__a_really_long_tool_name", {}),
+        make_payload("Write", {"file_path": str(project / ("x" * 200))}),
+    ]
     _, out = run_cli(["replay", str(_jsonl(tmp_path / "p.jsonl", rows))], "", monkeypatch, capsys)
     assert max(len(line) for line in out.splitlines()) <= 80
 
 
-def test_demo_replays_the_bundled_session(monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_replays_the_bundled_session(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     rc, out = run_cli(["demo", "--json"], "", monkeypatch, capsys)
     rows = json.loads(out)
     assert rc == 0 and len(rows) >= 4
-    main_writes = [r for r in rows if r["who"].startswith("main") and r["tool"] in ("Write", "Edit")]
-    sub_writes = [r for r in rows if r["who"].startswith("subagent") and r["tool"] in ("Write", "Edit")]
+    main_writes = [
+        r for r in rows if r["who"].startswith("main") and r["tool"] in ("Write", "Edit")
+    ]
+    sub_writes = [
+        r for r in rows if r["who"].startswith("subagent") and r["tool"] in ("Write", "Edit")
+    ]
     assert main_writes and all((r["warn"], r["enforce"]) == ("warn", "deny") for r in main_writes)
     assert sub_writes and all((r["warn"], r["enforce"]) == ("none", "none") for r in sub_writes)

@@ -6,27 +6,40 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import run_hook
+
 from orchestrator_boundary.config import Config, ConfigProblem, load_config, parse_config
 
 BROKEN = [
     ("bad-toml", "phase = \n", "", "not valid TOML"),
     ("unknown-key", 'phse = "warn"\n', "phse", "Extra inputs are not permitted"),
-    ("unknown-nested-key", "[orchestrator]\nwrite_alow = []\n", "orchestrator.write_alow",
-     "Extra inputs"),
-    ("wrong-type", '[orchestrator]\nwrite_allow = "STATE.md"\n', "orchestrator.write_allow",
-     "valid list"),
+    (
+        "unknown-nested-key",
+        "[orchestrator]\nwrite_alow = []\n",
+        "orchestrator.write_alow",
+        "Extra inputs",
+    ),
+    (
+        "wrong-type",
+        '[orchestrator]\nwrite_allow = "STATE.md"\n',
+        "orchestrator.write_allow",
+        "valid list",
+    ),
     ("bad-phase", 'phase = "block"\n', "phase", "Input should be"),
     ("bad-class", '[tools]\n"mcp__x" = "harmless"\n', "tools.mcp__x", "Input should be"),
-    ("bad-pattern", '[agents.coder]\nwrite_scope = ["../x"]\n', "agents.coder.write_scope",
-     "'..' segments"),
+    (
+        "bad-pattern",
+        '[agents.coder]\nwrite_scope = ["../x"]\n',
+        "agents.coder.write_scope",
+        "'..' segments",
+    ),
     ("bool-as-string", '[protect]\nbypass_opens = "yes"\n', "protect.bypass_opens", "boolean"),
 ]
 
 
-@pytest.mark.parametrize(("text", "key", "problem"), [b[1:] for b in BROKEN],
-                         ids=[b[0] for b in BROKEN])
+@pytest.mark.parametrize(
+    ("text", "key", "problem"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN]
+)
 def test_problem_names_file_key_and_problem(text: str, key: str, problem: str) -> None:
     result = parse_config(text, "/p/.claude/boundary.toml")
     assert isinstance(result, ConfigProblem)
@@ -35,10 +48,12 @@ def test_problem_names_file_key_and_problem(text: str, key: str, problem: str) -
 
 
 @pytest.mark.parametrize("phase", ["off", "warn"])
-@pytest.mark.parametrize(("text", "key", "problem"), [b[1:] for b in BROKEN],
-                         ids=[b[0] for b in BROKEN])
+@pytest.mark.parametrize(
+    ("text", "key", "problem"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN]
+)
 def test_broken_config_blocks_orchestrator_writes_as_in_enforce(
-        project: Path, make_payload: Any, text: str, key: str, problem: str, phase: str) -> None:
+    project: Path, make_payload: Any, text: str, key: str, problem: str, phase: str
+) -> None:
     (project / ".claude/boundary.toml").write_text(text)
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": phase}
     rc, out, _ = run_hook(make_payload("Write", {"file_path": str(project / "a.py")}), env)
@@ -47,18 +62,25 @@ def test_broken_config_blocks_orchestrator_writes_as_in_enforce(
     assert "boundary.toml" in out["systemMessage"] and key in out["systemMessage"]
 
 
-def test_broken_config_blocks_subagent_writes_but_not_reads(project: Path, make_payload: Any) -> None:
+def test_broken_config_blocks_subagent_writes_but_not_reads(
+    project: Path, make_payload: Any
+) -> None:
     (project / ".claude/boundary.toml").write_text('phse = "warn"\n')
     env = {"CLAUDE_PROJECT_DIR": str(project)}
-    _, out, _ = run_hook(make_payload("Write", {"file_path": str(project / "a.py")},
-                                      subagent=True), env)
-    assert out is not None and "CONFIG_INVALID" in out["hookSpecificOutput"]["permissionDecisionReason"]
+    _, out, _ = run_hook(
+        make_payload("Write", {"file_path": str(project / "a.py")}, subagent=True), env
+    )
+    assert (
+        out is not None
+        and "CONFIG_INVALID" in out["hookSpecificOutput"]["permissionDecisionReason"]
+    )
     _, out, _ = run_hook(make_payload("Read", {"file_path": str(project / "a.py")}), env)
     assert out is not None and "hookSpecificOutput" not in out and "phse" in out["systemMessage"]
 
 
-def test_invalid_phase_in_environment_is_a_problem_not_a_loosening(project: Path,
-                                                                   make_payload: Any) -> None:
+def test_invalid_phase_in_environment_is_a_problem_not_a_loosening(
+    project: Path, make_payload: Any
+) -> None:
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "of"}
     _, out, _ = run_hook(make_payload("Write", {"file_path": str(project / "a.py")}), env)
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"

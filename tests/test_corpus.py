@@ -13,11 +13,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus_dir
+
+from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.hook import judge, setup
 from orchestrator_boundary.payload import payload_from_obj
-from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.session import detect
 from orchestrator_boundary.verdict import render
 
@@ -49,7 +49,8 @@ def _provenance(corpus: Path) -> dict[str, list[dict[str, object]]]:
 
 @pytest.mark.skipif(CORPUS is None, reason="../shared/corpus is absent")
 def test_every_real_payload_gets_a_valid_answer_and_the_right_session_kind(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert CORPUS is not None
     provenance = _provenance(CORPUS)
     stats: Counter[str] = Counter()
@@ -85,9 +86,13 @@ def test_every_real_payload_gets_a_valid_answer_and_the_right_session_kind(
                 logger_added = any(str(k).startswith("agent_id") for k in added)  # type: ignore[attr-defined]
                 native = "agent_id" in data and not logger_added
                 sub = meta.get("subagent")
-                if native or (_version_at_least(meta.get("version_from_transcript"),  # type: ignore[arg-type]
-                                                (2, 1, 69))
-                              and data.get("hook_event_name") in ("PreToolUse", "PostToolUse")):
+                if native or (
+                    _version_at_least(
+                        meta.get("version_from_transcript"),  # type: ignore[arg-type]
+                        (2, 1, 69),
+                    )
+                    and data.get("hook_event_name") in ("PreToolUse", "PostToolUse")
+                ):
                     stats["checked_kind"] += 1
                     expected = "subagent" if native else "main"
                     if kind != expected:

@@ -38,18 +38,22 @@ if _loaded is not None and not str(getattr(_loaded, "__file__", "")).startswith(
 from orchestrator_boundary import client, daemon  # noqa: E402
 from orchestrator_boundary.hook import evaluate  # noqa: E402
 
-HOOKS = {"PreToolUse": REPO / "hooks" / "pre_tool_use.py",
-         "PostToolUse": REPO / "hooks" / "post_tool_use.py"}
+HOOKS = {
+    "PreToolUse": REPO / "hooks" / "pre_tool_use.py",
+    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
+}
 # The entry script with `site` made unimportable: only the evaluator can answer.
-RUN_SCRIPT = ("sys.argv = [sys.argv[1]]; src = open(sys.argv[0]).read(); "
-              "exec(compile(src, sys.argv[0], 'exec'), {'__name__': '__main__', '__file__': sys.argv[0]})")
+RUN_SCRIPT = (
+    "sys.argv = [sys.argv[1]]; src = open(sys.argv[0]).read(); "
+    "exec(compile(src, sys.argv[0], 'exec'), {'__name__': '__main__', '__file__': sys.argv[0]})"
+)
 DAEMON_ONLY = "import sys; sys.modules['site'] = None; " + RUN_SCRIPT
 
 
 @pytest.fixture
 def rt() -> Iterator[Path]:
     """A short runtime folder (socket paths are limited to ~100 bytes); evaluators killed after."""
-    path = Path(tempfile.mkdtemp(prefix="obd-", dir="/tmp"))  # noqa: S108
+    path = Path(tempfile.mkdtemp(prefix="obd-", dir="/tmp"))
     path.chmod(0o700)
     try:
         yield path
@@ -100,20 +104,29 @@ def proj(tmp_path: Path) -> Path:
 
 
 def base_env(proj: Path, rt: Path, **extra: str) -> dict[str, str]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(proj.parent / "home"),
-           "CLAUDE_PROJECT_DIR": str(proj), "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(rt),
-           "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "60"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(proj.parent / "home"),
+        "CLAUDE_PROJECT_DIR": str(proj),
+        "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(rt),
+        "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "60",
+    }
     env.update(extra)
     return env
 
 
-def run_hook(event: str, raw: bytes, env: dict[str, str], cwd: Path, *,
-             daemon_only: bool = False) -> subprocess.CompletedProcess[bytes]:
+def run_hook(
+    event: str, raw: bytes, env: dict[str, str], cwd: Path, *, daemon_only: bool = False
+) -> subprocess.CompletedProcess[bytes]:
     script = str(HOOKS[event])
-    argv = ([sys.executable, "-I", "-S", "-c", DAEMON_ONLY, script] if daemon_only
-            else [sys.executable, "-I", "-S", script])
-    return subprocess.run(argv, input=raw, env=env, cwd=cwd, capture_output=True, timeout=60,
-                          check=False)
+    argv = (
+        [sys.executable, "-I", "-S", "-c", DAEMON_ONLY, script]
+        if daemon_only
+        else [sys.executable, "-I", "-S", script]
+    )
+    return subprocess.run(
+        argv, input=raw, env=env, cwd=cwd, capture_output=True, timeout=60, check=False
+    )
 
 
 def expected(event: str, raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes]:
@@ -132,17 +145,32 @@ def start_and_wait(proj: Path, rt: Path, env: dict[str, str]) -> Path:
     sock = sock_of(proj, rt)
     assert _until(sock.exists), "the evaluator did not start"
     probe = _payload(proj, "Read", {"file_path": str(proj / "src" / "app.py")})
-    assert _until(lambda: run_hook("PreToolUse", probe, env, proj, daemon_only=True).returncode
-                  == 0), "the evaluator does not answer"
+    assert _until(
+        lambda: run_hook("PreToolUse", probe, env, proj, daemon_only=True).returncode == 0
+    ), "the evaluator does not answer"
     return sock
 
 
-def _payload(proj: Path, tool: str, tool_input: dict[str, Any], *, event: str = "PreToolUse",
-             agent: str | None = None, agent_type: str | None = None, **more: Any) -> bytes:
+def _payload(
+    proj: Path,
+    tool: str,
+    tool_input: dict[str, Any],
+    *,
+    event: str = "PreToolUse",
+    agent: str | None = None,
+    agent_type: str | None = None,
+    **more: Any,
+) -> bytes:
     data: dict[str, Any] = {
-        "session_id": "sess-1", "transcript_path": "/tmp/t.jsonl", "cwd": str(proj),  # noqa: S108
-        "permission_mode": "acceptEdits", "hook_event_name": event, "tool_name": tool,
-        "tool_input": tool_input, "tool_use_id": "toolu_1"}
+        "session_id": "sess-1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(proj),
+        "permission_mode": "acceptEdits",
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_1",
+    }
     if agent:
         data["agent_id"] = agent
     if agent_type:
@@ -170,19 +198,43 @@ def cases(proj: Path) -> list[tuple[str, str, bytes, dict[str, str]]]:
         ("Write", {"file_path": "relative/path.py", "content": ""}),
     ]
     out: list[tuple[str, str, bytes, dict[str, str]]] = []
-    for who, agent, agent_type in (("main", None, None), ("sub", "a1b2", "general-purpose"),
-                                   ("main-agent-type", None, "planner")):
+    for who, agent, agent_type in (
+        ("main", None, None),
+        ("sub", "a1b2", "general-purpose"),
+        ("main-agent-type", None, "planner"),
+    ):
         for tool, ti in tools:
-            out.append((f"{who}:{tool}", "PreToolUse",
-                        _payload(proj, tool, ti, agent=agent, agent_type=agent_type), {}))
+            out.append(
+                (
+                    f"{who}:{tool}",
+                    "PreToolUse",
+                    _payload(proj, tool, ti, agent=agent, agent_type=agent_type),
+                    {},
+                )
+            )
     write = _payload(proj, "Write", {"file_path": app, "content": "x = 1\n"})
-    post = _payload(proj, "Write", {"file_path": app, "content": "x = 1\n"}, event="PostToolUse",
-                    tool_response={"filePath": app, "success": True})
-    post_bash = _payload(proj, "Bash", {"command": "echo hi > out.txt"}, event="PostToolUse",
-                         tool_response={"stdout": "", "stderr": ""})
+    post = _payload(
+        proj,
+        "Write",
+        {"file_path": app, "content": "x = 1\n"},
+        event="PostToolUse",
+        tool_response={"filePath": app, "success": True},
+    )
+    post_bash = _payload(
+        proj,
+        "Bash",
+        {"command": "echo hi > out.txt"},
+        event="PostToolUse",
+        tool_response={"stdout": "", "stderr": ""},
+    )
     out += [
         ("post:Write", "PostToolUse", post, {}),
-        ("post:Write sub", "PostToolUse", post.replace(b'"tool_name"', b'"agent_id": "a9", "tool_name"'), {}),
+        (
+            "post:Write sub",
+            "PostToolUse",
+            post.replace(b'"tool_name"', b'"agent_id": "a9", "tool_name"'),
+            {},
+        ),
         ("post:Bash", "PostToolUse", post_bash, {}),
         ("invalid json", "PreToolUse", b"{not json", {}),
         ("empty", "PreToolUse", b"", {}),
@@ -190,19 +242,41 @@ def cases(proj: Path) -> list[tuple[str, str, bytes, dict[str, str]]]:
         ("json list", "PreToolUse", b"[1, 2]", {}),
         ("wrong type", "PreToolUse", b'{"hook_event_name": "PreToolUse", "tool_input": 5}', {}),
         ("non-tool event", "PreToolUse", b'{"hook_event_name": "Stop", "cwd": "/"}', {}),
-        ("unicode path", "PreToolUse", _payload(proj, "Write", {"file_path": str(proj / "é ü.py"),
-                                                                 "content": "ß"}), {}),
+        (
+            "unicode path",
+            "PreToolUse",
+            _payload(proj, "Write", {"file_path": str(proj / "é ü.py"), "content": "ß"}),
+            {},
+        ),
     ]
     for phase in ("off", "warn", "ask", "enforce", "bogus"):
         out.append((f"phase {phase}", "PreToolUse", write, {"ORCHESTRATOR_BOUNDARY_PHASE": phase}))
-    out.append(("bypass", "PreToolUse", write,
-                {"AMPLIFIER_BYPASS_BOUNDARY": "1", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}))
-    out.append(("bypass protected", "PreToolUse",
-                _payload(proj, "Write", {"file_path": str(proj / ".claude" / "boundary.toml"),
-                                         "content": ""}),
-                {"AMPLIFIER_BYPASS_BOUNDARY": "yes", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}))
-    out.append(("missing config file env", "PreToolUse", write,
-                {"ORCHESTRATOR_BOUNDARY_CONFIG": "nope.toml", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}))
+    out.append(
+        (
+            "bypass",
+            "PreToolUse",
+            write,
+            {"AMPLIFIER_BYPASS_BOUNDARY": "1", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
+        )
+    )
+    out.append(
+        (
+            "bypass protected",
+            "PreToolUse",
+            _payload(
+                proj, "Write", {"file_path": str(proj / ".claude" / "boundary.toml"), "content": ""}
+            ),
+            {"AMPLIFIER_BYPASS_BOUNDARY": "yes", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
+        )
+    )
+    out.append(
+        (
+            "missing config file env",
+            "PreToolUse",
+            write,
+            {"ORCHESTRATOR_BOUNDARY_CONFIG": "nope.toml", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
+        )
+    )
     return out
 
 
@@ -264,18 +338,33 @@ def test_an_open_runtime_folder_is_not_used(proj: Path, rt: Path) -> None:
     assert not list(rt.iterdir())
 
 
-def test_version_mismatch_falls_back_and_the_old_evaluator_quits(proj: Path, rt: Path,
-                                                                tmp_path: Path) -> None:
+def test_version_mismatch_falls_back_and_the_old_evaluator_quits(
+    proj: Path, rt: Path, tmp_path: Path
+) -> None:
     old = tmp_path / "old"
-    shutil.copytree(SRC / "orchestrator_boundary", old / "orchestrator_boundary",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        SRC / "orchestrator_boundary",
+        old / "orchestrator_boundary",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     init = old / "orchestrator_boundary" / "__init__.py"
     init.write_text(init.read_text().replace('__version__ = "', '__version__ = "0.0.0-old+'))
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
     sock = sock_of(proj, rt)
-    old_proc = subprocess.Popen([sys.executable, "-I", "-S", str(old / "orchestrator_boundary" / "daemon.py"),
-                      str(sock), str(proj)], env=env, start_new_session=True,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    old_proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            str(old / "orchestrator_boundary" / "daemon.py"),
+            str(sock),
+            str(proj),
+        ],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     assert _until(sock.exists)
     old_pid = _pid(sock.with_suffix(".lock"))
     assert old_pid and _alive(old_pid)
@@ -309,6 +398,7 @@ def test_killed_evaluator_leaves_a_stale_socket_fallback_then_fresh(proj: Path, 
     def fresh_answers() -> bool:  # it holds the lock before it listens
         got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)
         return (got.returncode, got.stdout) == want
+
     assert _until(fresh_answers)
 
 
@@ -340,13 +430,17 @@ def _fake_server(path: Path, behaviour: str, held: list[socket.socket]) -> socke
 
 @pytest.mark.parametrize("behaviour", ["garbage", "drop", "silent"])
 def test_a_broken_evaluator_never_decides(proj: Path, rt: Path, behaviour: str) -> None:
-    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce",
-                   ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT="0.5")
+    env = base_env(
+        proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce", ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT="0.5"
+    )
     held: list[socket.socket] = []
     srv = _fake_server(sock_of(proj, rt), behaviour, held)
     try:
-        for raw in (_payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""}),
-                    _payload(proj, "Read", {"file_path": str(proj / "a.py")}), b"nonsense"):
+        for raw in (
+            _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""}),
+            _payload(proj, "Read", {"file_path": str(proj / "a.py")}),
+            b"nonsense",
+        ):
             got = run_hook("PreToolUse", raw, env, proj)
             assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
     finally:
@@ -386,8 +480,19 @@ def test_idle_evaluator_quits_and_removes_its_socket(proj: Path, rt: Path) -> No
 def test_a_second_evaluator_for_the_same_socket_exits(proj: Path, rt: Path) -> None:
     env = base_env(proj, rt)
     sock = start_and_wait(proj, rt, env)
-    second = subprocess.run([sys.executable, "-I", "-S", str(SRC / "orchestrator_boundary" / "daemon.py"),
-                             str(sock), str(proj)], env=env, timeout=30, check=False)
+    second = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            str(SRC / "orchestrator_boundary" / "daemon.py"),
+            str(sock),
+            str(proj),
+        ],
+        env=env,
+        timeout=30,
+        check=False,
+    )
     assert second.returncode == 0
     assert _alive(_pid(sock.with_suffix(".lock")) or 0)
 
@@ -416,11 +521,16 @@ def test_framing_round_trip_and_rejects_truncation() -> None:
 
 def test_hook_command_forms() -> None:
     cmd = client.hook_command("PreToolUse", "/usr/bin/python3")
-    assert cmd == f'"/usr/bin/python3" -I -S "{SRC / "orchestrator_boundary" / "client.py"}" PreToolUse'
+    assert (
+        cmd
+        == f'"/usr/bin/python3" -I -S "{SRC / "orchestrator_boundary" / "client.py"}" PreToolUse'
+    )
     assert client.hook_command("post", "/p y/python", package_dir="/s p/orchestrator_boundary") == (
-        '"/p y/python" -I -S "/s p/orchestrator_boundary/client.py" PostToolUse')
+        '"/p y/python" -I -S "/s p/orchestrator_boundary/client.py" PostToolUse'
+    )
     assert client.hook_command("pre", "/usr/bin/python3", hooks_dir=str(REPO / "hooks")) == (
-        f'"/usr/bin/python3" -I -S "{HOOKS["PreToolUse"]}"')
+        f'"/usr/bin/python3" -I -S "{HOOKS["PreToolUse"]}"'
+    )
     with pytest.raises(ValueError):
         client.hook_command("Stop")
 
@@ -430,38 +540,58 @@ def test_the_registered_command_runs_through_the_shell(proj: Path, rt: Path) -> 
     raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
     want = expected("PreToolUse", raw, env)
     for _ in range(2):  # the first call starts the evaluator, the second may use it
-        got = subprocess.run(["sh", "-c", client.hook_command("PreToolUse")], input=raw, env=env,
-                             cwd=proj, capture_output=True, timeout=60, check=False)
+        got = subprocess.run(
+            ["sh", "-c", client.hook_command("PreToolUse")],
+            input=raw,
+            env=env,
+            cwd=proj,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
         assert (got.returncode, got.stdout, got.stderr) == want
 
 
 def test_client_imports_stay_small(proj: Path, rt: Path) -> None:
-    probe = ("import sys; before = set(sys.modules)\n"
-             f"try:\n {RUN_SCRIPT}\n"
-             "except SystemExit: pass\n"
-             "bad = {'json', 're', 'socket', 'pydantic', 'structlog', 'orchestrator_boundary.hook'}\n"
-             "print(sorted(bad & (set(sys.modules) - before)), file=sys.stderr)")
+    probe = (
+        "import sys; before = set(sys.modules)\n"
+        f"try:\n {RUN_SCRIPT}\n"
+        "except SystemExit: pass\n"
+        "bad = {'json', 're', 'socket', 'pydantic', 'structlog', 'orchestrator_boundary.hook'}\n"
+        "print(sorted(bad & (set(sys.modules) - before)), file=sys.stderr)"
+    )
     env = base_env(proj, rt)
     start_and_wait(proj, rt, env)
     raw = _payload(proj, "Read", {"file_path": str(proj / "a.py")})
-    got = subprocess.run([sys.executable, "-I", "-S", "-c", probe, str(HOOKS["PreToolUse"])],
-                         input=raw, env=env, cwd=proj, capture_output=True, timeout=60, check=False)
+    got = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(HOOKS["PreToolUse"])],
+        input=raw,
+        env=env,
+        cwd=proj,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert got.stderr.strip().splitlines()[-1] == b"[]"
 
 
-def test_edited_source_retires_the_evaluator_and_installed_form_works(proj: Path, rt: Path,
-                                                                      tmp_path: Path) -> None:
+def test_edited_source_retires_the_evaluator_and_installed_form_works(
+    proj: Path, rt: Path, tmp_path: Path
+) -> None:
     """Run from a copy by path (the installed command form); touching a module retires it."""
     pkg = tmp_path / "site" / "orchestrator_boundary"
-    shutil.copytree(SRC / "orchestrator_boundary", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        SRC / "orchestrator_boundary", pkg, ignore=shutil.ignore_patterns("__pycache__")
+    )
     argv = [sys.executable, "-I", "-S", str(pkg / "client.py"), "PreToolUse"]
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
     raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
     want = expected("PreToolUse", raw, env)[:2]
 
     def call() -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run(argv, input=raw, env=env, cwd=proj, capture_output=True,
-                              timeout=60, check=False)
+        return subprocess.run(
+            argv, input=raw, env=env, cwd=proj, capture_output=True, timeout=60, check=False
+        )
 
     assert (call().returncode, call().stdout) == want
     assert _until(lambda: any(_alive(_pid(lk) or 0) for lk in rt.glob("*.lock")))
@@ -476,12 +606,16 @@ def test_edited_source_retires_the_evaluator_and_installed_form_works(proj: Path
 
 
 def test_hook_command_survives_the_shell(tmp_path: Path) -> None:
-    odd = tmp_path / "it's a $HOME \"dir\" `x`"
+    odd = tmp_path / 'it\'s a $HOME "dir" `x`'
     odd.mkdir()
     for event in client.EVENTS:
         cmd = client.hook_command(event, sys.executable, hooks_dir=str(odd))
-        echo = subprocess.run(["sh", "-c", "printf '%s\\n' " + cmd.replace(" -I -S ", " ")],
-                              capture_output=True, text=True, check=True).stdout.splitlines()
+        echo = subprocess.run(
+            ["sh", "-c", "printf '%s\\n' " + cmd.replace(" -I -S ", " ")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
         assert echo[0] == sys.executable
         assert echo[1].startswith(str(odd) + "/")
 
@@ -518,8 +652,9 @@ def test_a_listener_that_is_not_the_evaluator_is_never_asked(proj: Path, rt: Pat
 
 
 @pytest.mark.parametrize(("phase", "code"), [("", 2), ("enforce", 2), ("warn", 0), ("off", 0)])
-def test_a_broken_install_blocks_instead_of_crashing(proj: Path, rt: Path, phase: str,
-                                                     code: int) -> None:
+def test_a_broken_install_blocks_instead_of_crashing(
+    proj: Path, rt: Path, phase: str, code: int
+) -> None:
     """No evaluator and the policy cannot be imported: exit 2 (or 0 in warn/off), never 1."""
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_NO_DAEMON="1", ORCHESTRATOR_BOUNDARY_PHASE=phase)
     raw = _payload(proj, "Read", {"file_path": str(proj / "a.py")})

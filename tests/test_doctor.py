@@ -72,8 +72,9 @@ def test_healthy_install(proj: Path, fake_bin: Path, capsys: pytest.CaptureFixtu
     assert code == 0 and checks["audit"]["status"] == "ok"
 
 
-def test_claude_missing_is_a_warning(proj: Path, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_claude_missing_is_a_warning(
+    proj: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     install(proj, capsys)
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -82,8 +83,10 @@ def test_claude_missing_is_a_warning(proj: Path, capsys: pytest.CaptureFixture[s
     if (sh_dir / "claude").exists():
         pytest.skip("a real claude lives in /bin")
     code, lines = doctor(proj, capsys)
-    assert lines["claude"] == "WARN claude: claude is not on PATH here  -> install Claude Code " \
-                              ">= 2.1.69, or ignore if it runs elsewhere"
+    assert (
+        lines["claude"] == "WARN claude: claude is not on PATH here  -> install Claude Code "
+        ">= 2.1.69, or ignore if it runs elsewhere"
+    )
     assert code == 0
 
 
@@ -100,7 +103,8 @@ def test_no_hooks(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines = doctor(proj, capsys)
     assert code == 1
     assert lines["hooks"].startswith(
-        "FAIL hooks: no orchestrator-boundary hooks in any settings file")
+        "FAIL hooks: no orchestrator-boundary hooks in any settings file"
+    )
     assert "orchestrator-boundary install" in lines["hooks"]
     assert lines["commands"].startswith("WARN commands: no registered command")
 
@@ -126,9 +130,16 @@ def test_command_not_runnable(proj: Path, capsys: pytest.CaptureFixture[str]) ->
     entry = "/nonexistent/python -m orchestrator_boundary.hook_entry"
     cmd = {"type": "command", "command": f"{entry} pre"}
     post = {"type": "command", "command": f"{entry} post"}
-    (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
-        "PreToolUse": [{"matcher": "*", "hooks": [cmd]}],
-        "PostToolUse": [{"matcher": "*", "hooks": [post]}]}}))
+    (proj / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [{"matcher": "*", "hooks": [cmd]}],
+                    "PostToolUse": [{"matcher": "*", "hooks": [post]}],
+                }
+            }
+        )
+    )
     code, lines = doctor(proj, capsys)
     assert code == 1
     assert lines["commands"].startswith("FAIL commands: PreToolUse command '/nonexistent/python")
@@ -137,9 +148,16 @@ def test_command_not_runnable(proj: Path, capsys: pytest.CaptureFixture[str]) ->
 
 def test_command_that_never_denies(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     noop = {"type": "command", "command": "true # orchestrator-boundary stand-in"}
-    (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
-        "PreToolUse": [{"matcher": "*", "hooks": [noop]}],
-        "PostToolUse": [{"matcher": "*", "hooks": [noop]}]}}))
+    (proj / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [{"matcher": "*", "hooks": [noop]}],
+                    "PostToolUse": [{"matcher": "*", "hooks": [noop]}],
+                }
+            }
+        )
+    )
     code, lines = doctor(proj, capsys)
     assert code == 1 and "main agent Write in enforce: exit 0" in lines["commands"]
     assert "(expected a deny)" in lines["commands"]
@@ -164,8 +182,9 @@ def test_unwritable_audit_dir(proj: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "is not a folder" in lines["audit"]
 
 
-def test_bypass_and_env_phase_are_warned(proj: Path, capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bypass_and_env_phase_are_warned(
+    proj: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     install(proj, capsys)
     monkeypatch.setenv("AMPLIFIER_BYPASS_BOUNDARY", "1")
     monkeypatch.setenv("ORCHESTRATOR_BOUNDARY_PHASE", "enforce")
@@ -179,12 +198,26 @@ def test_bypass_and_env_phase_are_warned(proj: Path, capsys: pytest.CaptureFixtu
 def test_another_hook_that_could_allow(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     install(proj, capsys)
     path = proj / ".claude" / "settings.local.json"
-    path.write_text(json.dumps({"hooks": {"PreToolUse": [
-        {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "approve-all"}]},
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": "bash-only"}]}]}}))
+    path.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "Edit|Write",
+                            "hooks": [{"type": "command", "command": "approve-all"}],
+                        },
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": "bash-only"}]},
+                    ]
+                }
+            }
+        )
+    )
     code, lines = doctor(proj, capsys)
-    assert lines["other-hooks"].startswith("WARN other-hooks: another PreToolUse hook sees "
-                                           "Write/Edit and could answer allow: 'approve-all'")
+    assert lines["other-hooks"].startswith(
+        "WARN other-hooks: another PreToolUse hook sees "
+        "Write/Edit and could answer allow: 'approve-all'"
+    )
     assert "it would not override a deny, but worth knowing" in lines["other-hooks"]
     assert "bash-only" not in lines["other-hooks"]
     assert code == 0
@@ -198,19 +231,23 @@ def test_broken_settings_file(proj: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "settings.local.json: not valid JSON at line 1, column 2" in lines["settings"]
 
 
-def test_enabled_plugin_counts_as_registered(proj: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
-    (proj / ".claude" / "settings.json").write_text(json.dumps(
-        {"enabledPlugins": {"orchestrator-boundary@team-tools": True}}))
+def test_enabled_plugin_counts_as_registered(
+    proj: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (proj / ".claude" / "settings.json").write_text(
+        json.dumps({"enabledPlugins": {"orchestrator-boundary@team-tools": True}})
+    )
     code, lines = doctor(proj, capsys)
-    assert lines["hooks"].startswith("OK   hooks: registered through the plugin "
-                                     "orchestrator-boundary@team-tools enabled in")
+    assert lines["hooks"].startswith(
+        "OK   hooks: registered through the plugin orchestrator-boundary@team-tools enabled in"
+    )
     assert lines["commands"].startswith("WARN commands: no registered command")
     assert code == 0
 
 
-def test_json_output_has_a_fix_for_each_problem(proj: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_output_has_a_fix_for_each_problem(
+    proj: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, checks = doctor_json(proj, capsys)
     assert code == 1 and checks["hooks"]["status"] == "fail"
     assert checks["hooks"]["fix"].startswith("run: orchestrator-boundary install")
@@ -219,10 +256,20 @@ def test_json_output_has_a_fix_for_each_problem(proj: Path,
 
 def test_hanging_command_times_out(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a grandchild that keeps the pipes open must not hang doctor past the timeout
-    hang = {"type": "command", "command": "sleep 30 & sleep 30; : orchestrator-boundary",
-            "timeout": 1}
-    (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
-        "PreToolUse": [{"matcher": "*", "hooks": [hang]}],
-        "PostToolUse": [{"matcher": "*", "hooks": [hang]}]}}))
+    hang = {
+        "type": "command",
+        "command": "sleep 30 & sleep 30; : orchestrator-boundary",
+        "timeout": 1,
+    }
+    (proj / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [{"matcher": "*", "hooks": [hang]}],
+                    "PostToolUse": [{"matcher": "*", "hooks": [hang]}],
+                }
+            }
+        )
+    )
     code, lines = doctor(proj, capsys)
     assert code == 1 and "no answer within 1s" in lines["commands"]

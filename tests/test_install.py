@@ -21,8 +21,10 @@ USER_BASH_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "~
 RICH = {
     "permissions": {"allow": ["Bash(npm test)"], "deny": ["Read(./.env)"]},
     "env": {"FOO": "bär", "NESTED": "x"},
-    "hooks": {"PreToolUse": [USER_BASH_HOOK],
-              "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]},
+    "hooks": {
+        "PreToolUse": [USER_BASH_HOOK],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
     "model": "opus",
 }
 
@@ -54,11 +56,25 @@ def ours(data: dict[str, Any], event: str) -> list[dict[str, Any]]:
 
 # ---- the pure merge ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("old", [{}, {"hooks": {}}, {"hooks": {"PreToolUse": []}}, RICH,
-                                 {"a": {"b": {"c": [1, {"d": "ünïcødé ✓"}]}}}])
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        {},
+        {"hooks": {}},
+        {"hooks": {"PreToolUse": []}},
+        RICH,
+        {"a": {"b": {"c": [1, {"d": "ünïcødé ✓"}]}}},
+    ],
+)
 def test_with_hooks_adds_both_events_and_keeps_everything_else(old: dict[str, Any]) -> None:
-    change = se.with_hooks(old, commands={"PreToolUse": "x orchestrator_boundary pre",
-                                          "PostToolUse": "x orchestrator_boundary post"})
+    change = se.with_hooks(
+        old,
+        commands={
+            "PreToolUse": "x orchestrator_boundary pre",
+            "PostToolUse": "x orchestrator_boundary post",
+        },
+    )
     new = change.new
     for key, value in old.items():
         if key != "hooks":
@@ -77,30 +93,68 @@ def test_with_hooks_adds_both_events_and_keeps_everything_else(old: dict[str, An
 
 
 def test_with_hooks_is_idempotent_and_replaces_a_stale_command() -> None:
-    first = se.with_hooks(RICH, commands={"PreToolUse": "old orchestrator_boundary pre",
-                                          "PostToolUse": "old orchestrator_boundary post"}).new
-    again = se.with_hooks(first, commands={"PreToolUse": "old orchestrator_boundary pre",
-                                           "PostToolUse": "old orchestrator_boundary post"})
+    first = se.with_hooks(
+        RICH,
+        commands={
+            "PreToolUse": "old orchestrator_boundary pre",
+            "PostToolUse": "old orchestrator_boundary post",
+        },
+    ).new
+    again = se.with_hooks(
+        first,
+        commands={
+            "PreToolUse": "old orchestrator_boundary pre",
+            "PostToolUse": "old orchestrator_boundary post",
+        },
+    )
     assert not again.changed and again.actions == []
-    moved = se.with_hooks(first, commands={"PreToolUse": "new orchestrator_boundary pre",
-                                           "PostToolUse": "new orchestrator_boundary post"})
+    moved = se.with_hooks(
+        first,
+        commands={
+            "PreToolUse": "new orchestrator_boundary pre",
+            "PostToolUse": "new orchestrator_boundary post",
+        },
+    )
     assert moved.actions == ["replaced the PreToolUse hook", "replaced the PostToolUse hook"]
     assert [h["command"] for h in ours(moved.new, "PreToolUse")] == [
-        "new orchestrator_boundary pre"]
+        "new orchestrator_boundary pre"
+    ]
     assert moved.new["hooks"]["PreToolUse"][0] == USER_BASH_HOOK
 
 
 def test_our_entry_inside_a_shared_group_is_removed_alone() -> None:
-    mixed = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": "theirs"},
-        {"type": "command", "command": "/py -m orchestrator_boundary.hook_entry pre"}]}]}}
+    mixed = {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "*",
+                    "hooks": [
+                        {"type": "command", "command": "theirs"},
+                        {
+                            "type": "command",
+                            "command": "/py -m orchestrator_boundary.hook_entry pre",
+                        },
+                    ],
+                }
+            ]
+        }
+    }
     new = se.without_hooks(mixed).new
-    assert new == {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": "theirs"}]}]}}
+    assert new == {
+        "hooks": {
+            "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "theirs"}]}]
+        }
+    }
 
 
-@pytest.mark.parametrize("bad", [{"hooks": {"PreToolUse": {"matcher": "*"}}},
-                                 {"hooks": {"PostToolUse": "nope"}}, {"hooks": []}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"hooks": {"PreToolUse": {"matcher": "*"}}},
+        {"hooks": {"PostToolUse": "nope"}},
+        {"hooks": []},
+    ],
+)
 def test_wrong_shapes_are_reported(bad: dict[str, Any]) -> None:
     with pytest.raises(se.SettingsError, match=r"not a list|not an object"):
         se.with_hooks(bad)
@@ -117,15 +171,30 @@ def test_parse_settings_reports_line_and_column() -> None:
 
 
 def test_hook_command_quotes_spaces_and_has_the_marker() -> None:
-    cmd = se.hook_command("PreToolUse", executable="/opt/my env/bin/python",
-                          package_dir="/src/a b/orchestrator_boundary")
-    assert shlex.split(cmd) == ["/opt/my env/bin/python", "-I", "-S",
-                                "/src/a b/orchestrator_boundary/client.py", "PreToolUse"]
-    inst = se.hook_command("post", executable="/usr/bin/python3",
-                           package_dir="/v/lib/python3.11/site-packages/orchestrator_boundary")
-    assert shlex.split(inst) == ["/usr/bin/python3", "-I", "-S",
-                                 "/v/lib/python3.11/site-packages/orchestrator_boundary/client.py",
-                                 "PostToolUse"]
+    cmd = se.hook_command(
+        "PreToolUse",
+        executable="/opt/my env/bin/python",
+        package_dir="/src/a b/orchestrator_boundary",
+    )
+    assert shlex.split(cmd) == [
+        "/opt/my env/bin/python",
+        "-I",
+        "-S",
+        "/src/a b/orchestrator_boundary/client.py",
+        "PreToolUse",
+    ]
+    inst = se.hook_command(
+        "post",
+        executable="/usr/bin/python3",
+        package_dir="/v/lib/python3.11/site-packages/orchestrator_boundary",
+    )
+    assert shlex.split(inst) == [
+        "/usr/bin/python3",
+        "-I",
+        "-S",
+        "/v/lib/python3.11/site-packages/orchestrator_boundary/client.py",
+        "PostToolUse",
+    ]
     assert se.is_ours({"command": cmd}) and se.is_ours({"command": inst})
     with pytest.raises(ValueError):
         se.hook_command("Stop")
@@ -147,7 +216,8 @@ def test_starter_config_is_valid_and_comments_every_key() -> None:
     for i, line in enumerate(lines):
         if "=" in line and not line.startswith("#"):
             assert lines[i - 1].startswith("#") or (
-                lines[i - 2].startswith("#") and lines[i - 1] and "=" not in lines[i - 1]), line
+                lines[i - 2].startswith("#") and lines[i - 1] and "=" not in lines[i - 1]
+            ), line
 
 
 def test_gitignore_line_added_once() -> None:
@@ -160,8 +230,10 @@ def test_gitignore_line_added_once() -> None:
 
 # ---- the command, on disk ----------------------------------------------------------------
 
+
 def test_install_into_a_rich_file_then_uninstall_restores_it(
-        proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    proj: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_json(settings(proj), RICH)
     code, out, _ = run_cli("install", "--project", str(proj), capsys=capsys)
     assert code == 0, out
@@ -181,7 +253,8 @@ def test_install_into_a_rich_file_then_uninstall_restores_it(
 
 @pytest.mark.parametrize("indent", [2, 4, "\t"])
 def test_install_then_uninstall_gives_back_the_same_bytes(
-        proj: Path, indent: int | str, capsys: pytest.CaptureFixture[str]) -> None:
+    proj: Path, indent: int | str, capsys: pytest.CaptureFixture[str]
+) -> None:
     original = json.dumps(RICH, indent=indent, ensure_ascii=False) + "\n"
     settings(proj).write_text(original, encoding="utf-8")
     assert run_cli("install", "--project", str(proj), capsys=capsys)[0] == 0
@@ -217,7 +290,8 @@ def test_install_on_empty_shapes(proj: Path, text: str, capsys: pytest.CaptureFi
 @pytest.mark.parametrize("text", ['{"hooks": {"PreToolUse": {}}}', '{"a": 1,}', "[]", "{\n  nope"])
 @pytest.mark.parametrize("command", ["install", "uninstall"])
 def test_bad_files_are_reported_and_left_byte_identical(
-        proj: Path, text: str, command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    proj: Path, text: str, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     settings(proj).write_text(text, encoding="utf-8")
     before = settings(proj).read_bytes()
     code, _, err = run_cli(command, "--project", str(proj), capsys=capsys)
@@ -234,7 +308,8 @@ def test_invalid_json_names_line_and_column(proj: Path, capsys: pytest.CaptureFi
 
 
 def test_dry_run_writes_nothing_and_prints_a_diff(
-        proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    proj: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (proj / ".git").mkdir()
     write_json(settings(proj), RICH)
     before = settings(proj).read_bytes()
@@ -242,7 +317,7 @@ def test_dry_run_writes_nothing_and_prints_a_diff(
     assert code == 0 and "nothing written" in out
     assert f"+++ b/{settings(proj)}" in out
     assert any(ln.startswith("+") and '"timeout": 10' in ln for ln in out.splitlines())
-    assert "+phase = \"warn\"" in out and "+.claude/boundary/" in out
+    assert '+phase = "warn"' in out and "+.claude/boundary/" in out
     assert settings(proj).read_bytes() == before
     assert sorted(p.name for p in proj.iterdir()) == [".claude", ".git"]
     assert sorted(p.name for p in (proj / ".claude").iterdir()) == ["settings.json"]
@@ -265,8 +340,9 @@ def test_no_gitignore_outside_git(proj: Path, capsys: pytest.CaptureFixture[str]
     assert not (proj / ".gitignore").exists()
 
 
-def test_scopes(proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                capsys: pytest.CaptureFixture[str]) -> None:
+def test_scopes(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_cli("install", "--project", str(proj), "--scope", "local", capsys=capsys)[0] == 0
     assert ours(json.loads((proj / ".claude" / "settings.local.json").read_text()), "PreToolUse")
     assert not settings(proj).exists()
@@ -283,14 +359,19 @@ def test_scopes(proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 def test_managed_paths_by_platform() -> None:
-    assert se.settings_path("managed", "/p", platform="linux", environ={}) == \
-        "/etc/claude-code/managed-settings.json"
-    assert se.settings_path("managed", "/p", platform="darwin", environ={}) == \
-        "/Library/Application Support/ClaudeCode/managed-settings.json"
+    assert (
+        se.settings_path("managed", "/p", platform="linux", environ={})
+        == "/etc/claude-code/managed-settings.json"
+    )
+    assert (
+        se.settings_path("managed", "/p", platform="darwin", environ={})
+        == "/Library/Application Support/ClaudeCode/managed-settings.json"
+    )
 
 
 def test_symlinked_settings_file_is_written_through(
-        proj: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    proj: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     real = tmp_path / "dotfiles" / "settings.json"
     real.parent.mkdir()
     write_json(real, {"model": "x"})
@@ -313,8 +394,8 @@ def _venv_with_space(tmp_path: Path) -> Path:
 
 
 def test_installed_command_runs_through_sh_with_spaces(
-        proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     python = _venv_with_space(tmp_path)
     probe = subprocess.run([str(python), "-c", "import pydantic, structlog"], capture_output=True)
     if probe.returncode != 0:
@@ -324,28 +405,55 @@ def test_installed_command_runs_through_sh_with_spaces(
     data = json.loads(settings(proj).read_text(encoding="utf-8"))
     pre = ours(data, "PreToolUse")[0]["command"]
     assert shlex.split(pre)[0] == str(python)
-    payload = {"session_id": "s", "cwd": str(proj), "hook_event_name": "PreToolUse",
-               "tool_name": "Write",
-               "tool_input": {"file_path": str(proj / "src" / "a.py"), "content": "x"}}
-    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(proj), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
-           "PYTHONPATH": ""}
-    done = subprocess.run(["sh", "-c", pre], input=json.dumps(payload).encode(), env=env,
-                          capture_output=True, timeout=60)
+    payload = {
+        "session_id": "s",
+        "cwd": str(proj),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(proj / "src" / "a.py"), "content": "x"},
+    }
+    env = {
+        **os.environ,
+        "CLAUDE_PROJECT_DIR": str(proj),
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+        "PYTHONPATH": "",
+    }
+    done = subprocess.run(
+        ["sh", "-c", pre],
+        input=json.dumps(payload).encode(),
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
     post = ours(data, "PostToolUse")[0]["command"]
-    payload |= {"hook_event_name": "PostToolUse", "tool_name": "Read",
-                "tool_input": {"file_path": str(proj / "x")}, "tool_response": {}}
-    done = subprocess.run(["sh", "-c", post], input=json.dumps(payload).encode(), env=env,
-                          capture_output=True, timeout=60)
+    payload |= {
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(proj / "x")},
+        "tool_response": {},
+    }
+    done = subprocess.run(
+        ["sh", "-c", post],
+        input=json.dumps(payload).encode(),
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and done.stdout == b"", done.stderr
 
 
 def test_foreign_shapes_inside_lists_are_left_alone() -> None:
     odd = {"hooks": {"PreToolUse": ["a string", {"matcher": "Bash"}, {"hooks": "not a list"}]}}
-    new = se.with_hooks(odd, commands={"PreToolUse": "p orchestrator_boundary pre",
-                                       "PostToolUse": "p orchestrator_boundary post"}).new
+    new = se.with_hooks(
+        odd,
+        commands={
+            "PreToolUse": "p orchestrator_boundary pre",
+            "PostToolUse": "p orchestrator_boundary post",
+        },
+    ).new
     assert new["hooks"]["PreToolUse"][:3] == odd["hooks"]["PreToolUse"]
     assert se.without_hooks(new).new == odd
 
@@ -360,8 +468,9 @@ def test_json_report_of_a_real_install(proj: Path, capsys: pytest.CaptureFixture
     assert "diff" not in data["files"][0]
 
 
-def test_unreadable_target_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_unreadable_target_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("")
     monkeypatch.setenv(se.MANAGED_ENV, str(blocker / "managed-settings.json"))
@@ -369,8 +478,9 @@ def test_unreadable_target_is_reported(tmp_path: Path, monkeypatch: pytest.Monke
     assert code == 1 and "managed-settings.json: cannot be read (Not a directory)" in err
 
 
-def test_write_failure_is_an_error(proj: Path, monkeypatch: pytest.MonkeyPatch,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_write_failure_is_an_error(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def refuse(path: str, text: str, *, backup: bool = True) -> None:
         raise PermissionError(13, "Permission denied", path)
 
@@ -384,8 +494,16 @@ def test_registered_command_runs_from_a_shell(proj: Path) -> None:
     cmd = se.hook_command("PreToolUse")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(CLAUDE_PROJECT_DIR=str(proj), ORCHESTRATOR_BOUNDARY_NO_DAEMON="1")
-    payload = json.dumps({"session_id": "s", "cwd": str(proj), "hook_event_name": "PreToolUse",
-                          "tool_name": "Read", "tool_input": {"file_path": str(proj / "a")}})
-    ok = subprocess.run(["sh", "-c", cmd], input=payload.encode(), env=env, capture_output=True,
-                        timeout=60)
+    payload = json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(proj),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(proj / "a")},
+        }
+    )
+    ok = subprocess.run(
+        ["sh", "-c", cmd], input=payload.encode(), env=env, capture_output=True, timeout=60
+    )
     assert ok.returncode == 0 and ok.stdout == b"", ok.stderr

@@ -1,4 +1,3 @@
-# ruff: noqa: E501 - the driver is a literal program text
 """Issue 6.4/6.5: 16 concurrent hook processes x 500 calls against one project.
 
 Each worker is a separate interpreter (a small driver run with ``python -c``) that calls the

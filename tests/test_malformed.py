@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_hook
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import run_hook
 
 BAD = [
     ("empty", b""),
@@ -21,8 +20,14 @@ BAD = [
     ("no-event", b'{"tool_name": "Write", "tool_input": {}}'),
     ("no-tool-name", b'{"hook_event_name": "PreToolUse", "tool_input": {}}'),
     ("no-tool-input", b'{"hook_event_name": "PreToolUse", "tool_name": "Write"}'),
-    ("tool-input-wrong-type", b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": "x"}'),
-    ("agent-id-wrong-type", b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {}, "agent_id": 5}'),
+    (
+        "tool-input-wrong-type",
+        b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": "x"}',
+    ),
+    (
+        "agent-id-wrong-type",
+        b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {}, "agent_id": 5}',
+    ),
     ("deep-nesting", b'{"a":' * 100_000 + b"1" + b"}" * 100_000),
     ("invalid-utf8", b'{"hook_event_name": "\xff\xfe"}'),
     ("huge", b'{"hook_event_name": "PreToolUse", "x": "' + b"a" * (33 * 1024 * 1024) + b'"}'),
@@ -43,8 +48,9 @@ def test_bad_input_blocks_in_enforce_and_ask(project: Path, raw: bytes, phase: s
 
 @pytest.mark.parametrize("phase", ["warn", "off"])
 @pytest.mark.parametrize("raw", [b[1] for b in BAD], ids=[b[0] for b in BAD])
-def test_bad_input_goes_through_and_is_recorded_in_warn_and_off(project: Path, raw: bytes,
-                                                                 phase: str) -> None:
+def test_bad_input_goes_through_and_is_recorded_in_warn_and_off(
+    project: Path, raw: bytes, phase: str
+) -> None:
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": phase}
     rc, out, err = run_hook(raw, env)
     assert (rc, out) == (0, None)
@@ -53,8 +59,9 @@ def test_bad_input_goes_through_and_is_recorded_in_warn_and_off(project: Path, r
     assert rec["error"] and rec["decision"] == "none"
 
 
-def test_internal_error_is_a_deliberate_answer(project: Path, make_payload: Any,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_internal_error_is_a_deliberate_answer(
+    project: Path, make_payload: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from orchestrator_boundary import hook
 
     def boom(*_: object, **__: object) -> None:
@@ -68,8 +75,9 @@ def test_internal_error_is_a_deliberate_answer(project: Path, make_payload: Any,
     assert "Traceback" in rec["traceback"] and rec["tool_name"] == "Read"
 
 
-def test_unwritable_audit_trail_keeps_the_verdict_and_the_record(project: Path,
-                                                                 make_payload: Any) -> None:
+def test_unwritable_audit_trail_keeps_the_verdict_and_the_record(
+    project: Path, make_payload: Any
+) -> None:
     (project / ".claude/boundary").write_text("a file where the folder should be")
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
     rc, out, err = run_hook(make_payload("Write", {"file_path": str(project / "a")}), env)
@@ -77,28 +85,41 @@ def test_unwritable_audit_trail_keeps_the_verdict_and_the_record(project: Path,
     assert "audit trail not writable" in err and '"ORCHESTRATOR_WRITE"' in err
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(raw=st.binary(max_size=300))
 def test_random_bytes_get_a_deliberate_answer(project: Path, raw: bytes) -> None:
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
-    rc, out, err = run_hook(raw, env)
+    rc, out, _ = run_hook(raw, env)
     assert rc in (0, 2)
     assert rc == 2 or out is None or isinstance(out, dict)
 
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10),
-                                                                        children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.fixed_dictionaries(
-    {}, optional={"hook_event_name": st.sampled_from(["PreToolUse", "PostToolUse", "Stop"]) | json_values,
-                  "tool_name": st.sampled_from(["Write", "Bash", "Read", "mcp__x"]) | json_values,
-                  "tool_input": json_values, "agent_id": json_values, "cwd": json_values}))
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    data=st.fixed_dictionaries(
+        {},
+        optional={
+            "hook_event_name": st.sampled_from(["PreToolUse", "PostToolUse", "Stop"]) | json_values,
+            "tool_name": st.sampled_from(["Write", "Bash", "Read", "mcp__x"]) | json_values,
+            "tool_input": json_values,
+            "agent_id": json_values,
+            "cwd": json_values,
+        },
+    )
+)
 def test_random_json_gets_a_deliberate_answer(project: Path, data: dict[str, Any]) -> None:
     for phase, allowed in (("enforce", (0, 2)), ("warn", (0,))):
         env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": phase}
@@ -106,3 +127,17 @@ def test_random_json_gets_a_deliberate_answer(project: Path, data: dict[str, Any
         assert rc in allowed
         if out is not None:
             assert set(out) <= {"hookSpecificOutput", "systemMessage", "decision", "reason"}
+
+
+def test_a_deleted_working_folder_still_gets_a_deliberate_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    rc, out, err = run_hook(b"not json", env)
+    assert (rc, out) == (2, None)
+    assert err.startswith("orchestrator-boundary: cannot judge this call")
+    assert "audit trail not writable" in err  # and the record is on stderr, not lost

@@ -4,10 +4,10 @@ import os
 from pathlib import Path
 
 import pytest
+from test_scope import FakeFS
 
 from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.paths import locate
-from test_scope import FakeFS
 
 FS = RealFileSystem()
 
@@ -22,8 +22,9 @@ def test_dotdot_leaving_the_root_is_outside(project: Path) -> None:
     assert not loc.inside and loc.problem == "outside the project root"
 
 
-def test_symlinked_directory_is_followed_through_the_existing_prefix(project: Path,
-                                                                     tmp_path: Path) -> None:
+def test_symlinked_directory_is_followed_through_the_existing_prefix(
+    project: Path, tmp_path: Path
+) -> None:
     (tmp_path / "out").mkdir()
     (project / "link").symlink_to(tmp_path / "out")
     loc = locate(f"{project}/link/new/file.py", str(project), FS)
@@ -39,7 +40,9 @@ def test_dotdot_after_a_symlink_is_resolved_physically(project: Path, tmp_path: 
     assert not loc.inside and loc.absolute == str(tmp_path / "a/STATE.md")
 
 
-@pytest.mark.parametrize("raw", ["C:\\Users\\u\\proj\\a.py", "relative/a.py", "", "\\\\server\\share\\a"])
+@pytest.mark.parametrize(
+    "raw", ["C:\\Users\\u\\proj\\a.py", "relative/a.py", "", "\\\\server\\share\\a"]
+)
 def test_paths_not_absolute_on_this_platform_are_never_inside(project: Path, raw: str) -> None:
     loc = locate(raw, str(project), FS)
     assert not loc.inside and loc.problem == "not an absolute path on this platform"
@@ -72,5 +75,7 @@ def test_root_itself_is_not_a_file_inside(project: Path) -> None:
 def test_case_insensitivity_is_probed_not_assumed(project: Path) -> None:
     probe = project / "CaseProbe"
     probe.mkdir()
-    expected = os.path.exists(str(probe).swapcase()) and os.path.samefile(probe, str(probe).swapcase())
+    expected = os.path.exists(str(probe).swapcase()) and os.path.samefile(
+        probe, str(probe).swapcase()
+    )
     assert FS.case_insensitive(str(probe)) is expected

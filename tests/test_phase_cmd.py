@@ -10,7 +10,7 @@ import pytest
 from orchestrator_boundary import cli
 from orchestrator_boundary.cmd_install import starter_config
 
-COMMENTED = '''# team config, do not reformat
+COMMENTED = """# team config, do not reformat
 phase = "warn"  # rollout started 2026-11-01
 
 [bash]
@@ -19,7 +19,7 @@ opaque = "warn"
 
 [orchestrator]
 write_allow = ["docs/**"]   # the orchestrator keeps notes here
-'''
+"""
 
 
 @pytest.fixture
@@ -80,8 +80,9 @@ def test_set_adds_the_key_above_tables(proj: Path, capsys: pytest.CaptureFixture
     assert data["phase"] == "enforce" and data["source"] == "config"  # not bash.phase
 
 
-def test_env_override_is_reported(proj: Path, capsys: pytest.CaptureFixture[str],
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_env_override_is_reported(
+    proj: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ORCHESTRATOR_BOUNDARY_PHASE", "off")
     _, out = phase(proj, capsys, "enforce")
     assert "effective phase: off (from environment)" in out

@@ -77,22 +77,36 @@ def python3_shim(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("event", list(SCRIPTS))
-def test_plugin_commands_run_through_sh(event: str, plugin_root: Path, python3_shim: Path,
-                                        tmp_path: Path) -> None:
+def test_plugin_commands_run_through_sh(
+    event: str, plugin_root: Path, python3_shim: Path, tmp_path: Path
+) -> None:
     project = tmp_path / "project"
     (project / ".claude").mkdir(parents=True)
     command = load(HOOKS_JSON)["hooks"][event][0]["hooks"][0]["command"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # prove the src fallback
-    env.update(PATH=f"{python3_shim}{os.pathsep}{env.get('PATH', '')}",
-               CLAUDE_PLUGIN_ROOT=str(plugin_root), CLAUDE_PROJECT_DIR=str(project),
-               ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    env.update(
+        PATH=f"{python3_shim}{os.pathsep}{env.get('PATH', '')}",
+        CLAUDE_PLUGIN_ROOT=str(plugin_root),
+        CLAUDE_PROJECT_DIR=str(project),
+        ORCHESTRATOR_BOUNDARY_PHASE="enforce",
+    )
     payload: dict[str, Any] = {
-        "session_id": "s", "cwd": str(project), "hook_event_name": event, "tool_name": "Write",
-        "tool_input": {"file_path": str(project / "a.py"), "content": "x"}}
+        "session_id": "s",
+        "cwd": str(project),
+        "hook_event_name": event,
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(project / "a.py"), "content": "x"},
+    }
     if event == "PostToolUse":
         payload["tool_response"] = {}
-    done = subprocess.run(["sh", "-c", command], input=json.dumps(payload).encode(), env=env,
-                          capture_output=True, timeout=60, cwd=project)
+    done = subprocess.run(
+        ["sh", "-c", command],
+        input=json.dumps(payload).encode(),
+        env=env,
+        capture_output=True,
+        timeout=60,
+        cwd=project,
+    )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     if event == "PreToolUse":

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import run_hook
 
 CONFIG = """
@@ -44,15 +43,21 @@ TABLE = [
     ("sub-checkout-root", SUB, "git checkout -- .", "none", None, ""),
     ("git-checkout", MAIN, "git checkout -- .", "deny", "BASH_WRITE", "git checkout"),
     ("bash-c", MAIN, "bash -lc 'echo x > src/a.py'", "deny", "BASH_WRITE", "src/a.py"),
-    ("pip-install-unknown-target", MAIN, "pip install requests", "deny", "BASH_WRITE",
-     "cannot be determined"),
+    (
+        "pip-install-unknown-target",
+        MAIN,
+        "pip install requests",
+        "deny",
+        "BASH_WRITE",
+        "cannot be determined",
+    ),
     ("state-md-allowed", MAIN, "echo done >> STATE.md", "none", None, ""),
     ("allow-write-outside-root", MAIN, "echo x > /opt/scratch/s.txt", "none", None, ""),
     ("outside-root", MAIN, "echo x > /var/tmp/x", "deny", "BASH_WRITE", "/var/tmp/x"),
     ("ls", MAIN, "ls -la", "none", None, ""),
     ("git-status", MAIN, "git status", "none", None, ""),
     ("dev-null", MAIN, "cat f > /dev/null", "none", None, ""),
-    ("quoted-gt", MAIN, "echo \"a > b\"", "none", None, ""),
+    ("quoted-gt", MAIN, 'echo "a > b"', "none", None, ""),
     ("grep-gt", MAIN, "grep '>' f", "none", None, ""),
     ("opaque-allowed-by-default", MAIN, "pytest -q", "none", None, ""),
     ("read-only-command-from-config", MAIN, "mytool --scan", "none", None, ""),
@@ -74,10 +79,20 @@ def configured(project: Path) -> Path:
     return project
 
 
-@pytest.mark.parametrize(("who", "command", "decision", "code", "fragment"),
-                         [t[1:] for t in TABLE], ids=[t[0] for t in TABLE])
-def test_bash_decisions(configured: Path, make_payload: Any, who: dict[str, Any], command: str,
-                        decision: str, code: str | None, fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("who", "command", "decision", "code", "fragment"),
+    [t[1:] for t in TABLE],
+    ids=[t[0] for t in TABLE],
+)
+def test_bash_decisions(
+    configured: Path,
+    make_payload: Any,
+    who: dict[str, Any],
+    command: str,
+    decision: str,
+    code: str | None,
+    fragment: str,
+) -> None:
     payload = make_payload("Bash", {"command": command, "description": "x"}, **who)
     rc, out, _ = run_hook(payload, {"CLAUDE_PROJECT_DIR": str(configured)})
     assert rc == 0
@@ -90,12 +105,16 @@ def test_bash_decisions(configured: Path, make_payload: Any, who: dict[str, Any]
     assert fragment in reason
 
 
-@pytest.mark.parametrize(("mode", "decision"), [("allow", None), ("warn", "context"),
-                                                ("deny", "deny")])
+@pytest.mark.parametrize(
+    ("mode", "decision"), [("allow", None), ("warn", "context"), ("deny", "deny")]
+)
 def test_opaque_modes(project: Path, make_payload: Any, mode: str, decision: str | None) -> None:
-    (project / ".claude/boundary.toml").write_text(f'phase = "enforce"\n[bash]\nopaque = "{mode}"\n')
-    _, out, _ = run_hook(make_payload("Bash", {"command": "make build"}),
-                         {"CLAUDE_PROJECT_DIR": str(project)})
+    (project / ".claude/boundary.toml").write_text(
+        f'phase = "enforce"\n[bash]\nopaque = "{mode}"\n'
+    )
+    _, out, _ = run_hook(
+        make_payload("Bash", {"command": "make build"}), {"CLAUDE_PROJECT_DIR": str(project)}
+    )
     if decision is None:
         assert out is None
     elif decision == "context":
@@ -107,15 +126,18 @@ def test_opaque_modes(project: Path, make_payload: Any, mode: str, decision: str
 
 def test_unparseable_can_be_allowed(project: Path, make_payload: Any) -> None:
     (project / ".claude/boundary.toml").write_text(
-        'phase = "enforce"\n[bash]\nunparseable = "allow"\n')
-    _, out, _ = run_hook(make_payload("Bash", {"command": "echo $(( 1 +"}),
-                         {"CLAUDE_PROJECT_DIR": str(project)})
+        'phase = "enforce"\n[bash]\nunparseable = "allow"\n'
+    )
+    _, out, _ = run_hook(
+        make_payload("Bash", {"command": "echo $(( 1 +"}), {"CLAUDE_PROJECT_DIR": str(project)}
+    )
     assert out is None
 
 
 def test_cd_is_followed_within_the_command(project: Path, make_payload: Any) -> None:
     (project / ".claude/boundary.toml").write_text(
-        'phase = "enforce"\n[orchestrator]\nwrite_allow = ["docs/**"]\n')
+        'phase = "enforce"\n[orchestrator]\nwrite_allow = ["docs/**"]\n'
+    )
     (project / "docs").mkdir()
     env = {"CLAUDE_PROJECT_DIR": str(project)}
     _, out, _ = run_hook(make_payload("Bash", {"command": "cd docs && echo x > a.md"}), env)
@@ -126,17 +148,22 @@ def test_cd_is_followed_within_the_command(project: Path, make_payload: Any) -> 
 
 def test_bash_cwd_comes_from_the_payload(project: Path, make_payload: Any) -> None:
     (project / ".claude/boundary.toml").write_text(
-        'phase = "enforce"\n[orchestrator]\nwrite_allow = ["docs/**"]\n')
+        'phase = "enforce"\n[orchestrator]\nwrite_allow = ["docs/**"]\n'
+    )
     (project / "docs").mkdir()
-    _, out, _ = run_hook(make_payload("Bash", {"command": "echo x > a.md"}, cwd=project / "docs"),
-                         {"CLAUDE_PROJECT_DIR": str(project)})
+    _, out, _ = run_hook(
+        make_payload("Bash", {"command": "echo x > a.md"}, cwd=project / "docs"),
+        {"CLAUDE_PROJECT_DIR": str(project)},
+    )
     assert out is None
 
 
 def test_powershell_redirect_is_a_write(project: Path, make_payload: Any) -> None:
     (project / ".claude/boundary.toml").write_text('phase = "enforce"\n')
-    _, out, _ = run_hook(make_payload("PowerShell", {"command": "Set-Content -Path a.txt -Value x"}),
-                         {"CLAUDE_PROJECT_DIR": str(project)})
+    _, out, _ = run_hook(
+        make_payload("PowerShell", {"command": "Set-Content -Path a.txt -Value x"}),
+        {"CLAUDE_PROJECT_DIR": str(project)},
+    )
     assert out is not None and "BASH_WRITE" in out["hookSpecificOutput"]["permissionDecisionReason"]
 
 

@@ -27,10 +27,12 @@ def fake_install(root: Path) -> Path:
     site = root / "site"
     info = site / "orchestrator_boundary_fake-0.dist-info"
     info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: orchestrator-boundary-fake\n"
-                                   "Version: 0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: orchestrator-boundary-fake\nVersion: 0\n"
+    )
     (info / "entry_points.txt").write_text(
-        "[pytest11]\norchestrator_boundary = orchestrator_boundary.pytest_plugin\n")
+        "[pytest11]\norchestrator_boundary = orchestrator_boundary.pytest_plugin\n"
+    )
     return site
 
 
@@ -66,7 +68,8 @@ def test_the_example_module_never_double_registers(pytester, monkeypatch, instal
     pytester.makepyfile(test_example=EXAMPLE.read_text())
     data = pytester.mkdir("data")
     (data / "boundary_cases.jsonl").write_text(
-        (EXAMPLE.parent / "data" / "boundary_cases.jsonl").read_text())
+        (EXAMPLE.parent / "data" / "boundary_cases.jsonl").read_text()
+    )
     result = pytester.runpytest_subprocess("-q", "-k", "docs or captured or payload_shape")
     result.assert_outcomes(passed=7)
     assert "already registered" not in result.stdout.str() + result.stderr.str()
@@ -75,8 +78,9 @@ def test_the_example_module_never_double_registers(pytester, monkeypatch, instal
 def test_naming_it_while_the_entry_point_loads_it_would_fail(pytester, monkeypatch):
     """Why the example guards its ``pytest_plugins``: pytest refuses a second registration."""
     env_path(monkeypatch, SRC, fake_install(pytester.path))
-    pytester.makepyfile(test_user='pytest_plugins = ["orchestrator_boundary.pytest_plugin"]\n'
-                        + USER_TEST)
+    pytester.makepyfile(
+        test_user='pytest_plugins = ["orchestrator_boundary.pytest_plugin"]\n' + USER_TEST
+    )
     result = pytester.runpytest_subprocess("-q")
     assert result.ret != 0
     assert "already registered" in result.stdout.str() + result.stderr.str()

@@ -21,8 +21,10 @@ from orchestrator_boundary.testing import load_cases
 def _autoloaded() -> bool:
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         return False
-    return any(ep.value.strip() == "orchestrator_boundary.pytest_plugin"
-               for ep in entry_points(group="pytest11"))
+    return any(
+        ep.value.strip() == "orchestrator_boundary.pytest_plugin"
+        for ep in entry_points(group="pytest11")
+    )
 
 
 pytest_plugins = [] if _autoloaded() else ["orchestrator_boundary.pytest_plugin"]
@@ -38,8 +40,9 @@ write_scope = ["src/**", "tests/**"]   # the coder subagent edits code and tests
 
 
 def test_main_agent_may_not_edit_code(boundary_payload, boundary_hook):
-    payload = boundary_payload("Edit", {"file_path": "src/app.py",
-                                        "old_string": "a", "new_string": "b"})
+    payload = boundary_payload(
+        "Edit", {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}
+    )
     answer = boundary_hook(payload, config=CONFIG, phase="enforce")
     assert answer.decision == "deny"
     assert answer.code == "ORCHESTRATOR_WRITE"
@@ -52,10 +55,12 @@ def test_main_agent_may_edit_docs(boundary_payload, boundary_hook):
 
 
 def test_coder_subagent_edits_code_but_not_ci(boundary_payload, boundary_hook):
-    inside = boundary_payload("Write", {"file_path": "src/app.py"}, subagent=True,
-                              agent_type="coder")
-    outside = boundary_payload("Write", {"file_path": ".github/workflows/ci.yml"},
-                               subagent=True, agent_type="coder")
+    inside = boundary_payload(
+        "Write", {"file_path": "src/app.py"}, subagent=True, agent_type="coder"
+    )
+    outside = boundary_payload(
+        "Write", {"file_path": ".github/workflows/ci.yml"}, subagent=True, agent_type="coder"
+    )
     assert boundary_hook(inside, config=CONFIG, phase="enforce").decision == "none"
     answer = boundary_hook(outside, config=CONFIG, phase="enforce")
     assert (answer.decision, answer.code) == ("deny", "SCOPE_VIOLATION")
@@ -78,9 +83,10 @@ CAPTURED = Path(__file__).parent / "data" / "boundary_cases.jsonl"
 
 @pytest.mark.parametrize("case", load_cases(CAPTURED))
 def test_captured_payloads(case, boundary_hook, boundary_project):
-    answer = boundary_hook(case.payload_in(boundary_project), config=CONFIG,
-                           phase="enforce")
+    answer = boundary_hook(case.payload_in(boundary_project), config=CONFIG, phase="enforce")
     assert not answer.mismatch(case.expect), f"{case.where}: {answer.mismatch(case.expect)}"
+
+
 # --8<-- [end:example]
 
 
@@ -93,11 +99,18 @@ def test_the_fixtures_run_the_real_entry_point(boundary_payload, boundary_hook):
 
 def test_payload_shape(boundary_payload, boundary_project):
     main = boundary_payload("Write", {"file_path": "src/x.py"})
-    sub = boundary_payload("Write", {"file_path": "/abs/x.py"}, subagent=True,
-                           agent_type="coder")
+    sub = boundary_payload("Write", {"file_path": "/abs/x.py"}, subagent=True, agent_type="coder")
     for p in (main, sub):
-        for key in ("session_id", "transcript_path", "cwd", "permission_mode",
-                    "hook_event_name", "tool_name", "tool_input", "tool_use_id"):
+        for key in (
+            "session_id",
+            "transcript_path",
+            "cwd",
+            "permission_mode",
+            "hook_event_name",
+            "tool_name",
+            "tool_input",
+            "tool_use_id",
+        ):
             assert key in p
     assert "agent_id" not in main and "agent_type" not in main
     assert sub["agent_id"].startswith("a") and sub["agent_type"] == "coder"

@@ -17,8 +17,9 @@ from orchestrator_boundary.report import Thresholds, compute, load_trail, parse_
 
 def report_of(b, **kw):
     trail = load_trail(audit.trail_files(str(b.audit)))
-    return compute(trail.records, kw.pop("thresholds", Thresholds()), TODAY,
-                   malformed=trail.malformed, **kw)
+    return compute(
+        trail.records, kw.pop("thresholds", Thresholds()), TODAY, malformed=trail.malformed, **kw
+    )
 
 
 def red(rep) -> set[str]:
@@ -126,11 +127,16 @@ def test_parse_since():
 
 
 def test_thresholds_come_from_config_and_flags_win():
-    rc = ReportConfig(min_days=3, min_tool_uses=7, max_hook_error_rate=0.2,
-                      max_bypass_session_share=0.5)
+    rc = ReportConfig(
+        min_days=3, min_tool_uses=7, max_hook_error_rate=0.2, max_bypass_session_share=0.5
+    )
     t = Thresholds.from_config(rc)
     assert (t.min_days, t.min_tool_uses, t.max_hook_error_rate, t.max_bypass_session_share) == (
-        3, 7, 0.2, 0.5)
+        3,
+        7,
+        0.2,
+        0.5,
+    )
     t2 = Thresholds.from_config(rc, min_days=30, min_tool_uses=None, trend_tolerance=0.1)
     assert (t2.min_days, t2.min_tool_uses, t2.trend_tolerance) == (30, 7, 0.1)
 
@@ -158,10 +164,18 @@ def test_flat_trend_is_stable_and_small_noise_tolerated():
         out = []
         for d, v in enumerate(rates):
             for k in range(10):
-                out.append({"ts": f"2026-01-{d + 1:02d}T10:00:00+00:00", "event": "PreToolUse",
-                            "session_id": f"s{d}", "session_kind": "subagent" if k == 0 else "main",
-                            "would_deny": k < v, "error": None})
+                out.append(
+                    {
+                        "ts": f"2026-01-{d + 1:02d}T10:00:00+00:00",
+                        "event": "PreToolUse",
+                        "session_id": f"s{d}",
+                        "session_kind": "subagent" if k == 0 else "main",
+                        "would_deny": k < v,
+                        "error": None,
+                    }
+                )
         return out
+
     flat = compute(recs([2] * 14), Thresholds(), TODAY)
     assert flat.slope == pytest.approx(0.0) and "trend" not in red(flat)
     noisy = compute(recs([2, 3, 2, 2, 3, 2, 2, 3, 2, 3, 2, 2, 3, 2]), Thresholds(), TODAY)
@@ -173,16 +187,40 @@ def test_flat_trend_is_stable_and_small_noise_tolerated():
 def test_json_has_every_number(ready_trail):
     data = report_of(ready_trail).to_json()
     json.dumps(data)  # serialisable
-    for key in ("verdict", "ready", "span_days", "distinct_days", "tool_uses", "sessions",
-                "violations", "violations_per_session", "violations_by_tool",
-                "violations_by_file", "violations_by_agent", "violations_by_rule",
-                "bypassed_calls", "bypass_session_share", "hook_errors", "hook_error_rate",
-                "subagent_calls", "per_day", "trend", "criteria", "thresholds",
-                "malformed_lines"):
+    for key in (
+        "verdict",
+        "ready",
+        "span_days",
+        "distinct_days",
+        "tool_uses",
+        "sessions",
+        "violations",
+        "violations_per_session",
+        "violations_by_tool",
+        "violations_by_file",
+        "violations_by_agent",
+        "violations_by_rule",
+        "bypassed_calls",
+        "bypass_session_share",
+        "hook_errors",
+        "hook_error_rate",
+        "subagent_calls",
+        "per_day",
+        "trend",
+        "criteria",
+        "thresholds",
+        "malformed_lines",
+    ):
         assert key in data, key
     assert len(data["per_day"]) == 20
     assert [c["key"] for c in data["criteria"]] == [
-        "days", "tool_uses", "subagents", "hook_errors", "bypass", "trend"]
+        "days",
+        "tool_uses",
+        "subagents",
+        "hook_errors",
+        "bypass",
+        "trend",
+    ]
 
 
 class FakeTTY(io.StringIO):

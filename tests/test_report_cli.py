@@ -72,8 +72,16 @@ def test_json_is_one_object_with_all_numbers(capsys, ready):
 
 
 def test_explicit_audit_file_and_since(capsys, ready, tmp_path):
-    code, out, _ = run(capsys, "--audit", str(ready.audit), "--project", str(tmp_path),
-                       "--since", "2026-03-15", "--json")
+    code, out, _ = run(
+        capsys,
+        "--audit",
+        str(ready.audit),
+        "--project",
+        str(tmp_path),
+        "--since",
+        "2026-03-15",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 3
     assert data["first_day"] == "2026-03-15" and data["span_days"] == 7
@@ -81,8 +89,13 @@ def test_explicit_audit_file_and_since(capsys, ready, tmp_path):
 
 
 def test_flags_override_config_thresholds(capsys, tmp_path):
-    b = build(tmp_path / "proj", days=8, sessions_per_day=2, writes=lambda d: 1,
-              config="[report]\nmin_days = 30\n")
+    b = build(
+        tmp_path / "proj",
+        days=8,
+        sessions_per_day=2,
+        writes=lambda d: 1,
+        config="[report]\nmin_days = 30\n",
+    )
     assert run(capsys, "--project", str(b.root))[0] == 3
     (b.root / ".claude" / "boundary.toml").write_text("[report]\nmin_days = 5\n")
     assert run(capsys, "--project", str(b.root))[0] == 0
@@ -127,8 +140,20 @@ def test_piped_subprocess_is_quiet_on_stderr(ready):
     env = {**os.environ, "PYTHONPATH": SRC}
     env.pop("CLAUDE_PROJECT_DIR", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "orchestrator_boundary.cli", "report", "--project",
-         str(ready.root), "--json"], capture_output=True, text=True, env=env, check=False)
+        [
+            sys.executable,
+            "-m",
+            "orchestrator_boundary.cli",
+            "report",
+            "--project",
+            str(ready.root),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert json.loads(proc.stdout)["verdict"] == "READY"

@@ -21,8 +21,14 @@ from orchestrator_boundary.report import Thresholds, compute, load_trail
 from orchestrator_boundary.report_html import render_html
 
 CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--window-size=1200,1600",
 ]
 
@@ -32,8 +38,11 @@ def chromium() -> str:
         found = shutil.which(name)
         if found:
             return found
-    pytest.fail("chromium is not installed; the HTML report test needs a real browser: "
-                "run `apt-get update && apt-get install -y chromium`", pytrace=False)
+    pytest.fail(
+        "chromium is not installed; the HTML report test needs a real browser: "
+        "run `apt-get update && apt-get install -y chromium`",
+        pytrace=False,
+    )
 
 
 def browser(page: Path, tmp: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -41,7 +50,10 @@ def browser(page: Path, tmp: Path, *extra: str) -> subprocess.CompletedProcess[s
     profile.mkdir(exist_ok=True)
     return subprocess.run(
         [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *extra, page.as_uri()],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -53,8 +65,8 @@ def png_pixels(data: bytes) -> tuple[int, int, int, list[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, header = 8, b"", None
     while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
@@ -70,7 +82,7 @@ def png_pixels(data: bytes) -> tuple[int, int, int, list[bytes]]:
     prev = bytearray(stride)
     for y in range(height):
         start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b = prev[i]
@@ -131,8 +143,7 @@ def test_page_is_self_contained(ready_page):
     page, _ = ready_page
     html = page.read_text()
     assert "<script" not in html.lower()
-    assert not re.search(r"(?i)(https?:|//[a-z0-9.-]+\.[a-z]{2,}/|src=|href=|@import|url\()",
-                         html)
+    assert not re.search(r"(?i)(https?:|//[a-z0-9.-]+\.[a-z]{2,}/|src=|href=|@import|url\()", html)
     assert "<style>" in html and html.count("<svg") == 2
 
 
@@ -185,8 +196,16 @@ def test_empty_report_renders(tmp_path):
 
 
 def test_names_are_escaped(tmp_path):
-    recs = [{"ts": "2026-01-01T00:00:00+00:00", "event": "PreToolUse", "session_id": "s",
-             "tool_name": "<script>alert(1)</script>", "paths": ["<b>x</b>"],
-             "would_deny": True, "error": None}]
+    recs = [
+        {
+            "ts": "2026-01-01T00:00:00+00:00",
+            "event": "PreToolUse",
+            "session_id": "s",
+            "tool_name": "<script>alert(1)</script>",
+            "paths": ["<b>x</b>"],
+            "would_deny": True,
+            "error": None,
+        }
+    ]
     html = render_html(compute(recs, Thresholds(), TODAY))
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b>x" not in html

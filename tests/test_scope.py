@@ -22,7 +22,7 @@ class FakeFS:
         norm = posixpath.normpath(path)
         for src, dst in (self.links or {}).items():
             if norm == src or norm.startswith(src + "/"):
-                norm = dst + norm[len(src):]
+                norm = dst + norm[len(src) :]
         return norm.replace("//", "/")
 
     def case_insensitive(self, root: str) -> bool:

@@ -21,7 +21,9 @@ def _p(**kw: object) -> dict[str, object]:
     ],
     ids=["plain", "agent-type-only", "agent-id-only", "both", "empty-agent-id"],
 )
-def test_subagent_exactly_when_agent_id_present(fields: dict[str, object], kind: SessionKind) -> None:
+def test_subagent_exactly_when_agent_id_present(
+    fields: dict[str, object], kind: SessionKind
+) -> None:
     assert detect(payload_from_obj(_p(**fields))).kind is kind
 
 

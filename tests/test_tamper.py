@@ -24,7 +24,6 @@ def project(tmp_path: Path) -> Project:
     return make_project(tmp_path)
 
 
-
 # (label, how to build the absolute path from the project)
 TARGETS = {
     "project settings": lambda p: p.root / ".claude/settings.json",

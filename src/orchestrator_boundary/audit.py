@@ -16,20 +16,37 @@ import contextlib
 import fcntl
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 import structlog
 
 # The order the fields appear in; anything else follows.
 FIELDS = (
-    "ts", "event", "session_id", "session_kind", "agent_id", "agent_type", "tool_name",
-    "tool_class", "tool_use_id", "paths", "decision", "would_deny", "phase", "phase_source",
-    "rule", "code", "bypassed", "post_block", "error", "duration_ms",
+    "ts",
+    "event",
+    "session_id",
+    "session_kind",
+    "agent_id",
+    "agent_type",
+    "tool_name",
+    "tool_class",
+    "tool_use_id",
+    "paths",
+    "decision",
+    "would_deny",
+    "phase",
+    "phase_source",
+    "rule",
+    "code",
+    "bypassed",
+    "post_block",
+    "error",
+    "duration_ms",
 )
 
 
-def _order(_: Any, __: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+def _order(_: Any, __: str, event_dict: MutableMapping[str, Any]) -> dict[str, Any]:
     ordered = {k: event_dict.pop(k) for k in FIELDS if k in event_dict}
     ordered.update(event_dict)
     return ordered

@@ -27,7 +27,9 @@ NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
 RUNTIME_DIR_ENV = "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR"
 TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
 DEFAULT_TIMEOUT = 2.5  # seconds; well below any sensible hook timeout, then judge in-process
-MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: read one byte more, the shell refuses it
+MAX_PAYLOAD_BYTES = (
+    32 * 1024 * 1024
+)  # as payload.MAX_PAYLOAD_BYTES: read one byte more, the shell refuses it
 MAX_REPLY_BYTES = 4 * 1024 * 1024
 SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS
 EVENTS = ("PreToolUse", "PostToolUse")
@@ -37,6 +39,7 @@ IMPORT_ROOT = os.path.dirname(PACKAGE_DIR)  # src/ in a checkout, site-packages 
 
 
 # ---- framing (shared with the daemon): a field is b"<decimal length>:" + bytes ----
+
 
 def pack(fields: list[bytes]) -> bytes:
     return b"".join(b"%d:%s" % (len(f), f) for f in fields)
@@ -130,13 +133,16 @@ def private_dir(path: str, *, create: bool) -> bool:
             return False
     except OSError:
         return False
-    return (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
+    return (
+        (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
+    )
 
 
 # ---- the evaluator route ----
 
+
 def _recv_all(sock: object, limit: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     total = 0
     while True:
         chunk = sock.recv(65536)  # type: ignore[attr-defined]
@@ -171,8 +177,12 @@ def server_is_evaluator(sock: object, path: str) -> bool:
             os.close(fd)
     except OSError:
         return False
-    return (len(argv) == 7 and argv[1:3] == [b"-I", b"-S"]
-            and os.path.basename(argv[3]) == b"daemon.py" and argv[4] == os.fsencode(path))
+    return (
+        len(argv) == 7
+        and argv[1:3] == [b"-I", b"-S"]
+        and os.path.basename(argv[3]) == b"daemon.py"
+        and argv[4] == os.fsencode(path)
+    )
 
 
 def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
@@ -268,7 +278,9 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
         return None
     root = os.fsdecode(root_b)
     path = socket_path(root)
-    if len(os.fsencode(path)) > SOCKET_PATH_MAX or not private_dir(os.path.dirname(path), create=True):
+    if len(os.fsencode(path)) > SOCKET_PATH_MAX or not private_dir(
+        os.path.dirname(path), create=True
+    ):
         return None
     try:
         timeout = float(env.get(TIMEOUT_ENV.encode(), b"") or DEFAULT_TIMEOUT)
@@ -296,6 +308,7 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
 
 
 # ---- the in-process route (same function the evaluator calls) ----
+
 
 def _import_path() -> None:
     """Make the package and its dependencies importable when started with ``-S``."""
@@ -325,8 +338,9 @@ def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
     Exit 1 or a traceback would let the call through (fail open), so it is exit 2 with one
     line, or exit 0 with the line when ``ORCHESTRATOR_BOUNDARY_PHASE`` is ``off``/``warn``.
     """
-    line = ("orchestrator-boundary: cannot load the policy (%s: %s)\n"
-            % (type(exc).__name__, exc)).encode("utf-8", "backslashreplace")[:2000]
+    line = (
+        "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
+    ).encode("utf-8", "backslashreplace")[:2000]
     phase = os.environb.get(b"ORCHESTRATOR_BOUNDARY_PHASE", b"").strip().lower()
     return (0 if phase in (b"off", b"warn") else 2), b"", line
 
@@ -377,12 +391,21 @@ def post_tool_use_main() -> int:
     return run("PostToolUse")
 
 
-EVENT_ARGS = {"pre": "PreToolUse", "post": "PostToolUse", "PreToolUse": "PreToolUse",
-              "PostToolUse": "PostToolUse"}
+EVENT_ARGS = {
+    "pre": "PreToolUse",
+    "post": "PostToolUse",
+    "PreToolUse": "PreToolUse",
+    "PostToolUse": "PostToolUse",
+}
 
 
-def hook_command(event: str, python: str | None = None, *, package_dir: str | None = None,
-                 hooks_dir: str | None = None) -> str:
+def hook_command(
+    event: str,
+    python: str | None = None,
+    *,
+    package_dir: str | None = None,
+    hooks_dir: str | None = None,
+) -> str:
     """The command line to register for ``event`` in Claude Code's settings (ADR 0009).
 
     ``"<python>" -I -S "<package dir>/client.py" PreToolUse``: by path, so it works for a
@@ -395,7 +418,9 @@ def hook_command(event: str, python: str | None = None, *, package_dir: str | No
         raise ValueError(f"unknown hook event {event!r}")
     exe = os.path.abspath(python or sys.executable)
     if hooks_dir:
-        script = os.path.join(hooks_dir, "pre_tool_use.py" if name == EVENTS[0] else "post_tool_use.py")
+        script = os.path.join(
+            hooks_dir, "pre_tool_use.py" if name == EVENTS[0] else "post_tool_use.py"
+        )
         return f"{_sh_quote(exe)} -I -S {_sh_quote(script)}"
     client_py = os.path.join(os.path.abspath(package_dir or PACKAGE_DIR), "client.py")
     return f"{_sh_quote(exe)} -I -S {_sh_quote(client_py)} {name}"

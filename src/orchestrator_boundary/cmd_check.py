@@ -20,13 +20,17 @@ from orchestrator_boundary.verdict import Verdict, render
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="boundary.toml to use (default: PROJECT/.claude/boundary.toml)")
     p.add_argument("--phase", choices=[ph.value for ph in Phase], help="override the phase")
-    p.add_argument("--project", help="project root (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)")
+    p.add_argument(
+        "--project", help="project root (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"
+    )
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("check", help="judge one hook payload from stdin (or --bash COMMAND)")
     add_common(p)
-    p.add_argument("--bash", metavar="COMMAND", help="judge the main agent running this Bash command")
+    p.add_argument(
+        "--bash", metavar="COMMAND", help="judge the main agent running this Bash command"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 
@@ -64,16 +68,25 @@ def run(args: argparse.Namespace) -> int:
     env = environ_for(args)
     if args.bash is not None:
         cwd = env.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-        raw: bytes = json.dumps({
-            "session_id": "check", "cwd": cwd, "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": {"command": args.bash},
-        }).encode()
+        raw: bytes = json.dumps(
+            {
+                "session_id": "check",
+                "cwd": cwd,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": args.bash},
+            }
+        ).encode()
     else:
         raw = sys.stdin.buffer.read()
     try:
         payload = parse_payload(raw)
-        s = setup(payload.cwd, env, config_file=args.config and os.path.abspath(args.config),
-                  phase_override=Phase(args.phase) if args.phase else None)
+        s = setup(
+            payload.cwd,
+            env,
+            config_file=args.config and os.path.abspath(args.config),
+            phase_override=Phase(args.phase) if args.phase else None,
+        )
         verdict = judge(payload, s, env)
     except BoundaryInputError as exc:
         if args.json:
@@ -99,9 +112,21 @@ def bash_json(v: Verdict) -> dict[str, Any]:
         "status": b.status.value,
         "error": b.error,
         "commands": [
-            {"text": c.text, "program": c.program, "status": c.status.value, "note": c.note,
-             "effects": [{"kind": e.kind.value, "path": e.path, "resolved": e.resolved,
-                          "source": e.source} for e in c.effects]}
+            {
+                "text": c.text,
+                "program": c.program,
+                "status": c.status.value,
+                "note": c.note,
+                "effects": [
+                    {
+                        "kind": e.kind.value,
+                        "path": e.path,
+                        "resolved": e.resolved,
+                        "source": e.source,
+                    }
+                    for e in c.effects
+                ],
+            }
             for c in b.commands
         ],
     }
@@ -126,8 +151,11 @@ def text_report(v: Verdict, s: dict[str, Any]) -> str:
     if v.violation:
         lines.append(f"  violation: {s['code']} by rule {s['rule']}")
         lines.append(f"  why: {s['reason']}")
-    lines.append(f"  decision: {s['decision']}" + ("  (would deny in enforce)" if s["would_deny"] else "")
-                 + ("  [bypassed]" if s["bypassed"] else ""))
+    lines.append(
+        f"  decision: {s['decision']}"
+        + ("  (would deny in enforce)" if s["would_deny"] else "")
+        + ("  [bypassed]" if s["bypassed"] else "")
+    )
     if v.message:
         lines.append("  message to the model:")
         lines.extend("    " + line for line in v.message.splitlines())

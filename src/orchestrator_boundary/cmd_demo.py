@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
                 s = setup(root, env, config_file=cfg, phase_override=phase)
                 summary = verdict_summary(judge(payload, s, env))
                 row["who"] = summary["session_kind"] + (
-                    f":{summary['agent_type']}" if summary["agent_type"] else "")
+                    f":{summary['agent_type']}" if summary["agent_type"] else ""
+                )
                 ti = payload.tool_input
                 shown = ti.get("file_path") or ti.get("command") or ti.get("pattern") or ""
                 row["target"] = (summary["paths"] or [str(shown).replace(root + "/", "")])[0]
@@ -62,8 +63,16 @@ def run(args: argparse.Namespace) -> int:
     print("A captured session replayed through warn and enforce (config: write_allow = STATE.md)\n")
     print(fmt.format("who", "tool", "target", "warn", "enforce", "rule broken"))
     for r in rows:
-        print(fmt.format(r["who"][:19], r["tool"][:11], str(r["target"])[-22:], r["warn"],
-                         r["enforce"], r["code"] or "-"))
+        print(
+            fmt.format(
+                r["who"][:19],
+                r["tool"][:11],
+                str(r["target"])[-22:],
+                r["warn"],
+                r["enforce"],
+                r["code"] or "-",
+            )
+        )
     print("\nwarn: nothing is blocked, the model is told what enforce would do.")
     print("enforce: the main agent's own writes are denied; subagents' writes go through.")
     return 0

@@ -62,26 +62,47 @@ class Context:
 def check_claude(ctx: Context) -> Check:
     exe = shutil.which("claude", path=ctx.environ.get("PATH"))
     if exe is None:
-        return Check("claude", WARN, "claude is not on PATH here",
-                     "install Claude Code >= 2.1.69, or ignore if it runs elsewhere")
+        return Check(
+            "claude",
+            WARN,
+            "claude is not on PATH here",
+            "install Claude Code >= 2.1.69, or ignore if it runs elsewhere",
+        )
     try:
-        done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=15,
-                              env=dict(ctx.environ), check=False)
+        done = subprocess.run(
+            [exe, "--version"],
+            capture_output=True,
+            text=True,
+            timeout=15,
+            env=dict(ctx.environ),
+            check=False,
+        )
         text = (done.stdout or "") + (done.stderr or "")
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return Check("claude", WARN, f"{exe} --version did not answer ({exc})",
-                     "check the Claude Code installation")
+        return Check(
+            "claude",
+            WARN,
+            f"{exe} --version did not answer ({exc})",
+            "check the Claude Code installation",
+        )
     m = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
     if m is None:
-        return Check("claude", WARN, f"{exe} --version printed no version: {text.strip()[:80]!r}",
-                     "check the Claude Code installation")
+        return Check(
+            "claude",
+            WARN,
+            f"{exe} --version printed no version: {text.strip()[:80]!r}",
+            "check the Claude Code installation",
+        )
     version = tuple(int(g) for g in m.groups())
     shown = ".".join(m.groups())
     if version < MIN_CLAUDE:
-        return Check("claude", FAIL,
-                     f"claude {shown} at {exe} is older than 2.1.69: its payloads carry no "
-                     "agent_id, so subagents cannot be told from the main agent",
-                     "update Claude Code (npm install -g @anthropic-ai/claude-code)")
+        return Check(
+            "claude",
+            FAIL,
+            f"claude {shown} at {exe} is older than 2.1.69: its payloads carry no "
+            "agent_id, so subagents cannot be told from the main agent",
+            "update Claude Code (npm install -g @anthropic-ai/claude-code)",
+        )
     return Check("claude", OK, f"claude {shown} at {exe}")
 
 
@@ -109,8 +130,12 @@ def check_settings_files(ctx: Context) -> Check:
     broken = [(p, why) for _s, p, d, why in ctx.settings() if d is None]
     if broken:
         path, why = broken[0]
-        return Check("settings", FAIL, f"{path}: {why}",
-                     "fix the file by hand; Claude Code may ignore it entirely")
+        return Check(
+            "settings",
+            FAIL,
+            f"{path}: {why}",
+            "fix the file by hand; Claude Code may ignore it entirely",
+        )
     return Check("settings", OK, "every settings file present is valid JSON")
 
 
@@ -124,27 +149,48 @@ def check_hooks_registered(ctx: Context) -> Check:
     if plugin:
         return Check("hooks", OK, f"registered through the {plugin}")
     if len(missing) == 2:
-        return Check("hooks", FAIL, "no orchestrator-boundary hooks in any settings file",
-                     "run: orchestrator-boundary install (or load the plugin with --plugin-dir)")
-    return Check("hooks", FAIL, f"{missing[0]} hook not registered (only the other one is)",
-                 "run: orchestrator-boundary install")
+        return Check(
+            "hooks",
+            FAIL,
+            "no orchestrator-boundary hooks in any settings file",
+            "run: orchestrator-boundary install (or load the plugin with --plugin-dir)",
+        )
+    return Check(
+        "hooks",
+        FAIL,
+        f"{missing[0]} hook not registered (only the other one is)",
+        "run: orchestrator-boundary install",
+    )
 
 
 def _payload(root: str, event: str, tool: str, tool_input: dict[str, Any]) -> bytes:
-    data: dict[str, Any] = {"session_id": "doctor", "transcript_path": "", "cwd": root,
-                            "hook_event_name": event, "tool_name": tool,
-                            "tool_input": tool_input, "tool_use_id": "toolu_doctor"}
+    data: dict[str, Any] = {
+        "session_id": "doctor",
+        "transcript_path": "",
+        "cwd": root,
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_doctor",
+    }
     if event == "PostToolUse":
         data["tool_response"] = {}
     return json.dumps(data).encode()
 
 
-def _run_hook(command: str, stdin: bytes, env: dict[str, str], timeout: float,
-              cwd: str) -> tuple[int | None, str, str]:
+def _run_hook(
+    command: str, stdin: bytes, env: dict[str, str], timeout: float, cwd: str
+) -> tuple[int | None, str, str]:
     try:
-        proc = subprocess.Popen(["sh", "-c", command], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            ["sh", "-c", command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
     except OSError as exc:
         return None, "", str(exc)
     try:
@@ -165,24 +211,33 @@ def probe_command(event: str, command: str, timeout: float, environ: Mapping[str
         env = {k: v for k, v in environ.items() if not k.startswith(_GUARDED)}
         env.update(CLAUDE_PROJECT_DIR=root, CLAUDECODE="1")
         target = os.path.join(root, "src", "doctor.py")
-        code, out, err = _run_hook(command, _payload(root, event, "Read", {"file_path": target}),
-                                   env, timeout, root)
+        code, out, err = _run_hook(
+            command, _payload(root, event, "Read", {"file_path": target}), env, timeout, root
+        )
         if code != 0 or out.strip():
-            return (f"main agent Read: exit {code}, stdout {out.strip()[:80]!r}, "
-                    f"stderr {err.strip()[:160]!r} (expected exit 0 and no output)")
+            return (
+                f"main agent Read: exit {code}, stdout {out.strip()[:80]!r}, "
+                f"stderr {err.strip()[:160]!r} (expected exit 0 and no output)"
+            )
         if event != "PreToolUse":
             return ""
         env[PHASE_ENV] = "enforce"
-        code, out, err = _run_hook(command, _payload(root, event, "Write",
-                                                     {"file_path": target, "content": "x\n"}),
-                                   env, timeout, root)
+        code, out, err = _run_hook(
+            command,
+            _payload(root, event, "Write", {"file_path": target, "content": "x\n"}),
+            env,
+            timeout,
+            root,
+        )
         try:
             decision = json.loads(out)["hookSpecificOutput"]["permissionDecision"]
         except (ValueError, KeyError, TypeError):
             decision = None
         if code != 0 or decision != "deny":
-            return (f"main agent Write in enforce: exit {code}, stdout {out.strip()[:80]!r}, "
-                    f"stderr {err.strip()[:160]!r} (expected a deny)")
+            return (
+                f"main agent Write in enforce: exit {code}, stdout {out.strip()[:80]!r}, "
+                f"stderr {err.strip()[:160]!r} (expected a deny)"
+            )
     return ""
 
 
@@ -204,23 +259,35 @@ def check_commands_runnable(ctx: Context) -> Check:
             if why:
                 problems.append(f"{event} command {command!r} in {path}: {why}")
     if not count:
-        return Check("commands", WARN, "no registered command to try",
-                     "run: orchestrator-boundary install")
+        return Check(
+            "commands", WARN, "no registered command to try", "run: orchestrator-boundary install"
+        )
     if problems:
-        return Check("commands", FAIL, problems[0] + (f" (+{len(problems) - 1} more)"
-                                                      if len(problems) > 1 else ""),
-                     "reinstall from the interpreter that has the package: "
-                     "/path/to/python -m orchestrator_boundary.cli install")
-    return Check("commands", OK, f"{count} registered command(s) answer as expected "
-                                 "(Read passes, Write in enforce is denied)")
+        return Check(
+            "commands",
+            FAIL,
+            problems[0] + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""),
+            "reinstall from the interpreter that has the package: "
+            "/path/to/python -m orchestrator_boundary.cli install",
+        )
+    return Check(
+        "commands",
+        OK,
+        f"{count} registered command(s) answer as expected "
+        "(Read passes, Write in enforce is denied)",
+    )
 
 
 def check_config(ctx: Context) -> Check:
     path = config_path(ctx.root, ctx.environ)
     loaded = load_config(path, ctx.home)
     if isinstance(loaded, ConfigProblem):
-        return Check("config", FAIL, f"{loaded} (writes are blocked until it is fixed)",
-                     f"fix {loaded.key or 'the file'} in {loaded.file}, then run doctor again")
+        return Check(
+            "config",
+            FAIL,
+            f"{loaded} (writes are blocked until it is fixed)",
+            f"fix {loaded.key or 'the file'} in {loaded.file}, then run doctor again",
+        )
     state = "valid" if os.path.exists(path) else "absent (defaults apply)"
     fix = "" if os.path.exists(path) else "run: orchestrator-boundary install (writes a starter)"
     return Check("config", OK, f"{path}: {state}", fix)
@@ -235,8 +302,12 @@ def check_audit(ctx: Context) -> Check:
     directory = os.path.dirname(path)
     if os.path.exists(path):
         if os.path.isdir(path) or not os.access(path, os.W_OK):
-            return Check("audit", FAIL, f"{path} is not a writable file",
-                         "fix its permissions or [audit] path in the config")
+            return Check(
+                "audit",
+                FAIL,
+                f"{path} is not a writable file",
+                "fix its permissions or [audit] path in the config",
+            )
         return Check("audit", OK, f"{path} writable")
     cur = directory
     while not os.path.exists(cur):
@@ -246,8 +317,12 @@ def check_audit(ctx: Context) -> Check:
         cur = parent
     if not os.path.isdir(cur) or not os.access(cur, os.W_OK | os.X_OK):
         what = "is not a folder" if not os.path.isdir(cur) else "is not writable"
-        return Check("audit", FAIL, f"cannot create {directory}: {cur} {what}",
-                     "fix it, or point [audit] path in the config somewhere writable")
+        return Check(
+            "audit",
+            FAIL,
+            f"cannot create {directory}: {cur} {what}",
+            "fix it, or point [audit] path in the config somewhere writable",
+        )
     return Check("audit", OK, f"{directory} can be created/written")
 
 
@@ -257,23 +332,39 @@ def check_phase(ctx: Context) -> Check:
     except BoundaryInputError as exc:
         return Check("phase", FAIL, str(exc), "")
     if s.problem:
-        return Check("phase", FAIL, f"enforce (broken config: {s.problem})",
-                     "fix the config; orchestrator-boundary phase shows the result")
+        return Check(
+            "phase",
+            FAIL,
+            f"enforce (broken config: {s.problem})",
+            "fix the config; orchestrator-boundary phase shows the result",
+        )
     message = f"{s.phase.value} (from {s.phase_source})"
     if s.phase_source == "environment":
-        return Check("phase", WARN, message + f"; {PHASE_ENV} overrides the config here",
-                     f"unset {PHASE_ENV} to use the config's phase")
+        return Check(
+            "phase",
+            WARN,
+            message + f"; {PHASE_ENV} overrides the config here",
+            f"unset {PHASE_ENV} to use the config's phase",
+        )
     if s.phase.value == "off":
-        return Check("phase", WARN, message + "; nothing is recorded or blocked",
-                     "orchestrator-boundary phase warn")
+        return Check(
+            "phase",
+            WARN,
+            message + "; nothing is recorded or blocked",
+            "orchestrator-boundary phase warn",
+        )
     return Check("phase", OK, message)
 
 
 def check_bypass(ctx: Context) -> Check:
     if bypass_requested(ctx.environ):
-        return Check("bypass", WARN, f"{BYPASS_ENV} is set in this environment: hooks started "
-                                     "from here let every write through",
-                     f"unset {BYPASS_ENV}")
+        return Check(
+            "bypass",
+            WARN,
+            f"{BYPASS_ENV} is set in this environment: hooks started "
+            "from here let every write through",
+            f"unset {BYPASS_ENV}",
+        )
     return Check("bypass", OK, f"{BYPASS_ENV} not set")
 
 
@@ -283,16 +374,27 @@ def check_other_hooks(ctx: Context) -> Check:
         for matcher, what in se.foreign_write_hooks(data or {}):
             others.append(f"{what!r} (matcher {matcher!r}) in {path}")
     if others:
-        return Check("other-hooks", WARN,
-                     "another PreToolUse hook sees Write/Edit and could answer allow: "
-                     + "; ".join(others) + " — it would not override a deny, but worth knowing",
-                     "make sure it answers nothing rather than allow for writes")
+        return Check(
+            "other-hooks",
+            WARN,
+            "another PreToolUse hook sees Write/Edit and could answer allow: "
+            + "; ".join(others)
+            + " — it would not override a deny, but worth knowing",
+            "make sure it answers nothing rather than allow for writes",
+        )
     return Check("other-hooks", OK, "no other PreToolUse hook sees Write/Edit")
 
 
 CHECKS: tuple[Callable[[Context], Check], ...] = (
-    check_claude, check_settings_files, check_hooks_registered, check_commands_runnable,
-    check_config, check_audit, check_phase, check_bypass, check_other_hooks,
+    check_claude,
+    check_settings_files,
+    check_hooks_registered,
+    check_commands_runnable,
+    check_config,
+    check_audit,
+    check_phase,
+    check_bypass,
+    check_other_hooks,
 )
 
 
@@ -302,8 +404,14 @@ def diagnose(ctx: Context) -> list[Check]:
         try:
             out.append(check(ctx))
         except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
-            out.append(Check(check.__name__.removeprefix("check_"), FAIL,
-                             f"the check itself failed: {type(exc).__name__}: {exc}", ""))
+            out.append(
+                Check(
+                    check.__name__.removeprefix("check_"),
+                    FAIL,
+                    f"the check itself failed: {type(exc).__name__}: {exc}",
+                    "",
+                )
+            )
     return out
 
 
@@ -321,8 +429,12 @@ def run(args: argparse.Namespace) -> int:
     checks = diagnose(ctx)
     failed = any(c.status == FAIL for c in checks)
     if args.json:
-        print(json.dumps({"ok": not failed, "project": root,
-                          "checks": [asdict(c) for c in checks]}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {"ok": not failed, "project": root, "checks": [asdict(c) for c in checks]},
+                ensure_ascii=False,
+            )
+        )
     else:
         for c in checks:
             line = f"{c.status.upper():4} {c.name}: {c.message}"

@@ -15,8 +15,12 @@ from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 
 GITIGNORE_LINE = ".claude/boundary/"
-_GITIGNORE_SAME = {".claude/boundary/", "/.claude/boundary/", ".claude/boundary",
-                   "/.claude/boundary"}
+_GITIGNORE_SAME = {
+    ".claude/boundary/",
+    "/.claude/boundary/",
+    ".claude/boundary",
+    "/.claude/boundary",
+}
 
 
 def starter_config(phase: str) -> str:
@@ -132,23 +136,46 @@ class Result:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "command": self.command, "scope": self.scope, "settings_file": self.settings_file,
-            "changed": self.changed, "dry_run": self.dry_run, "actions": self.actions,
-            "notes": self.notes, "error": self.error,
-            "files": [{"path": e.path, "what": e.what, "created": e.old is None,
-                       "written": e.written, "backup": e.backup_file,
-                       **({"diff": se.unified_diff(e.old or "", e.new, e.path)}
-                          if self.dry_run else {})} for e in self.edits],
+            "command": self.command,
+            "scope": self.scope,
+            "settings_file": self.settings_file,
+            "changed": self.changed,
+            "dry_run": self.dry_run,
+            "actions": self.actions,
+            "notes": self.notes,
+            "error": self.error,
+            "files": [
+                {
+                    "path": e.path,
+                    "what": e.what,
+                    "created": e.old is None,
+                    "written": e.written,
+                    "backup": e.backup_file,
+                    **(
+                        {"diff": se.unified_diff(e.old or "", e.new, e.path)}
+                        if self.dry_run
+                        else {}
+                    ),
+                }
+                for e in self.edits
+            ],
         }
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project", default=None, help="project root (default: current directory)")
-    p.add_argument("--scope", choices=se.SCOPES, default="project",
-                   help="which settings file: project (.claude/settings.json), local "
-                        "(.claude/settings.local.json), user (~/.claude/settings.json), managed")
-    p.add_argument("--managed-only", action="store_true",
-                   help="with --scope managed: also set allowManagedHooksOnly")
+    p.add_argument(
+        "--scope",
+        choices=se.SCOPES,
+        default="project",
+        help="which settings file: project (.claude/settings.json), local "
+        "(.claude/settings.local.json), user (~/.claude/settings.json), managed",
+    )
+    p.add_argument(
+        "--managed-only",
+        action="store_true",
+        help="with --scope managed: also set allowManagedHooksOnly",
+    )
     p.add_argument("--dry-run", action="store_true", help="print a unified diff, write nothing")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -156,8 +183,12 @@ def add_common(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     p = sub.add_parser("install", help="register the hooks in a Claude Code settings file")
     add_common(p)
-    p.add_argument("--phase", choices=[ph.value for ph in Phase], default=None,
-                   help=f"phase for a new .claude/boundary.toml (default: {DEFAULT_PHASE.value})")
+    p.add_argument(
+        "--phase",
+        choices=[ph.value for ph in Phase],
+        default=None,
+        help=f"phase for a new .claude/boundary.toml (default: {DEFAULT_PHASE.value})",
+    )
     p.set_defaults(func=run_install)
     u = sub.add_parser("uninstall", help="remove exactly the hooks install added")
     add_common(u)
@@ -168,8 +199,15 @@ def _project(args: argparse.Namespace) -> str:
     return os.path.abspath(args.project or os.getcwd())
 
 
-def plan(action: str, project: str, scope: str, *, phase: str | None = None,
-         managed_only: bool = False, environ: Any = None) -> Result:
+def plan(
+    action: str,
+    project: str,
+    scope: str,
+    *,
+    phase: str | None = None,
+    managed_only: bool = False,
+    environ: Any = None,
+) -> Result:
     """What ``install``/``uninstall`` would change; raises ``SettingsError`` for a file we must
     leave alone."""
     env = os.environ if environ is None else environ
@@ -180,8 +218,11 @@ def plan(action: str, project: str, scope: str, *, phase: str | None = None,
     if managed_only and scope != "managed":
         res.notes.append("--managed-only only applies to --scope managed; ignored")
         managed_only = False
-    change = (se.with_hooks(old, path, managed_only=managed_only) if action == "install"
-              else se.without_hooks(old, path, managed_only=managed_only))
+    change = (
+        se.with_hooks(old, path, managed_only=managed_only)
+        if action == "install"
+        else se.without_hooks(old, path, managed_only=managed_only)
+    )
     res.actions.extend(change.actions)
     if change.changed or (action == "install" and old_text is None):
         text = se.dump_settings(change.new, se.detect_indent(old_text))
@@ -189,13 +230,22 @@ def plan(action: str, project: str, scope: str, *, phase: str | None = None,
     if action == "install" and scope in ("project", "local"):
         cfg = os.path.join(project, DEFAULT_CONFIG_PATH)
         if not os.path.exists(cfg):
-            res.edits.append(FileEdit(cfg, None, starter_config(phase or DEFAULT_PHASE.value),
-                                      "starter config", backup=False))
-            res.actions.append(f"wrote a starter {DEFAULT_CONFIG_PATH} (phase "
-                               f"{phase or DEFAULT_PHASE.value})")
+            res.edits.append(
+                FileEdit(
+                    cfg,
+                    None,
+                    starter_config(phase or DEFAULT_PHASE.value),
+                    "starter config",
+                    backup=False,
+                )
+            )
+            res.actions.append(
+                f"wrote a starter {DEFAULT_CONFIG_PATH} (phase {phase or DEFAULT_PHASE.value})"
+            )
         elif phase:
-            res.notes.append(f"{cfg} exists; --phase ignored (use: orchestrator-boundary phase "
-                             f"{phase})")
+            res.notes.append(
+                f"{cfg} exists; --phase ignored (use: orchestrator-boundary phase {phase})"
+            )
         if in_git_repo(project):
             gi = os.path.join(project, ".gitignore")
             gi_old = se.read_text(gi)
@@ -204,8 +254,10 @@ def plan(action: str, project: str, scope: str, *, phase: str | None = None,
                 res.edits.append(FileEdit(gi, gi_old, gi_new, "gitignore", backup=False))
                 res.actions.append(f"added {GITIGNORE_LINE} to .gitignore")
     if action == "uninstall":
-        res.notes.append(f"left in place: {DEFAULT_CONFIG_PATH} and the audit trail "
-                         "(.claude/boundary/); delete them yourself if you no longer want them")
+        res.notes.append(
+            f"left in place: {DEFAULT_CONFIG_PATH} and the audit trail "
+            "(.claude/boundary/); delete them yourself if you no longer want them"
+        )
     res.changed = bool(res.edits)
     return res
 
@@ -219,13 +271,21 @@ def apply(res: Result) -> None:
 def _run(action: str, args: argparse.Namespace) -> int:
     project = _project(args)
     try:
-        res = plan(action, project, args.scope, phase=getattr(args, "phase", None),
-                   managed_only=args.managed_only)
+        res = plan(
+            action,
+            project,
+            args.scope,
+            phase=getattr(args, "phase", None),
+            managed_only=args.managed_only,
+        )
     except se.SettingsError as exc:
         msg = f"{exc}; left unchanged, fix it by hand and run {action} again"
         if args.json:
-            print(json.dumps({"command": action, "changed": False, "error": msg,
-                              "settings_file": exc.file}))
+            print(
+                json.dumps(
+                    {"command": action, "changed": False, "error": msg, "settings_file": exc.file}
+                )
+            )
         else:
             print(f"error: {msg}", file=sys.stderr)
         return 1
@@ -258,8 +318,11 @@ def text_report(res: Result) -> str:
     else:
         lines.append(f"{res.command}: {res.settings_file} ({res.scope} scope)")
         lines.extend(f"  {a}" for a in res.actions)
-        lines.extend(f"  backup of the previous {e.path}: {e.backup_file}"
-                     for e in res.edits if e.backup_file)
+        lines.extend(
+            f"  backup of the previous {e.path}: {e.backup_file}"
+            for e in res.edits
+            if e.backup_file
+        )
         if res.command == "install":
             lines.append("  next: orchestrator-boundary doctor")
     lines.extend(f"note: {n}" for n in res.notes)

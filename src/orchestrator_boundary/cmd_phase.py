@@ -22,8 +22,13 @@ from orchestrator_boundary.phase import PHASE_ENV, Phase, env_phase
 
 def register(sub: Any) -> None:
     p = sub.add_parser("phase", help="show the effective phase, or set it in .claude/boundary.toml")
-    p.add_argument("value", nargs="?", choices=[ph.value for ph in Phase], metavar="PHASE",
-                   help="off, warn, ask or enforce; leave out to show the current one")
+    p.add_argument(
+        "value",
+        nargs="?",
+        choices=[ph.value for ph in Phase],
+        metavar="PHASE",
+        help="off, warn, ask or enforce; leave out to show the current one",
+    )
     p.add_argument("--project", default=None, help="project root (default: current directory)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
@@ -33,9 +38,13 @@ def effective(root: str, environ: Mapping[str, str]) -> dict[str, Any]:
     """The phase the hooks would use now, its source and any config problem."""
     s = setup(root, {**environ, "CLAUDE_PROJECT_DIR": root})
     env_value, _ = env_phase(environ)
-    return {"phase": s.phase.value, "source": s.phase_source, "config_file": s.config_file,
-            "problem": str(s.problem) if s.problem else None,
-            "environment": env_value.value if env_value else environ.get(PHASE_ENV) or None}
+    return {
+        "phase": s.phase.value,
+        "source": s.phase_source,
+        "config_file": s.config_file,
+        "problem": str(s.problem) if s.problem else None,
+        "environment": env_value.value if env_value else environ.get(PHASE_ENV) or None,
+    }
 
 
 def set_phase_text(text: str, value: str) -> str:
@@ -55,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
             old = se.read_text(path)
             new = set_phase_text(old or "", args.value)
         except (TOMLKitError, se.SettingsError) as exc:
-            return _fail(args, f"{path}: cannot set the phase, the file is not valid TOML ({exc}); "
-                               "left unchanged")
+            return _fail(
+                args,
+                f"{path}: cannot set the phase, the file is not valid TOML ({exc}); left unchanged",
+            )
         if new != old:
             try:
                 se.write_atomic(path, new, backup=False)
@@ -66,24 +77,28 @@ def run(args: argparse.Namespace) -> int:
         out["set"] = args.value
         checked = parse_config(new, path)
         if not isinstance(checked, Config):
-            out["notes"].append(f"the config is still broken ({checked}); writes stay blocked "
-                                "until it is fixed")
+            out["notes"].append(
+                f"the config is still broken ({checked}); writes stay blocked until it is fixed"
+            )
     try:
         out.update(effective(root, environ))
     except BoundaryInputError as exc:
         return _fail(args, str(exc))
     if out["source"] == "environment" and args.value and out["phase"] != args.value:
-        out["notes"].append(f"{PHASE_ENV}={out['environment']} in this environment overrides the "
-                            f"config; unset it for {args.value!r} to take effect")
+        out["notes"].append(
+            f"{PHASE_ENV}={out['environment']} in this environment overrides the "
+            f"config; unset it for {args.value!r} to take effect"
+        )
     elif out["environment"] and out["source"] == "environment" and not args.value:
-        out["notes"].append(f"set by {PHASE_ENV}; the config file's value is ignored "
-                            "while it is set")
+        out["notes"].append(
+            f"set by {PHASE_ENV}; the config file's value is ignored while it is set"
+        )
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
         if args.value is not None:
             verb = "set" if out["changed"] else "already"
-            print(f"{verb}: phase = \"{args.value}\" in {out['config_file']}")
+            print(f'{verb}: phase = "{args.value}" in {out["config_file"]}')
         print(f"effective phase: {out['phase']} (from {out['source']})")
         if out["problem"]:
             print(f"config problem: {out['problem']}")

@@ -46,20 +46,35 @@ def lines(files: list[str]) -> Iterator[tuple[str, int, str]]:
                     yield name, n, line
 
 
-def judge_line(line: str, env: dict[str, str], args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+def judge_line(
+    line: str, env: dict[str, str], args: argparse.Namespace
+) -> tuple[dict[str, Any], Any]:
     expect = None
     try:
         data = json.loads(line)
         if isinstance(data, dict):
             expect = data.pop("expect", None)
         payload = payload_from_obj(data)
-        s = setup(payload.cwd, env, config_file=args.config and os.path.abspath(args.config),
-                  phase_override=Phase(args.phase) if args.phase else None)
+        s = setup(
+            payload.cwd,
+            env,
+            config_file=args.config and os.path.abspath(args.config),
+            phase_override=Phase(args.phase) if args.phase else None,
+        )
         return verdict_summary(judge(payload, s, env)), expect
     except (ValueError, RecursionError, BoundaryInputError) as exc:
-        msg = str(exc) if isinstance(exc, BoundaryInputError) else f"not JSON ({type(exc).__name__})"
-        return {"session_kind": None, "tool_class": None, "decision": None, "would_deny": None,
-                "rule": None, "code": None, "error": msg}, expect
+        msg = (
+            str(exc) if isinstance(exc, BoundaryInputError) else f"not JSON ({type(exc).__name__})"
+        )
+        return {
+            "session_kind": None,
+            "tool_class": None,
+            "decision": None,
+            "would_deny": None,
+            "rule": None,
+            "code": None,
+            "error": msg,
+        }, expect
 
 
 def mismatch(result: dict[str, Any], expect: Any) -> str:
@@ -68,7 +83,9 @@ def mismatch(result: dict[str, Any], expect: Any) -> str:
     wanted = {"decision": expect} if isinstance(expect, str) else expect
     if not isinstance(wanted, dict):
         return f"unusable expect {expect!r}"
-    bad = [f"{k}={result.get(k)!r} (expected {v!r})" for k, v in wanted.items() if result.get(k) != v]
+    bad = [
+        f"{k}={result.get(k)!r} (expected {v!r})" for k, v in wanted.items() if result.get(k) != v
+    ]
     return "; ".join(bad)
 
 
@@ -97,13 +114,21 @@ def run(args: argparse.Namespace) -> int:
                     row["mismatch"] = problem
             out.write(json.dumps(row) + "\n")
         else:
-            code = result.get("code") or (f"error: {result['error']}" if result.get("error") else "")
-            out.write(ROW.format(
-                n, str(result.get("session_kind") or "-")[:8],
-                str(result.get("tool_name") or "-")[:13], str(result.get("tool_class") or "-")[:10],
-                str(result.get("decision") or "-")[:8], "yes" if result.get("would_deny") else "no",
-                (code + (f"  MISMATCH {problem}" if problem else ""))[:28],
-            ) + "\n")
+            code = result.get("code") or (
+                f"error: {result['error']}" if result.get("error") else ""
+            )
+            out.write(
+                ROW.format(
+                    n,
+                    str(result.get("session_kind") or "-")[:8],
+                    str(result.get("tool_name") or "-")[:13],
+                    str(result.get("tool_class") or "-")[:10],
+                    str(result.get("decision") or "-")[:8],
+                    "yes" if result.get("would_deny") else "no",
+                    (code + (f"  MISMATCH {problem}" if problem else ""))[:28],
+                )
+                + "\n"
+            )
             if problem:
                 out.write(f"      {name}:{n}: {problem}\n")
     progress.close()

@@ -28,23 +28,40 @@ WIDTH = 80
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "report", help="is the audit trail good enough to enforce? (exit 0 READY, 3 NOT READY)",
+        "report",
+        help="is the audit trail good enough to enforce? (exit 0 READY, 3 NOT READY)",
         description="Readiness numbers for switching to enforce. Exit 0 READY, 3 NOT READY, "
-                    "2 when no report could be made.")
+        "2 when no report could be made.",
+    )
     p.add_argument("--project", help="project root (default: $CLAUDE_PROJECT_DIR, else cwd)")
-    p.add_argument("--audit", metavar="FILE",
-                   help="audit trail (default: [audit] path of the config); rotated FILE.N too")
+    p.add_argument(
+        "--audit",
+        metavar="FILE",
+        help="audit trail (default: [audit] path of the config); rotated FILE.N too",
+    )
     p.add_argument("--since", metavar="DATE", help="only records from DATE (YYYY-MM-DD or 30d)")
     p.add_argument("--json", action="store_true", help="one JSON object with every number")
     p.add_argument("--html", metavar="FILE", help="also write one self-contained HTML page")
     p.add_argument("--min-days", type=int, help="override [report] min_days")
     p.add_argument("--min-tool-uses", type=int, help="override [report] min_tool_uses")
-    p.add_argument("--max-hook-error-rate", type=float, metavar="RATE",
-                   help="override [report] max_hook_error_rate (0.01 = 1 %%)")
-    p.add_argument("--max-bypass-session-share", type=float, metavar="SHARE",
-                   help="override [report] max_bypass_session_share (0.10 = 10 %%)")
-    p.add_argument("--trend-tolerance", type=float, metavar="SLOPE",
-                   help="largest rise of the daily violation rate still 'stable' (default 0.005)")
+    p.add_argument(
+        "--max-hook-error-rate",
+        type=float,
+        metavar="RATE",
+        help="override [report] max_hook_error_rate (0.01 = 1 %%)",
+    )
+    p.add_argument(
+        "--max-bypass-session-share",
+        type=float,
+        metavar="SHARE",
+        help="override [report] max_bypass_session_share (0.10 = 10 %%)",
+    )
+    p.add_argument(
+        "--trend-tolerance",
+        type=float,
+        metavar="SLOPE",
+        help="largest rise of the daily violation rate still 'stable' (default 0.005)",
+    )
     p.set_defaults(func=run)
 
 
@@ -55,8 +72,9 @@ def _fail(args: argparse.Namespace, message: str) -> int:
     return EXIT_ERROR
 
 
-def run(args: argparse.Namespace, *, today: date | None = None,
-        progress_stream: IO[str] | None = None) -> int:
+def run(
+    args: argparse.Namespace, *, today: date | None = None, progress_stream: IO[str] | None = None
+) -> int:
     today = today or datetime.now(UTC).date()
     root = os.path.abspath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     loaded = load_config(config_path(root, os.environ), os.environ.get("HOME") or None)
@@ -72,10 +90,13 @@ def run(args: argparse.Namespace, *, today: date | None = None,
     try:
         since = parse_since(args.since, today) if args.since else None
         thresholds = Thresholds.from_config(
-            loaded.report, min_days=args.min_days, min_tool_uses=args.min_tool_uses,
+            loaded.report,
+            min_days=args.min_days,
+            min_tool_uses=args.min_tool_uses,
             max_hook_error_rate=args.max_hook_error_rate,
             max_bypass_session_share=args.max_bypass_session_share,
-            trend_tolerance=args.trend_tolerance)
+            trend_tolerance=args.trend_tolerance,
+        )
     except ValueError as exc:
         return _fail(args, str(exc))
     progress = Progress("report: reading audit trail", stream=progress_stream)
@@ -109,7 +130,7 @@ def fit(text: str, width: int) -> str:
     if width <= 3:
         return text[:width]
     head = (width - 3) // 2
-    return text[:head] + "..." + text[len(text) - (width - 3 - head):]
+    return text[:head] + "..." + text[len(text) - (width - 3 - head) :]
 
 
 def _row(label: str, value: str, extra: str = "") -> str:
@@ -139,32 +160,49 @@ def render_text(r: Report, trail_path: str, nfiles: int, html: str | None = None
         fit(f"trail: {trail_path} ({nfiles} file{'s' if nfiles != 1 else ''})", WIDTH),
     ]
     if r.first and r.last:
-        lines.append(f"data:  {r.first} .. {r.last}: {r.span_days} days, "
-                     f"{r.distinct_days} with records")
+        lines.append(
+            f"data:  {r.first} .. {r.last}: {r.span_days} days, {r.distinct_days} with records"
+        )
     else:
         lines.append("data:  no records")
-    lines.append(f"lines: {r.records} records, {r.malformed} malformed (skipped)"
-                 + (f", {r.skipped_before_since} before --since" if r.skipped_before_since else ""))
-    lines += ["", "Numbers:",
-              _row("tool uses (PreToolUse)", str(r.tool_uses)),
-              _row("hook invocations", str(r.invocations)),
-              _row("sessions", str(r.sessions)),
-              _row("violations (would deny)", str(r.violations),
-                   f"{r.violation_rate * 100:.1f} % of uses"),
-              _row("violations per session", f"{r.violations_per_session:.2f}"),
-              _row("bypassed calls", str(r.bypassed_calls)),
-              _row("sessions with a bypass", str(r.sessions_with_bypass),
-                   f"{r.bypass_session_share * 100:.1f} % of sessions"),
-              _row("hook errors", str(r.hook_errors),
-                   f"{r.hook_error_rate * 100:.2f} % of invocations"),
-              _row("subagent tool calls", str(r.subagent_calls)),
-              _row("daily violation rate slope",
-                   "-" if r.slope is None else f"{r.slope * 100:+.2f}", "points per day"),
-              ""]
+    lines.append(
+        f"lines: {r.records} records, {r.malformed} malformed (skipped)"
+        + (f", {r.skipped_before_since} before --since" if r.skipped_before_since else "")
+    )
+    lines += [
+        "",
+        "Numbers:",
+        _row("tool uses (PreToolUse)", str(r.tool_uses)),
+        _row("hook invocations", str(r.invocations)),
+        _row("sessions", str(r.sessions)),
+        _row(
+            "violations (would deny)", str(r.violations), f"{r.violation_rate * 100:.1f} % of uses"
+        ),
+        _row("violations per session", f"{r.violations_per_session:.2f}"),
+        _row("bypassed calls", str(r.bypassed_calls)),
+        _row(
+            "sessions with a bypass",
+            str(r.sessions_with_bypass),
+            f"{r.bypass_session_share * 100:.1f} % of sessions",
+        ),
+        _row("hook errors", str(r.hook_errors), f"{r.hook_error_rate * 100:.2f} % of invocations"),
+        _row("subagent tool calls", str(r.subagent_calls)),
+        _row(
+            "daily violation rate slope",
+            "-" if r.slope is None else f"{r.slope * 100:+.2f}",
+            "points per day",
+        ),
+        "",
+    ]
     if r.first_half_rate is not None and r.second_half_rate is not None:
-        lines.insert(-1, _row("violation rate 1st / 2nd half",
-                              f"{r.first_half_rate * 100:.1f} / {r.second_half_rate * 100:.1f}",
-                              "%"))
+        lines.insert(
+            -1,
+            _row(
+                "violation rate 1st / 2nd half",
+                f"{r.first_half_rate * 100:.1f} / {r.second_half_rate * 100:.1f}",
+                "%",
+            ),
+        )
     lines += _ranking("Violations by tool", r.by_tool, r.violations)
     lines += _ranking("Violations by agent", r.by_agent, r.violations)
     lines += _ranking("Violations by rule", r.by_rule, r.violations)
@@ -173,8 +211,9 @@ def render_text(r: Report, trail_path: str, nfiles: int, html: str | None = None
         lines.append("Violations per day (rate = violations / tool uses):")
         for d in r.per_day[-14:]:
             bar = "#" * round(d.rate * 40)
-            lines.append(f"  {d.day} {d.violations:>6}/{d.tool_uses:<6} "
-                         f"{d.rate * 100:5.1f} % {bar}")
+            lines.append(
+                f"  {d.day} {d.violations:>6}/{d.tool_uses:<6} {d.rate * 100:5.1f} % {bar}"
+            )
         if len(r.per_day) > 14:
             lines.append(f"  (last 14 of {len(r.per_day)} days; --json has them all)")
         lines.append("")

@@ -17,13 +17,14 @@ folder is process-wide. Reading requests and writing replies happen in a thread 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
 if __name__ == "__main__":  # run by path with -S: find the package the way the client does
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from orchestrator_boundary import client  # noqa: E402
+from orchestrator_boundary import client
 
 IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
 DEFAULT_IDLE = 600.0
@@ -88,12 +89,21 @@ class Evaluator:
         from orchestrator_boundary.payload import payload_from_obj
 
         env = {"CLAUDE_PROJECT_DIR": self.root}
-        for tool, tool_input in (("Bash", {"command": "echo hi > out.txt"}),
-                                 ("Write", {"file_path": os.path.join(self.root, "x"), "content": ""})):
+        for tool, tool_input in (
+            ("Bash", {"command": "echo hi > out.txt"}),
+            ("Write", {"file_path": os.path.join(self.root, "x"), "content": ""}),
+        ):
             try:
-                payload = payload_from_obj({
-                    "session_id": "warm-up", "transcript_path": "", "cwd": self.root,
-                    "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input})
+                payload = payload_from_obj(
+                    {
+                        "session_id": "warm-up",
+                        "transcript_path": "",
+                        "cwd": self.root,
+                        "hook_event_name": "PreToolUse",
+                        "tool_name": tool,
+                        "tool_input": tool_input,
+                    }
+                )
                 s = hook.setup(payload.cwd, env)
                 hook.judge(payload, s, env)
             except Exception:  # noqa: BLE001, S112 - warming up is best effort
@@ -103,10 +113,8 @@ class Evaluator:
         import socket
         import time
 
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)  # stale: we hold the lock, so no live evaluator owns it
-        except FileNotFoundError:
-            pass
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)
         try:
@@ -174,10 +182,8 @@ class Evaluator:
         except Exception:  # noqa: BLE001, S110 - the client falls back when the reply is missing
             pass
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 conn.close()  # type: ignore[attr-defined]
-            except OSError:
-                pass
             with self.state_lock:
                 self.active -= 1
                 self.last = time.monotonic()

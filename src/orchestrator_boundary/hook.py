@@ -94,8 +94,13 @@ def _cached_config(path: str, home: str | None) -> Config | ConfigProblem:
     return loaded
 
 
-def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None = None,
-          phase_override: Phase | None = None) -> Setup:
+def setup(
+    root_hint: str,
+    environ: Mapping[str, str],
+    *,
+    config_file: str | None = None,
+    phase_override: Phase | None = None,
+) -> Setup:
     """The Setup for these inputs. Long-lived processes reuse one for the same root hint and the
     same whole environment while the config file's stat key is unchanged, for at most FS_TTL."""
     key = (root_hint, config_file, phase_override, frozenset(environ.items()))
@@ -111,8 +116,13 @@ def setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None
     return s
 
 
-def _setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | None = None,
-           phase_override: Phase | None = None) -> Setup:
+def _setup(
+    root_hint: str,
+    environ: Mapping[str, str],
+    *,
+    config_file: str | None = None,
+    phase_override: Phase | None = None,
+) -> Setup:
     root = environ.get("CLAUDE_PROJECT_DIR") or root_hint
     if not root or not os.path.isabs(root):
         raise BoundaryInputError(f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}")
@@ -138,8 +148,9 @@ def _setup(root_hint: str, environ: Mapping[str, str], *, config_file: str | Non
     audit_file = config.audit.path
     if not os.path.isabs(audit_file):
         audit_file = os.path.join(root, audit_file)
-    return Setup(root, config, problem, phase, source, bypass_requested(environ), home,
-                 cfg_file, audit_file)
+    return Setup(
+        root, config, problem, phase, source, bypass_requested(environ), home, cfg_file, audit_file
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -170,9 +181,15 @@ def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
     if hit is not None and now < hit[0]:
         protected = hit[1]
     else:
-        protected = protected_set(s.root, home=s.home, config_file=s.config_file,
-                                  audit_file=s.audit_file, package_dirs=package_dirs, fs=_FS,
-                                  claude_config_dir=config_dir)
+        protected = protected_set(
+            s.root,
+            home=s.home,
+            config_file=s.config_file,
+            audit_file=s.audit_file,
+            package_dirs=package_dirs,
+            fs=_FS,
+            claude_config_dir=config_dir,
+        )
         if len(_PROTECTED_CACHE) > 256:
             _PROTECTED_CACHE.clear()
         _PROTECTED_CACHE[key] = (now + FS_TTL, protected)
@@ -189,10 +206,15 @@ def judge(payload: HookPayload, s: Setup, environ: Mapping[str, str]) -> Verdict
 
         assessment = Assessment(detect(payload), payload.tool_name, classify(payload.tool_name))
     return decide_phase(
-        payload.hook_event_name, assessment, s.phase, s.phase_source, bypass=s.bypass,
+        payload.hook_event_name,
+        assessment,
+        s.phase,
+        s.phase_source,
+        bypass=s.bypass,
         bypass_opens_protected=s.config.protect.bypass_opens,
         config_note=f"config problem: {s.problem}; writes are blocked until it is fixed"
-        if s.problem else "",
+        if s.problem
+        else "",
     )
 
 
@@ -228,16 +250,29 @@ def record(payload: HookPayload | None, verdict: Verdict | None, **extra: Any) -
     rec: dict[str, Any] = {"ts": iso(extra.pop("ts")), "event": extra.pop("event", "")}
     if payload is not None:
         s = detect(payload)
-        rec.update(event=payload.hook_event_name, session_id=payload.session_id,
-                   session_kind=s.kind.value, agent_id=s.agent_id, agent_type=s.agent_type,
-                   tool_name=payload.tool_name, tool_use_id=payload.tool_use_id)
+        rec.update(
+            event=payload.hook_event_name,
+            session_id=payload.session_id,
+            session_kind=s.kind.value,
+            agent_id=s.agent_id,
+            agent_type=s.agent_type,
+            tool_name=payload.tool_name,
+            tool_use_id=payload.tool_use_id,
+        )
     if verdict is not None:
         a, v = verdict.assessment, verdict.violation
-        rec.update(tool_class=a.classification.tool_class.value, paths=list(a.paths),
-                   decision=verdict.decision.value, would_deny=verdict.would_deny,
-                   phase=verdict.phase.value, phase_source=verdict.phase_source,
-                   rule=v.rule if v else None, code=v.code.value if v else None,
-                   bypassed=verdict.bypassed, post_block=verdict.post_block)
+        rec.update(
+            tool_class=a.classification.tool_class.value,
+            paths=list(a.paths),
+            decision=verdict.decision.value,
+            would_deny=verdict.would_deny,
+            phase=verdict.phase.value,
+            phase_source=verdict.phase_source,
+            rule=v.rule if v else None,
+            code=v.code.value if v else None,
+            bypassed=verdict.bypassed,
+            post_block=verdict.post_block,
+        )
         if a.bash is not None:
             rec["bash_status"] = a.bash.status.value
         if payload is not None and payload.hook_event_name == POST and v is not None:
@@ -248,8 +283,9 @@ def record(payload: HookPayload | None, verdict: Verdict | None, **extra: Any) -
     return rec
 
 
-def _bad_input(exc: BaseException, raw_len: int, environ: Mapping[str, str], event: str,
-               root_hint: str) -> tuple[HookAnswer, str | None, dict[str, Any]]:
+def _bad_input(
+    exc: BaseException, raw_len: int, environ: Mapping[str, str], event: str, root_hint: str
+) -> tuple[HookAnswer, str | None, dict[str, Any]]:
     """A deliberate answer for input (or an internal state) the core cannot handle."""
     internal = not isinstance(exc, BoundaryInputError)
     message = f"internal error ({type(exc).__name__}: {exc})" if internal else str(exc)
@@ -257,10 +293,16 @@ def _bad_input(exc: BaseException, raw_len: int, environ: Mapping[str, str], eve
     try:
         s = setup(root_hint or os.getcwd(), environ)
         phase, audit_file = s.phase, s.audit_file
-    except Exception:  # noqa: BLE001 - even the setup failed: stay fail-closed
+    except Exception:  # noqa: BLE001, S110 - even the setup failed: stay fail-closed
         pass
-    rec = {"event": event, "decision": "none", "phase": phase.value, "error": message,
-           "input_bytes": raw_len, "would_deny": None}
+    rec = {
+        "event": event,
+        "decision": "none",
+        "phase": phase.value,
+        "error": message,
+        "input_bytes": raw_len,
+        "would_deny": None,
+    }
     if internal:
         rec["traceback"] = traceback.format_exc(limit=8)
     line = f"orchestrator-boundary: cannot judge this call: {message}"
@@ -270,8 +312,9 @@ def _bad_input(exc: BaseException, raw_len: int, environ: Mapping[str, str], eve
     return HookAnswer(0, "", line[:2000] + "\n"), audit_file, rec
 
 
-def evaluate(raw: bytes, environ: Mapping[str, str], *, event: str = PRE,
-             clock: Any = time.time) -> HookAnswer:
+def evaluate(
+    raw: bytes, environ: Mapping[str, str], *, event: str = PRE, clock: Any = time.time
+) -> HookAnswer:
     """One hook invocation, start to finish; never raises."""
     started = time.perf_counter()
     payload: HookPayload | None = None
@@ -297,11 +340,12 @@ def evaluate(raw: bytes, environ: Mapping[str, str], *, event: str = PRE,
     return _with_audit(answer, audit_file, rec, max_bytes, keep)
 
 
-def _with_audit(answer: HookAnswer, audit_file: str | None, rec: dict[str, Any],
-                max_bytes: int, keep: int) -> HookAnswer:
-    if audit_file is None:
-        audit_file = os.path.join(os.getcwd(), ".claude", "boundary", "audit.jsonl")
+def _with_audit(
+    answer: HookAnswer, audit_file: str | None, rec: dict[str, Any], max_bytes: int, keep: int
+) -> HookAnswer:
     try:
+        if audit_file is None:  # no root known: the hook's working folder (may be gone: guarded)
+            audit_file = os.path.join(os.getcwd(), ".claude", "boundary", "audit.jsonl")
         audit.write(audit_file, rec, max_bytes=max_bytes, keep=keep)
     except Exception as exc:  # noqa: BLE001 - never lose the verdict over the trail
         import json
@@ -316,9 +360,15 @@ def read_stdin(stream: IO[bytes]) -> bytes:
     return stream.read(MAX_PAYLOAD_BYTES + 1)
 
 
-def main(argv: list[str] | None = None, *, stdin: IO[bytes] | None = None,
-         stdout: IO[str] | None = None, stderr: IO[str] | None = None,
-         environ: Mapping[str, str] | None = None, event: str = PRE) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdin: IO[bytes] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    event: str = PRE,
+) -> int:
     del argv
     raw = read_stdin(stdin if stdin is not None else sys.stdin.buffer)
     answer = evaluate(raw, os.environ if environ is None else environ, event=event)

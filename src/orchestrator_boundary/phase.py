@@ -1,4 +1,6 @@
-"""The rollout phase: off / warn / ask / enforce, and where the effective one comes from. ADR 0005."""
+"""The rollout phase (off / warn / ask / enforce) and where the effective one comes from.
+
+ADR 0005."""
 
 from __future__ import annotations
 

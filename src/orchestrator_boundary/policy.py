@@ -54,11 +54,28 @@ def _targets(payload: HookPayload) -> list[str] | None:
 
 
 # Argument names that name a file in tools the policy does not know (MCP servers, plugins).
-_PATH_ARGS = frozenset({
-    "file_path", "filepath", "filePath", "path", "notebook_path", "filename", "file", "target",
-    "target_path", "destination", "dest", "source", "source_path", "new_path", "old_path",
-    "directory", "dir", "uri",
-})
+_PATH_ARGS = frozenset(
+    {
+        "file_path",
+        "filepath",
+        "filePath",
+        "path",
+        "notebook_path",
+        "filename",
+        "file",
+        "target",
+        "target_path",
+        "destination",
+        "dest",
+        "source",
+        "source_path",
+        "new_path",
+        "old_path",
+        "directory",
+        "dir",
+        "uri",
+    }
+)
 _PATH_LIST_ARGS = frozenset({"paths", "files", "file_paths", "sources"})
 
 
@@ -160,16 +177,21 @@ class _Check:
             rels: tuple[str | None, ...] = reading.relatives if reading.inside else (None,)
             for absolute in reading.absolutes:
                 for rel in rels:
-                    single = Located(reading.raw, (absolute,), (rel,) if rel else (),
-                                     "" if rel else "outside the project root")
+                    single = Located(
+                        reading.raw,
+                        (absolute,),
+                        (rel,) if rel else (),
+                        "" if rel else "outside the project root",
+                    )
                     match = scope.check(single, patterns, self.insensitive)
                     if match.allowed:
                         label = f"protected by [protect] paths ({match.pattern})"
                         return Protected(absolute, False, label)
         return None
 
-    def tamper(self, located: Located, command: str = "", *, deletes: bool = False
-               ) -> Violation | None:
+    def tamper(
+        self, located: Located, command: str = "", *, deletes: bool = False
+    ) -> Violation | None:
         # Writing into the root (tar x, git checkout -- .) is ordinary work; deleting it
         # (rm -rf ., find . -delete) takes .claude/ with it, whatever the filters say.
         anchors = () if deletes else self.anchors
@@ -220,7 +242,9 @@ class _Check:
             code, rule = (Code.BASH_WRITE, "bash") if command else (Code.ORCHESTRATOR_WRITE, "")
             rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
             where = located.display + ("" if located.inside else f" ({located.problem})")
-            what = f"`{command}` writes {where}" if command else f"{self.payload.tool_name} of {where}"
+            what = (
+                f"`{command}` writes {where}" if command else f"{self.payload.tool_name} of {where}"
+            )
             return Violation(
                 code,
                 rule,
@@ -248,8 +272,10 @@ class _Check:
             if holds is None:
                 return None
             match = scope.ScopeMatch(False, match.pattern, holds)
-        why = f"excluded by {match.excluded_by!r}" if match.excluded_by else (
-            located.problem or "no pattern covers it"
+        why = (
+            f"excluded by {match.excluded_by!r}"
+            if match.excluded_by
+            else (located.problem or "no pattern covers it")
         )
         what = f"`{command}` writes" if command else f"{self.payload.tool_name} of"
         return Violation(
@@ -261,8 +287,9 @@ class _Check:
             command,
         )
 
-    def target(self, located: Located, command: str = "", *, deletes: bool = False
-               ) -> Violation | None:
+    def target(
+        self, located: Located, command: str = "", *, deletes: bool = False
+    ) -> Violation | None:
         return (
             self.tamper(located, command, deletes=deletes)
             or self.broken_config(located.display, command)
@@ -281,7 +308,8 @@ class _Check:
             Code.TOOL_NOT_ALLOWED,
             f"agents.{name}.tools",
             f"{self.session.label} may not use {self.payload.tool_name} ({cls.value}).",
-            "Allowed for this agent type: " + (", ".join(profile.tools or ()) or "nothing")
+            "Allowed for this agent type: "
+            + (", ".join(profile.tools or ()) or "nothing")
             + ". Report back to the main agent so it can hand this step to another agent type.",
         )
 
@@ -349,8 +377,11 @@ class _Check:
                     if found:
                         return found
                 continue
-            found = self.target(self.locate(effect.resolved), effect.command,
-                                deletes=effect.kind is EffectKind.DELETE)
+            found = self.target(
+                self.locate(effect.resolved),
+                effect.command,
+                deletes=effect.kind is EffectKind.DELETE,
+            )
             if found:
                 return found
         if not self.main:
@@ -368,7 +399,9 @@ class _Check:
                 )
         if analysis.status is Status.OPAQUE:
             parts = "; ".join(c.text for c in analysis.opaque[:3]) or command
-            return self.bash_mode(cfg.opaque, Code.BASH_OPAQUE, parts, "its effects cannot be known")
+            return self.bash_mode(
+                cfg.opaque, Code.BASH_OPAQUE, parts, "its effects cannot be known"
+            )
         return None
 
     def bash_mode(self, mode: str, code: Code, command: str, why: str) -> Violation | None:
@@ -380,8 +413,11 @@ class _Check:
             self.advisory = f"orchestrator-boundary ({rule} = warn): {text}. Prefer delegating."
             return None
         return Violation(
-            code, rule, f"the main agent may not run {text}.",
-            delegate_hint(self.config, None, "Bash"), command=command[:200],
+            code,
+            rule,
+            f"the main agent may not run {text}.",
+            delegate_hint(self.config, None, "Bash"),
+            command=command[:200],
         )
 
 

@@ -8,8 +8,13 @@ from typing import IO
 
 
 class Progress:
-    def __init__(self, label: str, total: int | None = None, stream: IO[str] | None = None,
-                 enabled: bool | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        total: int | None = None,
+        stream: IO[str] | None = None,
+        enabled: bool | None = None,
+    ) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.label, self.total, self.done = label, total, 0

@@ -130,8 +130,12 @@ def _above(a: str, anchor: str) -> bool:
     return anchor == a or anchor.startswith(a + "/")
 
 
-def hit(located: Located, protected: tuple[Protected, ...], insensitive: bool,
-        anchors: tuple[str, ...] = ()) -> Protected | None:
+def hit(
+    located: Located,
+    protected: tuple[Protected, ...],
+    insensitive: bool,
+    anchors: tuple[str, ...] = (),
+) -> Protected | None:
     """The protected entry a write to ``located`` would change, if any.
 
     A folder that holds a protected entry counts too: ``rm -rf .claude``, ``mv .claude x`` or
@@ -185,8 +189,11 @@ def linked(located: Located, protected: tuple[Protected, ...], fs: FileSystem) -
     for entry in protected:
         if entry.prefix:
             head = entry.path.rpartition("/")[0]
-            candidates = [f for f in (below(head, LINK_SCAN_LIMIT) if below else [])
-                          if f.startswith(entry.path) and "/" not in f[len(head) + 1 :]]
+            candidates = [
+                f
+                for f in (below(head, LINK_SCAN_LIMIT) if below else [])
+                if f.startswith(entry.path) and "/" not in f[len(head) + 1 :]
+            ]
         elif entry.folder:
             candidates = below(entry.path, LINK_SCAN_LIMIT) if below else []
         else:

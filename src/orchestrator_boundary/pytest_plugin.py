@@ -46,10 +46,13 @@ def boundary_project(tmp_path: Path) -> Path:
 @pytest.fixture
 def boundary_payload(boundary_project: Path) -> Callable[..., dict[str, Any]]:
     """Factory: ``boundary_payload(tool="Write", input={"file_path": "src/x.py"}, ...)``."""
-    def factory(tool: str = "Write", input: Mapping[str, Any] | None = None,
-                **kw: Any) -> dict[str, Any]:
+
+    def factory(
+        tool: str = "Write", input: Mapping[str, Any] | None = None, **kw: Any
+    ) -> dict[str, Any]:
         kw.setdefault("cwd", boundary_project)
         return make_payload(tool, input, **kw)
+
     return factory
 
 
@@ -61,10 +64,21 @@ def boundary_hook(boundary_project: Path, tmp_path: Path) -> Callable[..., Bound
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
 
-    def call(payload: Mapping[str, Any] | bytes | str, *, project: Any = None,
-             env: Mapping[str, str] | None = None, **kw: Any) -> BoundaryAnswer:
-        return run_hook(payload, project=project or boundary_project,
-                        env={"HOME": str(home), **(env or {})}, scratch=str(tmp_path), **kw)
+    def call(
+        payload: Mapping[str, Any] | bytes | str,
+        *,
+        project: Any = None,
+        env: Mapping[str, str] | None = None,
+        **kw: Any,
+    ) -> BoundaryAnswer:
+        return run_hook(
+            payload,
+            project=project or boundary_project,
+            env={"HOME": str(home), **(env or {})},
+            scratch=str(tmp_path),
+            **kw,
+        )
+
     return call
 
 
@@ -80,5 +94,13 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"orchestrator-boundary: hook entry {' '.join(hook_command()[:2])[:60]}"
 
 
-__all__ = ["BoundaryAnswer", "boundary_cases", "boundary_hook", "boundary_payload",
-           "boundary_project", "load_cases", "make_payload", "run_hook"]
+__all__ = [
+    "BoundaryAnswer",
+    "boundary_cases",
+    "boundary_hook",
+    "boundary_payload",
+    "boundary_project",
+    "load_cases",
+    "make_payload",
+    "run_hook",
+]

@@ -32,9 +32,12 @@ class Thresholds:
 
     @classmethod
     def from_config(cls, rc: ReportConfig, **overrides: Any) -> Thresholds:
-        base: dict[str, Any] = {"min_days": rc.min_days, "min_tool_uses": rc.min_tool_uses,
-                                "max_hook_error_rate": rc.max_hook_error_rate,
-                                "max_bypass_session_share": rc.max_bypass_session_share}
+        base: dict[str, Any] = {
+            "min_days": rc.min_days,
+            "min_tool_uses": rc.min_tool_uses,
+            "max_hook_error_rate": rc.max_hook_error_rate,
+            "max_bypass_session_share": rc.max_bypass_session_share,
+        }
         base.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**base)
 
@@ -120,10 +123,13 @@ class Report:
             "verdict": self.verdict,
             "ready": self.ready,
             "today": self.today.isoformat(),
-            "thresholds": {"min_days": t.min_days, "min_tool_uses": t.min_tool_uses,
-                           "max_hook_error_rate": t.max_hook_error_rate,
-                           "max_bypass_session_share": t.max_bypass_session_share,
-                           "trend_tolerance": t.trend_tolerance},
+            "thresholds": {
+                "min_days": t.min_days,
+                "min_tool_uses": t.min_tool_uses,
+                "max_hook_error_rate": t.max_hook_error_rate,
+                "max_bypass_session_share": t.max_bypass_session_share,
+                "trend_tolerance": t.trend_tolerance,
+            },
             "records": self.records,
             "malformed_lines": self.malformed,
             "skipped_before_since": self.skipped_before_since,
@@ -148,12 +154,24 @@ class Report:
             "hook_error_rate": self.hook_error_rate,
             "subagent_calls": self.subagent_calls,
             "calls_with_agent_id": self.calls_with_agent_id,
-            "per_day": [{"day": d.day.isoformat(), "tool_uses": d.tool_uses,
-                         "violations": d.violations, "rate": d.rate} for d in self.per_day],
-            "trend": {"slope_per_day": self.slope, "first_half_rate": self.first_half_rate,
-                      "second_half_rate": self.second_half_rate},
-            "criteria": [{"key": c.key, "label": c.label, "ok": c.ok, "value": c.value,
-                          "needed": c.needed} for c in self.criteria],
+            "per_day": [
+                {
+                    "day": d.day.isoformat(),
+                    "tool_uses": d.tool_uses,
+                    "violations": d.violations,
+                    "rate": d.rate,
+                }
+                for d in self.per_day
+            ],
+            "trend": {
+                "slope_per_day": self.slope,
+                "first_half_rate": self.first_half_rate,
+                "second_half_rate": self.second_half_rate,
+            },
+            "criteria": [
+                {"key": c.key, "label": c.label, "ok": c.ok, "value": c.value, "needed": c.needed}
+                for c in self.criteria
+            ],
         }
 
 
@@ -178,8 +196,9 @@ def record_day(rec: Mapping[str, Any]) -> date | None:
         return None
 
 
-def parse_lines(lines: Iterable[str],
-                progress: Progress | None = None) -> Iterator[dict[str, Any] | None]:
+def parse_lines(
+    lines: Iterable[str], progress: Progress | None = None
+) -> Iterator[dict[str, Any] | None]:
     """Each non-blank line as a record, or None when it is not a usable audit record."""
     for line in lines:
         if progress is not None:
@@ -226,7 +245,8 @@ def parse_since(text: str, today: date) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise ValueError(
-            f"--since {text!r}: expected YYYY-MM-DD or a number of days like 30d") from None
+            f"--since {text!r}: expected YYYY-MM-DD or a number of days like 30d"
+        ) from None
 
 
 # ---------------------------------------------------------------- the numbers
@@ -258,8 +278,14 @@ def _agent_label(rec: Mapping[str, Any]) -> str:
     return "main"
 
 
-def compute(records: Iterable[Mapping[str, Any]], thresholds: Thresholds, today: date, *,
-            since: date | None = None, malformed: int = 0) -> Report:
+def compute(
+    records: Iterable[Mapping[str, Any]],
+    thresholds: Thresholds,
+    today: date,
+    *,
+    since: date | None = None,
+    malformed: int = 0,
+) -> Report:
     """The readiness report over parsed audit records (any order)."""
     r = Report(today=today, thresholds=thresholds, malformed=malformed)
     sessions: set[str] = set()
@@ -330,7 +356,7 @@ def _trend(r: Report) -> None:
     r.slope = slope([((d.day - origin).days, d.rate) for d in r.per_day])
     half = len(r.per_day) // 2
     if half:
-        first, second = r.per_day[:half], r.per_day[len(r.per_day) - half:]
+        first, second = r.per_day[:half], r.per_day[len(r.per_day) - half :]
         r.first_half_rate = sum(d.violations for d in first) / sum(d.tool_uses for d in first)
         r.second_half_rate = sum(d.violations for d in second) / sum(d.tool_uses for d in second)
 
@@ -344,19 +370,46 @@ def criteria(r: Report) -> list[Criterion]:
         word = "falling" if r.slope < -t.trend_tolerance else "stable" if trend_ok else "rising"
         trend_value = f"{word}, {r.slope * 100:+.2f} points/day"
     return [
-        Criterion("days", "days of data", r.span_days >= t.min_days,
-                  f"{r.span_days} days ({r.distinct_days} with records)", f">= {t.min_days}"),
-        Criterion("tool_uses", "tool uses", r.tool_uses >= t.min_tool_uses,
-                  str(r.tool_uses), f">= {t.min_tool_uses}"),
-        Criterion("subagents", "subagent calls detected", r.subagent_calls > 0,
-                  f"{r.subagent_calls} calls", "> 0"),
-        Criterion("hook_errors", "hook errors", r.hook_error_rate < t.max_hook_error_rate,
-                  f"{_pct(r.hook_error_rate)} ({r.hook_errors})",
-                  f"< {_pct(t.max_hook_error_rate)}"),
-        Criterion("bypass", "sessions with bypass",
-                  r.bypass_session_share < t.max_bypass_session_share,
-                  f"{_pct(r.bypass_session_share)} ({r.sessions_with_bypass})",
-                  f"< {_pct(t.max_bypass_session_share)}"),
-        Criterion("trend", "violations falling or stable", trend_ok, trend_value,
-                  f"slope <= {t.trend_tolerance * 100:+.2f}"),
+        Criterion(
+            "days",
+            "days of data",
+            r.span_days >= t.min_days,
+            f"{r.span_days} days ({r.distinct_days} with records)",
+            f">= {t.min_days}",
+        ),
+        Criterion(
+            "tool_uses",
+            "tool uses",
+            r.tool_uses >= t.min_tool_uses,
+            str(r.tool_uses),
+            f">= {t.min_tool_uses}",
+        ),
+        Criterion(
+            "subagents",
+            "subagent calls detected",
+            r.subagent_calls > 0,
+            f"{r.subagent_calls} calls",
+            "> 0",
+        ),
+        Criterion(
+            "hook_errors",
+            "hook errors",
+            r.hook_error_rate < t.max_hook_error_rate,
+            f"{_pct(r.hook_error_rate)} ({r.hook_errors})",
+            f"< {_pct(t.max_hook_error_rate)}",
+        ),
+        Criterion(
+            "bypass",
+            "sessions with bypass",
+            r.bypass_session_share < t.max_bypass_session_share,
+            f"{_pct(r.bypass_session_share)} ({r.sessions_with_bypass})",
+            f"< {_pct(t.max_bypass_session_share)}",
+        ),
+        Criterion(
+            "trend",
+            "violations falling or stable",
+            trend_ok,
+            trend_value,
+            f"slope <= {t.trend_tolerance * 100:+.2f}",
+        ),
     ]

@@ -37,9 +37,11 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
     left, right, top, bottom = 44, 44, 16, 40
     w, h = width - left - right, height - top - bottom
     days = r.per_day
-    parts = [f'<svg id="chart-per-day" width="{width}" '
-             f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="violations per day">']
+    parts = [
+        f'<svg id="chart-per-day" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="violations per day">'
+    ]
     parts.append(f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="#f6f8fa"/>')
     if not days:
         parts.append(f'<text x="{left + 8}" y="{top + 20}">no tool uses</text></svg>')
@@ -52,30 +54,40 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
     bar_w = max(slot * 0.7, 1.0)
     for frac in (0, 0.5, 1):
         y = top + h - frac * h
-        parts.append(f'<line x1="{left}" x2="{left + w}" y1="{y:.1f}" y2="{y:.1f}" '
-                     f'stroke="#d1d9e0"/>')
-        parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
-                     f'{peak * frac:g}</text>')
-        parts.append(f'<text x="{left + w + 6}" y="{y + 4:.1f}">{frac * top_rate * 100:.0f} %'
-                     f'</text>')
+        parts.append(
+            f'<line x1="{left}" x2="{left + w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#d1d9e0"/>'
+        )
+        parts.append(
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{peak * frac:g}</text>'
+        )
+        parts.append(
+            f'<text x="{left + w + 6}" y="{y + 4:.1f}">{frac * top_rate * 100:.0f} %</text>'
+        )
     points = []
     for d in days:
         i = (d.day - origin).days
         x = left + i * slot + (slot - bar_w) / 2
         bh = d.violations / peak * h
-        parts.append(f'<rect class="bar" x="{x:.1f}" y="{top + h - bh:.1f}" width="{bar_w:.1f}" '
-                     f'height="{bh:.1f}" fill="{BAR}"><title>{d.day}: {d.violations} violations'
-                     f' / {d.tool_uses} uses</title></rect>')
+        parts.append(
+            f'<rect class="bar" x="{x:.1f}" y="{top + h - bh:.1f}" width="{bar_w:.1f}" '
+            f'height="{bh:.1f}" fill="{BAR}"><title>{d.day}: {d.violations} violations'
+            f" / {d.tool_uses} uses</title></rect>"
+        )
         points.append(f"{left + i * slot + slot / 2:.1f},{top + h - d.rate / top_rate * h:.1f}")
-    parts.append(f'<polyline points="{" ".join(points)}" fill="none" stroke="{LINE}" '
-                 f'stroke-width="2"/>')
+    parts.append(
+        f'<polyline points="{" ".join(points)}" fill="none" stroke="{LINE}" stroke-width="2"/>'
+    )
     step = max(1, len(days) // 10)
     for d in days[::step]:
         i = (d.day - origin).days
-        parts.append(f'<text x="{left + i * slot + slot / 2:.1f}" y="{top + h + 16}" '
-                     f'text-anchor="middle">{d.day.strftime("%m-%d")}</text>')
-    parts.append(f'<text x="{left}" y="{height - 6}">bars: violations per day (left axis); '
-                 f'line: violations / tool uses (right axis)</text>')
+        parts.append(
+            f'<text x="{left + i * slot + slot / 2:.1f}" y="{top + h + 16}" '
+            f'text-anchor="middle">{d.day.strftime("%m-%d")}</text>'
+        )
+    parts.append(
+        f'<text x="{left}" y="{height - 6}">bars: violations per day (left axis); '
+        f"line: violations / tool uses (right axis)</text>"
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -84,9 +96,11 @@ def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
     items = r.by_tool[:limit]
     row, left, top = 24, 140, 8
     height = top * 2 + max(len(items), 1) * row
-    parts = [f'<svg id="chart-by-tool" width="{width}" '
-             f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="violations by tool">']
+    parts = [
+        f'<svg id="chart-by-tool" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="violations by tool">'
+    ]
     if not items:
         parts.append(f'<text x="8" y="{top + 16}">no violations</text></svg>')
         return "".join(parts)
@@ -97,9 +111,11 @@ def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
         bw = max(n / peak * w, 1)
         label = name if len(name) <= 22 else name[:21] + "\u2026"
         parts.append(f'<text x="{left - 6}" y="{y + 16}" text-anchor="end">{escape(label)}</text>')
-        parts.append(f'<rect class="bar" x="{left}" y="{y + 4}" width="{bw:.1f}" '
-                     f'height="{row - 8}" '
-                     f'fill="{BAR}"><title>{escape(name)}: {n}</title></rect>')
+        parts.append(
+            f'<rect class="bar" x="{left}" y="{y + 4}" width="{bw:.1f}" '
+            f'height="{row - 8}" '
+            f'fill="{BAR}"><title>{escape(name)}: {n}</title></rect>'
+        )
         parts.append(f'<text x="{left + bw + 6:.1f}" y="{y + 16}">{n}</text>')
     parts.append("</svg>")
     return "".join(parts)
@@ -113,8 +129,10 @@ def _table(rows: list[tuple[str, str]]) -> str:
 def _ranking(title: str, items: list[tuple[str, int]], limit: int = 15) -> str:
     if not items:
         return ""
-    body = "".join(f"<tr><td><code>{escape(name)}</code></td><td class=n>{n}</td></tr>"
-                   for name, n in items[:limit])
+    body = "".join(
+        f"<tr><td><code>{escape(name)}</code></td><td class=n>{n}</td></tr>"
+        for name, n in items[:limit]
+    )
     more = f"<p class=meta>and {len(items) - limit} more</p>" if len(items) > limit else ""
     return f"<div><h2>{escape(title)}</h2><table>{body}</table>{more}</div>"
 
@@ -128,23 +146,30 @@ def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
         ("tool uses (PreToolUse)", _num(r.tool_uses)),
         ("hook invocations", _num(r.invocations)),
         ("sessions", _num(r.sessions)),
-        ("violations (would deny)",
-         f"{_num(r.violations)} ({r.violation_rate * 100:.1f} % of uses)"),
+        (
+            "violations (would deny)",
+            f"{_num(r.violations)} ({r.violation_rate * 100:.1f} % of uses)",
+        ),
         ("violations per session", f"{r.violations_per_session:.2f}"),
         ("bypassed calls", _num(r.bypassed_calls)),
-        ("sessions with a bypass",
-         f"{r.sessions_with_bypass} ({r.bypass_session_share * 100:.1f} %)"),
+        (
+            "sessions with a bypass",
+            f"{r.sessions_with_bypass} ({r.bypass_session_share * 100:.1f} %)",
+        ),
         ("hook errors", f"{r.hook_errors} ({r.hook_error_rate * 100:.2f} % of invocations)"),
         ("subagent tool calls", _num(r.subagent_calls)),
-        ("daily violation rate slope",
-         "-" if r.slope is None else f"{r.slope * 100:+.2f} points per day"),
+        (
+            "daily violation rate slope",
+            "-" if r.slope is None else f"{r.slope * 100:+.2f} points per day",
+        ),
         ("malformed lines (skipped)", _num(r.malformed)),
     ]
     crit = "".join(
         f'<tr class="{"ok" if c.ok else "fail"}" data-ok="{str(c.ok).lower()}">'
-        f'<td class=mark>{"PASS" if c.ok else "FAIL"}</td><td>{escape(c.label)}</td>'
+        f"<td class=mark>{'PASS' if c.ok else 'FAIL'}</td><td>{escape(c.label)}</td>"
         f"<td>{escape(c.value)}</td><td>{escape(c.needed)}</td></tr>"
-        for c in r.criteria)
+        for c in r.criteria
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">

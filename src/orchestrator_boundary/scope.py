@@ -37,7 +37,7 @@ class _Compiled:
 
     def matches(self, subject: str) -> bool:
         m = self.regex.match(subject)
-        return bool(m) and (self.folder or m.end() == len(subject))
+        return m is not None and (self.folder or m.end() == len(subject))
 
 
 @lru_cache(maxsize=1024)
@@ -49,11 +49,11 @@ def _compile(text: str, insensitive: bool) -> _Compiled:
         raise PatternError(f"{text!r}: '..' segments and NUL bytes are not allowed")
     absolute = body.startswith("/")
     anchored = "/" + body.lstrip("/")
-    compiled = _GITIGNORE(fold(anchored, insensitive))
-    if compiled.regex is None:
+    regex: re.Pattern[str] | None = getattr(_GITIGNORE(fold(anchored, insensitive)), "regex", None)
+    if regex is None:
         raise PatternError(f"{text!r}: not a usable glob pattern")
     folder = anchored.endswith("/") or anchored.endswith("/**")
-    return _Compiled(text, text.startswith("!"), absolute, folder, compiled.regex)
+    return _Compiled(text, text.startswith("!"), absolute, folder, regex)
 
 
 def validate(patterns: Sequence[str]) -> None:

@@ -16,7 +16,6 @@ import difflib
 import json
 import os
 import re
-import shlex
 import sys
 import tempfile
 import time
@@ -47,8 +46,9 @@ class SettingsError(ValueError):
         self.file, self.problem = file, problem
 
 
-def hook_command(event: str, *, executable: str | None = None,
-                 package_dir: str | None = None) -> str:
+def hook_command(
+    event: str, *, executable: str | None = None, package_dir: str | None = None
+) -> str:
     """The shell command registered for ``event`` ("PreToolUse"/"PostToolUse" or "pre"/"post").
 
     Pinned to the interpreter that has the package, quoted for POSIX shells: the import-free
@@ -68,8 +68,14 @@ def is_ours(hook: object) -> bool:
     return isinstance(command, str) and any(m in command for m in MARKERS)
 
 
-def settings_path(scope: str, project: str, *, home: str | None = None,
-                  platform: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+def settings_path(
+    scope: str,
+    project: str,
+    *,
+    home: str | None = None,
+    platform: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> str:
     env = os.environ if environ is None else environ
     if scope == "project":
         return os.path.join(project, ".claude", "settings.json")
@@ -87,8 +93,9 @@ def settings_path(scope: str, project: str, *, home: str | None = None,
     raise ValueError(f"unknown scope {scope!r} (expected one of {', '.join(SCOPES)})")
 
 
-def all_settings_paths(project: str, *, home: str | None = None,
-                       environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+def all_settings_paths(
+    project: str, *, home: str | None = None, environ: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
     """(scope, path) for every settings file Claude Code reads for ``project``."""
     return [(s, settings_path(s, project, home=home, environ=environ)) for s in SCOPES]
 
@@ -100,8 +107,9 @@ def parse_settings(text: str, file: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SettingsError(file, f"not valid JSON at line {exc.lineno}, column {exc.colno}: "
-                                  f"{exc.msg}") from None
+        raise SettingsError(
+            file, f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
     if not isinstance(data, dict):
         raise SettingsError(file, f"the top level is a JSON {type(data).__name__}, not an object")
     return data
@@ -130,8 +138,9 @@ def _check_shape(data: Mapping[str, Any], file: str) -> None:
     for event in EVENTS:
         groups = hooks.get(event)
         if groups is not None and not isinstance(groups, list):
-            raise SettingsError(file, f'"hooks.{event}" is a JSON {type(groups).__name__}, '
-                                      "not a list")
+            raise SettingsError(
+                file, f'"hooks.{event}" is a JSON {type(groups).__name__}, not a list'
+            )
 
 
 def _strip_ours(groups: list[Any]) -> list[Any]:
@@ -154,8 +163,13 @@ def _our_group(command: str, timeout: int) -> dict[str, Any]:
 
 def _is_exact(groups: list[Any], want: dict[str, Any]) -> bool:
     """Exactly one entry of ours, and it is the wanted group."""
-    ours = [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
-            and any(is_ours(h) for h in g["hooks"])]
+    ours = [
+        g
+        for g in groups
+        if isinstance(g, dict)
+        and isinstance(g.get("hooks"), list)
+        and any(is_ours(h) for h in g["hooks"])
+    ]
     return len(ours) == 1 and ours[0] == want
 
 
@@ -170,9 +184,14 @@ class Change:
         return self.old != self.new
 
 
-def with_hooks(old: Mapping[str, Any], file: str = "settings.json", *,
-               commands: Mapping[str, str] | None = None, timeout: int = HOOK_TIMEOUT_S,
-               managed_only: bool = False) -> Change:
+def with_hooks(
+    old: Mapping[str, Any],
+    file: str = "settings.json",
+    *,
+    commands: Mapping[str, str] | None = None,
+    timeout: int = HOOK_TIMEOUT_S,
+    managed_only: bool = False,
+) -> Change:
     """``old`` with our PreToolUse/PostToolUse hooks registered (once, matcher ``*``)."""
     _check_shape(old, file)
     new = copy.deepcopy(dict(old))
@@ -198,8 +217,9 @@ def with_hooks(old: Mapping[str, Any], file: str = "settings.json", *,
     return Change(dict(old), new, actions)
 
 
-def without_hooks(old: Mapping[str, Any], file: str = "settings.json", *,
-                  managed_only: bool = False) -> Change:
+def without_hooks(
+    old: Mapping[str, Any], file: str = "settings.json", *, managed_only: bool = False
+) -> Change:
     """``old`` without our hooks; containers left empty by removing them disappear."""
     _check_shape(old, file)
     new = copy.deepcopy(dict(old))
@@ -277,9 +297,14 @@ def foreign_write_hooks(data: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def unified_diff(old_text: str, new_text: str, path: str) -> str:
-    return "".join(difflib.unified_diff(
-        old_text.splitlines(keepends=True), new_text.splitlines(keepends=True),
-        fromfile=f"a/{path}" if old_text else "/dev/null", tofile=f"b/{path}"))
+    return "".join(
+        difflib.unified_diff(
+            old_text.splitlines(keepends=True),
+            new_text.splitlines(keepends=True),
+            fromfile=f"a/{path}" if old_text else "/dev/null",
+            tofile=f"b/{path}",
+        )
+    )
 
 
 def read_text(path: str) -> str | None:

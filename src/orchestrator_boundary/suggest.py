@@ -12,7 +12,8 @@ _WRITERS = ("Write", "Edit", "write")
 
 
 def suitable_agent(config: Config, path: str | None) -> str:
-    """A configured agent type that may write ``path`` (relative to the root), else general-purpose."""
+    """A configured agent type that may write ``path`` (relative to the root), else
+    general-purpose."""
     for name, profile in config.agents.items():
         if name == "*":
             continue

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
-import shlex
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,22 +20,37 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
-SCRIPTS = {"PreToolUse": "orchestrator-boundary-pre-tool-use",
-           "PostToolUse": "orchestrator-boundary-post-tool-use"}
+SCRIPTS = {
+    "PreToolUse": "orchestrator-boundary-pre-tool-use",
+    "PostToolUse": "orchestrator-boundary-post-tool-use",
+}
 # what the hook reads from its environment; cleared so the developer's shell cannot leak in
-OWN_ENV = ("CLAUDE_PROJECT_DIR", "ORCHESTRATOR_BOUNDARY_PHASE", "ORCHESTRATOR_BOUNDARY_CONFIG",
-           "AMPLIFIER_BYPASS_BOUNDARY", "CLAUDE_PLUGIN_ROOT")
+OWN_ENV = (
+    "CLAUDE_PROJECT_DIR",
+    "ORCHESTRATOR_BOUNDARY_PHASE",
+    "ORCHESTRATOR_BOUNDARY_CONFIG",
+    "AMPLIFIER_BYPASS_BOUNDARY",
+    "CLAUDE_PLUGIN_ROOT",
+)
 PATH_KEYS = ("file_path", "notebook_path")
 
 
 # ---------------------------------------------------------------------------- payloads
 
 
-def make_payload(tool: str = "Write", input: Mapping[str, Any] | None = None, *,
-                 agent_type: str | None = None, subagent: bool = False,
-                 event: str = "PreToolUse", cwd: str | os.PathLike[str] = ".",
-                 session_id: str | None = None, permission_mode: str = "acceptEdits",
-                 tool_response: Any = None, **extra: Any) -> dict[str, Any]:
+def make_payload(
+    tool: str = "Write",
+    input: Mapping[str, Any] | None = None,
+    *,
+    agent_type: str | None = None,
+    subagent: bool = False,
+    event: str = "PreToolUse",
+    cwd: str | os.PathLike[str] = ".",
+    session_id: str | None = None,
+    permission_mode: str = "acceptEdits",
+    tool_response: Any = None,
+    **extra: Any,
+) -> dict[str, Any]:
     """A hook payload like the real CLI's (see the protocol notes)."""
     root = os.path.abspath(os.fspath(cwd))
     tool_input = dict(input or {})
@@ -48,8 +63,13 @@ def make_payload(tool: str = "Write", input: Mapping[str, Any] | None = None, *,
     sid = session_id or str(uuid.uuid4())
     payload: dict[str, Any] = {
         "session_id": sid,
-        "transcript_path": os.path.join(os.path.expanduser("~"), ".claude", "projects",
-                                        root.replace(os.sep, "-"), f"{sid}.jsonl"),
+        "transcript_path": os.path.join(
+            os.path.expanduser("~"),
+            ".claude",
+            "projects",
+            root.replace(os.sep, "-"),
+            f"{sid}.jsonl",
+        ),
         "cwd": root,
         "permission_mode": permission_mode,
     }
@@ -57,8 +77,12 @@ def make_payload(tool: str = "Write", input: Mapping[str, Any] | None = None, *,
         payload["agent_id"] = "a" + uuid.uuid4().hex[:16]
     if agent_type is not None:  # without subagent=True: a main thread run with --agent NAME
         payload["agent_type"] = agent_type
-    payload.update(hook_event_name=event, tool_name=tool, tool_input=tool_input,
-                   tool_use_id="toolu_" + uuid.uuid4().hex[:24])
+    payload.update(
+        hook_event_name=event,
+        tool_name=tool,
+        tool_input=tool_input,
+        tool_use_id="toolu_" + uuid.uuid4().hex[:24],
+    )
     if event == "PostToolUse":
         payload["tool_response"] = tool_response if tool_response is not None else {}
     payload.update(extra)
@@ -102,10 +126,18 @@ class BoundaryAnswer:
         wanted = {"decision": expect} if isinstance(expect, str) else expect
         if not isinstance(wanted, Mapping):
             return f"unusable expect {expect!r}"
-        have = {"decision": self.decision, "exit_code": self.exit_code, "code": self.code,
-                "rule": self.rule, "would_deny": self.would_deny}
-        bad = [f"{k}={have.get(k, (self.record or {}).get(k))!r} (expected {v!r})"
-               for k, v in wanted.items() if have.get(k, (self.record or {}).get(k)) != v]
+        have = {
+            "decision": self.decision,
+            "exit_code": self.exit_code,
+            "code": self.code,
+            "rule": self.rule,
+            "would_deny": self.would_deny,
+        }
+        bad = [
+            f"{k}={have.get(k, (self.record or {}).get(k))!r} (expected {v!r})"
+            for k, v in wanted.items()
+            if have.get(k, (self.record or {}).get(k)) != v
+        ]
         return "; ".join(bad)
 
 
@@ -119,8 +151,13 @@ def hook_command(event: str = "PreToolUse") -> list[str]:
     return shlex.split(client.hook_command(event, sys.executable))
 
 
-def _decision(event: str, exit_code: int, out: dict[str, Any] | None, stderr: str,
-              record: dict[str, Any] | None) -> tuple[str, str]:
+def _decision(
+    event: str,
+    exit_code: int,
+    out: dict[str, Any] | None,
+    stderr: str,
+    record: dict[str, Any] | None,
+) -> tuple[str, str]:
     if exit_code == 2:
         return ("deny" if event == "PreToolUse" else "block"), stderr.strip()
     out = out or {}
@@ -162,11 +199,18 @@ def _last_record(path: str, offset: int, tool_use_id: str) -> dict[str, Any] | N
     return None
 
 
-def run_hook(payload: Mapping[str, Any] | bytes | str, *, project: str | os.PathLike[str],
-             config: str | None = None, config_file: str | os.PathLike[str] | None = None,
-             phase: str | None = None, env: Mapping[str, str] | None = None,
-             event: str | None = None, timeout: float = 60, scratch: str | None = None,
-             ) -> BoundaryAnswer:
+def run_hook(
+    payload: Mapping[str, Any] | bytes | str,
+    *,
+    project: str | os.PathLike[str],
+    config: str | None = None,
+    config_file: str | os.PathLike[str] | None = None,
+    phase: str | None = None,
+    env: Mapping[str, str] | None = None,
+    event: str | None = None,
+    timeout: float = 60,
+    scratch: str | None = None,
+) -> BoundaryAnswer:
     """Run the real hook once on ``payload`` in ``project`` and read its answer."""
     project = os.path.abspath(os.fspath(project))
     if isinstance(payload, Mapping):
@@ -179,7 +223,8 @@ def run_hook(payload: Mapping[str, Any] | bytes | str, *, project: str | os.Path
     environ = {k: v for k, v in os.environ.items() if k not in OWN_ENV}
     environ["CLAUDE_PROJECT_DIR"] = project
     environ["PYTHONPATH"] = os.pathsep.join(
-        [PACKAGE_PARENT, *filter(None, [os.environ.get("PYTHONPATH")])])
+        [PACKAGE_PARENT, *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
     cfg: str | None = None
     if config is not None and config_file is not None:
         raise ValueError("give config (TOML text) or config_file (a path), not both")
@@ -198,15 +243,21 @@ def run_hook(payload: Mapping[str, Any] | bytes | str, *, project: str | os.Path
     # verdicts are the same either way, tests/test_daemon.py)
     environ.setdefault("ORCHESTRATOR_BOUNDARY_NO_DAEMON", "1")
     environ.update(env or {})
-    trail = _audit_file(project, environ.get("ORCHESTRATOR_BOUNDARY_CONFIG"),
-                        environ.get("HOME"))
+    trail = _audit_file(project, environ.get("ORCHESTRATOR_BOUNDARY_CONFIG"), environ.get("HOME"))
     try:
         offset = os.path.getsize(trail)
     except OSError:
         offset = 0
     command = hook_command(event)
-    proc = subprocess.run(command, input=raw, capture_output=True, cwd=project, env=environ,
-                          timeout=timeout, check=False)
+    proc = subprocess.run(
+        command,
+        input=raw,
+        capture_output=True,
+        cwd=project,
+        env=environ,
+        timeout=timeout,
+        check=False,
+    )
     stdout = proc.stdout.decode("utf-8", "replace")
     stderr = proc.stderr.decode("utf-8", "replace")
     try:
@@ -216,8 +267,9 @@ def run_hook(payload: Mapping[str, Any] | bytes | str, *, project: str | os.Path
     output = parsed if isinstance(parsed, dict) else None
     record = _last_record(trail, offset, tool_use_id)
     decision, reason = _decision(event, proc.returncode, output, stderr, record)
-    return BoundaryAnswer(proc.returncode, stdout, stderr, output, decision, reason, record,
-                          command)
+    return BoundaryAnswer(
+        proc.returncode, stdout, stderr, output, decision, reason, record, command
+    )
 
 
 # ---------------------------------------------------------------------------- cases
@@ -239,7 +291,7 @@ class BoundaryCase:
         def move(value: Any) -> Any:
             under = isinstance(value, str) and value.startswith((old + "/", old + "\\"))
             if isinstance(value, str) and (value == old or under):
-                return new + value[len(old):].replace("\\", os.sep)
+                return new + value[len(old) :].replace("\\", os.sep)
             if isinstance(value, dict):
                 return {k: move(v) for k, v in value.items()}
             if isinstance(value, list):
@@ -272,5 +324,11 @@ def load_cases(*files: str | os.PathLike[str], require_expect: bool = True) -> l
     return params
 
 
-__all__ = ["BoundaryAnswer", "BoundaryCase", "hook_command", "load_cases", "make_payload",
-           "run_hook"]
+__all__ = [
+    "BoundaryAnswer",
+    "BoundaryCase",
+    "hook_command",
+    "load_cases",
+    "make_payload",
+    "run_hook",
+]

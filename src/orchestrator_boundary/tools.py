@@ -75,7 +75,15 @@ PATH_KEYS: Mapping[str, str] = {
     "NotebookEdit": "notebook_path",
 }
 
-TASK_TOOLS = ("TodoWrite", "TaskCreate", "TaskUpdate", "TaskGet", "TaskList", "TaskOutput", "TaskStop")
+TASK_TOOLS = (
+    "TodoWrite",
+    "TaskCreate",
+    "TaskUpdate",
+    "TaskGet",
+    "TaskList",
+    "TaskOutput",
+    "TaskStop",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,8 +96,9 @@ def decide_phase(
     if event == POST:
         block = tamper or phase is Phase.ENFORCE
         went = f"This {tool} already ran although the boundary does not allow it. "
-        return _replace(base, post_block=block, message=went + reason if block else "",
-                        system_message=note)
+        return _replace(
+            base, post_block=block, message=went + reason if block else "", system_message=note
+        )
     if tamper:
         return _replace(base, decision=Decision.DENY, message=reason, system_message=note)
     match phase:

@@ -64,9 +64,20 @@ def install(project: Project) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ORCHESTRATOR"))}
     env["HOME"] = str(project.home)
     done = subprocess.run(
-        [sys.executable, "-m", "orchestrator_boundary.cli", "install", "--project",
-         str(project.root), "--json"],
-        capture_output=True, text=True, timeout=120, env=env, check=False,
+        [
+            sys.executable,
+            "-m",
+            "orchestrator_boundary.cli",
+            "install",
+            "--project",
+            str(project.root),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     settings = json.loads(project.path(".claude/settings.json").read_text(encoding="utf-8"))

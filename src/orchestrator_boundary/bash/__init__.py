@@ -26,5 +26,11 @@ def analyze(
     """
     from orchestrator_boundary.bash.analysis import run
 
-    return run(command, cwd=cwd, home=home, read_only_commands=read_only_commands, shell=shell,
-               budget=budget)
+    return run(
+        command,
+        cwd=cwd,
+        home=home,
+        read_only_commands=read_only_commands,
+        shell=shell,
+        budget=budget,
+    )

@@ -48,8 +48,9 @@ def summarize(commands: list[Command], error: str = "") -> BashAnalysis:
     )
 
 
-def _bash(command: str, cwd: str, home: str | None, read_only: frozenset[str],
-          budget: Budget) -> BashAnalysis:
+def _bash(
+    command: str, cwd: str, home: str | None, read_only: frozenset[str], budget: Budget
+) -> BashAnalysis:
     from orchestrator_boundary.bash.walk import Walker
 
     source = _encode(command)
@@ -60,15 +61,28 @@ def _bash(command: str, cwd: str, home: str | None, read_only: frozenset[str],
     error = first_error(root, budget)
     if error:
         return BashAnalysis(Status.UNPARSEABLE, error=error)
-    env = Env(cwd=normalize_cwd(cwd), home=normalize_cwd(home), read_only=read_only,
-              budget=budget, depth=0, run_shell=run_shell)
+    env = Env(
+        cwd=normalize_cwd(cwd),
+        home=normalize_cwd(home),
+        read_only=read_only,
+        budget=budget,
+        depth=0,
+        run_shell=run_shell,
+    )
     out: list[Command] = []
     Walker(env, out).block(root.named_children, env.cwd, 0)
     return summarize(out)
 
 
-def run(command: str, *, cwd: str, home: str | None, read_only_commands: frozenset[str],
-        shell: str, budget: int | None) -> BashAnalysis:
+def run(
+    command: str,
+    *,
+    cwd: str,
+    home: str | None,
+    read_only_commands: frozenset[str],
+    shell: str,
+    budget: int | None,
+) -> BashAnalysis:
     work = Budget(MAX_STEPS if budget is None else budget)
     if not isinstance(command, str):
         return BashAnalysis(Status.UNPARSEABLE, error="command is not text")
@@ -76,9 +90,13 @@ def run(command: str, *, cwd: str, home: str | None, read_only_commands: frozens
         if shell.lower() in ("powershell", "pwsh", "powershell.exe", "pwsh.exe"):
             from orchestrator_boundary.bash.powershell import analyze_powershell
 
-            return analyze_powershell(command, cwd=cwd, home=home,
-                                      read_only_commands=frozenset(read_only_commands),
-                                      budget=work)
+            return analyze_powershell(
+                command,
+                cwd=cwd,
+                home=home,
+                read_only_commands=frozenset(read_only_commands),
+                budget=work,
+            )
         return _bash(command, cwd, home, frozenset(read_only_commands), work)
     except BudgetExhausted as exc:
         return BashAnalysis(Status.UNPARSEABLE, error=str(exc) or "budget exhausted")

@@ -8,18 +8,46 @@ from orchestrator_boundary.bash.opts import split
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
-_SUFFIX = {"gzip": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
-           "lz4": ".lz4", "compress": ".Z"}
-_UNPACK = {"gunzip": "gzip", "bunzip2": "bzip2", "unxz": "xz", "unlzma": "lzma",
-           "unzstd": "zstd", "uncompress": "compress"}
+_SUFFIX = {
+    "gzip": ".gz",
+    "bzip2": ".bz2",
+    "xz": ".xz",
+    "lzma": ".lzma",
+    "zstd": ".zst",
+    "lz4": ".lz4",
+    "compress": ".Z",
+}
+_UNPACK = {
+    "gunzip": "gzip",
+    "bunzip2": "bzip2",
+    "unxz": "xz",
+    "unlzma": "lzma",
+    "unzstd": "zstd",
+    "uncompress": "compress",
+}
 
 
 def _tar(prog: str, args: list[Word], env: Env) -> Outcome:
     if args and args[0].value and not args[0].value.startswith("-"):
         args = [lit("-" + args[0].value), *args[1:]]  # old style: `tar czf out.tgz dir`
-    parsed = split(args, "fCTXbHKNgLV", frozenset({
-        "--file", "--directory", "--files-from", "--exclude-from", "--format",
-        "--use-compress-program", "--transform", "--owner", "--group", "--mode"}))
+    parsed = split(
+        args,
+        "fCTXbHKNgLV",
+        frozenset(
+            {
+                "--file",
+                "--directory",
+                "--files-from",
+                "--exclude-from",
+                "--format",
+                "--use-compress-program",
+                "--transform",
+                "--owner",
+                "--group",
+                "--mode",
+            }
+        ),
+    )
     if parsed.has("-t", "--list", "-d", "--diff", "--compare"):
         return read_only(prog, "tar list / compare")
     archive = parsed.last("-f", "--file")
@@ -27,8 +55,9 @@ def _tar(prog: str, args: list[Word], env: Env) -> Outcome:
     if parsed.has("-x", "--extract", "--get"):
         base = into if into is not None else lit(".")
         return writes(prog, env.fx_many(W, [base], "tar extract directory"))
-    if parsed.has("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--concatenate",
-                  "--delete"):
+    if parsed.has(
+        "-c", "--create", "-r", "--append", "-u", "--update", "-A", "--concatenate", "--delete"
+    ):
         if archive is None or archive.value == "-":
             return read_only(prog, "tar writes the archive to stdout")
         fx = env.fx_many(W, [archive], "tar archive")
@@ -81,18 +110,38 @@ def _compress(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _rsync(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "efTB", frozenset({"--exclude", "--include", "--filter", "--rsh",
-                                             "--exclude-from", "--include-from", "--files-from",
-                                             "--temp-dir", "--backup-dir", "--log-file",
-                                             "--chmod", "--rsync-path", "--password-file"}))
+    parsed = split(
+        args,
+        "efTB",
+        frozenset(
+            {
+                "--exclude",
+                "--include",
+                "--filter",
+                "--rsh",
+                "--exclude-from",
+                "--include-from",
+                "--files-from",
+                "--temp-dir",
+                "--backup-dir",
+                "--log-file",
+                "--chmod",
+                "--rsync-path",
+                "--password-file",
+            }
+        ),
+    )
     if parsed.has("-n", "--dry-run", "--list-only"):
         return read_only(prog, f"{prog} dry run")
     if len(parsed.pos) < 2:
         return read_only(prog, "no destination")
     dest = parsed.pos[-1]
     remote = dest.value is not None and ":" in dest.value.split("/", 1)[0]
-    fx = [Fx(W, dest.text, None, f"{prog} remote destination")] if remote else \
-        env.fx_many(W, [dest], f"{prog} destination")
+    fx = (
+        [Fx(W, dest.text, None, f"{prog} remote destination")]
+        if remote
+        else env.fx_many(W, [dest], f"{prog} destination")
+    )
     if any(name.startswith("--delete") for name, _ in parsed.opts) and not remote:
         fx += env.fx_many(D, [dest], f"{prog} --delete in destination")
     if parsed.has("--remove-source-files"):
@@ -101,9 +150,22 @@ def _rsync(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _patch(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "pdiorBDFVYzgF", frozenset({"--strip", "--directory", "--input",
-                                                      "--output", "--reject-file", "--prefix",
-                                                      "--suffix", "--backup-if-mismatch"}))
+    parsed = split(
+        args,
+        "pdiorBDFVYzgF",
+        frozenset(
+            {
+                "--strip",
+                "--directory",
+                "--input",
+                "--output",
+                "--reject-file",
+                "--prefix",
+                "--suffix",
+                "--backup-if-mismatch",
+            }
+        ),
+    )
     if parsed.has("--dry-run", "-C", "--check"):
         return read_only(prog, "patch dry run")
     out = parsed.last("-o", "--output")
@@ -124,13 +186,51 @@ def _url_name(url: Word) -> Word | None:
 
 
 def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "oDcKdHXuAeEFTbrxmwyYzUQ", frozenset({
-        "--output", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr",
-        "--data", "--data-raw", "--data-binary", "--header", "--request", "--user",
-        "--user-agent", "--referer", "--form", "--upload-file", "--cookie", "--proxy",
-        "--max-time", "--connect-timeout", "--output-dir", "--config", "--retry", "--write-out",
-        "--data-urlencode", "--url", "--cacert", "--cert", "--key", "--json", "--range",
-        "--limit-rate", "--resolve", "--libcurl", "--etag-save", "--hsts", "--alt-svc"}))
+    parsed = split(
+        args,
+        "oDcKdHXuAeEFTbrxmwyYzUQ",
+        frozenset(
+            {
+                "--output",
+                "--dump-header",
+                "--cookie-jar",
+                "--trace",
+                "--trace-ascii",
+                "--stderr",
+                "--data",
+                "--data-raw",
+                "--data-binary",
+                "--header",
+                "--request",
+                "--user",
+                "--user-agent",
+                "--referer",
+                "--form",
+                "--upload-file",
+                "--cookie",
+                "--proxy",
+                "--max-time",
+                "--connect-timeout",
+                "--output-dir",
+                "--config",
+                "--retry",
+                "--write-out",
+                "--data-urlencode",
+                "--url",
+                "--cacert",
+                "--cert",
+                "--key",
+                "--json",
+                "--range",
+                "--limit-rate",
+                "--resolve",
+                "--libcurl",
+                "--etag-save",
+                "--hsts",
+                "--alt-svc",
+            }
+        ),
+    )
     outdir = parsed.last("--output-dir")
     env = env.at(env.resolve(outdir)) if outdir is not None else env
     fx: list[Fx] = []
@@ -143,8 +243,17 @@ def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
             fx.append(Fx(W, "", None, f"{prog} -OJ: name from the server"))
         for url in urls[: max(1, len(urls) - len(parsed.values("-o", "--output")))]:
             fx.append(env.fx(W, _url_name(url), f"{prog} -O remote name"))
-    for name in ("-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
-                 "--stderr", "--libcurl", "--etag-save"):
+    for name in (
+        "-D",
+        "--dump-header",
+        "-c",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+        "--stderr",
+        "--libcurl",
+        "--etag-save",
+    ):
         for out in parsed.values(name):
             if out is not None and out.value != "-":
                 fx += env.fx_many(W, [out], f"{prog} {name} file")
@@ -152,10 +261,31 @@ def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _wget(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "OoaPleAtTUwQeiBRDIX", frozenset({
-        "--output-document", "--output-file", "--append-output", "--directory-prefix",
-        "--level", "--accept", "--reject", "--tries", "--timeout", "--user-agent", "--header",
-        "--user", "--password", "--input-file", "--base", "--domains", "--post-data"}))
+    parsed = split(
+        args,
+        "OoaPleAtTUwQeiBRDIX",
+        frozenset(
+            {
+                "--output-document",
+                "--output-file",
+                "--append-output",
+                "--directory-prefix",
+                "--level",
+                "--accept",
+                "--reject",
+                "--tries",
+                "--timeout",
+                "--user-agent",
+                "--header",
+                "--user",
+                "--password",
+                "--input-file",
+                "--base",
+                "--domains",
+                "--post-data",
+            }
+        ),
+    )
     if parsed.has("--spider"):
         return read_only(prog, "wget --spider")
     fx: list[Fx] = []
@@ -176,8 +306,30 @@ def _wget(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 HANDLERS = {
-    "tar": _tar, "zip": _zip, "unzip": _unzip, "rsync": _rsync, "scp": _rsync,
-    "patch": _patch, "curl": _curl, "wget": _wget,
-    **{name: _compress for name in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma",
-                                    "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress")},
+    "tar": _tar,
+    "zip": _zip,
+    "unzip": _unzip,
+    "rsync": _rsync,
+    "scp": _rsync,
+    "patch": _patch,
+    "curl": _curl,
+    "wget": _wget,
+    **{
+        name: _compress
+        for name in (
+            "gzip",
+            "gunzip",
+            "bzip2",
+            "bunzip2",
+            "xz",
+            "unxz",
+            "lzma",
+            "unlzma",
+            "zstd",
+            "unzstd",
+            "lz4",
+            "compress",
+            "uncompress",
+        )
+    },
 }

@@ -8,7 +8,7 @@ from orchestrator_boundary.bash.opts import split
 from orchestrator_boundary.bash.words import Word
 
 W = EffectKind.WRITE
-_OPERAND_END = frozenset(")]\"")
+_OPERAND_END = frozenset(')]"')
 
 
 def _tokens(code: str) -> list[tuple[str, str]]:
@@ -38,8 +38,9 @@ def _tokens(code: str) -> list[tuple[str, str]]:
                 j += 1
             out.append(("str", "".join(buf)))
             i = j + 1
-        elif ch == "/" and (not out or (out[-1][0] in ("nl", "op") and out[-1][1] not in
-                            _OPERAND_END)):
+        elif ch == "/" and (
+            not out or (out[-1][0] in ("nl", "op") and out[-1][1] not in _OPERAND_END)
+        ):
             j = i + 1
             while j < n and code[j] not in "/\n":
                 j += 2 if code[j] == "\\" else 1
@@ -89,11 +90,16 @@ def scan_program(code: str) -> tuple[list[str | None], str]:
 
 
 def awk(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "FvfiE", frozenset({"--field-separator", "--assign", "--file",
-                                            "--include", "--exec", "--source"}))
+    parsed = split(
+        args,
+        "FvfiE",
+        frozenset({"--field-separator", "--assign", "--file", "--include", "--exec", "--source"}),
+    )
     operands = list(parsed.pos)
-    in_place = any(v is not None and v.value in ("inplace", "inplace.awk")
-                   for v in parsed.values("-i", "--include"))
+    in_place = any(
+        v is not None and v.value in ("inplace", "inplace.awk")
+        for v in parsed.values("-i", "--include")
+    )
     if parsed.has("-f", "--file", "-E", "--exec"):
         return opaque(prog, "awk program file not analyzed")
     sources = [v for v in parsed.values("--source") if v]
@@ -109,8 +115,11 @@ def awk(prog: str, args: list[Word], env: Env) -> Outcome:
         env.budget.spend_text(src.value)
         written, reason = scan_program(src.value)
         for name in written:
-            fx.append(env.fx(W, name, "awk print redirection") if name is not None
-                      else env.fx(W, None, "awk print redirection to a computed name"))
+            fx.append(
+                env.fx(W, name, "awk print redirection")
+                if name is not None
+                else env.fx(W, None, "awk print redirection to a computed name")
+            )
         fx = [f for f in fx if f.path not in ("/dev/stdout", "/dev/stderr", "/dev/null")]
         if reason:
             return opaque(prog, reason, fx)

@@ -13,8 +13,18 @@ from orchestrator_boundary.bash.readonly_data import (
 from orchestrator_boundary.bash.unwrap import unwrap
 from orchestrator_boundary.bash.words import Word
 
-_ALIASES = {"nodejs": "node", "gtar": "tar", "gsed": "sed", "gawk": "awk", "mawk": "awk",
-            "nawk": "awk", "bsdtar": "tar", "pip3": "pip", "python3": "python", "rmdir": "rmdir"}
+_ALIASES = {
+    "nodejs": "node",
+    "gtar": "tar",
+    "gsed": "sed",
+    "gawk": "awk",
+    "mawk": "awk",
+    "nawk": "awk",
+    "bsdtar": "tar",
+    "pip3": "pip",
+    "python3": "python",
+    "rmdir": "rmdir",
+}
 
 
 def program_name(value: str) -> str:
@@ -38,8 +48,11 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
         prog = program_name(head)
         if head in env.read_only or prog in env.read_only:
             return read_only(prog, "caller's read-only command")
-        if "/" in head.replace("\\", "/") and prog not in PATH_INDEPENDENT and \
-                not head.startswith(TRUSTED_DIRS):
+        if (
+            "/" in head.replace("\\", "/")
+            and prog not in PATH_INDEPENDENT
+            and not head.startswith(TRUSTED_DIRS)
+        ):
             return opaque(prog, f"runs {head}: not a system program")
         step = unwrap(prog, argv[1:], env)
         if isinstance(step, Outcome):

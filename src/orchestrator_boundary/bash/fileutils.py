@@ -16,8 +16,18 @@ _TARGET_DIR = frozenset({"--target-directory", "-t"})
 def _copy_like(prog: str, args: list[Word], env: Env) -> Outcome:
     """cp, mv, install, ln: sources then destination (or -t DIR)."""
     short = {"cp": "tS", "mv": "tS", "install": "tSgmo", "ln": "tS"}[prog]
-    long_ = frozenset({"--target-directory", "--suffix", "--backup", "--owner", "--group",
-                       "--mode", "--sparse", "--reflink"})
+    long_ = frozenset(
+        {
+            "--target-directory",
+            "--suffix",
+            "--backup",
+            "--owner",
+            "--group",
+            "--mode",
+            "--sparse",
+            "--reflink",
+        }
+    )
     parsed = split(args, short, long_)
     if prog == "install" and parsed.has("-d", "--directory"):
         return writes(prog, env.fx_many(W, parsed.pos, "install -d directory"))
@@ -38,20 +48,41 @@ def _copy_like(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(prog, fx)
 
 
-def _operands(kind: EffectKind, short: str = "", long_: frozenset[str] = frozenset(),
-              skip: int = 0, label: str = "operand") -> Callable[[str, list[Word], Env], Outcome]:
+def _operands(
+    kind: EffectKind,
+    short: str = "",
+    long_: frozenset[str] = frozenset(),
+    skip: int = 0,
+    label: str = "operand",
+) -> Callable[[str, list[Word], Env], Outcome]:
     def handler(prog: str, args: list[Word], env: Env) -> Outcome:
         parsed = split(args, short, long_)
         skip_n = 0 if kind == C and parsed.has("--reference") else skip
         return writes(prog, env.fx_many(kind, parsed.pos[skip_n:], f"{prog} {label}"))
+
     return handler
 
 
 def _chmod(prog: str, args: list[Word], env: Env) -> Outcome:
     # chmod -x f: "-x" is a mode, not an option
     mode_chars = set("rwxXstugoa+-=,0123456789")
-    known = {"-R", "-f", "-v", "-c", "-h", "-H", "-L", "-P", "--recursive", "--silent",
-             "--quiet", "--verbose", "--changes", "--no-dereference", "--dereference"}
+    known = {
+        "-R",
+        "-f",
+        "-v",
+        "-c",
+        "-h",
+        "-H",
+        "-L",
+        "-P",
+        "--recursive",
+        "--silent",
+        "--quiet",
+        "--verbose",
+        "--changes",
+        "--no-dereference",
+        "--dereference",
+    }
     operands: list[Word] = []
     has_ref = False
     for arg in args:
@@ -85,25 +116,55 @@ def _tee(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _sort(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "oktSTy", frozenset({"--output", "--key", "--field-separator",
-                                                "--buffer-size", "--temporary-directory",
-                                                "--parallel", "--files0-from", "--sort"}))
-    return writes(prog, env.fx_many(W, [v for v in parsed.values("-o", "--output") if v],
-                                    f"{prog} -o output"))
+    parsed = split(
+        args,
+        "oktSTy",
+        frozenset(
+            {
+                "--output",
+                "--key",
+                "--field-separator",
+                "--buffer-size",
+                "--temporary-directory",
+                "--parallel",
+                "--files0-from",
+                "--sort",
+            }
+        ),
+    )
+    return writes(
+        prog, env.fx_many(W, [v for v in parsed.values("-o", "--output") if v], f"{prog} -o output")
+    )
 
 
 def _uniq(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "fsw", frozenset({"--skip-fields", "--skip-chars", "--check-chars",
-                                             "--group", "--all-repeated"}))
+    parsed = split(
+        args,
+        "fsw",
+        frozenset({"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}),
+    )
     out = parsed.pos[1:2]
     return writes(prog, env.fx_many(W, [o for o in out if o.value != "-"], "uniq output file"))
 
 
 def _split(prog: str, args: list[Word], env: Env) -> Outcome:
     short = "lbnCadf" if prog == "csplit" else "lbnCaet"
-    parsed = split(args, short, frozenset({"--lines", "--bytes", "--number", "--line-bytes",
-                                            "--suffix-length", "--prefix",
-                                            "--additional-suffix", "--suffix-format"}))
+    parsed = split(
+        args,
+        short,
+        frozenset(
+            {
+                "--lines",
+                "--bytes",
+                "--number",
+                "--line-bytes",
+                "--suffix-length",
+                "--prefix",
+                "--additional-suffix",
+                "--suffix-format",
+            }
+        ),
+    )
     if prog == "csplit":
         prefix = parsed.last("-f", "--prefix") or Word("xx", "xx")
     else:
@@ -132,14 +193,29 @@ def _mktemp(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 HANDLERS = {
-    "cp": _copy_like, "mv": _copy_like, "install": _copy_like, "ln": _copy_like,
-    "rm": _operands(D, label="operand"), "rmdir": _operands(D, label="operand"),
+    "cp": _copy_like,
+    "mv": _copy_like,
+    "install": _copy_like,
+    "ln": _copy_like,
+    "rm": _operands(D, label="operand"),
+    "rmdir": _operands(D, label="operand"),
     "unlink": _operands(D, label="operand"),
     "shred": _operands(W, "nsz", frozenset({"--iterations", "--size", "--random-source"})),
     "mkdir": _operands(W, "m", frozenset({"--mode", "--context"}), label="directory"),
     "mkfifo": _operands(W, "m", frozenset({"--mode"})),
-    "touch": _touch, "chmod": _chmod, "chown": _chmod, "chgrp": _chmod,
+    "touch": _touch,
+    "chmod": _chmod,
+    "chown": _chmod,
+    "chgrp": _chmod,
     "truncate": _operands(W, "sr", frozenset({"--size", "--reference"}), label="target"),
-    "dd": _dd, "tee": _tee, "sort": _sort, "shuf": _sort, "uniq": _uniq,
-    "split": _split, "csplit": _split, "xxd": _xxd, "tree": _tree, "mktemp": _mktemp,
+    "dd": _dd,
+    "tee": _tee,
+    "sort": _sort,
+    "shuf": _sort,
+    "uniq": _uniq,
+    "split": _split,
+    "csplit": _split,
+    "xxd": _xxd,
+    "tree": _tree,
+    "mktemp": _mktemp,
 }

@@ -40,13 +40,17 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
             j = i + 1
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
-            inner = [unknown("{}") if a.value is not None and "{}" in a.value else a
-                     for a in args[i + 1 : j]]
+            inner = [
+                unknown("{}") if a.value is not None and "{}" in a.value else a
+                for a in args[i + 1 : j]
+            ]
             if inner:
                 here = env.at(None) if value in ("-execdir", "-okdir") else env
                 outcome = dispatch(inner, here)
-                fx += [Fx(f.kind, f.path, f.resolved, f"find {value} {outcome.program}: {f.source}")
-                       for f in outcome.fx]
+                fx += [
+                    Fx(f.kind, f.path, f.resolved, f"find {value} {outcome.program}: {f.source}")
+                    for f in outcome.fx
+                ]
                 if _RANK[outcome.status] > _RANK[status]:
                     status = outcome.status
                 notes.append(f"{value} {outcome.program}: {outcome.note}".strip(": "))

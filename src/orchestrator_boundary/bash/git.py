@@ -19,13 +19,41 @@ _REPO_STATE = names(
     maintenance repack commit-tree mktag mktree write-tree read-tree pack-refs stage
     """
 )
-_GIT_VAL = frozenset({"-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
-                      "--config-env", "--super-prefix"})
+_GIT_VAL = frozenset(
+    {
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "--namespace",
+        "--exec-path",
+        "--config-env",
+        "--super-prefix",
+    }
+)
 _SUB_VAL = "mbBFCSUOXsjfnu"  # short options that take a value in common subcommands
-_SUB_LONG = frozenset({"--message", "--file", "--author", "--date", "--branch", "--depth",
-                       "--origin", "--template", "--reference", "--separate-git-dir",
-                       "--config", "--orphan", "--upstream", "--onto", "--strategy",
-                       "--strategy-option", "--reuse-message", "--fixup", "--squash"})
+_SUB_LONG = frozenset(
+    {
+        "--message",
+        "--file",
+        "--author",
+        "--date",
+        "--branch",
+        "--depth",
+        "--origin",
+        "--template",
+        "--reference",
+        "--separate-git-dir",
+        "--config",
+        "--orphan",
+        "--upstream",
+        "--onto",
+        "--strategy",
+        "--strategy-option",
+        "--reuse-message",
+        "--fixup",
+        "--squash",
+    }
+)
 
 
 def _repo(env: Env, source: str) -> Fx:
@@ -33,24 +61,74 @@ def _repo(env: Env, source: str) -> Fx:
 
 
 def _branch(p: Parsed, env: Env) -> Outcome:
-    changing = ("-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-u",
-                "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force")
-    listing = ("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged",
-               "--points-at", "-a", "-r", "--all", "--remotes", "--show-current", "-v", "-vv")
+    changing = (
+        "-d",
+        "-D",
+        "-m",
+        "-M",
+        "-c",
+        "-C",
+        "--delete",
+        "--move",
+        "--copy",
+        "-u",
+        "--set-upstream-to",
+        "--unset-upstream",
+        "--edit-description",
+        "-f",
+        "--force",
+    )
+    listing = (
+        "--list",
+        "-l",
+        "--contains",
+        "--no-contains",
+        "--merged",
+        "--no-merged",
+        "--points-at",
+        "-a",
+        "-r",
+        "--all",
+        "--remotes",
+        "--show-current",
+        "-v",
+        "-vv",
+    )
     if p.has(*changing) or (p.pos and not p.has(*listing)):
         return writes("git", [_repo(env, "git branch change")])
     return read_only("git", "git branch listing")
 
 
 def _config(p: Parsed, env: Env, sub_args: list[Word]) -> Outcome:
-    reading = ("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list",
-               "--show-origin", "--show-scope", "--get-color", "--get-colorbool")
+    reading = (
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--get-urlmatch",
+        "-l",
+        "--list",
+        "--show-origin",
+        "--show-scope",
+        "--get-color",
+        "--get-colorbool",
+    )
     first = p.pos[0].value if p.pos else None
-    if p.has(*reading) or first in ("get", "list") or (len(p.pos) == 1 and first not in
-                                                       ("set", "unset", "edit")):
+    if (
+        p.has(*reading)
+        or first in ("get", "list")
+        or (len(p.pos) == 1 and first not in ("set", "unset", "edit"))
+    ):
         return read_only("git", "git config read")
-    if not p.pos and not p.has("--unset", "--unset-all", "--add", "--replace-all",
-                               "--remove-section", "--rename-section", "-e", "--edit"):
+    if not p.pos and not p.has(
+        "--unset",
+        "--unset-all",
+        "--add",
+        "--replace-all",
+        "--remove-section",
+        "--rename-section",
+        "-e",
+        "--edit",
+    ):
         return read_only("git", "git config without a key")
     if p.has("--global"):
         home = env.home
@@ -72,8 +150,11 @@ def _paths_after_dashdash(args: list[Word]) -> list[Word] | None:
 def git(prog: str, args: list[Word], env: Env) -> Outcome:
     top = split(args, "Cc", _GIT_VAL, stop_at_positional=True)
     for name, value in top.opts:
-        if name == "-c" and (value is None or value.value is None or
-                             not value.value.lower().startswith(GIT_SAFE_CONFIG_PREFIXES)):
+        if name == "-c" and (
+            value is None
+            or value.value is None
+            or not value.value.lower().startswith(GIT_SAFE_CONFIG_PREFIXES)
+        ):
             return opaque("git", "git -c setting may run a command")
         if name == "-C":
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
@@ -128,8 +209,12 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
     if sub == "mv":
         if len(p.pos) < 2:
             return writes("git", [_repo(env, "git mv")])
-        return writes("git", env.fx_many(D, p.pos[:-1], "git mv source")
-                      + env.fx_many(W, p.pos[-1:], "git mv destination") + [_repo(env, "git mv")])
+        return writes(
+            "git",
+            env.fx_many(D, p.pos[:-1], "git mv source")
+            + env.fx_many(W, p.pos[-1:], "git mv destination")
+            + [_repo(env, "git mv")],
+        )
     if sub == "clean":
         if p.has("-n", "--dry-run"):
             return read_only("git", "git clean dry run")
@@ -158,8 +243,11 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
         if first == "list":
             return read_only("git", "git worktree list")
         kind = D if first == "remove" else W
-        fx = env.fx_many(kind, p.pos[1:2], f"git worktree {first}") if first in ("add", "remove",
-                                                                                 "move") else []
+        fx = (
+            env.fx_many(kind, p.pos[1:2], f"git worktree {first}")
+            if first in ("add", "remove", "move")
+            else []
+        )
         return writes("git", [*fx, _repo(env, f"git worktree {first}")])
     if sub == "submodule":
         first = p.pos[0].value if p.pos else None

@@ -51,8 +51,18 @@ def _literal(node: ast.AST | None, aliases: dict[str, str]) -> str | None:
     if isinstance(node, ast.Call):
         name = _dotted(node.func, aliases) or ""
         vals = [_literal(a, aliases) for a in node.args]
-        if name in ("pathlib.Path", "Path", "pathlib.PurePath", "os.path.expanduser",
-                    "os.path.abspath", "os.path.normpath") and len(vals) == 1:
+        if (
+            name
+            in (
+                "pathlib.Path",
+                "Path",
+                "pathlib.PurePath",
+                "os.path.expanduser",
+                "os.path.abspath",
+                "os.path.normpath",
+            )
+            and len(vals) == 1
+        ):
             return vals[0]
         if name in ("os.path.join", "pathlib.Path", "Path") and vals and None not in vals:
             return "/".join(v.rstrip("/") for v in vals if v is not None)
@@ -85,8 +95,7 @@ def _imports(tree: ast.AST) -> tuple[dict[str, str], str]:
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             root = module.split(".")[0]
-            if node.level or (root not in sys.stdlib_module_names and
-                              root not in SAFE_THIRD_PARTY):
+            if node.level or (root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY):
                 return aliases, f"imports from {module or '.'}: its code is not analyzed"
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
@@ -98,8 +107,11 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
     short = name.rsplit(".", 1)[-1]
     if name in PY_OPAQUE_CALLS or name.startswith(PY_OPAQUE_PREFIXES):
         return f"calls {name}: runs other code"
-    if name == "getattr" and call.args and _dotted(call.args[0], aliases) in ("os", "shutil",
-                                                                              "subprocess"):
+    if (
+        name == "getattr"
+        and call.args
+        and _dotted(call.args[0], aliases) in ("os", "shutil", "subprocess")
+    ):
         return "getattr on a module: indirect call"
     if name in PY_OPEN_LIKE:
         if _writes_mode(_arg(call, 1, "mode")):
@@ -125,8 +137,9 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
             return ""
         if _dotted(receiver, aliases) in ("os", "shutil", "io", "sys", "os.path"):
             return ""  # os.mkdir etc. are matched by full name above
-        if isinstance(receiver, ast.Constant | ast.JoinedStr) or \
-                (short == "replace" and len(call.args) >= 2):
+        if isinstance(receiver, ast.Constant | ast.JoinedStr) or (
+            short == "replace" and len(call.args) >= 2
+        ):
             return ""  # "text".replace(a, b), "name".open? : string methods, not paths
         found.append((kind, _literal(receiver, aliases), f"python Path.{short}()"))
         if short in ("rename", "replace", "symlink_to", "hardlink_to", "move", "copy"):

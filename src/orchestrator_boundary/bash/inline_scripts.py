@@ -45,8 +45,9 @@ def analyze_js(code: str) -> tuple[list[Found], str]:
         is_call = k + 1 < len(toks) and toks[k + 1].text == "("
         if name in ("require", "import") and is_call:
             spec = literal(_arg(call_args(toks, k)[0], 0))
-            if spec is None or not (spec.removeprefix("node:") in NODE_BUILTINS or
-                                    spec.endswith(".json")):
+            if spec is None or not (
+                spec.removeprefix("node:") in NODE_BUILTINS or spec.endswith(".json")
+            ):
                 return found, f"node loads module {spec or '(computed)'}: not analyzed"
             if spec.removeprefix("node:") == "child_process":
                 return found, "node uses child_process"
@@ -94,16 +95,22 @@ def _perl_open(args: list[list[Tok]]) -> tuple[bool, str | None, str]:
 
 
 def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
-    calls, moves, opaque = (PERL_CALLS, PERL_MOVES, PERL_OPAQUE) if lang == "perl" else \
-        (RUBY_CALLS, RUBY_MOVES, RUBY_OPAQUE)
+    calls, moves, opaque = (
+        (PERL_CALLS, PERL_MOVES, PERL_OPAQUE)
+        if lang == "perl"
+        else (RUBY_CALLS, RUBY_MOVES, RUBY_OPAQUE)
+    )
     found: list[Found] = []
     for k, tok in enumerate(toks):
         if tok.kind == "tick":
             return found, f"{lang} runs a command in backticks"
         if tok.kind != "id":
             continue
-        name = tok.text.removeprefix("CORE::").removeprefix("Kernel.") if lang == "ruby" \
+        name = (
+            tok.text.removeprefix("CORE::").removeprefix("Kernel.")
+            if lang == "ruby"
             else tok.text.rsplit("::", 1)[-1]
+        )
         if name in opaque or tok.text in opaque:
             return found, f"{lang} calls {tok.text}: runs other code"
         if name in calls:

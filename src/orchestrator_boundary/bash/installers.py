@@ -7,18 +7,100 @@ from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
-_NODE_INSTALL = frozenset({"install", "i", "ci", "add", "remove", "rm", "uninstall", "un",
-                           "update", "up", "upgrade", "link", "unlink", "prune", "dedupe"})
-_NODE_READ = frozenset({"ls", "list", "view", "info", "show", "outdated", "why", "explain",
-                        "search", "config", "whoami", "audit", "doctor", "root", "bin", "prefix",
-                        "help", "pack", "licenses"})
+_NODE_INSTALL = frozenset(
+    {
+        "install",
+        "i",
+        "ci",
+        "add",
+        "remove",
+        "rm",
+        "uninstall",
+        "un",
+        "update",
+        "up",
+        "upgrade",
+        "link",
+        "unlink",
+        "prune",
+        "dedupe",
+    }
+)
+_NODE_READ = frozenset(
+    {
+        "ls",
+        "list",
+        "view",
+        "info",
+        "show",
+        "outdated",
+        "why",
+        "explain",
+        "search",
+        "config",
+        "whoami",
+        "audit",
+        "doctor",
+        "root",
+        "bin",
+        "prefix",
+        "help",
+        "pack",
+        "licenses",
+    }
+)
 _PIP_WRITE = frozenset({"install", "uninstall", "download", "wheel"})
-_PIP_READ = frozenset({"list", "show", "freeze", "check", "search", "index", "inspect", "help",
-                       "debug", "cache", "config", "hash"})
-_SYS = frozenset({"install", "remove", "purge", "upgrade", "dist-upgrade", "autoremove",
-                  "reinstall", "uninstall", "update", "tap", "link", "unlink", "cleanup"})
-_SYS_READ = frozenset({"search", "show", "list", "info", "policy", "depends", "rdepends",
-                       "madison", "outdated", "deps", "leaves", "--prefix", "config", "doctor"})
+_PIP_READ = frozenset(
+    {
+        "list",
+        "show",
+        "freeze",
+        "check",
+        "search",
+        "index",
+        "inspect",
+        "help",
+        "debug",
+        "cache",
+        "config",
+        "hash",
+    }
+)
+_SYS = frozenset(
+    {
+        "install",
+        "remove",
+        "purge",
+        "upgrade",
+        "dist-upgrade",
+        "autoremove",
+        "reinstall",
+        "uninstall",
+        "update",
+        "tap",
+        "link",
+        "unlink",
+        "cleanup",
+    }
+)
+_SYS_READ = frozenset(
+    {
+        "search",
+        "show",
+        "list",
+        "info",
+        "policy",
+        "depends",
+        "rdepends",
+        "madison",
+        "outdated",
+        "deps",
+        "leaves",
+        "--prefix",
+        "config",
+        "doctor",
+    }
+)
 
 
 def _env_write(source: str) -> Fx:
@@ -41,13 +123,23 @@ def node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
     if sub in _NODE_READ:
         return read_only(prog, f"{prog} {sub} reads only")
     if sub in _NODE_INSTALL:
-        if any(a.value in ("-g", "--global", "--location=global") for a in args) or \
-                (prog == "yarn" and args and args[0].value == "global"):
+        if any(a.value in ("-g", "--global", "--location=global") for a in args) or (
+            prog == "yarn" and args and args[0].value == "global"
+        ):
             return writes(prog, [_env_write(f"{prog} {sub} --global")])
         fx = [env.fx(W, lit("node_modules"), f"{prog} {sub}")]
-        fx += [env.fx(W, lit(name), f"{prog} {sub} manifest") for name in (
-            "package.json", {"npm": "package-lock.json", "yarn": "yarn.lock", "pnpm":
-                             "pnpm-lock.yaml", "bun": "bun.lockb"}.get(prog, "package-lock.json"))]
+        fx += [
+            env.fx(W, lit(name), f"{prog} {sub} manifest")
+            for name in (
+                "package.json",
+                {
+                    "npm": "package-lock.json",
+                    "yarn": "yarn.lock",
+                    "pnpm": "pnpm-lock.yaml",
+                    "bun": "bun.lockb",
+                }.get(prog, "package-lock.json"),
+            )
+        ]
         return writes(prog, fx)
     return opaque(prog, f"{prog} {sub or ''}: runs project scripts".replace("  ", " "))
 
@@ -82,9 +174,31 @@ def system_pm(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 HANDLERS = {
-    "npm": node_pm, "yarn": node_pm, "pnpm": node_pm, "bun": node_pm,
-    "pip": pip, "uv": uv,
-    **{name: system_pm for name in ("apt", "apt-get", "brew", "dnf", "yum", "apk", "pacman",
-                                    "gem", "cargo-install", "conda", "mamba", "port", "snap",
-                                    "choco", "winget", "scoop")},
+    "npm": node_pm,
+    "yarn": node_pm,
+    "pnpm": node_pm,
+    "bun": node_pm,
+    "pip": pip,
+    "uv": uv,
+    **{
+        name: system_pm
+        for name in (
+            "apt",
+            "apt-get",
+            "brew",
+            "dnf",
+            "yum",
+            "apk",
+            "pacman",
+            "gem",
+            "cargo-install",
+            "conda",
+            "mamba",
+            "port",
+            "snap",
+            "choco",
+            "winget",
+            "scoop",
+        )
+    },
 }

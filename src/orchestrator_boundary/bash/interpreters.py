@@ -13,12 +13,29 @@ from orchestrator_boundary.bash.words import Word, lit
 
 Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]
 _PY_VAL = frozenset("WXQ")
-_RUBY_SAFE_LIBS = frozenset({"json", "yaml", "fileutils", "pathname", "set", "time", "date",
-                             "pp", "securerandom", "digest", "base64", "csv", "uri", "English"})
+_RUBY_SAFE_LIBS = frozenset(
+    {
+        "json",
+        "yaml",
+        "fileutils",
+        "pathname",
+        "set",
+        "time",
+        "date",
+        "pp",
+        "securerandom",
+        "digest",
+        "base64",
+        "csv",
+        "uri",
+        "English",
+    }
+)
 
 
-def _inline(prog: str, codes: list[str | None], analyzer: Analyzer, env: Env,
-            extra: list[Fx] | None = None) -> Outcome:
+def _inline(
+    prog: str, codes: list[str | None], analyzer: Analyzer, env: Env, extra: list[Fx] | None = None
+) -> Outcome:
     fx: list[Fx] = list(extra or ())
     for code in codes:
         if code is None:

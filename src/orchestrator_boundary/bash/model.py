@@ -18,7 +18,10 @@ class EffectKind(enum.StrEnum):
 
 
 class Status(enum.StrEnum):
-    """Overall verdict of the analysis, worst first wins: unparseable > opaque > writes > read_only."""
+    """Overall verdict of the analysis; the worst wins.
+
+    unparseable > opaque > writes > read_only
+    """
 
     READ_ONLY = "read_only"
     WRITES = "writes"

@@ -18,8 +18,9 @@ W, D = EffectKind.WRITE, EffectKind.DELETE
 
 
 class _Ps:
-    def __init__(self, cwd: str | None, home: str | None, read_only: frozenset[str],
-                 budget: Budget) -> None:
+    def __init__(
+        self, cwd: str | None, home: str | None, read_only: frozenset[str], budget: Budget
+    ) -> None:
         self.cwd, self.home, self.read_only, self.budget = cwd, home, read_only, budget
         self.out: list[Command] = []
 
@@ -90,8 +91,11 @@ class _Ps:
         if kind == "block":
             self.run(raw, depth + 1)
             return Status.READ_ONLY, "", "grouping", []
-        if raw.startswith("$") and "(" not in raw and not any(
-                w[0] == "block" or "(" in w[1] for w in words[1:]):
+        if (
+            raw.startswith("$")
+            and "(" not in raw
+            and not any(w[0] == "block" or "(" in w[1] for w in words[1:])
+        ):
             return Status.READ_ONLY, "", "expression", []
         if value is None or value in ("&", "."):
             return Status.OPAQUE, raw, "call operator or computed command", []
@@ -125,8 +129,9 @@ class _Ps:
             return Status.READ_ONLY, name, "-WhatIf only reports", []
         return self.known(name, params, positional)
 
-    def known(self, name: str, params: dict[str, str | None],
-              pos: list[str | None]) -> tuple[Status, str, str, list[Fx]]:
+    def known(
+        self, name: str, params: dict[str, str | None], pos: list[str | None]
+    ) -> tuple[Status, str, str, list[Fx]]:
         def first(*keys: str, index: int = 0) -> str | None:
             for key in keys:
                 if key in params:
@@ -139,8 +144,11 @@ class _Ps:
         if name in data.NEW_ITEM:
             base = first("-path")
             leaf = params.get("-name")
-            target = base if leaf is None else (None if base is None and "-path" in params
-                                                else f"{base or '.'}/{leaf}")
+            target = (
+                base
+                if leaf is None
+                else (None if base is None and "-path" in params else f"{base or '.'}/{leaf}")
+            )
             return Status.WRITES, name, "", self.fx(W, target, f"{name} target")
         if name in data.REMOVE:
             given = [params[k] for k in ("-path", "-literalpath") if k in params] or pos or [None]
@@ -150,8 +158,11 @@ class _Ps:
             source = first("-path", "-literalpath")
             if name in data.RENAME:
                 new = first("-newname", index=1)
-                parent = source.replace("\\", "/").rsplit("/", 1)[0] if source and "/" in \
-                    source.replace("\\", "/") else "."
+                parent = (
+                    source.replace("\\", "/").rsplit("/", 1)[0]
+                    if source and "/" in source.replace("\\", "/")
+                    else "."
+                )
                 dest = None if new is None or source is None else f"{parent}/{new}"
             else:
                 dest = first("-destination", index=1)
@@ -167,17 +178,20 @@ class _Ps:
         return Status.OPAQUE, name, "unknown cmdlet or program", []
 
 
-def powershell_commands(code: str, cwd: str | None, home: str | None,
-                        read_only: frozenset[str], budget: Budget) -> list[Command]:
+def powershell_commands(
+    code: str, cwd: str | None, home: str | None, read_only: frozenset[str], budget: Budget
+) -> list[Command]:
     ps = _Ps(cwd, home, read_only, budget)
     ps.run(code, 0)
     return ps.out
 
 
-def analyze_powershell(command: str, *, cwd: str, home: str | None,
-                       read_only_commands: frozenset[str], budget: Budget) -> BashAnalysis:
+def analyze_powershell(
+    command: str, *, cwd: str, home: str | None, read_only_commands: frozenset[str], budget: Budget
+) -> BashAnalysis:
     if len(command.encode("utf-8", "surrogatepass")) > MAX_INPUT_BYTES:
         return BashAnalysis(Status.UNPARSEABLE, error="input too large")
     lowered = frozenset(c.lower() for c in read_only_commands)
-    return summarize(powershell_commands(command, normalize_cwd(cwd), normalize_cwd(home),
-                                         lowered, budget))
+    return summarize(
+        powershell_commands(command, normalize_cwd(cwd), normalize_cwd(home), lowered, budget)
+    )

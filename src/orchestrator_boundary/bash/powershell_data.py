@@ -4,15 +4,29 @@ from __future__ import annotations
 
 from orchestrator_boundary.bash.readonly_data import names
 
-WRITE_CONTENT = frozenset({"set-content", "sc", "add-content", "ac", "clear-content", "clc",
-                           "out-file", "export-csv", "export-clixml", "tee-object", "tee"})
+WRITE_CONTENT = frozenset(
+    {
+        "set-content",
+        "sc",
+        "add-content",
+        "ac",
+        "clear-content",
+        "clc",
+        "out-file",
+        "export-csv",
+        "export-clixml",
+        "tee-object",
+        "tee",
+    }
+)
 NEW_ITEM = frozenset({"new-item", "ni", "mkdir", "md"})
 REMOVE = frozenset({"remove-item", "rm", "del", "erase", "rd", "rmdir", "ri"})
 COPY = frozenset({"copy-item", "cp", "copy", "cpi"})
 MOVE = frozenset({"move-item", "mv", "move", "mi"})
 RENAME = frozenset({"rename-item", "ren", "rni"})
-SET_LOCATION = frozenset({"set-location", "sl", "cd", "chdir", "push-location", "pushd",
-                          "pop-location", "popd"})
+SET_LOCATION = frozenset(
+    {"set-location", "sl", "cd", "chdir", "push-location", "pushd", "pop-location", "popd"}
+)
 BLOCK_RUNNERS = frozenset({"foreach-object", "%", "where-object", "?", "where"})
 READ_ONLY = names("""
     get-childitem gci ls dir get-content gc cat type select-string sls get-location gl pwd
@@ -26,6 +40,23 @@ READ_ONLY = names("""
     get-culture get-random get-unique gu where.exe hostname whoami get-netipaddress
     get-ciminstance get-wmiobject gwmi get-executionpolicy get-module gmo get-acl
     """)
-SWITCHES = frozenset({"-force", "-recurse", "-append", "-nonewline", "-passthru", "-noclobber",
-                      "-confirm", "-verbose", "-debug", "-whatif", "-file", "-directory",
-                      "-hidden", "-container", "-asbytestream", "-raw"})
+SWITCHES = frozenset(
+    {
+        "-force",
+        "-recurse",
+        "-append",
+        "-nonewline",
+        "-passthru",
+        "-noclobber",
+        "-confirm",
+        "-verbose",
+        "-debug",
+        "-whatif",
+        "-file",
+        "-directory",
+        "-hidden",
+        "-container",
+        "-asbytestream",
+        "-raw",
+    }
+)

@@ -70,8 +70,11 @@ def tokenize(code: str) -> list[Tok]:
             i = j + 1
         else:
             j = i
-            while j < n and code[j] not in _BREAK and not (code[j] in "'\"" and j > i and
-                                                            code[j - 1] in ",="):
+            while (
+                j < n
+                and code[j] not in _BREAK
+                and not (code[j] in "'\"" and j > i and code[j - 1] in ",=")
+            ):
                 j += 2 if code[j] == "`" else 1
             raw = code[i:j]
             kind = "redir" if ">" in raw and raw.lstrip("*123456").startswith(">") else "word"

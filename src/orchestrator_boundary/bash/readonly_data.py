@@ -25,8 +25,16 @@ READ_ONLY_PROGRAMS = names(
 )
 
 # Directories whose programs are the system's own: a name elsewhere may be a local script.
-TRUSTED_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/",
-                "/usr/local/sbin/", "/opt/homebrew/bin/", "/opt/homebrew/sbin/")
+TRUSTED_DIRS = (
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/sbin/",
+    "/opt/homebrew/bin/",
+    "/opt/homebrew/sbin/",
+)
 # Programs commonly run from a project path (.venv/bin/python, node_modules/.bin/...): their
 # own handlers decide (inline code, installers), everything else is opaque anyway.
 PATH_INDEPENDENT = names("python pip node perl ruby uv npm npx pnpm yarn bun bunx uvx")
@@ -43,11 +51,32 @@ DANGEROUS_ENV = names(
     """
 )
 # `git -c key=value` keys that cannot run a command
-GIT_SAFE_CONFIG_PREFIXES = ("user.", "http.", "color.", "advice.", "init.", "pull.", "push.",
-                            "log.", "status.", "i18n.", "protocol.", "pack.", "fetch.",
-                            "core.quotepath", "core.autocrlf", "core.safecrlf", "gc.auto",
-                            "commit.gpgsign", "tag.gpgsign", "safe.directory", "merge.ff",
-                            "merge.conflictstyle", "diff.renames", "column.ui")
+GIT_SAFE_CONFIG_PREFIXES = (
+    "user.",
+    "http.",
+    "color.",
+    "advice.",
+    "init.",
+    "pull.",
+    "push.",
+    "log.",
+    "status.",
+    "i18n.",
+    "protocol.",
+    "pack.",
+    "fetch.",
+    "core.quotepath",
+    "core.autocrlf",
+    "core.safecrlf",
+    "gc.auto",
+    "commit.gpgsign",
+    "tag.gpgsign",
+    "safe.directory",
+    "merge.ff",
+    "merge.conflictstyle",
+    "diff.renames",
+    "column.ui",
+)
 
 # `git <sub>` that only read the repository.
 GIT_READ_ONLY = names(

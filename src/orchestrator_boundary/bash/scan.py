@@ -49,8 +49,9 @@ def tokenize(code: str, lang: str) -> list[Tok]:
             buf: list[str] = []
             while j < n and code[j] != ch:
                 if code[j] == "\\" and j + 1 < n:
-                    buf.append(code[j : j + 2] if ch != "'" or code[j + 1] not in "'\\"
-                               else code[j + 1])
+                    buf.append(
+                        code[j : j + 2] if ch != "'" or code[j + 1] not in "'\\" else code[j + 1]
+                    )
                     j += 2
                     continue
                 buf.append(code[j])
@@ -62,11 +63,13 @@ def tokenize(code: str, lang: str) -> list[Tok]:
                 value = None if _interpolated(body, ch, lang) or "\\" in body else body
                 out.append(Tok("str", body, value))
             i = j + 1
-        elif _ident_char(ch) or (ch == "." and i + 1 < n and _ident_char(code[i + 1])
-                                 and not code[i + 1].isdigit()):
+        elif _ident_char(ch) or (
+            ch == "." and i + 1 < n and _ident_char(code[i + 1]) and not code[i + 1].isdigit()
+        ):
             j = i + 1
-            while j < n and (_ident_char(code[j]) or (code[j] in ".:" and j + 1 < n and
-                                                      _ident_char(code[j + 1]))):
+            while j < n and (
+                _ident_char(code[j]) or (code[j] in ".:" and j + 1 < n and _ident_char(code[j + 1]))
+            ):
                 j += 1
             out.append(Tok("id", code[i:j]))
             i = j

@@ -40,8 +40,15 @@ def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[
     fx.append(Fx(EffectKind.WRITE, literal or target.text, resolved, f"redirect '{op}'"))
 
 
-def _heredoc(w: Walker, node: Any, cwd: str | None, depth: int, args: list[Word],
-             fx: list[Fx], followers: list[Any]) -> str | None:
+def _heredoc(
+    w: Walker,
+    node: Any,
+    cwd: str | None,
+    depth: int,
+    args: list[Word],
+    fx: list[Fx],
+    followers: list[Any],
+) -> str | None:
     start = next((c for c in node.children if c.type == "heredoc_start"), None)
     quoted = start is not None and any(q in text(start) for q in "'\"\\")
     body_text: str | None = None
@@ -59,8 +66,9 @@ def _heredoc(w: Walker, node: Any, cwd: str | None, depth: int, args: list[Word]
     return body_text
 
 
-def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, depth: int,
-                   note: str = "") -> tuple[str | None, str | None]:
+def simple_command(
+    w: Walker, node: Any, redirects: list[Any], cwd: str | None, depth: int, note: str = ""
+) -> tuple[str | None, str | None]:
     env = w.env
     if node is not None and node.parent is not None and node.parent.type == "redirected_statement":
         cmd_text = text(node.parent)
@@ -78,8 +86,11 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
         w.substitutions(node, cwd, depth + 1)
         program = _PLAIN.get(node.type, text(node.children[0]) if node.children else "")
         risky = _risky_assignment(node)
-        status, why = (Status.OPAQUE, f"sets {risky}: later programs may run other code") \
-            if risky else (Status.READ_ONLY, "builtin / assignment")
+        status, why = (
+            (Status.OPAQUE, f"sets {risky}: later programs may run other code")
+            if risky
+            else (Status.READ_ONLY, "builtin / assignment")
+        )
         w.emit(Command(cmd_text, program, status, note=why))
         return cwd, cwd
     arg_nodes: list[Any] = []
@@ -140,8 +151,11 @@ def simple_command(w: Walker, node: Any, redirects: list[Any], cwd: str | None, 
 
 def _risky_assignment(node: Any) -> str:
     """The name of a dangerous variable that ``node`` (or its direct assignments) sets."""
-    nodes = [node] if node.type == "variable_assignment" else \
-        [c for c in node.named_children if c.type == "variable_assignment"]
+    nodes = (
+        [node]
+        if node.type == "variable_assignment"
+        else [c for c in node.named_children if c.type == "variable_assignment"]
+    )
     for assignment in nodes:
         name_node = assignment.child_by_field_name("name")
         value_node = assignment.child_by_field_name("value")

@@ -38,21 +38,53 @@ _SIMPLE: dict[str, tuple[str, frozenset[str]]] = {
     "command": ("", frozenset()),
 }
 _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or environment
-    ("pnpm", "dlx"), ("pnpm", "exec"), ("yarn", "dlx"), ("yarn", "exec"), ("npm", "exec"),
-    ("bun", "x"), ("poetry", "run"), ("pipenv", "run"), ("bundle", "exec"), ("pdm", "run"),
-    ("hatch", "run"), ("uv", "run"), ("rye", "run"), ("conda", "run"), ("mamba", "run"),
+    ("pnpm", "dlx"),
+    ("pnpm", "exec"),
+    ("yarn", "dlx"),
+    ("yarn", "exec"),
+    ("npm", "exec"),
+    ("bun", "x"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("bundle", "exec"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("uv", "run"),
+    ("rye", "run"),
+    ("conda", "run"),
+    ("mamba", "run"),
 }
-_RUNNER_VAL = frozenset({"--with", "--python", "-p", "--project", "--package", "--extra",
-                         "--group", "--env-file", "--from", "-n", "--name", "--filter", "-F",
-                         "--directory", "--prefix", "-C", "--dir", "--with-requirements"})
+_RUNNER_VAL = frozenset(
+    {
+        "--with",
+        "--python",
+        "-p",
+        "--project",
+        "--package",
+        "--extra",
+        "--group",
+        "--env-file",
+        "--from",
+        "-n",
+        "--name",
+        "--filter",
+        "-F",
+        "--directory",
+        "--prefix",
+        "-C",
+        "--dir",
+        "--with-requirements",
+    }
+)
 
 
 def run_code(prog: str, code: str, env: Env) -> Outcome:
     if env.depth >= MAX_UNWRAP:
         raise BudgetExhausted("budget exhausted (nested shells)")
     inner = env.run_shell(code, replace(env, depth=env.depth + 1, stdin=None))
-    return Outcome(prog, Status.READ_ONLY, note="runs nested shell code (its commands follow)",
-                   inner=inner)
+    return Outcome(
+        prog, Status.READ_ONLY, note="runs nested shell code (its commands follow)", inner=inner
+    )
 
 
 def _shell(prog: str, args: list[Word], env: Env) -> Step:
@@ -86,8 +118,9 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
 
 
 def _env(args: list[Word], env: Env) -> Step:
-    parsed = split(args, "uCSP", frozenset({"--unset", "--chdir", "--split-string"}),
-                   stop_at_positional=True)
+    parsed = split(
+        args, "uCSP", frozenset({"--unset", "--chdir", "--split-string"}), stop_at_positional=True
+    )
     rest = parsed.rest
     for name, value in parsed.opts:
         if name in ("-C", "--chdir"):
@@ -108,9 +141,12 @@ def _env(args: list[Word], env: Env) -> Step:
 
 
 def _sudo(args: list[Word], env: Env) -> Step:
-    parsed = split(args, "ugpCDhrtUTR", frozenset({"--user", "--group", "--chdir", "--host",
-                                                    "--prompt", "--role", "--type"}),
-                   stop_at_positional=True)
+    parsed = split(
+        args,
+        "ugpCDhrtUTR",
+        frozenset({"--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type"}),
+        stop_at_positional=True,
+    )
     listing = parsed.has("-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp")
     if listing and not parsed.rest:
         return read_only("sudo", "credential / listing option")
@@ -134,11 +170,24 @@ def _timeout(args: list[Word], env: Env) -> Step:
 
 
 def _xargs(args: list[Word], env: Env) -> Step:
-    parsed = split(args, "adEILnPs", frozenset({"--arg-file", "--delimiter", "--eof",
-                                                 "--replace", "--max-lines", "--max-args",
-                                                 "--max-procs", "--max-chars",
-                                                 "--process-slot-var"}),
-                   stop_at_positional=True)
+    parsed = split(
+        args,
+        "adEILnPs",
+        frozenset(
+            {
+                "--arg-file",
+                "--delimiter",
+                "--eof",
+                "--replace",
+                "--max-lines",
+                "--max-args",
+                "--max-procs",
+                "--max-chars",
+                "--process-slot-var",
+            }
+        ),
+        stop_at_positional=True,
+    )
     inner = parsed.rest or [lit("echo")]
     replace_str = parsed.last("-I", "--replace")
     if replace_str is None and parsed.has("-i", "--replace"):
@@ -146,8 +195,10 @@ def _xargs(args: list[Word], env: Env) -> Step:
     marker = unknown("<input from xargs>")
     if replace_str is not None and replace_str.value:
         needle = replace_str.value
-        return [marker if a.value is not None and needle in a.value and i else a
-                for i, a in enumerate(inner)], env
+        return [
+            marker if a.value is not None and needle in a.value and i else a
+            for i, a in enumerate(inner)
+        ], env
     return [*inner, marker], env
 
 
@@ -169,8 +220,9 @@ def _parallel(args: list[Word], env: Env) -> Step:
 
 
 def _npx(args: list[Word], env: Env) -> Step:
-    parsed = split(args, "pc", frozenset({"--package", "--call", "-p", "-c"}),
-                   stop_at_positional=True)
+    parsed = split(
+        args, "pc", frozenset({"--package", "--call", "-p", "-c"}), stop_at_positional=True
+    )
     call = parsed.last("-c", "--call")
     if call is not None:
         return run_code("npx", call.value, env) if call.value else opaque("npx", "-c not literal")
@@ -186,8 +238,9 @@ def _runner(args: list[Word], env: Env) -> Step:
 
 
 def _watch(args: list[Word], env: Env) -> Step:
-    rest = split(args, "nd", frozenset({"--interval", "--differences"}),
-                 stop_at_positional=True).rest
+    rest = split(
+        args, "nd", frozenset({"--interval", "--differences"}), stop_at_positional=True
+    ).rest
     if len(rest) == 1 and rest[0].value is not None:
         return run_code("watch", rest[0].value, env)
     return rest, env
@@ -206,8 +259,12 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
             if env.depth >= MAX_UNWRAP:
                 raise BudgetExhausted("budget exhausted (nested shells)")
             inner = powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
-            return Outcome(prog, Status.READ_ONLY, inner=inner,
-                           note="runs PowerShell code (its commands follow)")
+            return Outcome(
+                prog,
+                Status.READ_ONLY,
+                inner=inner,
+                note="runs PowerShell code (its commands follow)",
+            )
         if flag in ("-file", "-f", "-encodedcommand", "-e", "-ec"):
             return opaque(prog, "runs a PowerShell script")
     return opaque(prog, "interactive PowerShell")
@@ -226,8 +283,11 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         if not args or args[0].value in ("-p", "-l") or args[0].value in ("", "-"):
             return read_only("trap", "lists or resets traps")
         code = args[0].value
-        return opaque("trap", "trap code is not a literal") if code is None else \
-            run_code("trap", code, env)
+        return (
+            opaque("trap", "trap code is not a literal")
+            if code is None
+            else run_code("trap", code, env)
+        )
     if prog == "command" and any(a.value in ("-v", "-V") for a in args[:2]):
         return read_only("command", "command -v lookup")
     if prog in _SIMPLE:
@@ -235,8 +295,16 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         if prog == "ionice" and any(a.value == "-p" for a in args):
             return read_only("ionice", "queries a process")
         return split(args, short, long_, stop_at_positional=True).rest, env
-    special = {"env": _env, "sudo": _sudo, "timeout": _timeout, "gtimeout": _timeout,
-               "xargs": _xargs, "parallel": _parallel, "npx": _npx, "watch": _watch}
+    special = {
+        "env": _env,
+        "sudo": _sudo,
+        "timeout": _timeout,
+        "gtimeout": _timeout,
+        "xargs": _xargs,
+        "parallel": _parallel,
+        "npx": _npx,
+        "watch": _watch,
+    }
     if prog in special:
         return special[prog](args, env)
     if args and args[0].value is not None and (prog, args[0].value) in _RUNNERS:

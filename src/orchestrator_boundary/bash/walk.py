@@ -70,8 +70,9 @@ class Walker:
             return fail, ok
         if tail:  # a compound command: its redirects are opened before it runs
             result = self.stmt(node, cwd, depth + 1)
-            simple_command(self, None, list(tail), cwd, depth,
-                           note="redirect of a compound command")
+            simple_command(
+                self, None, list(tail), cwd, depth, note="redirect of a compound command"
+            )
             return result
         if kind in ("subshell", "function_definition"):
             self.block(node.named_children, cwd, depth + 1)
@@ -85,8 +86,13 @@ class Walker:
         if kind in ("elif_clause", "else_clause", "case_item"):
             self.block(node.named_children, cwd, depth + 1)
             return cwd, cwd
-        if kind in ("variable_assignment", "variable_assignments", "declaration_command",
-                    "unset_command", "test_command"):
+        if kind in (
+            "variable_assignment",
+            "variable_assignments",
+            "declaration_command",
+            "unset_command",
+            "test_command",
+        ):
             return simple_command(self, node, [], cwd, depth)
         self.substitutions(node, cwd, depth)
         return cwd, cwd
@@ -111,11 +117,14 @@ class Walker:
                 ok, fail = self.stmt(right, _merge(ok, fail), depth + 1, right_tail)
         return ok, fail
 
-    def _redirected(self, node: Any, cwd: str | None, depth: int,
-                    tail: tuple[Any, ...]) -> State:
+    def _redirected(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
         body = node.child_by_field_name("body")
-        redirects = tuple(c for i, c in enumerate(node.children)
-                          if node.field_name_for_child(i) == "redirect") + tail
+        redirects = (
+            tuple(
+                c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "redirect"
+            )
+            + tail
+        )
         if body is None:
             return simple_command(self, None, list(redirects), cwd, depth)
         return self.stmt(body, cwd, depth + 1, redirects)

@@ -76,8 +76,21 @@ def _unescape_dq(text: str) -> str:
     return "".join(out)
 
 
-_ANSI = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
-         "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v", "?": "?"}
+_ANSI = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "v": "\v",
+    "?": "?",
+}
 
 
 def _ansi_c(text: str) -> str | None:
@@ -138,8 +151,9 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
         skeleton = "".join(_text(c) if c.type == "word" else "_" for c in node.children)
         brace = _unescape_unquoted(skeleton)[2]
-        return Word(text, "".join(p.value or "" for p in parts),
-                    brace or any(p.glob for p in parts))
+        return Word(
+            text, "".join(p.value or "" for p in parts), brace or any(p.glob for p in parts)
+        )
     if kind == "process_substitution":
         return Word(text, "/dev/fd/63")  # a pipe, not a file
     if kind in ("extglob_pattern", "brace_expression"):
