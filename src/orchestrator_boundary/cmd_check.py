@@ -12,7 +12,7 @@ from typing import Any
 
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.hook import judge, setup
-from orchestrator_boundary.payload import parse_payload
+from orchestrator_boundary.payload import HookPayload, parse_payload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.verdict import Verdict, render
 
@@ -57,6 +57,17 @@ def verdict_summary(v: Verdict) -> dict[str, Any]:
     }
 
 
+def judge_with_args(payload: HookPayload, env: dict[str, str], args: argparse.Namespace) -> Verdict:
+    """The verdict for ``payload`` with the common options (--config, --phase) applied."""
+    s = setup(
+        payload.cwd,
+        env,
+        config_file=args.config and os.path.abspath(args.config),
+        phase_override=Phase(args.phase) if args.phase else None,
+    )
+    return judge(payload, s, env)
+
+
 def environ_for(args: argparse.Namespace) -> dict[str, str]:
     env = dict(os.environ)
     if args.project:
@@ -81,13 +92,7 @@ def run(args: argparse.Namespace) -> int:
         raw = sys.stdin.buffer.read()
     try:
         payload = parse_payload(raw)
-        s = setup(
-            payload.cwd,
-            env,
-            config_file=args.config and os.path.abspath(args.config),
-            phase_override=Phase(args.phase) if args.phase else None,
-        )
-        verdict = judge(payload, s, env)
+        verdict = judge_with_args(payload, env, args)
     except BoundaryInputError as exc:
         if args.json:
             print(json.dumps({"decision": None, "error": str(exc)}))

@@ -14,11 +14,9 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from orchestrator_boundary.cmd_check import add_common, verdict_summary
+from orchestrator_boundary.cmd_check import add_common, judge_with_args, verdict_summary
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.hook import judge, setup
 from orchestrator_boundary.payload import payload_from_obj
-from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.progress import Progress
 
 
@@ -55,13 +53,7 @@ def judge_line(
         if isinstance(data, dict):
             expect = data.pop("expect", None)
         payload = payload_from_obj(data)
-        s = setup(
-            payload.cwd,
-            env,
-            config_file=args.config and os.path.abspath(args.config),
-            phase_override=Phase(args.phase) if args.phase else None,
-        )
-        return verdict_summary(judge(payload, s, env)), expect
+        return verdict_summary(judge_with_args(payload, env, args)), expect
     except (ValueError, RecursionError, BoundaryInputError) as exc:
         msg = (
             str(exc) if isinstance(exc, BoundaryInputError) else f"not JSON ({type(exc).__name__})"
