@@ -11,8 +11,29 @@ from orchestrator_boundary.bash.paths import normalize_cwd
 _RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
 
 
+# tree-sitter-bash 0.25's scanner corrupts memory on code points from U+20000 up (seen here:
+# random text with them crashes the process within a few thousand parses), and a crashed hook
+# fails open. Such text is not analysed: it is reported unparseable (ADR 0014).
+_PARSER_MAX_CODE_POINT = 0x1FFFF
+
+
 def _encode(code: str) -> bytes:
-    return code.encode("utf-8", "surrogatepass")
+    """UTF-8 for the parser, or ``BudgetExhausted`` for text the grammar cannot take.
+
+    Lone surrogates (JSON allows them) become U+FFFD, as they do when Claude Code hands the text
+    to a shell; the invalid UTF-8 that ``surrogatepass`` would produce is not fed to the parser.
+    """
+    if code.isascii():
+        return code.encode("ascii")
+    if max(code) > chr(_PARSER_MAX_CODE_POINT):
+        raise BudgetExhausted(
+            "text holds characters above U+1FFFF, which the Bash grammar cannot parse safely"
+        )
+    try:
+        return code.encode("utf-8")
+    except UnicodeEncodeError:
+        fixed = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in code)
+        return fixed.encode("utf-8")
 
 
 def run_shell(code: str, env: Env) -> list[Command]:
