@@ -622,3 +622,29 @@ def test_post_tool_use_hashing_skips_special_files(
     answer, rec = project.call(data, event="PostToolUse")
     assert answer.exit_code == 0
     assert all(t["sha256"] is None for t in rec.get("trace", []))
+
+
+def test_the_evaluators_runtime_folder_is_protected(tmp_path: Path) -> None:
+    """Attack: remove or replace the evaluator's socket so that a fake listener answers."""
+    from conftest import run_hook
+
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    runtime = tmp_path / "rt"
+    env = {
+        "CLAUDE_PROJECT_DIR": str(root),
+        "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(runtime),
+        "ORCHESTRATOR_BOUNDARY_PHASE": "warn",
+    }
+    payload = {
+        "session_id": "s",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "agent_id": "a1",
+        "agent_type": "general-purpose",
+        "tool_name": "Bash",
+        "tool_input": {"command": f"rm -f {runtime}/x.sock"},
+    }
+    rc, out, _ = run_hook(payload, env)
+    assert rc == 0 and out is not None
+    assert "TAMPER" in out["hookSpecificOutput"]["permissionDecisionReason"]

@@ -168,8 +168,26 @@ def runtime_dirs() -> tuple[str, ...]:
     return tuple(dict.fromkeys(d for d in dirs if d and os.path.isabs(d)))
 
 
+def _evaluator_dir(environ: Mapping[str, str]) -> str:
+    """The resident evaluator's runtime folder (its socket and lock): no agent may touch it."""
+    return _runtime_dir_for(
+        environ.get("ORCHESTRATOR_BOUNDARY_RUNTIME_DIR", ""), environ.get("XDG_RUNTIME_DIR", "")
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _runtime_dir_for(explicit: str, xdg: str) -> str:
+    from orchestrator_boundary.client import runtime_dir
+
+    env = {
+        b"ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": os.fsencode(explicit),
+        b"XDG_RUNTIME_DIR": os.fsencode(xdg),
+    }
+    return runtime_dir({k: v for k, v in env.items() if v})
+
+
 def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
-    package_dirs = [PACKAGE_DIR, _HOOKS_DIR, *runtime_dirs()]
+    package_dirs = [PACKAGE_DIR, _HOOKS_DIR, *runtime_dirs(), _evaluator_dir(environ)]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
     config_dir = environ.get("CLAUDE_CONFIG_DIR") or None
