@@ -10,6 +10,15 @@ from typing import Any
 
 import pytest
 from corpus_commands import corpus_dir  # one place finds ../shared/corpus
+from hypothesis import settings
+
+# CI runs the same examples every time (a failure there is reproducible, not a dice roll);
+# developers get fresh random examples. HYPOTHESIS_PROFILE=dev/ci overrides.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev")
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 __all__ = ["REPO", "corpus_dir", "run_hook"]
 
