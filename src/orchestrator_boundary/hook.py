@@ -28,7 +28,7 @@ from orchestrator_boundary.policy import Facts, assess
 from orchestrator_boundary.protect import protected_set
 from orchestrator_boundary.rules import Assessment
 from orchestrator_boundary.session import detect
-from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.tools import ToolClass, classify
 from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide_phase, render
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -220,8 +220,6 @@ def judge(payload: HookPayload, s: Setup, environ: Mapping[str, str]) -> Verdict
     if payload.hook_event_name in TOOL_EVENTS:
         assessment = assess(payload, s.config, facts)
     else:  # not a tool event: nothing to decide, but still recorded
-        from orchestrator_boundary.tools import classify
-
         assessment = Assessment(detect(payload), payload.tool_name, classify(payload.tool_name))
     return decide_phase(
         payload.hook_event_name,

@@ -75,16 +75,6 @@ PATH_KEYS: Mapping[str, str] = {
     "NotebookEdit": "notebook_path",
 }
 
-TASK_TOOLS = (
-    "TodoWrite",
-    "TaskCreate",
-    "TaskUpdate",
-    "TaskGet",
-    "TaskList",
-    "TaskOutput",
-    "TaskStop",
-)
-
 
 @dataclass(frozen=True, slots=True)
 class Classification:

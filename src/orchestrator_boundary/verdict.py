@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import assert_never
 
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
@@ -119,8 +119,6 @@ def decide_phase(
 
 
 def _replace(v: Verdict, **changes: object) -> Verdict:
-    from dataclasses import replace
-
     return replace(v, **changes)  # type: ignore[arg-type]
 
 
