@@ -57,6 +57,14 @@ def fold(text: str, insensitive: bool) -> str:
 
 def _relative(real: str, root: str, windows: bool, insensitive: bool) -> str | None:
     sep = "\\" if windows else "/"
+    if not insensitive:  # plain string comparison: the usual case, without folding
+        if real == root:
+            return ""
+        prefix = root if root.endswith(sep) else root + sep
+        if not real.startswith(prefix):
+            return None
+        rel = real[len(prefix) :]
+        return rel.replace("\\", "/") if windows else rel
     a, b = fold(real, insensitive), fold(root, insensitive)
     if a == b:
         return ""
@@ -85,6 +93,7 @@ def locate(raw: str, root: str, fs: FileSystem) -> Located:
     if not fs.windows and "\\" in raw:
         readings.append(raw.replace("\\", "/"))
     insensitive = fs.case_insensitive(root)
+    under = getattr(fs, "realpath_under", None)  # the real filesystem's shortcut (same result)
     absolutes: list[str] = []
     rels: list[str] = []
     problem = ""
@@ -92,7 +101,7 @@ def locate(raw: str, root: str, fs: FileSystem) -> Located:
         if not reading or not mod.isabs(reading):
             return Located(raw, (), (), "not an absolute path on this platform")
         try:
-            real = fs.realpath(reading)
+            real = under(reading, root) if under is not None else fs.realpath(reading)
         except (OSError, ValueError) as exc:
             return Located(raw, (), (), f"cannot be resolved ({type(exc).__name__})")
         if real not in absolutes:

@@ -1,0 +1,87 @@
+"""The real filesystem's shortcuts give exactly what the slow, obvious call gives."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orchestrator_boundary.fs import RealFileSystem
+
+NAMES = ["a", "b", "c", ".claude", "settings.json"]
+# what a tree entry is: a folder, a file, or a symlink to one of a few targets (inside the
+# root, relative, absolute elsewhere, to itself, dangling)
+KINDS = st.sampled_from(["dir", "file", "link:..", "link:a", "link:/OUT", "link:self", "link:nope"])
+TREES = st.dictionaries(
+    st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map("/".join), KINDS, max_size=8
+)
+PARTS = st.lists(st.sampled_from([*NAMES, ".", "..", "", "new"]), min_size=1, max_size=6)
+
+
+def _build(root: Path, out: Path, tree: dict[str, str]) -> None:
+    for rel, kind in sorted(tree.items()):
+        path = root / rel
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if kind == "dir":
+                path.mkdir(exist_ok=True)
+            elif kind == "file":
+                path.write_text("x")
+            else:
+                target = kind.removeprefix("link:")
+                target = {"/OUT": str(out), "self": path.name}.get(target, target)
+                path.symlink_to(target)
+        except OSError:
+            pass  # a file where a folder was wanted, a name taken: the tree is what it is
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tree=TREES, parts=PARTS)
+def test_realpath_under_equals_realpath(tree: dict[str, str], parts: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(os.path.realpath(tmp))
+        root, out = base / "proj", base / "out"
+        root.mkdir()
+        out.mkdir()
+        _build(root, out, tree)
+        fs = RealFileSystem()
+        path = str(root) + "/" + "/".join(parts)
+        assert fs.realpath_under(path, str(root)) == os.path.realpath(path)
+        # identity() right after the walk (it may reuse the walk's lstat) is what stat() says
+        real = os.path.realpath(path)
+        try:
+            st_ = os.stat(real)
+            expected = (st_.st_dev, st_.st_ino, st_.st_nlink) if Path(real).is_file() else None
+        except OSError:
+            expected = None
+        fs.realpath_under(real, str(root))
+        assert fs.identity(real) == expected
+
+
+def test_realpath_under_elsewhere_and_on_the_root_itself(tmp_path: Path) -> None:
+    fs = RealFileSystem()
+    root = os.path.realpath(tmp_path)
+    (tmp_path / "x").mkdir()
+    assert fs.realpath_under(root, root) == root
+    assert fs.realpath_under("/etc/../etc/hostname", root) == os.path.realpath("/etc/hostname")
+    assert fs.realpath_under(root + "x/y", root) == os.path.realpath(root + "x/y")
+
+
+def test_identity_is_not_reused_for_a_file_replaced_by_a_link(tmp_path: Path) -> None:
+    """The lstat the walk took answers identity() once, for the same path, right after."""
+    fs = RealFileSystem()
+    root = os.path.realpath(tmp_path)
+    target, other = tmp_path / "f", tmp_path / "g"
+    target.write_text("1")
+    other.write_text("2")
+    os.link(other, tmp_path / "g2")
+    assert fs.realpath_under(str(target), root) == str(target)
+    target.unlink()
+    target.symlink_to(other)  # replaced between the walk and a second look
+    first = fs.identity(str(target))
+    assert first is not None and first[2] == 1  # the walk's own lstat, used once
+    again = fs.identity(str(target))  # a second look stats again: the linked file now
+    assert again == (os.stat(other).st_dev, os.stat(other).st_ino, 2)
