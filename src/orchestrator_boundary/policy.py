@@ -239,9 +239,10 @@ class _Check:
                 located, allow, self.insensitive
             ):
                 return None
-            code, rule = (Code.BASH_WRITE, "bash") if command else (Code.ORCHESTRATOR_WRITE, "")
+            code = Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE
             rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
-            where = located.display + ("" if located.inside else f" ({located.problem})")
+            shown = located.display
+            where = shown + ("" if located.inside else f" ({located.problem})")
             what = (
                 f"`{command}` writes {where}" if command else f"{self.payload.tool_name} of {where}"
             )
@@ -249,8 +250,8 @@ class _Check:
                 code,
                 rule,
                 f"the main agent may not change files itself: {what} is not in {rule}.",
-                delegate_hint(self.config, located.display, self.payload.tool_name),
-                located.display,
+                delegate_hint(self.config, shown, self.payload.tool_name),
+                shown,
                 command,
             )
         return self.subagent_scope(located, command)
@@ -449,7 +450,9 @@ def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
             case other:
                 assert_never(other)
         found.append(check.tool_profile())  # type: ignore[arg-type]
-    ranked = sorted((v for v in found if v), key=lambda v: _RANK.get(v.code, len(_RANK)))
+    ranked = [v for v in found if v]
+    if len(ranked) > 1:
+        ranked.sort(key=lambda v: _RANK.get(v.code, len(_RANK)))
     violation = ranked[0] if ranked else None
     return Assessment(
         check.session,

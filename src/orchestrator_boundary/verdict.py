@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import assert_never
 
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
@@ -78,48 +78,53 @@ def decide_phase(
 ) -> Verdict:
     """Apply the phase (and the bypass) to what ``enforce`` would do."""
     v = assessment.violation
-    base = Verdict(event, assessment, phase, phase_source, Decision.NONE, v is not None)
     note = f"orchestrator-boundary: {config_note}" if config_note else ""
+
+    def verdict(
+        decision: Decision = Decision.NONE, message: str = "", *, post_block: bool = False
+    ) -> Verdict:
+        # positional: the generated __init__ is the cheapest way to build one (no replace())
+        return Verdict(
+            event, assessment, phase, phase_source, decision, v is not None, False, post_block,
+            message, note
+        )  # fmt: skip
+
     if v is None:
-        return _replace(base, message=assessment.advisory, system_message=note)
+        return verdict(message=assessment.advisory)
     tool = assessment.tool_name
     tamper = v.code is Code.TAMPER
     if phase is Phase.OFF:
-        return _replace(base, system_message=note)
+        return verdict()
     if bypass and (not tamper or bypass_opens_protected):
         text = (
             f"orchestrator-boundary is bypassed ({BYPASS_ENV} is set): {tool} would have been "
             f"denied ({v.code}: {v.reason})"
         )
-        return _replace(base, bypassed=True, system_message=text)
+        return Verdict(
+            event, assessment, phase, phase_source, Decision.NONE, True, True, system_message=text
+        )
     reason = reason_text(v, tool)
     if event == POST:
         block = tamper or phase is Phase.ENFORCE
         went = f"This {tool} already ran although the boundary does not allow it. "
-        return _replace(
-            base, post_block=block, message=went + reason if block else "", system_message=note
-        )
+        return verdict(message=went + reason if block else "", post_block=block)
     if tamper:
-        return _replace(base, decision=Decision.DENY, message=reason, system_message=note)
+        return verdict(Decision.DENY, reason)
     match phase:
         case Phase.WARN:
             warning = (
                 f"orchestrator-boundary (warn phase, nothing blocked): in enforce this call "
                 f"would be denied.\n{reason}"
             )
-            return _replace(base, decision=Decision.WARN, message=warning, system_message=note)
+            return verdict(Decision.WARN, warning)
         case Phase.ASK:
-            return _replace(base, decision=Decision.ASK, message=reason, system_message=note)
+            return verdict(Decision.ASK, reason)
         case Phase.ENFORCE:
-            return _replace(base, decision=Decision.DENY, message=reason, system_message=note)
+            return verdict(Decision.DENY, reason)
         case Phase.OFF:  # handled above; here for exhaustiveness
-            return base
+            return verdict()
         case other:
             assert_never(other)
-
-
-def _replace(v: Verdict, **changes: object) -> Verdict:
-    return replace(v, **changes)  # type: ignore[arg-type]
 
 
 def render(verdict: Verdict) -> HookAnswer:
