@@ -277,3 +277,48 @@ def test_powershell_huge_and_nested() -> None:
 
 def test_surrogates_and_nul() -> None:
     _check(analyze("echo \udc9d > f\x00", cwd=CWD))
+
+
+def _substitution_nodes(source: bytes) -> bool:
+    from orchestrator_boundary.bash.parse import parse
+
+    stack = [parse(source)]
+    while stack:
+        node = stack.pop()
+        if node.type in ("command_substitution", "process_substitution"):
+            return True
+        stack.extend(node.children)
+    return False
+
+
+_NO_PARENS = [t for t in _TOKENS if "(" not in t and "`" not in t and ")" not in t]
+mixed = st.one_of(shellish, st.lists(st.sampled_from(_NO_PARENS), max_size=40).map(" ".join))
+
+
+@FAST
+@given(mixed)
+def test_text_without_paren_or_backtick_has_no_substitution(text: str) -> None:
+    """The walk skips its search for $(...), `...`, <(...) and >(...) in text that holds
+    neither '(' nor '`' (bash/walk.py): the grammar never finds one there either."""
+    source = text.encode()
+    if _substitution_nodes(source):
+        assert b"(" in source or b"`" in source
+
+
+@FAST
+@given(mixed)
+def test_skipping_the_substitution_search_changes_no_analysis(text: str) -> None:
+    from unittest import mock
+
+    from orchestrator_boundary.bash import walk
+
+    real_init = walk.Walker.__init__
+
+    def always_search(self: walk.Walker, *args: object) -> None:
+        real_init(self, *args)  # type: ignore[arg-type]
+        self.substitutes = True
+
+    fast = analyze(text, cwd=CWD, home="/home/u")
+    with mock.patch.object(walk.Walker, "__init__", always_search):
+        slow = analyze(text, cwd=CWD, home="/home/u")
+    assert fast == slow

@@ -49,7 +49,7 @@ def run_shell(code: str, env: Env) -> list[Command]:
     if error:
         return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
     out: list[Command] = []
-    Walker(env, out).block(root.named_children, env.cwd, env.nesting + 1)
+    Walker(env, out, source).block(root.named_children, env.cwd, env.nesting + 1)
     return out
 
 
@@ -91,7 +91,7 @@ def _bash(
         run_shell=run_shell,
     )
     out: list[Command] = []
-    Walker(env, out).block(root.named_children, env.cwd, 0)
+    Walker(env, out, source).block(root.named_children, env.cwd, 0)
     return summarize(out)
 
 

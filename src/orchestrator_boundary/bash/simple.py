@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary.bash.dispatch import dispatch
@@ -126,7 +125,7 @@ def simple_command(
         outcome_program, outcome_note, inner = "", note or "redirect only", []
     else:
         argv = [word(name, env.home), *args]
-        outcome = dispatch(argv, replace(env, cwd=cwd, stdin=stdin, nesting=depth))
+        outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         if outcome.program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
             ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None

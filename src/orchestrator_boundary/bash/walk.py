@@ -29,9 +29,12 @@ def _merge(*states: str | None) -> str | None:
 
 
 class Walker:
-    def __init__(self, env: Env, out: list[Command]) -> None:
+    def __init__(self, env: Env, out: list[Command], source: bytes) -> None:
         self.env = env
         self.out = out
+        # $(...), `...`, <(...) and >(...) all need a '(' or a '`': text without either has
+        # no substitution anywhere, and the per-node search for them can be skipped
+        self.substitutes = b"(" in source or b"`" in source
 
     # -- sequences -------------------------------------------------------------------------
     def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
@@ -132,6 +135,8 @@ class Walker:
     # -- nested code -------------------------------------------------------------------------
     def substitutions(self, node: Any, cwd: str | None, depth: int) -> None:
         """Run every $(...), `...`, <(...) and >(...) inside ``node`` (they run before it)."""
+        if not self.substitutes:
+            return
         stack = [node]
         while stack:
             self.env.budget.spend()

@@ -10,6 +10,7 @@ from orchestrator_boundary.bash.parse import decode
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
 _DQ_ESCAPABLE = frozenset('$`"\\')
+_SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ def lit(value: str) -> Word:
 
 def _unescape_unquoted(text: str) -> tuple[str, bool, bool]:
     """Remove backslashes; report whether an unescaped glob or brace expansion remains."""
+    if _SPECIAL_UNQUOTED.isdisjoint(text):
+        return text, False, False
     out: list[str] = []
     glob = False
     brace = 0
