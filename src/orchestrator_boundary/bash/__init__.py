@@ -1,13 +1,22 @@
 """Parser-based analysis of what a Bash command writes (see docs/decisions/0006).
 
 Public API: ``analyze(command, *, cwd, ...) -> BashAnalysis``. Pure: text in, frozen values out.
+Being pure, its answers are remembered (a bounded LRU, commands up to ``MEMO_MAX_CHARS``): with
+both hooks registered every Bash call is analysed twice, PreToolUse and PostToolUse with the
+same text, and a long-lived process (the resident evaluator, replay) answers the second from
+memory. ADR 0009.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
 
 __all__ = ["BashAnalysis", "Command", "Effect", "EffectKind", "Status", "analyze"]
+
+MEMO_MAX_CHARS = 4096  # longer commands (rare, and large to keep) are analysed every time
+MEMO_ENTRIES = 512  # at most ~2 MiB of command text
 
 
 def analyze(
@@ -24,6 +33,25 @@ def analyze(
     ``budget`` caps the work (nodes visited, characters scanned); when it runs out the
     result is UNPARSEABLE ("budget exhausted"), never "no effects".
     """
+    read_only = frozenset(read_only_commands)
+    if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS:
+        return _remembered(command, cwd, home, read_only, shell, budget)
+    return _analyze(command, cwd, home, read_only, shell, budget)
+
+
+def clear_memo() -> None:
+    """Forget every remembered analysis (benchmarks measure the first analysis with this)."""
+    _remembered.cache_clear()
+
+
+def _analyze(
+    command: str,
+    cwd: str,
+    home: str | None,
+    read_only_commands: frozenset[str],
+    shell: str,
+    budget: int | None,
+) -> BashAnalysis:
     from orchestrator_boundary.bash.analysis import run
 
     return run(
@@ -34,3 +62,6 @@ def analyze(
         shell=shell,
         budget=budget,
     )
+
+
+_remembered = lru_cache(maxsize=MEMO_ENTRIES)(_analyze)
