@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
+from orchestrator_boundary.jsontext import flat_object
 from orchestrator_boundary.paths import Located
 
 _WRITERS = ("Write", "Edit", "write")
@@ -37,5 +36,5 @@ def delegate_hint(config: Config, path: str | None, tool: str) -> str:
     }
     return (
         f"Delegate the change to a subagent with the Agent tool instead of using {tool} yourself, "
-        f"e.g. Agent({json.dumps(call)})."
+        f"e.g. Agent({flat_object(call)})."
     )

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import assert_never
 
+from orchestrator_boundary.jsontext import flat_object
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
 from orchestrator_boundary.rules import Assessment, Code, Violation
 
@@ -63,7 +64,7 @@ def reason_text(v: Violation, tool: str) -> str:
     }
     if v.command:
         data["command"] = v.command
-    return f"{head}\nRule: {v.rule}.\nInstead: {v.suggestion}\n{json.dumps(data)}"
+    return f"{head}\nRule: {v.rule}.\nInstead: {v.suggestion}\n{flat_object(data)}"
 
 
 def decide_phase(
