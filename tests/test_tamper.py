@@ -264,6 +264,26 @@ def test_symlink_into_a_protected_file_is_protected(project: Project) -> None:
     assert (decision, code) == ("deny", "TAMPER")
 
 
+def test_links_made_between_two_calls_are_seen_at_once(project: Project) -> None:
+    """A long-lived process (the evaluator, replay) reuses its Setup for up to FS_TTL, but the
+    target of each call is resolved live: a folder swapped for a symlink to .claude, or a file
+    replaced by a hard link to the settings, right after a call that was fine, is TAMPER on the
+    very next call."""
+    folder, file = project.root / "src" / "gen", project.root / "src" / "notes.txt"
+    folder.mkdir()
+    file.write_text("n\n")
+    through = {"file_path": str(folder / "settings.json"), "content": ""}
+    edit = {"file_path": str(file), "old_string": "n", "new_string": "m"}
+    assert project.judge("Write", through, agent="coder")[:2] == ("none", None)
+    assert project.judge("Edit", edit, agent="coder")[:2] == ("none", None)
+    folder.rmdir()
+    folder.symlink_to(project.root / ".claude")
+    file.unlink()
+    os.link(project.root / ".claude" / "settings.json", file)
+    assert project.judge("Write", through, agent="coder")[:2] == ("deny", "TAMPER")
+    assert project.judge("Edit", edit, agent="coder")[:2] == ("deny", "TAMPER")
+
+
 def test_protected_folder_reached_through_a_symlinked_claude_dir(
     project: Project, tmp_path: Path
 ) -> None:

@@ -25,7 +25,7 @@ from orchestrator_boundary.fs import RealFileSystem, sha256_of
 from orchestrator_boundary.payload import MAX_PAYLOAD_BYTES, TOOL_EVENTS, HookPayload, parse_payload
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.policy import Facts, assess
-from orchestrator_boundary.protect import protected_set
+from orchestrator_boundary.protect import Protected, protected_set
 from orchestrator_boundary.rules import Assessment
 from orchestrator_boundary.session import detect
 from orchestrator_boundary.tools import ToolClass, classify
@@ -35,25 +35,11 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _FS = RealFileSystem()
 _CONFIG_CACHE: dict[tuple[str, str | None], tuple[tuple[int, int], Config | ConfigProblem]] = {}
 _HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")
-# The protected set costs ~20 realpath() calls and the root one more; a long-lived process
-# (the resident evaluator, replay) reuses them for at most FS_TTL seconds, so a new symlink
-# is seen within that. A one-shot hook process resolves everything once anyway.
+# A Setup (the resolved root, the config, and the facts incl. the protected set: ~20 realpath()
+# calls) is reused by a long-lived process (the resident evaluator, replay) for at most FS_TTL
+# seconds, so a new symlink is seen within that. A one-shot hook process makes one anyway.
 FS_TTL = 1.0
-_PROTECTED_CACHE: dict[tuple[Any, ...], tuple[float, tuple[Any, ...]]] = {}
-_ROOT_CACHE: dict[str, tuple[float, str]] = {}
 _SETUP_CACHE: dict[tuple[Any, ...], tuple[float, tuple[int, int], Setup]] = {}
-
-
-def _real_root(root: str) -> str:
-    now = time.monotonic()
-    hit = _ROOT_CACHE.get(root)
-    if hit is not None and now < hit[0]:
-        return hit[1]
-    real = _FS.realpath(root)
-    if len(_ROOT_CACHE) > 256:
-        _ROOT_CACHE.clear()
-    _ROOT_CACHE[root] = (now + FS_TTL, real)
-    return real
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +55,7 @@ class Setup:
     home: str | None
     config_file: str
     audit_file: str
+    facts: Facts  # what the policy core is told about the environment
 
 
 def _stat_key(path: str) -> tuple[int, int]:
@@ -126,7 +113,7 @@ def _setup(
     root = environ.get("CLAUDE_PROJECT_DIR") or root_hint
     if not root or not os.path.isabs(root):
         raise BoundaryInputError(f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}")
-    root = _real_root(root)
+    root = _FS.realpath(root)
     home = environ.get("HOME") or None
     cfg_file = config_file or config_path(root, environ)
     loaded = _cached_config(cfg_file, home)
@@ -148,9 +135,14 @@ def _setup(
     audit_file = config.audit.path
     if not os.path.isabs(audit_file):
         audit_file = os.path.join(root, audit_file)
+    bypass = bypass_requested(environ)
+    # the facts follow from these inputs and the environment, so they are gathered once here
+    # and reused with the Setup (the protected set for at most FS_TTL, like the Setup itself)
+    protected = protected_for(root, home, cfg_file, audit_file, environ)
+    facts = Facts(root, _FS, phase, source, bypass, home, problem, protected)
     return Setup(
-        root, config, problem, phase, source, bypass_requested(environ), home, cfg_file, audit_file
-    )
+        root, config, problem, phase, source, bypass, home, cfg_file, audit_file, facts
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1)
@@ -186,39 +178,32 @@ def _runtime_dir_for(explicit: str, xdg: str) -> str:
     return runtime_dir({k: v for k, v in env.items() if v})
 
 
-def facts_for(s: Setup, environ: Mapping[str, str]) -> Facts:
+def protected_for(
+    root: str, home: str | None, config_file: str, audit_file: str, environ: Mapping[str, str]
+) -> tuple[Protected, ...]:
+    """What no agent may change (ADR 0010); resolved with the Setup it belongs to."""
     package_dirs = [PACKAGE_DIR, _HOOKS_DIR, *runtime_dirs(), _evaluator_dir(environ)]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
     config_dir = environ.get("CLAUDE_CONFIG_DIR") or None
     if config_dir and not os.path.isabs(config_dir):
-        config_dir = os.path.join(s.home or s.root, config_dir)
-    key = (s.root, s.home, s.config_file, s.audit_file, config_dir, *package_dirs)
-    now = time.monotonic()
-    hit = _PROTECTED_CACHE.get(key)
-    if hit is not None and now < hit[0]:
-        protected = hit[1]
-    else:
-        protected = protected_set(
-            s.root,
-            home=s.home,
-            config_file=s.config_file,
-            audit_file=s.audit_file,
-            package_dirs=package_dirs,
-            fs=_FS,
-            claude_config_dir=config_dir,
-        )
-        if len(_PROTECTED_CACHE) > 256:
-            _PROTECTED_CACHE.clear()
-        _PROTECTED_CACHE[key] = (now + FS_TTL, protected)
-    return Facts(s.root, _FS, s.phase, s.phase_source, s.bypass, s.home, s.problem, protected)
+        config_dir = os.path.join(home or root, config_dir)
+    return protected_set(
+        root,
+        home=home,
+        config_file=config_file,
+        audit_file=audit_file,
+        package_dirs=package_dirs,
+        fs=_FS,
+        claude_config_dir=config_dir,
+    )
 
 
 def judge(payload: HookPayload, s: Setup, environ: Mapping[str, str]) -> Verdict:
     """The verdict for one parsed payload (shared by the hooks, ``check`` and ``replay``)."""
-    facts = facts_for(s, environ)
+    del environ  # gathered into ``s.facts`` by setup()
     if payload.hook_event_name in TOOL_EVENTS:
-        assessment = assess(payload, s.config, facts)
+        assessment = assess(payload, s.config, s.facts)
     else:  # not a tool event: nothing to decide, but still recorded
         assessment = Assessment(detect(payload), payload.tool_name, classify(payload.tool_name))
     return decide_phase(
