@@ -1,14 +1,17 @@
 """Hook latency as Claude Code sees it, and in-process throughput (ADR 0009, docs/benchmarks.md).
 
-    python benchmarks/hook_latency.py [--rounds 40] [--no-replay]
+    python benchmarks/hook_latency.py [--rounds 40] [--no-replay] [--peers]
 
 Runs the real entry scripts (``python -I -S hooks/*.py``, payload on stdin, a new process per
 call) for five cases, with a warm resident evaluator and with the in-process path
-(ORCHESTRATOR_BOUNDARY_NO_DAEMON=1), next to ``python -I -c pass`` of the same interpreter and
-a stand-in for a typical guard hook (a script that parses the payload with ``json`` and prints
-nothing). All commands are interleaved round-robin so machine noise hits them equally.
-Then in-process throughput (decide, evaluate), replay over the corpus when present, and peak
-memory (ru_maxrss) of a client process and of the evaluator. Not a test: numbers, not verdicts.
+(ORCHESTRATOR_BOUNDARY_NO_DAEMON=1), next to ``python -I -c pass`` of the same interpreter, a
+stand-in for the smallest guard hook (a script that parses the payload with ``json`` and prints
+nothing) and, with ``--peers``, two published guard hooks installed from npm at pinned versions
+(with ``node -e 0`` as their floor). All commands are interleaved round-robin so machine noise
+hits them equally. Then in-process throughput per CPU-second (decide, evaluate; the Bash case
+also with its analysis memo emptied, and every distinct Bash command of the corpus once), replay
+over the corpus when present, and peak memory (ru_maxrss) of a client process and of the
+evaluator. Not a test: numbers, not verdicts.
 """
 
 from __future__ import annotations
@@ -149,8 +152,53 @@ def vm_hwm_kib(pid: int) -> int | None:
     return None
 
 
+# Published guard hooks from the npm registry, run exactly as their docs register them.
+PEERS = {"cc-safety-net": "2.4.5", "@coo-quack/sensitive-canary": "0.8.1"}
+
+
+def install_peers(folder: Path) -> Path | None:
+    """The pinned peers installed under ``folder`` with npm (None when npm is missing or fails)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        print("peers: npm not found (skipped)")
+        return None
+    specs = [f"{name}@{version}" for name, version in PEERS.items()]
+    done = subprocess.run(
+        [npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(folder), *specs],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        print(f"peers: npm install failed (skipped): {done.stderr.strip()[:300]}")
+        return None
+    return folder / "node_modules"
+
+
+def peer_commands(
+    modules: Path, root: Path, env: dict[str, str]
+) -> dict[str, tuple[list[str], bytes, dict[str, str]]]:
+    node = shutil.which("node") or "node"
+    c = cases(root)
+    ccsn = modules / "cc-safety-net" / "dist" / "bin" / "cc-safety-net.js"
+    canary = modules / "@coo-quack" / "sensitive-canary" / "dist" / "pre-tool-use-hook.js"
+    return {
+        "node -e 0": ([node, "-e", "0"], b"", env),
+        f"peer: cc-safety-net {PEERS['cc-safety-net']}, Bash >": (
+            [node, str(ccsn), "hook", "--coding-cli"],
+            c["main Bash >"][1],
+            env,
+        ),
+        f"peer: sensitive-canary {PEERS['@coo-quack/sensitive-canary']}, Read": (
+            [node, str(canary)],
+            c["main Read"][1],
+            env,
+        ),
+    }
+
+
 def latency(
-    rounds: int, root: Path, rt: Path, home: Path
+    rounds: int, root: Path, rt: Path, home: Path, peers: Path | None = None
 ) -> tuple[list[list[str]], dict[str, Any]]:
     base = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -168,6 +216,8 @@ def latency(
         "python -I -c pass": ([PY, "-I", "-c", "pass"], b"", base),
         "peer: json guard": ([PY, str(guard)], cases(root)["main Write"][1], base),
     }
+    if peers is not None:
+        commands.update(peer_commands(peers, root, base))
     for name, (script, raw) in cases(root).items():
         commands[f"{name} / warm"] = ([PY, "-I", "-S", str(script)], raw, warm_env)
     for name, (script, raw) in cases(root).items():
@@ -235,9 +285,36 @@ def latency(
     return rows, extra
 
 
-def throughput(root: Path, home: Path, seconds: float = 1.0) -> list[list[str]]:
+def _rates(
+    fns: dict[str, Any], rounds: int = 15, window: float = 0.05
+) -> dict[str, tuple[float, float]]:
+    """(best, median) calls per CPU-second of each function over ``rounds`` windows, the
+    functions interleaved round-robin so that a noisy neighbour hits them alike. CPU time of
+    this process, not wall time; on a shared machine even CPU time varies with the neighbours'
+    load, so the best window is the machine's undisturbed speed (timeit's convention) and the
+    median what a busy moment gives."""
+    sizes = {}
+    for name, fn in fns.items():
+        fn()
+        n, t0 = 0, time.process_time()
+        while time.process_time() - t0 < window:
+            fn()
+            n += 1
+        sizes[name] = max(n, 1)
+    samples: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            n = sizes[name]
+            t0 = time.process_time()
+            for _ in range(n):
+                fn()
+            samples[name].append(n / max(time.process_time() - t0, 1e-9))
+    return {name: (max(v), statistics.median(v)) for name, v in samples.items()}
+
+
+def throughput(root: Path, home: Path) -> list[list[str]]:
     os.environ.pop("ORCHESTRATOR_BOUNDARY_PHASE", None)
-    from orchestrator_boundary import hook
+    from orchestrator_boundary import bash, hook
     from orchestrator_boundary.payload import parse_payload
 
     env = {
@@ -245,28 +322,83 @@ def throughput(root: Path, home: Path, seconds: float = 1.0) -> list[list[str]]:
         "HOME": str(home),
         "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
     }
-    rows = []
+    decide, full = {}, {}
     for name, (script, raw) in cases(root).items():
         event = "PostToolUse" if script == POST else "PreToolUse"
         p = parse_payload(raw)
 
-        def decide(p: Any = p) -> None:
+        def one(p: Any = p) -> None:
             hook.judge(p, hook.setup(p.cwd, env), env)
 
-        def full(raw: bytes = raw, event: str = event) -> None:
+        def whole(raw: bytes = raw, event: str = event) -> None:
             hook.evaluate(raw, env, event=event)
 
-        rates = []
-        for fn in (decide, full):
-            fn()
-            n, t0 = 0, time.perf_counter()
-            while time.perf_counter() - t0 < seconds:
-                for _ in range(200):
-                    fn()
-                n += 200
-            rates.append(n / (time.perf_counter() - t0))
-        rows.append([name, f"{rates[0]:,.0f}", f"{rates[1]:,.0f}"])
+        decide[name], full[name] = one, whole
+        if name == "main Bash >":  # the same call with the analysis memo emptied first
+
+            def first(one: Any = one) -> None:
+                bash.clear_memo()
+                one()
+
+            def first_whole(whole: Any = whole) -> None:
+                bash.clear_memo()
+                whole()
+
+            decide[f"{name} (first analysis)"] = first
+            full[f"{name} (first analysis)"] = first_whole
+    rates, whole_rates = _rates(decide), _rates(full)
+    rows = [
+        [
+            name,
+            f"{1e6 / rates[name][0]:.1f}",
+            f"{rates[name][0]:,.0f}",
+            f"{rates[name][1]:,.0f}",
+            f"{whole_rates[name][0]:,.0f}",
+        ]
+        for name in decide
+    ]
+    distinct = _distinct_bash(root, env)
+    if distinct is not None:
+        n, rate = distinct
+        best, median = rate
+        rows.append(
+            [
+                f"Bash, {n:,} distinct corpus commands",
+                f"{1e6 / best:.1f}",
+                f"{best:,.0f}",
+                f"{median:,.0f}",
+                "",
+            ]
+        )
     return rows
+
+
+def _distinct_bash(root: Path, env: dict[str, str]) -> tuple[int, tuple[float, float]] | None:
+    """Decisions per CPU-second for the orchestrator running each distinct Bash command of the
+    corpus once (the memo emptied before each pass, so every call parses): the cost of a
+    command the evaluator has not seen. (best, median) of five passes."""
+    if not CORPUS.is_dir():
+        return None
+    sys.path.insert(0, str(REPO / "tests"))
+    from corpus_commands import bash_commands
+
+    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary.payload import parse_payload
+
+    commands = list(dict.fromkeys(c for c, _ in bash_commands(CORPUS.parent)))
+    payloads = [
+        parse_payload(payload(root, "Bash", {"command": c}))
+        for c in commands
+        if len(c) <= bash.MEMO_MAX_CHARS
+    ]
+    rates = []
+    for _ in range(5):
+        bash.clear_memo()
+        t0 = time.process_time()
+        for p in payloads:
+            hook.judge(p, hook.setup(p.cwd, env), env)
+        rates.append(len(payloads) / (time.process_time() - t0))
+    return len(payloads), (max(rates), statistics.median(rates))
 
 
 def replay() -> list[str] | None:
@@ -331,6 +463,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--no-replay", action="store_true")
+    ap.add_argument(
+        "--peers",
+        action="store_true",
+        help=f"also time published guard hooks ({', '.join(PEERS)}; installed with npm)",
+    )
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="obbench-"))
     rt = Path(tempfile.mkdtemp(prefix="obrt-", dir="/tmp"))
@@ -341,8 +478,10 @@ def main() -> int:
     (root / "src" / "app.py").write_text("x = 1\n")
     try:
         print(f"machine: {machine()}")
-        print(f"command: python benchmarks/hook_latency.py --rounds {args.rounds}\n")
-        rows, extra = latency(args.rounds, root, rt, home)
+        flags = " --peers" if args.peers else ""
+        print(f"command: python benchmarks/hook_latency.py --rounds {args.rounds}{flags}\n")
+        modules = install_peers(tmp / "peers") if args.peers else None
+        rows, extra = latency(args.rounds, root, rt, home, modules)
         print(
             f"Round trip, process start -> verdict on stdout ({args.rounds} interleaved rounds; "
             f"ratio = median / median of `python -I -c pass`):\n"
@@ -357,10 +496,16 @@ def main() -> int:
             else "\nresident evaluator: not found"
         )
         print(
-            "\nIn-process (one interpreter; decide = setup + judge of a parsed payload, "
-            "evaluate = the whole hook incl. JSON, answer and audit line):\n"
+            "\nIn-process, per CPU-second of one interpreter (15 interleaved windows: the best, "
+            "and the median; decide = setup + judge of a parsed payload, evaluate = the whole "
+            "hook incl. JSON, answer and audit line):\n"
         )
-        print(table(["case", "decide / s", "evaluate / s"], throughput(root, home)))
+        print(
+            table(
+                ["case", "decide us", "decide / s", "(median)", "evaluate / s"],
+                throughput(root, home),
+            )
+        )
         if not args.no_replay:
             r = replay()
             if r is None:
