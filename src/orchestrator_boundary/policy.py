@@ -428,17 +428,17 @@ _RANK = {Code.TAMPER: 0, Code.CONFIG_INVALID: 1, Code.TOOL_NOT_ALLOWED: 2}
 def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
     """What the call would be in ``enforce``: the violation, if any, and what was looked at."""
     check = _Check(payload, config, facts)
-    found: list[Violation] = []
+    found: list[Violation | None] = []
     if payload.tool_name:
         match check.classification.tool_class:
             case ToolClass.WRITE:
-                found.append(check.write_tool())  # type: ignore[arg-type]
+                found.append(check.write_tool())
             case ToolClass.EXECUTE:
-                found.append(check.bash_command())  # type: ignore[arg-type]
+                found.append(check.bash_command())
             case ToolClass.UNKNOWN:
-                found.append(check.unknown_tamper())  # type: ignore[arg-type]
-                found.append(check.broken_config(None) if check.main else None)  # type: ignore[arg-type]
-                found.append(check.unknown_tool())  # type: ignore[arg-type]
+                found.append(check.unknown_tamper())
+                found.append(check.broken_config(None) if check.main else None)
+                found.append(check.unknown_tool())
             case (
                 ToolClass.READ
                 | ToolClass.SEARCH
@@ -449,7 +449,7 @@ def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
                 pass
             case other:
                 assert_never(other)
-        found.append(check.tool_profile())  # type: ignore[arg-type]
+        found.append(check.tool_profile())
     ranked = [v for v in found if v]
     if len(ranked) > 1:
         ranked.sort(key=lambda v: _RANK.get(v.code, len(_RANK)))
