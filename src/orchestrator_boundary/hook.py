@@ -14,9 +14,9 @@ import stat
 import sys
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from orchestrator_boundary import __version__, audit
 from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
@@ -31,15 +31,32 @@ from orchestrator_boundary.session import detect
 from orchestrator_boundary.tools import ToolClass, classify
 from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide_phase, render
 
+T = TypeVar("T")
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _FS = RealFileSystem()
 _CONFIG_CACHE: dict[tuple[str, str | None], tuple[tuple[int, int], Config | ConfigProblem]] = {}
 _HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks")
 # A Setup (the resolved root, the config, and the facts incl. the protected set: ~20 realpath()
 # calls) is reused by a long-lived process (the resident evaluator, replay) for at most FS_TTL
-# seconds, so a new symlink is seen within that. A one-shot hook process makes one anyway.
+# seconds after its file-system facts were gathered, so a new symlink is seen within that. The
+# root and the protected set are also shared between Setups (another environment, the same
+# project) under the same bound. A one-shot hook process resolves everything once anyway.
 FS_TTL = 1.0
 _SETUP_CACHE: dict[tuple[Any, ...], tuple[float, tuple[int, int], Setup]] = {}
+_FS_FACTS: dict[tuple[Any, ...], tuple[float, Any]] = {}
+
+
+def _fs_fact(key: tuple[Any, ...], make: Callable[[], T]) -> tuple[T, float]:
+    """``make()``, reused for FS_TTL after it ran: (value, monotonic time it expires)."""
+    now = time.monotonic()
+    hit = _FS_FACTS.get(key)
+    if hit is not None and now < hit[0]:
+        return hit[1], hit[0]
+    value = make()
+    if len(_FS_FACTS) > 512:
+        _FS_FACTS.clear()
+    _FS_FACTS[key] = (now + FS_TTL, value)
+    return value, now + FS_TTL
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +112,11 @@ def setup(
     hit = _SETUP_CACHE.get(key)
     if hit is not None and now < hit[0] and _stat_key(hit[2].config_file) == hit[1]:
         return hit[2]
-    s = _setup(root_hint, environ, config_file=config_file, phase_override=phase_override)
+    s, expires = _setup(root_hint, environ, config_file=config_file, phase_override=phase_override)
     if len(_SETUP_CACHE) > 256:
         _SETUP_CACHE.clear()
     # the stat key the config was loaded under (taken before reading it), not a newer one
-    _SETUP_CACHE[key] = (now + FS_TTL, _CONFIG_CACHE[(s.config_file, s.home)][0], s)
+    _SETUP_CACHE[key] = (expires, _CONFIG_CACHE[(s.config_file, s.home)][0], s)
     return s
 
 
@@ -109,11 +126,12 @@ def _setup(
     *,
     config_file: str | None = None,
     phase_override: Phase | None = None,
-) -> Setup:
+) -> tuple[Setup, float]:
+    """A new Setup, and when its file-system facts expire."""
     root = environ.get("CLAUDE_PROJECT_DIR") or root_hint
     if not root or not os.path.isabs(root):
         raise BoundaryInputError(f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}")
-    root = _FS.realpath(root)
+    root, root_expires = _fs_fact(("root", root), functools.partial(_FS.realpath, root))
     home = environ.get("HOME") or None
     cfg_file = config_file or config_path(root, environ)
     loaded = _cached_config(cfg_file, home)
@@ -136,13 +154,13 @@ def _setup(
     if not os.path.isabs(audit_file):
         audit_file = os.path.join(root, audit_file)
     bypass = bypass_requested(environ)
-    # the facts follow from these inputs and the environment, so they are gathered once here
-    # and reused with the Setup (the protected set for at most FS_TTL, like the Setup itself)
-    protected = protected_for(root, home, cfg_file, audit_file, environ)
+    # the facts follow from these inputs and the environment: gathered once, kept with the Setup
+    protected, protected_expires = protected_for(root, home, cfg_file, audit_file, environ)
     facts = Facts(root, _FS, phase, source, bypass, home, problem, protected)
-    return Setup(
+    setup = Setup(
         root, config, problem, phase, source, bypass, home, cfg_file, audit_file, facts
     )  # fmt: skip
+    return setup, min(root_expires, protected_expires)
 
 
 @functools.lru_cache(maxsize=1)
@@ -180,15 +198,16 @@ def _runtime_dir_for(explicit: str, xdg: str) -> str:
 
 def protected_for(
     root: str, home: str | None, config_file: str, audit_file: str, environ: Mapping[str, str]
-) -> tuple[Protected, ...]:
-    """What no agent may change (ADR 0010); resolved with the Setup it belongs to."""
+) -> tuple[tuple[Protected, ...], float]:
+    """What no agent may change (ADR 0010), and when this answer expires."""
     package_dirs = [PACKAGE_DIR, _HOOKS_DIR, *runtime_dirs(), _evaluator_dir(environ)]
     if environ.get("CLAUDE_PLUGIN_ROOT"):
         package_dirs.append(environ["CLAUDE_PLUGIN_ROOT"])
     config_dir = environ.get("CLAUDE_CONFIG_DIR") or None
     if config_dir and not os.path.isabs(config_dir):
         config_dir = os.path.join(home or root, config_dir)
-    return protected_set(
+    make = functools.partial(
+        protected_set,
         root,
         home=home,
         config_file=config_file,
@@ -196,6 +215,9 @@ def protected_for(
         package_dirs=package_dirs,
         fs=_FS,
         claude_config_dir=config_dir,
+    )
+    return _fs_fact(
+        ("protected", root, home, config_file, audit_file, config_dir, *package_dirs), make
     )
 
 
