@@ -18,9 +18,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
     monkeypatch.setattr(
         hook,
         "time",
-        SimpleNamespace(
-            monotonic=lambda: fake.now, perf_counter=time.perf_counter, time=time.time
-        ),
+        SimpleNamespace(monotonic=lambda: fake.now, perf_counter=time.perf_counter, time=time.time),
     )
     monkeypatch.setattr(hook, "_SETUP_CACHE", {})
     monkeypatch.setattr(hook, "_FS_FACTS", {})
