@@ -84,15 +84,22 @@ def _check_reading(
     return ScopeMatch(include is not None, include, None)
 
 
+_NO_MATCH = ScopeMatch(False, None, None)
+
+
+@lru_cache(maxsize=256)
+def _compiled(patterns: tuple[str, ...], insensitive: bool) -> tuple[_Compiled, ...]:
+    """A list's patterns compiled, exclusions first so that they win whatever their order."""
+    return tuple(sorted((_compile(p, insensitive) for p in patterns), key=lambda c: not c.exclude))
+
+
 def check(located: Located, patterns: Sequence[str], insensitive: bool) -> ScopeMatch:
     """Is every reading of ``located`` covered by ``patterns`` (with exclusions winning)?"""
     if not located.absolutes or not patterns:
-        return ScopeMatch(False, None, None)
-    compiled = [_compile(p, insensitive) for p in patterns]
-    # exclusions first so that they win whatever their order in the list
-    compiled.sort(key=lambda c: not c.exclude)
+        return _NO_MATCH
+    compiled = _compiled(tuple(patterns), insensitive)
     rels: Sequence[str | None] = located.relatives if located.inside else [None]
-    result = ScopeMatch(False, None, None)
+    result = _NO_MATCH
     for absolute in located.absolutes:
         for rel in rels:
             result = _check_reading(absolute, rel, compiled, insensitive)

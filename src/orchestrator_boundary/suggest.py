@@ -7,7 +7,7 @@ from orchestrator_boundary.config import Config
 from orchestrator_boundary.jsontext import flat_object
 from orchestrator_boundary.paths import Located
 
-_WRITERS = ("Write", "Edit", "write")
+_WRITERS = frozenset({"Write", "Edit", "write"})
 
 
 def suitable_agent(config: Config, path: str | None) -> str:
@@ -16,7 +16,7 @@ def suitable_agent(config: Config, path: str | None) -> str:
     for name, profile in config.agents.items():
         if name == "*":
             continue
-        if profile.tools is not None and not any(t in _WRITERS for t in profile.tools):
+        if profile.tools is not None and _WRITERS.isdisjoint(profile.tools):
             continue
         if path is None or profile.write_scope is None:
             return name
