@@ -76,7 +76,7 @@ def cases(root: Path) -> dict[str, tuple[Path, bytes]]:
                 "Write",
                 {"file_path": f, "content": "x = 2\n"},
                 agent_id="a1b2c3",
-                agent_type="general-purpose",
+                agent_type="coder",
             ),
         ),
         "main Bash >": (PRE, payload(root, "Bash", {"command": "echo hi > out.txt"})),
@@ -89,7 +89,7 @@ def cases(root: Path) -> dict[str, tuple[Path, bytes]]:
                 event="PostToolUse",
                 tool_response={"filePath": f, "success": True},
                 agent_id="a1b2c3",
-                agent_type="general-purpose",
+                agent_type="coder",
             ),
         ),
     }
@@ -476,6 +476,10 @@ def main() -> int:
     (root / "src").mkdir(parents=True)
     home.mkdir()
     (root / "src" / "app.py").write_text("x = 1\n")
+    # a configured project, as a team runs it: the starter config (agent profiles with tools and
+    # write scopes, an orchestrator allow-list); the phase comes from the environment (enforce)
+    (root / ".claude").mkdir()
+    shutil.copy(REPO / "examples" / "boundary.toml", root / ".claude" / "boundary.toml")
     try:
         print(f"machine: {machine()}")
         flags = " --peers" if args.peers else ""
