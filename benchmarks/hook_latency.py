@@ -64,6 +64,29 @@ def payload(
     return json.dumps(data).encode()
 
 
+# A configured project, as a team runs it (the shape of examples/boundary.toml, without its
+# /tmp/** allowances: the benchmark project itself lives under /tmp). The phase comes from the
+# environment (enforce).
+BENCH_CONFIG = """\
+[orchestrator]
+write_allow = ["STATE.md", "docs/plans/**"]
+
+[agents.explorer]
+tools = ["Glob", "Grep", "Read", "Bash"]
+
+[agents.planner]
+tools = ["Read", "Glob", "Grep", "coordinate"]
+
+[agents.coder]
+tools = ["Write", "Edit", "MultiEdit", "Read", "Glob", "Grep", "coordinate"]
+write_scope = ["src/**", "tests/**", "!**/*.lock"]
+
+[agents.reviewer]
+tools = ["Read", "Edit", "Bash", "Grep", "Glob", "coordinate"]
+write_scope = ["src/**", "tests/**"]
+"""
+
+
 def cases(root: Path) -> dict[str, tuple[Path, bytes]]:
     f = str(root / "src" / "app.py")
     return {
@@ -476,10 +499,8 @@ def main() -> int:
     (root / "src").mkdir(parents=True)
     home.mkdir()
     (root / "src" / "app.py").write_text("x = 1\n")
-    # a configured project, as a team runs it: the starter config (agent profiles with tools and
-    # write scopes, an orchestrator allow-list); the phase comes from the environment (enforce)
     (root / ".claude").mkdir()
-    shutil.copy(REPO / "examples" / "boundary.toml", root / ".claude" / "boundary.toml")
+    (root / ".claude" / "boundary.toml").write_text(BENCH_CONFIG)
     try:
         print(f"machine: {machine()}")
         flags = " --peers" if args.peers else ""
