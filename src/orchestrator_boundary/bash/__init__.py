@@ -10,6 +10,7 @@ memory. ADR 0009.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
 
@@ -33,10 +34,16 @@ def analyze(
     ``budget`` caps the work (nodes visited, characters scanned); when it runs out the
     result is UNPARSEABLE ("budget exhausted"), never "no effects".
     """
-    read_only = frozenset(read_only_commands)
+    inputs = {
+        "cwd": cwd,
+        "home": home,
+        "read_only_commands": frozenset(read_only_commands),
+        "shell": shell,
+        "budget": budget,
+    }
     if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS:
-        return _remembered(command, cwd, home, read_only, shell, budget)
-    return _analyze(command, cwd, home, read_only, shell, budget)
+        return _remembered(command, **inputs)
+    return _run(command, **inputs)
 
 
 def clear_memo() -> None:
@@ -44,24 +51,10 @@ def clear_memo() -> None:
     _remembered.cache_clear()
 
 
-def _analyze(
-    command: str,
-    cwd: str,
-    home: str | None,
-    read_only_commands: frozenset[str],
-    shell: str,
-    budget: int | None,
-) -> BashAnalysis:
-    from orchestrator_boundary.bash.analysis import run
+def _run(command: str, **inputs: Any) -> BashAnalysis:
+    from orchestrator_boundary.bash.analysis import run  # tree-sitter only when a call needs it
 
-    return run(
-        command,
-        cwd=cwd,
-        home=home,
-        read_only_commands=read_only_commands,
-        shell=shell,
-        budget=budget,
-    )
+    return run(command, **inputs)
 
 
-_remembered = lru_cache(maxsize=MEMO_ENTRIES)(_analyze)
+_remembered = lru_cache(maxsize=MEMO_ENTRIES)(_run)
