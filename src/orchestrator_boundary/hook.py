@@ -157,10 +157,8 @@ def _setup(
     # the facts follow from these inputs and the environment: gathered once, kept with the Setup
     protected, protected_expires = protected_for(root, home, cfg_file, audit_file, environ)
     facts = Facts(root, _FS, phase, source, bypass, home, problem, protected)
-    setup = Setup(
-        root, config, problem, phase, source, bypass, home, cfg_file, audit_file, facts
-    )  # fmt: skip
-    return setup, min(root_expires, protected_expires)
+    made = Setup(root, config, problem, phase, source, bypass, home, cfg_file, audit_file, facts)
+    return made, min(root_expires, protected_expires)
 
 
 @functools.lru_cache(maxsize=1)

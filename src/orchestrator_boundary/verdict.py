@@ -84,11 +84,18 @@ def decide_phase(
     def verdict(
         decision: Decision = Decision.NONE, message: str = "", *, post_block: bool = False
     ) -> Verdict:
-        # positional: the generated __init__ is the cheapest way to build one (no replace())
+        # one constructor call per answer (dataclasses.replace() of a base costs three times more)
         return Verdict(
-            event, assessment, phase, phase_source, decision, v is not None, False, post_block,
-            message, note
-        )  # fmt: skip
+            event,
+            assessment,
+            phase,
+            phase_source,
+            decision,
+            would_deny=v is not None,
+            post_block=post_block,
+            message=message,
+            system_message=note,
+        )
 
     if v is None:
         return verdict(message=assessment.advisory)

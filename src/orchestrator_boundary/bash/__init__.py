@@ -4,7 +4,7 @@ Public API: ``analyze(command, *, cwd, ...) -> BashAnalysis``. Pure: text in, fr
 Being pure, its answers are remembered (a bounded LRU, commands up to ``MEMO_MAX_CHARS``): with
 both hooks registered every Bash call is analysed twice, PreToolUse and PostToolUse with the
 same text, and a long-lived process (the resident evaluator, replay) answers the second from
-memory. ADR 0009.
+memory. ADR 0016.
 """
 
 from __future__ import annotations

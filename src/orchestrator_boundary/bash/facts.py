@@ -63,9 +63,16 @@ class Env:
     def for_command(self, cwd: str | None, stdin: str | None, nesting: int) -> Env:
         """This Env for one simple command (built directly: the walk's hottest copy)."""
         return Env(
-            cwd, self.home, self.read_only, self.budget, self.depth, self.run_shell, stdin,
-            nesting, self.backslash_sep,
-        )  # fmt: skip
+            cwd,
+            self.home,
+            self.read_only,
+            self.budget,
+            self.depth,
+            self.run_shell,
+            stdin=stdin,
+            nesting=nesting,
+            backslash_sep=self.backslash_sep,
+        )
 
     def fx(self, kind: EffectKind, word: Word | str | None, source: str) -> Fx:
         """An effect on the path named by ``word`` (a Word, a literal, or None = unknown)."""
