@@ -69,8 +69,9 @@ def simple_command(
     w: Walker, node: Any, redirects: list[Any], cwd: str | None, depth: int, note: str = ""
 ) -> tuple[str | None, str | None]:
     env = w.env
-    if node is not None and node.parent is not None and node.parent.type == "redirected_statement":
-        cmd_text = text(node.parent)
+    parent = node.parent if node is not None else None  # tree-sitter finds it from the root
+    if parent is not None and parent.type == "redirected_statement":
+        cmd_text = text(parent)
     elif node is not None:
         cmd_text = " ".join([text(node), *(text(r) for r in redirects)])
     else:

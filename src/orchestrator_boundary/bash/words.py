@@ -64,6 +64,8 @@ def _unescape_unquoted(text: str) -> tuple[str, bool, bool]:
 
 
 def _unescape_dq(text: str) -> str:
+    if "\\" not in text:  # nothing escaped: the text is the value
+        return text
     out: list[str] = []
     i = 0
     n = len(text)
