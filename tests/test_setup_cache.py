@@ -61,3 +61,79 @@ def test_config_changes_are_seen_on_the_next_call_whatever_the_ttl(
     (root / ".claude" / "boundary.toml").write_text('phase = "enforce"\n')
     s = hook.setup(str(root), env)  # same instant: only the config's stat key changed
     assert (s.phase, s.phase_source) == (hook.Phase.ENFORCE, "config")
+
+
+class _Recording(dict[str, str]):
+    """An environment that notes every variable read from it ("*" for a walk over all)."""
+
+    def __init__(self, *args: object, **kw: str) -> None:
+        super().__init__(*args, **kw)  # type: ignore[arg-type]
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> str:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        self.read.add("*")
+        return super().__iter__()
+
+    def items(self):  # type: ignore[no-untyped-def]
+        self.read.add("*")
+        return super().items()
+
+    def keys(self):  # type: ignore[no-untyped-def]
+        self.read.add("*")
+        return super().keys()
+
+    def values(self):  # type: ignore[no-untyped-def]
+        self.read.add("*")
+        return super().values()
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},
+        {"CLAUDE_PLUGIN_ROOT": "/opt/plugin", "CLAUDE_CONFIG_DIR": "cfg"},
+        {"ORCHESTRATOR_BOUNDARY_CONFIG": "x.toml", "ORCHESTRATOR_BOUNDARY_PHASE": "bogus"},
+        {"AMPLIFIER_BYPASS_BOUNDARY": "1", "XDG_RUNTIME_DIR": "/run/user/0"},
+        {"ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": "/tmp/rt", "ORCHESTRATOR_BOUNDARY_PHASE": "ask"},
+    ],
+    ids=["plain", "plugin+config-dir", "config+bad-phase", "bypass+xdg", "runtime-dir+phase"],
+)
+def test_the_setup_cache_key_holds_every_variable_a_setup_reads(
+    clock: SimpleNamespace, tmp_path: Path, extra: dict[str, str]
+) -> None:
+    """The Setup cache is keyed on SETUP_ENV only: a variable _setup() reads that is not in it
+    would let a changed environment reuse a Setup made for another one."""
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    env = _Recording({"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path), **extra})
+    env["UNRELATED"] = "1"
+    hook._setup(str(root), env)
+    assert env.read <= set(hook.SETUP_ENV), env.read - set(hook.SETUP_ENV)
+
+
+def test_a_change_in_a_variable_it_reads_makes_a_new_setup(
+    clock: SimpleNamespace, tmp_path: Path
+) -> None:
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path), "PATH": "/bin"}
+    first = hook.setup(str(root), env)
+    assert hook.setup(str(root), {**env, "PATH": "/usr/bin"}) is first  # not read: same Setup
+    for name, value in [
+        ("ORCHESTRATOR_BOUNDARY_PHASE", "enforce"),
+        ("AMPLIFIER_BYPASS_BOUNDARY", "1"),
+        ("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg")),
+    ]:
+        assert hook.setup(str(root), {**env, name: value}) is not first, name

@@ -19,11 +19,24 @@ from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
 from orchestrator_boundary import __version__, audit
-from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
+from orchestrator_boundary.config import (
+    CONFIG_ENV,
+    Config,
+    ConfigProblem,
+    config_path,
+    load_config,
+)
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import RealFileSystem, sha256_of
 from orchestrator_boundary.payload import MAX_PAYLOAD_BYTES, TOOL_EVENTS, HookPayload, parse_payload
-from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
+from orchestrator_boundary.phase import (
+    BYPASS_ENV,
+    DEFAULT_PHASE,
+    PHASE_ENV,
+    Phase,
+    bypass_requested,
+    env_phase,
+)
 from orchestrator_boundary.policy import Facts, assess
 from orchestrator_boundary.protect import Protected, protected_set
 from orchestrator_boundary.rules import Assessment
@@ -43,6 +56,20 @@ _HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(PACKAGE_DIR)), "hooks"
 # project) under the same bound. A one-shot hook process resolves everything once anyway.
 FS_TTL = 1.0
 _SETUP_CACHE: dict[tuple[Any, ...], tuple[float, tuple[int, int], Setup]] = {}
+# Every environment variable a Setup depends on, and so its cache key (the client hands the
+# evaluator its whole environment; keying on all of it cost ~8 us per call with 75 variables).
+# tests/test_setup_cache.py records what _setup() reads and fails if this list misses any.
+SETUP_ENV = (
+    "CLAUDE_PROJECT_DIR",
+    "HOME",
+    CONFIG_ENV,
+    PHASE_ENV,
+    BYPASS_ENV,
+    "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_CONFIG_DIR",
+    "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR",
+    "XDG_RUNTIME_DIR",
+)
 _FS_FACTS: dict[tuple[Any, ...], tuple[float, Any]] = {}
 
 
@@ -106,8 +133,9 @@ def setup(
     phase_override: Phase | None = None,
 ) -> Setup:
     """The Setup for these inputs. Long-lived processes reuse one for the same root hint and the
-    same whole environment while the config file's stat key is unchanged, for at most FS_TTL."""
-    key = (root_hint, config_file, phase_override, frozenset(environ.items()))
+    same values of the variables it reads (SETUP_ENV) while the config file's stat key is
+    unchanged, for at most FS_TTL."""
+    key = (root_hint, config_file, phase_override, *map(environ.get, SETUP_ENV))
     now = time.monotonic()
     hit = _SETUP_CACHE.get(key)
     if hit is not None and now < hit[0] and _stat_key(hit[2].config_file) == hit[1]:
