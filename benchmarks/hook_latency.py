@@ -335,12 +335,17 @@ def _rates(
     return {name: (max(v), statistics.median(v)) for name, v in samples.items()}
 
 
+OWN_VARIABLES = ("ORCHESTRATOR_BOUNDARY_", "AMPLIFIER_BYPASS_BOUNDARY", "CLAUDE_")
+
+
 def throughput(root: Path, home: Path) -> list[list[str]]:
     os.environ.pop("ORCHESTRATOR_BOUNDARY_PHASE", None)
     from orchestrator_boundary import bash, hook
     from orchestrator_boundary.payload import parse_payload
 
+    # the whole environment, as the client hands it to the evaluator (less our own switches)
     env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(OWN_VARIABLES)},
         "CLAUDE_PROJECT_DIR": str(root),
         "HOME": str(home),
         "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
