@@ -338,7 +338,7 @@ def _rates(
 OWN_VARIABLES = ("ORCHESTRATOR_BOUNDARY_", "AMPLIFIER_BYPASS_BOUNDARY", "CLAUDE_")
 
 
-def throughput(root: Path, home: Path) -> list[list[str]]:
+def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
     os.environ.pop("ORCHESTRATOR_BOUNDARY_PHASE", None)
     from orchestrator_boundary import bash, hook
     from orchestrator_boundary.payload import parse_payload
@@ -374,7 +374,7 @@ def throughput(root: Path, home: Path) -> list[list[str]]:
 
             decide[f"{name} (first analysis)"] = first
             full[f"{name} (first analysis)"] = first_whole
-    rates, whole_rates = _rates(decide), _rates(full)
+    rates, whole_rates = _rates(decide, windows), _rates(full, windows)
     rows = [
         [
             name,
@@ -385,7 +385,7 @@ def throughput(root: Path, home: Path) -> list[list[str]]:
         ]
         for name in decide
     ]
-    distinct = _distinct_bash(root, env)
+    distinct = _distinct_bash(root, env, passes=min(windows, 5))
     if distinct is not None:
         n, rate = distinct
         best, median = rate
@@ -401,10 +401,12 @@ def throughput(root: Path, home: Path) -> list[list[str]]:
     return rows
 
 
-def _distinct_bash(root: Path, env: dict[str, str]) -> tuple[int, tuple[float, float]] | None:
+def _distinct_bash(
+    root: Path, env: dict[str, str], passes: int = 5
+) -> tuple[int, tuple[float, float]] | None:
     """Decisions per CPU-second for the orchestrator running each distinct Bash command of the
     corpus once (the memo emptied before each pass, so every call parses): the cost of a
-    command the evaluator has not seen. (best, median) of five passes."""
+    command the evaluator has not seen. (best, median) of the passes."""
     if not CORPUS.is_dir():
         return None
     sys.path.insert(0, str(REPO / "tests"))
@@ -420,7 +422,7 @@ def _distinct_bash(root: Path, env: dict[str, str]) -> tuple[int, tuple[float, f
         if len(c) <= bash.MEMO_MAX_CHARS
     ]
     rates = []
-    for _ in range(5):
+    for _ in range(passes):
         bash.clear_memo()
         t0 = time.process_time()
         for p in payloads:
@@ -491,6 +493,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--no-replay", action="store_true")
+    ap.add_argument("--windows", type=int, default=15, help="throughput windows per case")
     ap.add_argument(
         "--peers",
         action="store_true",
@@ -508,8 +511,8 @@ def main() -> int:
     (root / ".claude" / "boundary.toml").write_text(BENCH_CONFIG)
     try:
         print(f"machine: {machine()}")
-        flags = " --peers" if args.peers else ""
-        print(f"command: python benchmarks/hook_latency.py --rounds {args.rounds}{flags}\n")
+        given = " ".join(sys.argv[1:])
+        print(f"command: python benchmarks/hook_latency.py {given}".rstrip() + "\n")
         modules = install_peers(tmp / "peers") if args.peers else None
         rows, extra = latency(args.rounds, root, rt, home, modules)
         print(
@@ -526,14 +529,14 @@ def main() -> int:
             else "\nresident evaluator: not found"
         )
         print(
-            "\nIn-process, per CPU-second of one interpreter (15 interleaved windows: the best, "
-            "and the median; decide = setup + judge of a parsed payload, evaluate = the whole "
-            "hook incl. JSON, answer and audit line):\n"
+            f"\nIn-process, per CPU-second of one interpreter ({args.windows} interleaved "
+            "windows: the best, and the median; decide = setup + judge of a parsed payload, "
+            "evaluate = the whole hook incl. JSON, answer and audit line):\n"
         )
         print(
             table(
                 ["case", "decide us", "decide / s", "(median)", "evaluate / s"],
-                throughput(root, home),
+                throughput(root, home, args.windows),
             )
         )
         if not args.no_replay:
