@@ -356,7 +356,7 @@ def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
         p = parse_payload(raw)
 
         def one(p: Any = p) -> None:
-            hook.judge(p, hook.setup(p.cwd, env), env)
+            hook.judge(p, hook.setup(p.cwd, env))
 
         def whole(raw: bytes = raw, event: str = event) -> None:
             hook.evaluate(raw, env, event=event)
@@ -426,7 +426,7 @@ def _distinct_bash(
         bash.clear_memo()
         t0 = time.process_time()
         for p in payloads:
-            hook.judge(p, hook.setup(p.cwd, env), env)
+            hook.judge(p, hook.setup(p.cwd, env))
         rates.append(len(payloads) / (time.process_time() - t0))
     return len(payloads), (max(rates), statistics.median(rates))
 

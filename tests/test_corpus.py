@@ -73,7 +73,7 @@ def test_every_real_payload_gets_a_valid_answer_and_the_right_session_kind(
                 kind = detect(payload).kind.value
                 try:
                     s = setup(payload.cwd or "/", env)
-                    verdict = judge(payload, s, env)
+                    verdict = judge(payload, s)
                     answer = render(verdict)
                     assert answer.exit_code == 0
                     assert answer.stdout == "" or isinstance(json.loads(answer.stdout), dict)

@@ -65,7 +65,7 @@ def judge_with_args(payload: HookPayload, env: dict[str, str], args: argparse.Na
         config_file=args.config and os.path.abspath(args.config),
         phase_override=Phase(args.phase) if args.phase else None,
     )
-    return judge(payload, s, env)
+    return judge(payload, s)
 
 
 def environ_for(args: argparse.Namespace) -> dict[str, str]:

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             row: dict[str, Any] = {"tool": payload.tool_name}
             for phase in (Phase.WARN, Phase.ENFORCE):
                 s = setup(root, env, config_file=cfg, phase_override=phase)
-                summary = verdict_summary(judge(payload, s, env))
+                summary = verdict_summary(judge(payload, s))
                 row["who"] = summary["session_kind"] + (
                     f":{summary['agent_type']}" if summary["agent_type"] else ""
                 )

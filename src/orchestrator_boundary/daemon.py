@@ -105,7 +105,7 @@ class Evaluator:
                     }
                 )
                 s = hook.setup(payload.cwd, env)
-                hook.judge(payload, s, env)
+                hook.judge(payload, s)
             except Exception:  # noqa: BLE001, S112 - warming up is best effort
                 continue
 

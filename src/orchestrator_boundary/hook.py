@@ -247,9 +247,8 @@ def protected_for(
     )
 
 
-def judge(payload: HookPayload, s: Setup, environ: Mapping[str, str]) -> Verdict:
+def judge(payload: HookPayload, s: Setup) -> Verdict:
     """The verdict for one parsed payload (shared by the hooks, ``check`` and ``replay``)."""
-    del environ  # gathered into ``s.facts`` by setup()
     if payload.hook_event_name in TOOL_EVENTS:
         assessment = assess(payload, s.config, s.facts)
     else:  # not a tool event: nothing to decide, but still recorded
@@ -372,7 +371,7 @@ def evaluate(
         payload = parse_payload(raw)
         s = setup(payload.cwd, environ)
         audit_file = s.audit_file
-        verdict = judge(payload, s, environ)
+        verdict = judge(payload, s)
         answer = render(verdict)
         rec = record(payload, verdict, ts=clock(), trace=traces(payload, verdict, s.root) or None)
         max_bytes, keep = s.config.audit.max_bytes, s.config.audit.keep
