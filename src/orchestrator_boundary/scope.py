@@ -28,7 +28,7 @@ class PatternError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class _Compiled:
+class Compiled:
     text: str
     exclude: bool
     absolute: bool
@@ -41,7 +41,7 @@ class _Compiled:
 
 
 @lru_cache(maxsize=1024)
-def _compile(text: str, insensitive: bool) -> _Compiled:
+def _compile(text: str, insensitive: bool) -> Compiled:
     body = text[1:] if text.startswith("!") else text
     if not body or body.strip() != body:
         raise PatternError(f"{text!r}: empty pattern or surrounding spaces")
@@ -53,7 +53,7 @@ def _compile(text: str, insensitive: bool) -> _Compiled:
     if regex is None:
         raise PatternError(f"{text!r}: not a usable glob pattern")
     folder = anchored.endswith("/") or anchored.endswith("/**")
-    return _Compiled(text, text.startswith("!"), absolute, folder, regex)
+    return Compiled(text, text.startswith("!"), absolute, folder, regex)
 
 
 def validate(patterns: Sequence[str]) -> None:
@@ -69,7 +69,7 @@ class ScopeMatch:
 
 
 def _check_reading(
-    absolute: str, relative: str | None, compiled: Sequence[_Compiled], insensitive: bool
+    absolute: str, relative: str | None, compiled: Sequence[Compiled], insensitive: bool
 ) -> ScopeMatch:
     rel = fold(relative, insensitive) if relative is not None else None
     abs_subject = fold(absolute.replace("\\", "/").lstrip("/"), insensitive)
@@ -88,9 +88,20 @@ _NO_MATCH = ScopeMatch(False, None, None)
 
 
 @lru_cache(maxsize=256)
-def _compiled(patterns: tuple[str, ...], insensitive: bool) -> tuple[_Compiled, ...]:
+def _compiled(patterns: tuple[str, ...], insensitive: bool) -> tuple[Compiled, ...]:
     """A list's patterns compiled, exclusions first so that they win whatever their order."""
     return tuple(sorted((_compile(p, insensitive) for p in patterns), key=lambda c: not c.exclude))
+
+
+def compiled(patterns: Sequence[str], insensitive: bool = False) -> tuple[Compiled, ...]:
+    """A list compiled once, for callers that check many paths against it (``covers``)."""
+    return _compiled(tuple(patterns), insensitive)
+
+
+def covers(compiled: Sequence[Compiled], relative: str) -> bool:
+    """``check`` of a path relative to the root, case-sensitive, against a compiled list; an
+    absolute pattern is read with the root as ``/`` (the path is not resolved)."""
+    return _check_reading("/" + relative, relative, compiled, False).allowed
 
 
 def check(located: Located, patterns: Sequence[str], insensitive: bool) -> ScopeMatch:

@@ -5,23 +5,33 @@ from __future__ import annotations
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
 from orchestrator_boundary.jsontext import flat_object
-from orchestrator_boundary.paths import Located
 
 _WRITERS = frozenset({"Write", "Edit", "write"})
+
+# The agent types that may write, with their compiled write scopes (None: anywhere), per
+# config: a config is loaded once and never changed, so it is looked up by identity.
+_Candidates = tuple[tuple[str, tuple[scope.Compiled, ...] | None], ...]
+_CANDIDATES: list[tuple[Config, _Candidates]] = []
+
+
+def _candidates(config: Config) -> _Candidates:
+    for cached, found in _CANDIDATES:
+        if cached is config:
+            return found
+    found = tuple(
+        (name, None if p.write_scope is None else scope.compiled(p.write_scope))
+        for name, p in config.agents.items()
+        if name != "*" and (p.tools is None or not _WRITERS.isdisjoint(p.tools))
+    )
+    _CANDIDATES[:] = [*_CANDIDATES[-7:], (config, found)]
+    return found
 
 
 def suitable_agent(config: Config, path: str | None) -> str:
     """A configured agent type that may write ``path`` (relative to the root), else
     general-purpose."""
-    for name, profile in config.agents.items():
-        if name == "*":
-            continue
-        if profile.tools is not None and _WRITERS.isdisjoint(profile.tools):
-            continue
-        if path is None or profile.write_scope is None:
-            return name
-        probe = Located(path, ("/" + path,), (path,), "")
-        if scope.check(probe, profile.write_scope, False).allowed:
+    for name, compiled in _candidates(config):
+        if path is None or compiled is None or scope.covers(compiled, path):
             return name
     return "general-purpose"
 
