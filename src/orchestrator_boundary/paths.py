@@ -13,8 +13,9 @@ from __future__ import annotations
 import ntpath
 import posixpath
 import unicodedata
-from dataclasses import dataclass
 from typing import Protocol
+
+from orchestrator_boundary.value import value
 
 MAX_PATH_CHARS = 16_384
 ROOT_ITSELF = "is the project root itself"
@@ -30,7 +31,7 @@ class FileSystem(Protocol):
     def case_insensitive(self, root: str) -> bool: ...
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Located:
     raw: str
     absolutes: tuple[str, ...]  # every reading, resolved; empty when unresolvable

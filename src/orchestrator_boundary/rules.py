@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from orchestrator_boundary.bash.model import BashAnalysis
 from orchestrator_boundary.session import Session
 from orchestrator_boundary.tools import Classification
+from orchestrator_boundary.value import value
 
 
 class Code(enum.StrEnum):
@@ -23,7 +23,7 @@ class Code(enum.StrEnum):
     CONFIG_INVALID = "CONFIG_INVALID"  # a write while boundary.toml is broken
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Violation:
     code: Code
     rule: str  # which rule decided: "orchestrator.write_allow", "agents.coder.write_scope", ...
@@ -34,7 +34,7 @@ class Violation:
     recoverable: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Assessment:
     """What the policy found, before the phase decides what to do about it."""
 

@@ -7,9 +7,9 @@ A call is a subagent's exactly when the payload carries a non-empty ``agent_id``
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.value import value
 
 
 class SessionKind(enum.StrEnum):
@@ -17,7 +17,7 @@ class SessionKind(enum.StrEnum):
     SUBAGENT = "subagent"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Session:
     kind: SessionKind
     session_id: str

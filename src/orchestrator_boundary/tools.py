@@ -10,7 +10,8 @@ from __future__ import annotations
 import enum
 import fnmatch
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from orchestrator_boundary.value import value
 
 
 class ToolClass(enum.StrEnum):
@@ -76,7 +77,7 @@ PATH_KEYS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Classification:
     tool_class: ToolClass
     source: str  # "builtin", "config: tools.NAME", "default: unknown"

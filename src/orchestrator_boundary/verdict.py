@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
 from typing import assert_never
 
 from orchestrator_boundary.jsontext import flat_object
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
 from orchestrator_boundary.rules import Assessment, Code, Violation
+from orchestrator_boundary.value import value
 
 PRE, POST = "PreToolUse", "PostToolUse"
 
@@ -25,7 +25,7 @@ class Decision(enum.StrEnum):
     WARN = "warn"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Verdict:
     event: str
     assessment: Assessment
@@ -43,7 +43,7 @@ class Verdict:
         return self.assessment.violation
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HookAnswer:
     exit_code: int
     stdout: str
