@@ -1,8 +1,9 @@
 """The decision's value types: immutable to the type checker; shared ones at run time too.
 
 ``@value`` types (one call's Session, Classification, Located, Violation, Assessment, Verdict,
-HookAnswer) are plain slots dataclasses at run time (ADR 0017), so their immutability rests on
-mypy, which CI runs over the package: the first test pins that mypy rejects a write to them.
+HookAnswer, ScopeMatch) are plain slots dataclasses at run time (ADR 0017), so their
+immutability rests on mypy, which CI runs over the package: the first test pins that mypy
+rejects a write to them.
 Everything a later call reads again stays frozen at run time.
 """
 
@@ -20,7 +21,6 @@ from orchestrator_boundary import bash, scope
 from orchestrator_boundary.config import Config
 from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.hook import setup
-from orchestrator_boundary.paths import locate
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.policy import Facts
 from orchestrator_boundary.protect import Protected
@@ -33,6 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 WRITES = """\
 from orchestrator_boundary.paths import Located
+from orchestrator_boundary.scope import ScopeMatch
 from orchestrator_boundary.rules import Assessment, Violation
 from orchestrator_boundary.session import Session
 from orchestrator_boundary.tools import Classification
@@ -41,7 +42,7 @@ from orchestrator_boundary.verdict import HookAnswer, Verdict
 
 def change(
     v: Verdict, a: Assessment, x: Violation, s: Session, c: Classification, loc: Located,
-    h: HookAnswer,
+    h: HookAnswer, m: ScopeMatch,
 ) -> None:
     v.message = ""
     a.violation = None
@@ -50,6 +51,7 @@ def change(
     c.source = ""
     loc.problem = ""
     h.exit_code = 1
+    m.allowed = True
 """
 
 
@@ -64,7 +66,7 @@ def test_the_type_checker_rejects_every_write_to_a_value(tmp_path: Path) -> None
         os.chdir(here)
     assert status == 1, out + err
     read_only = [line for line in out.splitlines() if "is read-only" in line]
-    assert len(read_only) == 7, out
+    assert len(read_only) == 8, out
 
 
 def verdict() -> Verdict:
@@ -93,7 +95,6 @@ def test_what_later_calls_read_again_stays_frozen_at_run_time(tmp_path: Path) ->
         (s.facts, "bypass"),
         (Facts(root, fs), "root"),
         (Protected("/x", False, "label"), "path"),
-        (scope.check(locate(str(tmp_path / "a.py"), root, fs), ["**"], False), "allowed"),
         (scope.compiled(["src/**"])[0], "text"),
         (analysis, "status"),
         (analysis.commands[0], "status"),

@@ -148,10 +148,7 @@ class _Check:
         self.paths: list[str] = []
         self.advisory = ""
         self.analysis: BashAnalysis | None = None
-
-    @property
-    def main(self) -> bool:
-        return self.session.kind is SessionKind.MAIN
+        self.main = self.session.kind is SessionKind.MAIN
 
     def locate(self, raw: str) -> Located:
         located = locate(raw, self.facts.root, self.facts.fs)

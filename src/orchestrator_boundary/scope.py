@@ -19,6 +19,7 @@ from functools import lru_cache
 import pathspec
 
 from orchestrator_boundary.paths import Located, fold
+from orchestrator_boundary.value import value
 
 _GITIGNORE = pathspec.util.lookup_pattern("gitignore")
 
@@ -34,10 +35,6 @@ class Compiled:
     absolute: bool
     folder: bool  # covers everything below (trailing '/' or '/**')
     regex: re.Pattern[str]
-
-    def matches(self, subject: str) -> bool:
-        m = self.regex.match(subject)
-        return m is not None and (self.folder or m.end() == len(subject))
 
 
 @lru_cache(maxsize=1024)
@@ -61,7 +58,7 @@ def validate(patterns: Sequence[str]) -> None:
         _compile(text, False)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ScopeMatch:
     allowed: bool
     pattern: str | None  # the inclusion that matched
@@ -71,20 +68,25 @@ class ScopeMatch:
 def _check_reading(
     absolute: str, relative: str | None, compiled: Sequence[Compiled], insensitive: bool
 ) -> ScopeMatch:
-    rel = fold(relative, insensitive) if relative is not None else None
-    abs_subject = fold(absolute.replace("\\", "/").lstrip("/"), insensitive)
+    rel = fold(relative, insensitive) if insensitive and relative is not None else relative
+    abs_subject: str | None = None  # only absolute patterns read it
     include: str | None = None
     for c in compiled:
-        subject = abs_subject if c.absolute else rel
-        if subject is None or not c.matches(subject):
+        if c.absolute:
+            if abs_subject is None:
+                abs_subject = fold(absolute.replace("\\", "/").lstrip("/"), insensitive)
+            subject: str | None = abs_subject
+        else:
+            subject = rel
+        if subject is None:
+            continue
+        m = c.regex.match(subject)
+        if m is None or not (c.folder or m.end() == len(subject)):  # a folder covers below
             continue
         if c.exclude:
             return ScopeMatch(False, include, c.text)
         include = include or c.text
     return ScopeMatch(include is not None, include, None)
-
-
-_NO_MATCH = ScopeMatch(False, None, None)
 
 
 @lru_cache(maxsize=256)
@@ -107,13 +109,13 @@ def covers(compiled: Sequence[Compiled], relative: str) -> bool:
 def check(located: Located, patterns: Sequence[str], insensitive: bool) -> ScopeMatch:
     """Is every reading of ``located`` covered by ``patterns`` (with exclusions winning)?"""
     if not located.absolutes or not patterns:
-        return _NO_MATCH
+        return ScopeMatch(False, None, None)
     compiled = _compiled(tuple(patterns), insensitive)
     rels: Sequence[str | None] = located.relatives if located.inside else [None]
-    result = _NO_MATCH
+    result: ScopeMatch | None = None
     for absolute in located.absolutes:
         for rel in rels:
             result = _check_reading(absolute, rel, compiled, insensitive)
             if not result.allowed:
                 return result
-    return result
+    return result or ScopeMatch(False, None, None)

@@ -80,57 +80,57 @@ def decide_phase(
     """Apply the phase (and the bypass) to what ``enforce`` would do."""
     v = assessment.violation
     note = f"orchestrator-boundary: {config_note}" if config_note else ""
-
-    def verdict(
-        decision: Decision = Decision.NONE, message: str = "", *, post_block: bool = False
-    ) -> Verdict:
-        # one constructor call per answer (dataclasses.replace() of a base costs three times more)
-        return Verdict(
-            event,
-            assessment,
-            phase,
-            phase_source,
-            decision,
-            would_deny=v is not None,
-            post_block=post_block,
-            message=message,
-            system_message=note,
-        )
-
+    decision, message, post_block, bypassed = Decision.NONE, "", False, False
     if v is None:
-        return verdict(message=assessment.advisory)
-    tool = assessment.tool_name
+        message = assessment.advisory
+    elif phase is Phase.OFF:
+        pass
+    elif bypass and (v.code is not Code.TAMPER or bypass_opens_protected):
+        bypassed = True
+        note = (
+            f"orchestrator-boundary is bypassed ({BYPASS_ENV} is set): "
+            f"{assessment.tool_name} would have been denied ({v.code}: {v.reason})"
+        )
+    else:
+        decision, message, post_block = _enforced(event, v, assessment.tool_name, phase)
+    # one constructor call per answer (dataclasses.replace() of a base costs three times more)
+    return Verdict(
+        event,
+        assessment,
+        phase,
+        phase_source,
+        decision,
+        v is not None,
+        bypassed,
+        post_block,
+        message,
+        note,
+    )
+
+
+def _enforced(event: str, v: Violation, tool: str, phase: Phase) -> tuple[Decision, str, bool]:
+    """(decision, message, post_block) for a violation the phase acts on (not off, no bypass)."""
     tamper = v.code is Code.TAMPER
-    if phase is Phase.OFF:
-        return verdict()
-    if bypass and (not tamper or bypass_opens_protected):
-        text = (
-            f"orchestrator-boundary is bypassed ({BYPASS_ENV} is set): {tool} would have been "
-            f"denied ({v.code}: {v.reason})"
-        )
-        return Verdict(
-            event, assessment, phase, phase_source, Decision.NONE, True, True, system_message=text
-        )
     reason = reason_text(v, tool)
     if event == POST:
         block = tamper or phase is Phase.ENFORCE
         went = f"This {tool} already ran although the boundary does not allow it. "
-        return verdict(message=went + reason if block else "", post_block=block)
+        return Decision.NONE, went + reason if block else "", block
     if tamper:
-        return verdict(Decision.DENY, reason)
+        return Decision.DENY, reason, False
     match phase:
         case Phase.WARN:
             warning = (
                 f"orchestrator-boundary (warn phase, nothing blocked): in enforce this call "
                 f"would be denied.\n{reason}"
             )
-            return verdict(Decision.WARN, warning)
+            return Decision.WARN, warning, False
         case Phase.ASK:
-            return verdict(Decision.ASK, reason)
+            return Decision.ASK, reason, False
         case Phase.ENFORCE:
-            return verdict(Decision.DENY, reason)
-        case Phase.OFF:  # handled above; here for exhaustiveness
-            return verdict()
+            return Decision.DENY, reason, False
+        case Phase.OFF:  # handled by decide_phase; here for exhaustiveness
+            return Decision.NONE, "", False
         case other:
             assert_never(other)
 
