@@ -85,3 +85,19 @@ def test_identity_is_not_reused_for_a_file_replaced_by_a_link(tmp_path: Path) ->
     assert first is not None and first[2] == 1  # the walk's own lstat, used once
     again = fs.identity(str(target))  # a second look stats again: the linked file now
     assert again == (os.stat(other).st_dev, os.stat(other).st_ino, 2)
+
+
+def test_a_file_made_after_the_walk_is_seen_on_the_next_look(tmp_path: Path) -> None:
+    """A walk that found nothing answers identity() once (None, as stat() would have said);
+    the next look stats again and sees the file, hard links included."""
+    fs = RealFileSystem()
+    root = os.path.realpath(tmp_path)
+    new = tmp_path / "new.txt"
+    assert fs.realpath_under(str(new), root) == str(new)
+    (tmp_path / "settings.json").write_text("{}")
+    os.link(tmp_path / "settings.json", new)
+    assert fs.identity(str(new)) is None  # the walk's own answer, used once
+    st_ = os.stat(new)
+    assert fs.identity(str(new)) == (st_.st_dev, st_.st_ino, 2)
+    fs.realpath_under(str(tmp_path / "gone" / "x"), root)  # a missing folder on the way
+    assert fs.identity(str(new)) == (st_.st_dev, st_.st_ino, 2)  # another path: stat

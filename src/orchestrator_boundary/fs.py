@@ -26,9 +26,10 @@ class RealFileSystem:
     windows = os.name == "nt"
 
     def __init__(self) -> None:
-        # (path, lstat) of the last component realpath_under() looked at: when that is a
-        # regular file, identity() of the same path right after needs no second stat.
-        self._last: tuple[str, os.stat_result] | None = None
+        # (path, lstat) of the last component realpath_under() looked at, or (path, None) when
+        # the walk could not look at it (a new file): identity() of the same path right after
+        # needs no second stat.
+        self._last: tuple[str, os.stat_result | None] | None = None
 
     def realpath(self, path: str) -> str:
         return os.path.realpath(path)
@@ -52,7 +53,8 @@ class RealFileSystem:
                 st = os.lstat(current)
             except OSError:
                 # realpath() joins the rest literally: below a component that cannot be
-                # looked at, nothing can be looked at either
+                # looked at, nothing can be looked at either (nor stat()ed)
+                self._last = (path, None)
                 return path
             if stat.S_ISLNK(st.st_mode):
                 return os.path.realpath(path)
@@ -66,8 +68,14 @@ class RealFileSystem:
     def identity(self, path: str) -> tuple[int, int, int] | None:
         """(device, inode, link count) of a regular file; None when it is not one."""
         last = self._last
-        if last is not None and last[0] == path and stat.S_ISREG(last[1].st_mode):
+        if (
+            last is not None
+            and last[0] == path
+            and (last[1] is None or stat.S_ISREG(last[1].st_mode))
+        ):
             self._last = None  # used once, right after the walk that took it
+            if last[1] is None:
+                return None  # nothing there a moment ago: what stat() would say
             st = last[1]  # lstat of a regular file (not a link): what stat() would say
         else:
             try:

@@ -34,16 +34,11 @@ def analyze(
     ``budget`` caps the work (nodes visited, characters scanned); when it runs out the
     result is UNPARSEABLE ("budget exhausted"), never "no effects".
     """
-    inputs = {
-        "cwd": cwd,
-        "home": home,
-        "read_only_commands": frozenset(read_only_commands),
-        "shell": shell,
-        "budget": budget,
-    }
+    # in analysis.run's order: a memo key of positional arguments is a third of a keyword one
+    inputs = (cwd, home, frozenset(read_only_commands), shell, budget)
     if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS:
-        return _remembered(command, **inputs)
-    return _run(command, **inputs)
+        return _remembered(command, *inputs)
+    return _run(command, *inputs)
 
 
 def clear_memo() -> None:
@@ -51,10 +46,10 @@ def clear_memo() -> None:
     _remembered.cache_clear()
 
 
-def _run(command: str, **inputs: Any) -> BashAnalysis:
+def _run(command: str, *inputs: Any) -> BashAnalysis:
     from orchestrator_boundary.bash.analysis import run  # tree-sitter only when a call needs it
 
-    return run(command, **inputs)
+    return run(command, *inputs)
 
 
 _remembered = lru_cache(maxsize=MEMO_ENTRIES)(_run)

@@ -97,7 +97,6 @@ def _bash(
 
 def run(
     command: str,
-    *,
     cwd: str,
     home: str | None,
     read_only_commands: frozenset[str],
