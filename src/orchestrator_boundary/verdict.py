@@ -54,7 +54,7 @@ def reason_text(v: Violation, tool: str) -> str:
     """A short explanation for the model, then one line of JSON for programs."""
     head = f"orchestrator-boundary blocked {tool} ({v.code}): {v.reason}"
     data = {
-        "error": v.code.value,
+        "error": v.code,  # a StrEnum: written as its text
         "reason": v.reason,
         "suggestion": v.suggestion,
         "recoverable": v.recoverable,
