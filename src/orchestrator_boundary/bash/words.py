@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from orchestrator_boundary.bash.parse import decode
+from orchestrator_boundary.value import value
 
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
@@ -13,7 +13,7 @@ _DQ_ESCAPABLE = frozenset('$`"\\')
 _SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Word:
     text: str  # as written
     value: str | None  # after quote removal / tilde expansion; None = unknowable
