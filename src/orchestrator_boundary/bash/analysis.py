@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.facts import Env
-from orchestrator_boundary.bash.model import BashAnalysis, Command, Status
+from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, Status
 from orchestrator_boundary.bash.parse import first_error, parse
 from orchestrator_boundary.bash.paths import normalize_cwd
 
@@ -55,18 +55,19 @@ def run_shell(code: str, env: Env) -> list[Command]:
 
 def summarize(commands: list[Command], error: str = "") -> BashAnalysis:
     status = Status.READ_ONLY
-    for cmd in commands:
-        if _RANK[cmd.status] > _RANK[status]:
-            status = cmd.status
-        if cmd.status == Status.UNPARSEABLE and not error:
+    rank = 0
+    effects: list[Effect] = []
+    opaque: list[Command] = []
+    for cmd in commands:  # one pass for all four (this runs once per analysis)
+        cmd_status = cmd.status
+        if _RANK[cmd_status] > rank:
+            status, rank = cmd_status, _RANK[cmd_status]
+        if cmd_status == Status.UNPARSEABLE and not error:
             error = cmd.note
-    return BashAnalysis(
-        status=status,
-        commands=tuple(commands),
-        effects=tuple(e for cmd in commands for e in cmd.effects),
-        error=error,
-        opaque=tuple(c for c in commands if c.status == Status.OPAQUE),
-    )
+        elif cmd_status == Status.OPAQUE:
+            opaque.append(cmd)
+        effects.extend(cmd.effects)
+    return BashAnalysis(status, tuple(commands), tuple(effects), error, tuple(opaque))
 
 
 def _bash(

@@ -21,7 +21,11 @@ _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command":
 
 
 def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[Fx]) -> None:
-    op = next((c.type for c in node.children if not c.is_named), "")
+    op = ""
+    for child in node.children:  # the first unnamed child is the operator
+        if not child.is_named:
+            op = child.type
+            break
     dests = node.children_by_field_name("destination")
     if not dests:
         return
@@ -140,7 +144,7 @@ def simple_command(
             outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
     if risky and status != Status.UNPARSEABLE:
         status, outcome_note = Status.OPAQUE, f"runs with {risky} set: may run other code"
-    effects = tuple(Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx)
+    effects = tuple([Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx])
     w.emit(Command(cmd_text, outcome_program, status, effects, outcome_note))
     for cmd in inner:
         w.emit(cmd)
