@@ -44,7 +44,12 @@ def decode(raw: bytes) -> str:
 
 
 def text(node: Any) -> str:
-    return decode(node.text)
+    """A node's text (``decode`` written out: this runs for most nodes the walk reads)."""
+    raw: bytes = node.text
+    try:
+        return raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "replace")
 
 
 def first_error(root: Any, budget: Budget) -> str:

@@ -29,7 +29,8 @@ def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[
     dests = node.children_by_field_name("destination")
     if not dests:
         return
-    args.extend(word(d, w.env.home) for d in dests[1:])  # `echo > f hi`: hi is an argument
+    if len(dests) > 1:  # `echo > f hi`: hi is an argument
+        args.extend([word(d, w.env.home) for d in dests[1:]])
     dest = dests[0]
     if op == ">&" and dest.type != "number" and text(dest) != "-":
         op = ">&"  # `>& file` is `&> file`

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orchestrator_boundary.bash.parse import decode
+from orchestrator_boundary.bash.parse import text as node_text
 from orchestrator_boundary.value import value
 
 _GLOB_CHARS = frozenset("*?[")
@@ -126,13 +126,9 @@ def _tilde(value: str, home: str | None) -> str | None:
     return home.rstrip("/") + (sep + rest if sep else "")
 
 
-def _text(node: Any) -> str:
-    return decode(node.text)
-
-
 def _part(node: Any, home: str | None, first: bool) -> Word:
     kind = node.type
-    text = _text(node)
+    text = node_text(node)
     if kind in _LITERAL_NODES:
         value, glob, brace = _unescape_unquoted(text)
         if first and text.startswith("~"):
@@ -154,7 +150,7 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
         if any(p.value is None for p in parts):
             return unknown(text)
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
-        skeleton = "".join(_text(c) if c.type == "word" else "_" for c in node.children)
+        skeleton = "".join(node_text(c) if c.type == "word" else "_" for c in node.children)
         brace = _unescape_unquoted(skeleton)[2]
         return Word(
             text, "".join(p.value or "" for p in parts), brace or any(p.glob for p in parts)
