@@ -7,6 +7,7 @@ from orchestrator_boundary.bash.facts import Env
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, Status
 from orchestrator_boundary.bash.parse import first_error, parse
 from orchestrator_boundary.bash.paths import normalize_cwd
+from orchestrator_boundary.bash.walk import Walker  # at the top: an import in a call costs ~1 us
 
 _RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
 
@@ -38,8 +39,6 @@ def _encode(code: str) -> bytes:
 
 def run_shell(code: str, env: Env) -> list[Command]:
     """Commands of nested shell code (``bash -c``, ``eval``, a heredoc fed to a shell)."""
-    from orchestrator_boundary.bash.walk import Walker
-
     source = _encode(code)
     if len(source) > MAX_INPUT_BYTES:
         raise BudgetExhausted("budget exhausted (nested code too large)")
@@ -73,8 +72,6 @@ def summarize(commands: list[Command], error: str = "") -> BashAnalysis:
 def _bash(
     command: str, cwd: str, home: str | None, read_only: frozenset[str], budget: Budget
 ) -> BashAnalysis:
-    from orchestrator_boundary.bash.walk import Walker
-
     source = _encode(command)
     if len(source) > MAX_INPUT_BYTES:
         return BashAnalysis(Status.UNPARSEABLE, error=f"input too large ({len(source)} bytes)")

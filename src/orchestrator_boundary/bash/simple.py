@@ -104,7 +104,8 @@ def simple_command(
         for i, child in enumerate(node.children):
             field = node.field_name_for_child(i)
             if field == "name":
-                name = child.named_children[0] if child.named_children else child
+                named = child.named_children
+                name = named[0] if named else child
             elif field == "argument":
                 arg_nodes.append(child)
             elif field == "redirect" or child.type.endswith("_redirect"):
@@ -116,14 +117,16 @@ def simple_command(
     args = [word(a, env.home) for a in arg_nodes]
     for red in redirect_nodes:
         env.budget.spend()
-        if red.type == "heredoc_redirect":
+        red_type = red.type
+        if red_type == "heredoc_redirect":
             stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
             continue
         w.substitutions(red, cwd, depth + 1)
-        if red.type == "herestring_redirect":
-            value = word(red.named_children[0], env.home).value if red.named_children else None
+        if red_type == "herestring_redirect":
+            named = red.named_children
+            value = word(named[0], env.home).value if named else None
             stdin = None if value is None else value + "\n"
-        elif red.type == "file_redirect":
+        elif red_type == "file_redirect":
             _redirect(w, red, cwd, args, fx)
     ok = fail = cwd
     if name is None:

@@ -139,14 +139,17 @@ class Walker:
         """Run every $(...), `...`, <(...) and >(...) inside ``node`` (they run before it)."""
         if not self.substitutes:
             return
+        spend = self.env.budget.spend
         stack = [node]
         while stack:
-            self.env.budget.spend()
+            spend()
             cur = stack.pop()
             if cur.type in _SUBST:
                 self.block(cur.named_children, cwd, depth + 1)
                 continue
-            stack.extend(reversed(cur.children))
+            children = cur.children
+            if children:
+                stack.extend(reversed(children))
 
     def _has_cd(self, node: Any) -> bool:
         stack = [node]
