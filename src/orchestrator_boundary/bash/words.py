@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from orchestrator_boundary.bash.parse import text as node_text
@@ -9,7 +10,7 @@ from orchestrator_boundary.value import value
 
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
-_DQ_ESCAPABLE = frozenset('$`"\\')
+_DQ_ESCAPE = re.compile(r'\\(?:\n|([$`"\\]))')
 _SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
 
 
@@ -64,21 +65,13 @@ def _unescape_unquoted(text: str) -> tuple[str, bool, bool]:
 
 
 def _unescape_dq(text: str) -> str:
+    """Inside double quotes a backslash escapes only $ ` " \\ and a newline (which it removes).
+
+    One left-to-right regex pass (a character loop before: same matches, same order).
+    """
     if "\\" not in text:  # nothing escaped: the text is the value
         return text
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n and (text[i + 1] in _DQ_ESCAPABLE or text[i + 1] == "\n"):
-            if text[i + 1] != "\n":
-                out.append(text[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    return _DQ_ESCAPE.sub(r"\1", text)  # \1 is "" for the escaped newline
 
 
 _ANSI = {
@@ -138,9 +131,9 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
     if kind == "raw_string":
         return Word(text, text[1:-1])
     if kind in ("string", "translated_string"):
-        inner = [c for c in node.named_children if c.type != "string_content"]
-        if inner:
-            return unknown(text)
+        for child in node.named_children:
+            if child.type != "string_content":  # an expansion or substitution inside
+                return unknown(text)
         body = text[2:-1] if kind == "translated_string" else text[1:-1]
         return Word(text, _unescape_dq(body))
     if kind == "ansi_c_string":
