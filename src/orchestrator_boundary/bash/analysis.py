@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.facts import Env
-from orchestrator_boundary.bash.model import BashAnalysis, Command, Status
+from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, Status
 from orchestrator_boundary.bash.parse import first_error, parse
 from orchestrator_boundary.bash.paths import normalize_cwd
+from orchestrator_boundary.bash.walk import Walker  # at the top: an import in a call costs ~1 us
 
 _RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
 
@@ -38,8 +39,6 @@ def _encode(code: str) -> bytes:
 
 def run_shell(code: str, env: Env) -> list[Command]:
     """Commands of nested shell code (``bash -c``, ``eval``, a heredoc fed to a shell)."""
-    from orchestrator_boundary.bash.walk import Walker
-
     source = _encode(code)
     if len(source) > MAX_INPUT_BYTES:
         raise BudgetExhausted("budget exhausted (nested code too large)")
@@ -55,25 +54,24 @@ def run_shell(code: str, env: Env) -> list[Command]:
 
 def summarize(commands: list[Command], error: str = "") -> BashAnalysis:
     status = Status.READ_ONLY
-    for cmd in commands:
-        if _RANK[cmd.status] > _RANK[status]:
-            status = cmd.status
-        if cmd.status == Status.UNPARSEABLE and not error:
+    rank = 0
+    effects: list[Effect] = []
+    opaque: list[Command] = []
+    for cmd in commands:  # one pass for all four (this runs once per analysis)
+        cmd_status = cmd.status
+        if _RANK[cmd_status] > rank:
+            status, rank = cmd_status, _RANK[cmd_status]
+        if cmd_status == Status.UNPARSEABLE and not error:
             error = cmd.note
-    return BashAnalysis(
-        status=status,
-        commands=tuple(commands),
-        effects=tuple(e for cmd in commands for e in cmd.effects),
-        error=error,
-        opaque=tuple(c for c in commands if c.status == Status.OPAQUE),
-    )
+        elif cmd_status == Status.OPAQUE:
+            opaque.append(cmd)
+        effects.extend(cmd.effects)
+    return BashAnalysis(status, tuple(commands), tuple(effects), error, tuple(opaque))
 
 
 def _bash(
     command: str, cwd: str, home: str | None, read_only: frozenset[str], budget: Budget
 ) -> BashAnalysis:
-    from orchestrator_boundary.bash.walk import Walker
-
     source = _encode(command)
     if len(source) > MAX_INPUT_BYTES:
         return BashAnalysis(Status.UNPARSEABLE, error=f"input too large ({len(source)} bytes)")

@@ -9,9 +9,10 @@ from orchestrator_boundary.bash.budget import Budget
 from orchestrator_boundary.bash.model import Command, EffectKind, Status
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.value import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Fx:
     """An effect before it is tied to its command's text."""
 
@@ -45,7 +46,7 @@ def writes(program: str, fx: list[Fx], note: str = "") -> Outcome:
 ShellRunner = Callable[[str, "Env"], list[Command]]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Env:
     cwd: str | None
     home: str | None

@@ -17,6 +17,9 @@ def _norm(path: str) -> str:
     if _drive(path):
         rest = posixpath.normpath("/" + path[3:].replace("\\", "/"))
         return path[0].upper() + ":" + ("/" if rest == "/" else rest)
+    if path[:1] == "/" and "//" not in path and "/." not in path and path[-1] != "/":
+        # already normal (no empty, "." or ".." part): normpath would return it unchanged
+        return path
     out = posixpath.normpath(path)
     return "/" + out.lstrip("/") if out.startswith("//") else out
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from orchestrator_boundary.value import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Tok:
     kind: str  # "id" (dotted name), "str", "op", "tick" (backtick / command string)
     text: str

@@ -21,11 +21,16 @@ _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command":
 
 
 def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[Fx]) -> None:
-    op = next((c.type for c in node.children if not c.is_named), "")
+    op = ""
+    for child in node.children:  # the first unnamed child is the operator
+        if not child.is_named:
+            op = child.type
+            break
     dests = node.children_by_field_name("destination")
     if not dests:
         return
-    args.extend(word(d, w.env.home) for d in dests[1:])  # `echo > f hi`: hi is an argument
+    if len(dests) > 1:  # `echo > f hi`: hi is an argument
+        args.extend([word(d, w.env.home) for d in dests[1:]])
     dest = dests[0]
     if op == ">&" and dest.type != "number" and text(dest) != "-":
         op = ">&"  # `>& file` is `&> file`
@@ -99,7 +104,8 @@ def simple_command(
         for i, child in enumerate(node.children):
             field = node.field_name_for_child(i)
             if field == "name":
-                name = child.named_children[0] if child.named_children else child
+                named = child.named_children
+                name = named[0] if named else child
             elif field == "argument":
                 arg_nodes.append(child)
             elif field == "redirect" or child.type.endswith("_redirect"):
@@ -111,14 +117,16 @@ def simple_command(
     args = [word(a, env.home) for a in arg_nodes]
     for red in redirect_nodes:
         env.budget.spend()
-        if red.type == "heredoc_redirect":
+        red_type = red.type
+        if red_type == "heredoc_redirect":
             stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
             continue
         w.substitutions(red, cwd, depth + 1)
-        if red.type == "herestring_redirect":
-            value = word(red.named_children[0], env.home).value if red.named_children else None
+        if red_type == "herestring_redirect":
+            named = red.named_children
+            value = word(named[0], env.home).value if named else None
             stdin = None if value is None else value + "\n"
-        elif red.type == "file_redirect":
+        elif red_type == "file_redirect":
             _redirect(w, red, cwd, args, fx)
     ok = fail = cwd
     if name is None:
@@ -140,7 +148,7 @@ def simple_command(
             outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
     if risky and status != Status.UNPARSEABLE:
         status, outcome_note = Status.OPAQUE, f"runs with {risky} set: may run other code"
-    effects = tuple(Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx)
+    effects = tuple([Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx])
     w.emit(Command(cmd_text, outcome_program, status, effects, outcome_note))
     for cmd in inner:
         w.emit(cmd)

@@ -6,6 +6,7 @@ decides by itself (``bash script.sh`` is opaque), or None when ``prog`` is no wr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
@@ -270,6 +271,18 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
     return opaque(prog, "interactive PowerShell")
 
 
+_SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
+    "env": _env,
+    "sudo": _sudo,
+    "timeout": _timeout,
+    "gtimeout": _timeout,
+    "xargs": _xargs,
+    "parallel": _parallel,
+    "npx": _npx,
+    "watch": _watch,
+}
+
+
 def unwrap(prog: str, args: list[Word], env: Env) -> Step:
     if prog.lower() in ("powershell", "pwsh"):
         return _powershell(prog, args, env)
@@ -295,18 +308,9 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         if prog == "ionice" and any(a.value == "-p" for a in args):
             return read_only("ionice", "queries a process")
         return split(args, short, long_, stop_at_positional=True).rest, env
-    special = {
-        "env": _env,
-        "sudo": _sudo,
-        "timeout": _timeout,
-        "gtimeout": _timeout,
-        "xargs": _xargs,
-        "parallel": _parallel,
-        "npx": _npx,
-        "watch": _watch,
-    }
-    if prog in special:
-        return special[prog](args, env)
+    special = _SPECIAL.get(prog)
+    if special is not None:
+        return special(args, env)
     if args and args[0].value is not None and (prog, args[0].value) in _RUNNERS:
         return _runner(args[1:], env)
     if prog == "uv" and len(args) > 1 and args[0].value == "tool" and args[1].value == "run":

@@ -23,9 +23,8 @@ _SKIP = frozenset({"comment", ";", ";;", "&", "\n", "{", "}", "(", ")", "do", "d
 _CD = frozenset({"cd", "pushd", "popd"})
 
 
-def _merge(*states: str | None) -> str | None:
-    first = states[0]
-    return first if all(s == first for s in states) else None
+def _merge(a: str | None, b: str | None) -> str | None:
+    return a if a == b else None
 
 
 class Walker:
@@ -121,13 +120,16 @@ class Walker:
         return ok, fail
 
     def _redirected(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
-        body = node.child_by_field_name("body")
-        redirects = (
-            tuple(
-                c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "redirect"
-            )
-            + tail
-        )
+        # one pass over the children for both fields (each field lookup is a call into C)
+        body = None
+        found: list[Any] = []
+        for i, child in enumerate(node.children):
+            field = node.field_name_for_child(i)
+            if field == "redirect":
+                found.append(child)
+            elif field == "body" and body is None:
+                body = child
+        redirects = (*found, *tail)
         if body is None:
             return simple_command(self, None, list(redirects), cwd, depth)
         return self.stmt(body, cwd, depth + 1, redirects)
@@ -137,14 +139,17 @@ class Walker:
         """Run every $(...), `...`, <(...) and >(...) inside ``node`` (they run before it)."""
         if not self.substitutes:
             return
+        spend = self.env.budget.spend
         stack = [node]
         while stack:
-            self.env.budget.spend()
+            spend()
             cur = stack.pop()
             if cur.type in _SUBST:
                 self.block(cur.named_children, cwd, depth + 1)
                 continue
-            stack.extend(reversed(cur.children))
+            children = cur.children
+            if children:
+                stack.extend(reversed(children))
 
     def _has_cd(self, node: Any) -> bool:
         stack = [node]

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 from typing import Any
 
-from orchestrator_boundary.bash.parse import decode
+from orchestrator_boundary.bash.parse import text as node_text
+from orchestrator_boundary.value import value
 
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
-_DQ_ESCAPABLE = frozenset('$`"\\')
+_DQ_ESCAPE = re.compile(r'\\(?:\n|([$`"\\]))')
 _SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Word:
     text: str  # as written
     value: str | None  # after quote removal / tilde expansion; None = unknowable
@@ -64,21 +65,13 @@ def _unescape_unquoted(text: str) -> tuple[str, bool, bool]:
 
 
 def _unescape_dq(text: str) -> str:
+    """Inside double quotes a backslash escapes only $ ` " \\ and a newline (which it removes).
+
+    One left-to-right regex pass (a character loop before: same matches, same order).
+    """
     if "\\" not in text:  # nothing escaped: the text is the value
         return text
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n and (text[i + 1] in _DQ_ESCAPABLE or text[i + 1] == "\n"):
-            if text[i + 1] != "\n":
-                out.append(text[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    return _DQ_ESCAPE.sub(r"\1", text)  # \1 is "" for the escaped newline
 
 
 _ANSI = {
@@ -126,13 +119,9 @@ def _tilde(value: str, home: str | None) -> str | None:
     return home.rstrip("/") + (sep + rest if sep else "")
 
 
-def _text(node: Any) -> str:
-    return decode(node.text)
-
-
 def _part(node: Any, home: str | None, first: bool) -> Word:
     kind = node.type
-    text = _text(node)
+    text = node_text(node)
     if kind in _LITERAL_NODES:
         value, glob, brace = _unescape_unquoted(text)
         if first and text.startswith("~"):
@@ -142,9 +131,9 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
     if kind == "raw_string":
         return Word(text, text[1:-1])
     if kind in ("string", "translated_string"):
-        inner = [c for c in node.named_children if c.type != "string_content"]
-        if inner:
-            return unknown(text)
+        for child in node.named_children:
+            if child.type != "string_content":  # an expansion or substitution inside
+                return unknown(text)
         body = text[2:-1] if kind == "translated_string" else text[1:-1]
         return Word(text, _unescape_dq(body))
     if kind == "ansi_c_string":
@@ -154,7 +143,7 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
         if any(p.value is None for p in parts):
             return unknown(text)
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
-        skeleton = "".join(_text(c) if c.type == "word" else "_" for c in node.children)
+        skeleton = "".join(node_text(c) if c.type == "word" else "_" for c in node.children)
         brace = _unescape_unquoted(skeleton)[2]
         return Word(
             text, "".join(p.value or "" for p in parts), brace or any(p.glob for p in parts)
