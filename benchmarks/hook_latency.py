@@ -398,6 +398,21 @@ def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
     return rows
 
 
+def _passes(payloads: list[Any], env: dict[str, str], passes: int) -> tuple[float, float]:
+    """(best, median) decisions per CPU-second of judging ``payloads`` in order, ``passes``
+    times, the Bash memo emptied before each pass."""
+    from orchestrator_boundary import bash, hook
+
+    rates = []
+    for _ in range(passes):
+        bash.clear_memo()
+        t0 = time.process_time()
+        for p in payloads:
+            hook.judge(p, hook.setup(p.cwd, env))
+        rates.append(len(payloads) / (time.process_time() - t0))
+    return max(rates), statistics.median(rates)
+
+
 def _corpus_mix(env: dict[str, str], passes: int = 5) -> tuple[int, tuple[float, float]] | None:
     """Decisions per CPU-second over every PreToolUse/PostToolUse payload of the corpus in its
     recorded order (reads, writes, Bash, subagents; each against its own cwd, as ``replay``
@@ -407,7 +422,6 @@ def _corpus_mix(env: dict[str, str], passes: int = 5) -> tuple[int, tuple[float,
     files = sorted(CORPUS.glob("*.jsonl.gz")) if CORPUS.is_dir() else []
     if not files:
         return None
-    from orchestrator_boundary import bash, hook
     from orchestrator_boundary.errors import BoundaryInputError
     from orchestrator_boundary.payload import parse_payload
 
@@ -422,14 +436,7 @@ def _corpus_mix(env: dict[str, str], passes: int = 5) -> tuple[int, tuple[float,
                     continue
                 if p.hook_event_name in ("PreToolUse", "PostToolUse") and os.path.isabs(p.cwd):
                     payloads.append(p)
-    rates = []
-    for _ in range(passes):
-        bash.clear_memo()
-        t0 = time.process_time()
-        for p in payloads:
-            hook.judge(p, hook.setup(p.cwd, env))
-        rates.append(len(payloads) / (time.process_time() - t0))
-    return len(payloads), (max(rates), statistics.median(rates))
+    return len(payloads), _passes(payloads, env, passes)
 
 
 def _distinct_bash(
@@ -443,7 +450,7 @@ def _distinct_bash(
     sys.path.insert(0, str(REPO / "tests"))
     from corpus_commands import bash_commands
 
-    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary import bash
     from orchestrator_boundary.payload import parse_payload
 
     commands = list(dict.fromkeys(c for c, _ in bash_commands(CORPUS.parent)))
@@ -452,14 +459,7 @@ def _distinct_bash(
         for c in commands
         if len(c) <= bash.MEMO_MAX_CHARS
     ]
-    rates = []
-    for _ in range(passes):
-        bash.clear_memo()
-        t0 = time.process_time()
-        for p in payloads:
-            hook.judge(p, hook.setup(p.cwd, env))
-        rates.append(len(payloads) / (time.process_time() - t0))
-    return len(payloads), (max(rates), statistics.median(rates))
+    return len(payloads), _passes(payloads, env, passes)
 
 
 def replay() -> list[str] | None:
