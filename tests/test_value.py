@@ -1,10 +1,10 @@
 """The decision's value types: immutable to the type checker; shared ones at run time too.
 
 ``@value`` types (one call's Session, Classification, Located, Violation, Assessment, Verdict,
-HookAnswer, ScopeMatch) are plain slots dataclasses at run time (ADR 0017), so their
-immutability rests on mypy, which CI runs over the package: the first test pins that mypy
-rejects a write to them.
-Everything a later call reads again stays frozen at run time.
+HookAnswer, ScopeMatch; one Bash analysis's Word, Fx, Env, Tok) are plain slots dataclasses at
+run time (ADR 0017), so their immutability rests on mypy, which CI runs over the package: the
+first test pins that mypy rejects a write to each. Everything a later call reads again stays
+frozen at run time.
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ from orchestrator_boundary.verdict import Decision, Verdict
 REPO = Path(__file__).resolve().parents[1]
 
 WRITES = """\
+from orchestrator_boundary.bash.facts import Env, Fx
+from orchestrator_boundary.bash.scan import Tok
+from orchestrator_boundary.bash.words import Word
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.scope import ScopeMatch
 from orchestrator_boundary.rules import Assessment, Violation
@@ -42,7 +45,7 @@ from orchestrator_boundary.verdict import HookAnswer, Verdict
 
 def change(
     v: Verdict, a: Assessment, x: Violation, s: Session, c: Classification, loc: Located,
-    h: HookAnswer, m: ScopeMatch,
+    h: HookAnswer, m: ScopeMatch, w: Word, f: Fx, e: Env, t: Tok,
 ) -> None:
     v.message = ""
     a.violation = None
@@ -52,6 +55,10 @@ def change(
     loc.problem = ""
     h.exit_code = 1
     m.allowed = True
+    w.value = None
+    f.path = ""
+    e.depth = 0
+    t.text = ""
 """
 
 
@@ -66,7 +73,7 @@ def test_the_type_checker_rejects_every_write_to_a_value(tmp_path: Path) -> None
         os.chdir(here)
     assert status == 1, out + err
     read_only = [line for line in out.splitlines() if "is read-only" in line]
-    assert len(read_only) == 8, out
+    assert len(read_only) == 12, out
 
 
 def verdict() -> Verdict:
