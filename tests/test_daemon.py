@@ -662,3 +662,93 @@ def test_a_broken_install_blocks_instead_of_crashing(
     assert got.returncode == code
     assert got.stdout == b""
     assert got.stderr.startswith(b"orchestrator-boundary: cannot load the policy")
+
+
+# ---- the real payloads, both ways ----
+
+CORPUS_CONFIG = """\
+[orchestrator]
+write_allow = ["STATE.md", "docs/plans/**"]
+
+[agents.explorer]
+tools = ["Glob", "Grep", "Read", "Bash"]
+
+[agents.coder]
+tools = ["Write", "Edit", "MultiEdit", "Read", "Glob", "Grep", "Bash", "coordinate"]
+write_scope = ["src/**", "tests/**", "!**/*.lock"]
+
+[agents."*"]
+write_scope = ["src/**"]
+"""
+
+
+def _corpus_sample(proj: Path, every: int) -> list[tuple[str, bytes]]:
+    """Every ``every``-th corpus payload as (event, raw), its cwd moved into ``proj`` so that
+    relative Bash targets land inside the project and meet the write rules and scopes."""
+    import gzip
+
+    from conftest import corpus_dir
+
+    corpus = corpus_dir()
+    if corpus is None:
+        pytest.skip("../shared/corpus is absent")
+    out = []
+    n = 0
+    for path in sorted((corpus / "payloads").glob("*.jsonl.gz")):
+        with gzip.open(path, "rb") as lines:
+            for line in lines:
+                n += 1
+                if n % every:
+                    continue
+                try:
+                    data = json.loads(line)
+                except ValueError:
+                    out.append(("PreToolUse", line))  # malformed input is part of the contract
+                    continue
+                event = "PreToolUse"
+                if isinstance(data, dict):
+                    if data.get("hook_event_name") == "PostToolUse":
+                        event = "PostToolUse"
+                    data["cwd"] = str(proj)
+                out.append((event, json.dumps(data).encode()))
+    return out
+
+
+def _forget_decisions() -> None:
+    """Empty what a long-lived process remembers of earlier calls (Setups, Bash analyses):
+    the next call is judged like a new process would judge it. The file-system facts stay:
+    they expire by themselves within FS_TTL and nothing on disk changes here."""
+    from orchestrator_boundary import bash, hook
+
+    bash.clear_memo()
+    hook._SETUP_CACHE.clear()
+
+
+@pytest.mark.corpus
+def test_a_long_lived_evaluator_answers_the_corpus_as_a_new_process_would(
+    proj: Path, rt: Path
+) -> None:
+    """A third of the 17,520 real payloads through one running evaluator (its Setup cache,
+    Bash memo and file-system facts warm and shared across calls, as in a session) and, for
+    each, in this process with every cache emptied first: exit code, stdout and stderr must be
+    the same bytes."""
+    (proj / ".claude").mkdir()
+    (proj / ".claude" / "boundary.toml").write_text(CORPUS_CONFIG)
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    sample = _corpus_sample(proj, every=3)
+    sock = str(start_and_wait(proj, rt, env))
+    head = [client.version_tag()]
+    tail = [os.fsencode(proj), *(f"{k}={v}".encode() for k, v in env.items()), b""]
+    decisions: dict[bytes, int] = {}
+    for event, raw in sample:
+        got = client.request(sock, [*head, event.encode(), *tail, raw], 30.0)
+        assert got is not None, raw[:200]
+        _forget_decisions()
+        code, out, err = expected(event, raw, env)
+        assert (int(got[0]), got[1], got[2]) == (code, out, err), raw[:300]
+        kind = b"deny" if b'"deny"' in out else b"block" if b'"block"' in out else b"other"
+        decisions[kind] = decisions.get(kind, 0) + 1
+    assert len(sample) > 5000
+    # the sample reaches the deciding paths, not only "no objection"
+    print(f"\nevaluator vs new process over {len(sample)} corpus payloads: {decisions}")
+    assert decisions.get(b"deny", 0) > 500 and decisions.get(b"block", 0) > 100, decisions
