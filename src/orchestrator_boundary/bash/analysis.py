@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
-from orchestrator_boundary.bash.facts import Env
-from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, Status
+from orchestrator_boundary.bash.facts import OPAQUE, READ_ONLY, UNPARSEABLE, WRITES, Env
+from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect
 from orchestrator_boundary.bash.parse import first_error, parse
 from orchestrator_boundary.bash.paths import normalize_cwd
 from orchestrator_boundary.bash.walk import Walker  # at the top: an import in a call costs ~1 us
 
-_RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
+_RANK = {READ_ONLY: 0, WRITES: 1, OPAQUE: 2, UNPARSEABLE: 3}
 
 
 # tree-sitter-bash 0.25's scanner corrupts memory on code points from U+20000 up (seen here:
@@ -46,26 +46,28 @@ def run_shell(code: str, env: Env) -> list[Command]:
     root = parse(source)
     error = first_error(root, env.budget)
     if error:
-        return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
+        return [Command(code, "", UNPARSEABLE, note=f"nested shell code: {error}")]
     out: list[Command] = []
     Walker(env, out, source).block(root.named_children, env.cwd, env.nesting + 1)
     return out
 
 
 def summarize(commands: list[Command], error: str = "") -> BashAnalysis:
-    status = Status.READ_ONLY
+    status = READ_ONLY
     rank = 0
     effects: list[Effect] = []
     opaque: list[Command] = []
     for cmd in commands:  # one pass for all four (this runs once per analysis)
         cmd_status = cmd.status
-        if _RANK[cmd_status] > rank:
-            status, rank = cmd_status, _RANK[cmd_status]
-        if cmd_status == Status.UNPARSEABLE and not error:
+        cmd_rank = _RANK[cmd_status]
+        if cmd_rank > rank:
+            status, rank = cmd_status, cmd_rank
+        if cmd_rank == 3 and not error:  # UNPARSEABLE
             error = cmd.note
-        elif cmd_status == Status.OPAQUE:
+        elif cmd_rank == 2:  # OPAQUE
             opaque.append(cmd)
-        effects.extend(cmd.effects)
+        if cmd.effects:
+            effects.extend(cmd.effects)
     return BashAnalysis(status, tuple(commands), tuple(effects), error, tuple(opaque))
 
 
@@ -74,12 +76,12 @@ def _bash(
 ) -> BashAnalysis:
     source = _encode(command)
     if len(source) > MAX_INPUT_BYTES:
-        return BashAnalysis(Status.UNPARSEABLE, error=f"input too large ({len(source)} bytes)")
+        return BashAnalysis(UNPARSEABLE, error=f"input too large ({len(source)} bytes)")
     budget.spend_text(command)
     root = parse(source)
     error = first_error(root, budget)
     if error:
-        return BashAnalysis(Status.UNPARSEABLE, error=error)
+        return BashAnalysis(UNPARSEABLE, error=error)
     env = Env(
         cwd=normalize_cwd(cwd),
         home=normalize_cwd(home),
@@ -103,7 +105,7 @@ def run(
 ) -> BashAnalysis:
     work = Budget(MAX_STEPS if budget is None else budget)
     if not isinstance(command, str):
-        return BashAnalysis(Status.UNPARSEABLE, error="command is not text")
+        return BashAnalysis(UNPARSEABLE, error="command is not text")
     try:
         if shell.lower() in ("powershell", "pwsh", "powershell.exe", "pwsh.exe"):
             from orchestrator_boundary.bash.powershell import analyze_powershell
@@ -117,6 +119,6 @@ def run(
             )
         return _bash(command, cwd, home, frozenset(read_only_commands), work)
     except BudgetExhausted as exc:
-        return BashAnalysis(Status.UNPARSEABLE, error=str(exc) or "budget exhausted")
+        return BashAnalysis(UNPARSEABLE, error=str(exc) or "budget exhausted")
     except RecursionError:
-        return BashAnalysis(Status.UNPARSEABLE, error="budget exhausted (nesting too deep)")
+        return BashAnalysis(UNPARSEABLE, error="budget exhausted (nesting too deep)")

@@ -9,17 +9,19 @@ _DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/d
 
 
 def _drive(path: str) -> bool:
-    return len(path) >= 3 and path[0].isalpha() and path[1] == ":" and path[2] in "/\\"
+    # the ':' first: it rules out nearly every path with one slice (this runs per resolve)
+    return path[1:2] == ":" and len(path) >= 3 and path[0].isalpha() and path[2] in "/\\"
 
 
 def _norm(path: str) -> str:
     """Collapse ``.``/``..``/duplicate slashes of an absolute path (POSIX or ``C:/`` style)."""
+    if path[:1] == "/" and "//" not in path and "/." not in path and path[-1] != "/":
+        # already normal (no empty, "." or ".." part): normpath would return it unchanged;
+        # checked first, as a path starting with '/' names no drive
+        return path
     if _drive(path):
         rest = posixpath.normpath("/" + path[3:].replace("\\", "/"))
         return path[0].upper() + ":" + ("/" if rest == "/" else rest)
-    if path[:1] == "/" and "//" not in path and "/." not in path and path[-1] != "/":
-        # already normal (no empty, "." or ".." part): normpath would return it unchanged
-        return path
     out = posixpath.normpath(path)
     return "/" + out.lstrip("/") if out.startswith("//") else out
 

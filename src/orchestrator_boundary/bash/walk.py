@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
-from orchestrator_boundary.bash.facts import Env
-from orchestrator_boundary.bash.model import Command, Status
+from orchestrator_boundary.bash.facts import UNPARSEABLE, Env
+from orchestrator_boundary.bash.model import Command
 from orchestrator_boundary.bash.parse import text
 from orchestrator_boundary.bash.simple import simple_command
 
@@ -28,6 +28,8 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
+    __slots__ = ("env", "out", "substitutes")
+
     def __init__(self, env: Env, out: list[Command], source: bytes) -> None:
         self.env = env
         self.out = out
@@ -57,7 +59,7 @@ class Walker:
         if kind == "list":
             return self._list(node, cwd, depth, tail)
         if kind == "command":
-            return simple_command(self, node, list(tail), cwd, depth)
+            return simple_command(self, node, tail, cwd, depth)
         if kind == "redirected_statement":
             return self._redirected(node, cwd, depth, tail)
         if kind == "pipeline":
@@ -72,9 +74,7 @@ class Walker:
             return fail, ok
         if tail:  # a compound command: its redirects are opened before it runs
             result = self.stmt(node, cwd, depth + 1)
-            simple_command(
-                self, None, list(tail), cwd, depth, note="redirect of a compound command"
-            )
+            simple_command(self, None, tail, cwd, depth, note="redirect of a compound command")
             return result
         if kind in ("subshell", "function_definition"):
             self.block(node.named_children, cwd, depth + 1)
@@ -95,7 +95,7 @@ class Walker:
             "unset_command",
             "test_command",
         ):
-            return simple_command(self, node, [], cwd, depth)
+            return simple_command(self, node, (), cwd, depth)
         self.substitutions(node, cwd, depth)
         return cwd, cwd
 
@@ -131,7 +131,7 @@ class Walker:
                 body = child
         redirects = (*found, *tail)
         if body is None:
-            return simple_command(self, None, list(redirects), cwd, depth)
+            return simple_command(self, None, redirects, cwd, depth)
         return self.stmt(body, cwd, depth + 1, redirects)
 
     # -- nested code -------------------------------------------------------------------------
@@ -165,4 +165,4 @@ class Walker:
         self.out.append(command)
 
     def unparseable(self, source: str, message: str) -> None:
-        self.out.append(Command(source, "", Status.UNPARSEABLE, note=message))
+        self.out.append(Command(source, "", UNPARSEABLE, note=message))

@@ -156,4 +156,8 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
 
 
 def word(node: Any, home: str | None) -> Word:
+    if node.type == "word":  # most words: nothing to unescape, no glob, no tilde
+        text = node_text(node)
+        if _SPECIAL_UNQUOTED.isdisjoint(text) and text[:1] != "~":
+            return Word(text, text)
     return _part(node, home, True)
