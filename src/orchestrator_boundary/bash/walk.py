@@ -28,11 +28,12 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
-    __slots__ = ("env", "out", "substitutes")
+    __slots__ = ("env", "out", "source", "substitutes")
 
     def __init__(self, env: Env, out: list[Command], source: bytes) -> None:
         self.env = env
         self.out = out
+        self.source = source
         # $(...), `...`, <(...) and >(...) all need a '(' or a '`': text without either has
         # no substitution anywhere, and the per-node search for them can be skipped
         self.substitutes = b"(" in source or b"`" in source
@@ -139,11 +140,19 @@ class Walker:
         """Run every $(...), `...`, <(...) and >(...) inside ``node`` (they run before it)."""
         if not self.substitutes:
             return
+        source = self.source
         spend = self.env.budget.spend
         stack = [node]
         while stack:
-            spend()
             cur = stack.pop()
+            start, end = cur.start_byte, cur.end_byte
+            if source.find(b"(", start, end) < 0 and source.find(b"`", start, end) < 0:
+                # ADR 16's test on this node's bytes: nothing below it is a substitution. Its
+                # nodes are charged as if each were visited (descendant_count counts the node
+                # itself and every node below it, as this walk would), in one call.
+                spend(cur.descendant_count)
+                continue
+            spend()
             if cur.type in _SUBST:
                 self.block(cur.named_children, cwd, depth + 1)
                 continue
