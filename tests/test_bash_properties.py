@@ -414,3 +414,26 @@ def test_the_pruned_substitution_search_changes_no_analysis(text: str) -> None:
     with mock.patch.object(walk.Walker, "substitutions", plain):
         slow = counted()
     assert fast == slow
+
+
+@FAST
+@given(st.one_of(shellish, parseable))
+def test_node_texts_cut_from_the_command_change_no_analysis(text: str) -> None:
+    """The walk cuts node texts from the command when it is ASCII (parse.text_in); decoding
+    each node's bytes instead gives the same analysis."""
+    from unittest import mock
+
+    from orchestrator_boundary.bash import walk
+
+    real_init = walk.Walker.__init__
+
+    def decode_each(self: walk.Walker, *args: Any) -> None:
+        real_init(self, *args)
+        self.code = None
+
+    clear_memo()
+    cut = analyze(text, cwd=CWD, home="/home/u")
+    clear_memo()
+    with mock.patch.object(walk.Walker, "__init__", decode_each):
+        decoded = analyze(text, cwd=CWD, home="/home/u")
+    assert cut == decoded

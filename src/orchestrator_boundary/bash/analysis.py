@@ -48,7 +48,7 @@ def run_shell(code: str, env: Env) -> list[Command]:
     if error:
         return [Command(code, "", UNPARSEABLE, note=f"nested shell code: {error}")]
     out: list[Command] = []
-    Walker(env, out, source).block(root.named_children, env.cwd, env.nesting + 1)
+    Walker(env, out, source, code).block(root.named_children, env.cwd, env.nesting + 1)
     return out
 
 
@@ -82,16 +82,9 @@ def _bash(
     error = first_error(root, budget)
     if error:
         return BashAnalysis(UNPARSEABLE, error=error)
-    env = Env(
-        cwd=normalize_cwd(cwd),
-        home=normalize_cwd(home),
-        read_only=read_only,
-        budget=budget,
-        depth=0,
-        run_shell=run_shell,
-    )
+    env = Env(normalize_cwd(cwd), normalize_cwd(home), read_only, budget, 0, run_shell)
     out: list[Command] = []
-    Walker(env, out, source).block(root.named_children, env.cwd, 0)
+    Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
     return summarize(out)
 
 

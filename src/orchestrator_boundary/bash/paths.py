@@ -29,6 +29,8 @@ def _norm(path: str) -> str:
 def normalize_cwd(cwd: str | None) -> str | None:
     if not cwd:
         return None
+    if cwd[0] == "/" and "//" not in cwd and "/." not in cwd and cwd[-1] != "/":
+        return cwd  # already normal: _norm's first test, without the call (once per analysis)
     if cwd.startswith("/") or _drive(cwd):
         return _norm(cwd)
     return None  # a relative working directory is no anchor

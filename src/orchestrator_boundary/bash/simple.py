@@ -9,7 +9,7 @@ from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.envvars import dangerous
 from orchestrator_boundary.bash.facts import OPAQUE, READ_ONLY, UNPARSEABLE, WRITES, Fx
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind
-from orchestrator_boundary.bash.parse import text
+from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word, word
 
@@ -32,13 +32,13 @@ def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[
     if not dests:
         return
     if len(dests) > 1:  # `echo > f hi`: hi is an argument
-        args.extend([word(d, w.env.home) for d in dests[1:]])
+        args.extend([word(d, w.env.home, w.code) for d in dests[1:]])
     dest = dests[0]
-    if op == ">&" and dest.type != "number" and text(dest) != "-":
+    if op == ">&" and dest.type != "number" and text_in(w.code, dest) != "-":
         op = ">&"  # `>& file` is `&> file`
     elif op not in _WRITE_OPS:
         return
-    target = word(dest, w.env.home)
+    target = word(dest, w.env.home, w.code)
     literal = target.literal
     resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
     if is_device(resolved, literal or ""):
@@ -56,14 +56,14 @@ def _heredoc(
     followers: list[Any],
 ) -> str | None:
     start = next((c for c in node.children if c.type == "heredoc_start"), None)
-    quoted = start is not None and any(q in text(start) for q in "'\"\\")
+    quoted = start is not None and any(q in text_in(w.code, start) for q in "'\"\\")
     body_text: str | None = None
     for child in node.named_children:
         if child.type == "heredoc_body":
             if not quoted:
                 w.substitutions(child, cwd, depth + 1)
             dynamic = not quoted and any(c.type != "heredoc_content" for c in child.named_children)
-            body_text = None if dynamic else text(child)
+            body_text = None if dynamic else text_in(w.code, child)
         elif child.type == "file_redirect":
             w.substitutions(child, cwd, depth + 1)
             _redirect(w, child, cwd, args, fx)
@@ -82,23 +82,24 @@ def simple_command(
 ) -> tuple[str | None, str | None]:
     env = w.env
     home = env.home
+    code = w.code
     substitutes = w.substitutes  # else no substitution anywhere: skip the calls (ADR 0016)
     if node is None:
-        cmd_text = " ".join([text(r) for r in redirects])
+        cmd_text = " ".join([text_in(code, r) for r in redirects])
     else:
         parent = node.parent  # tree-sitter finds it from the root
         if parent is not None and parent.type == "redirected_statement":
-            cmd_text = text(parent)
+            cmd_text = text_in(code, parent)
         elif redirects:
-            cmd_text = " ".join([text(node), *[text(r) for r in redirects]])
+            cmd_text = " ".join([text_in(code, node), *[text_in(code, r) for r in redirects]])
         else:
-            cmd_text = text(node)
+            cmd_text = text_in(code, node)
         if node.type != "command":
             if substitutes:
                 w.substitutions(node, cwd, depth + 1)
             children = node.children
-            program = _PLAIN.get(node.type, text(children[0]) if children else "")
-            risky = _risky_assignment(node)
+            program = _PLAIN.get(node.type, text_in(code, children[0]) if children else "")
+            risky = _risky_assignment(node, code)
             status, why = (
                 (OPAQUE, f"sets {risky}: later programs may run other code")
                 if risky
@@ -125,10 +126,10 @@ def simple_command(
                 redirect_nodes.append(child)
                 continue
             elif child.type == "variable_assignment":
-                risky = risky or _risky_assignment(child)
+                risky = risky or _risky_assignment(child, code)
             if substitutes:
                 w.substitutions(child, cwd, depth + 1)
-    args = [word(a, home) for a in arg_nodes]
+    args = [word(a, home, code) for a in arg_nodes]
     spend = env.budget.spend
     for red in redirect_nodes:
         spend()
@@ -140,7 +141,7 @@ def simple_command(
             w.substitutions(red, cwd, depth + 1)
         if red_type == "herestring_redirect":
             named = red.named_children
-            value = word(named[0], home).value if named else None
+            value = word(named[0], home, code).value if named else None
             stdin = None if value is None else value + "\n"
         elif red_type == "file_redirect":
             _redirect(w, red, cwd, args, fx)
@@ -150,7 +151,7 @@ def simple_command(
         status = WRITES if fx else READ_ONLY
         outcome_program, outcome_note = "", note or "redirect only"
     else:
-        argv = [word(name, home), *args]
+        argv = [word(name, home, code), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         outcome_program = outcome.program
         inner = outcome.inner
@@ -179,7 +180,7 @@ def simple_command(
     return ok, fail
 
 
-def _risky_assignment(node: Any) -> str:
+def _risky_assignment(node: Any, code: str | None) -> str:
     """The name of a dangerous variable that ``node`` (or its direct assignments) sets."""
     nodes = (
         [node]
@@ -189,8 +190,8 @@ def _risky_assignment(node: Any) -> str:
     for assignment in nodes:
         name_node = assignment.child_by_field_name("name")
         value_node = assignment.child_by_field_name("value")
-        name = text(name_node) if name_node is not None else ""
-        if dangerous(name, text(value_node) if value_node is not None else ""):
+        name = text_in(code, name_node) if name_node is not None else ""
+        if dangerous(name, text_in(code, value_node) if value_node is not None else ""):
             return name
     return ""
 

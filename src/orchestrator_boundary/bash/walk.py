@@ -11,7 +11,7 @@ from typing import Any
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
 from orchestrator_boundary.bash.facts import UNPARSEABLE, Env
 from orchestrator_boundary.bash.model import Command
-from orchestrator_boundary.bash.parse import text
+from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.simple import simple_command
 
 State = tuple[str | None, str | None]
@@ -28,12 +28,14 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
-    __slots__ = ("env", "out", "source", "substitutes")
+    __slots__ = ("code", "env", "out", "source", "substitutes")
 
-    def __init__(self, env: Env, out: list[Command], source: bytes) -> None:
+    def __init__(self, env: Env, out: list[Command], source: bytes, code: str) -> None:
         self.env = env
         self.out = out
-        self.source = source
+        self.source = source  # what was parsed: ``code`` in UTF-8
+        # node texts are cut from ``code`` when byte offsets are character offsets (text_in)
+        self.code = code if code.isascii() else None  # isascii: a flag of the str, O(1)
         # $(...), `...`, <(...) and >(...) all need a '(' or a '`': text without either has
         # no substitution anywhere, and the per-node search for them can be skipped
         self.substitutes = b"(" in source or b"`" in source
@@ -165,7 +167,7 @@ class Walker:
         while stack:
             self.env.budget.spend()
             cur = stack.pop()
-            if cur.type == "command_name" and text(cur).strip("\\'\"") in _CD:
+            if cur.type == "command_name" and text_in(self.code, cur).strip("\\'\"") in _CD:
                 return True
             stack.extend(cur.children)
         return False
