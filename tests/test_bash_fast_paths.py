@@ -138,3 +138,13 @@ def test_inline_python_nodes_are_ast_walk_in_order() -> None:
         nodes = _nodes(tree)
         assert len(nodes) == len(walked), path
         assert all(a is b for a, b in zip(nodes, walked, strict=True)), path
+
+
+def test_encode_character_classes_match_the_comparisons() -> None:
+    from orchestrator_boundary.bash.analysis import _ABOVE_PARSER_MAX, _SURROGATE
+
+    edges = [0, 0x7F, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF, 0x10000, 0x1FFFF, 0x20000]
+    for cp in [*edges, 0x10FFFF, *range(0, 0x110000, 97)]:
+        ch = chr(cp)
+        assert bool(_ABOVE_PARSER_MAX.search(ch)) == (ch > chr(0x1FFFF)), hex(cp)
+        assert bool(_SURROGATE.search(ch)) == ("\ud800" <= ch <= "\udfff"), hex(cp)

@@ -311,6 +311,10 @@ _PARSEABLE = [  # statements that parse, most with a '(' or '`' somewhere
     "for i in $(seq 3); do echo $i > f$i; done",
     "cat <<EOF > f\n$(date)\nEOF\n",
     "python -c 'print(1)'",
+    "if true; then cd x; fi",
+    "for f in a b; do pushd $f; touch g; done",
+    "while false; do echo cd > \\cd; done",
+    "case $x in a) 'cd' y;; esac",
 ]
 parseable = st.lists(st.sampled_from(_PARSEABLE), min_size=1, max_size=6).map(
     lambda parts: " && ".join(parts)
@@ -379,8 +383,9 @@ def test_a_node_without_paren_or_backtick_has_no_substitution_below(text: str) -
 @FAST
 @given(st.one_of(mixed, parseable))
 def test_the_pruned_substitution_search_changes_no_analysis(text: str) -> None:
-    """Against the plain search (every node visited and charged one step): the same analysis,
-    and the same steps charged, so that every budget runs out where it did."""
+    """Against the plain searches for substitutions and for a cd in a loop or conditional
+    (every node visited and charged one step): the same analysis, and the same steps charged,
+    so that every budget runs out where it did."""
     from unittest import mock
 
     from orchestrator_boundary.bash import budget, walk
@@ -410,8 +415,21 @@ def test_the_pruned_substitution_search_changes_no_analysis(text: str) -> None:
             result = analyze(text, cwd=CWD, home="/home/u")
         return result, made[0].steps
 
+    def plain_has_cd(self: walk.Walker, node: Any) -> bool:
+        stack = [node]
+        while stack:
+            self.env.budget.spend()
+            cur = stack.pop()
+            if cur.type == "command_name" and cur.text.decode().strip("\\'\"") in walk._CD:
+                return True
+            stack.extend(cur.children)
+        return False
+
     fast = counted()
-    with mock.patch.object(walk.Walker, "substitutions", plain):
+    with (
+        mock.patch.object(walk.Walker, "substitutions", plain),
+        mock.patch.object(walk.Walker, "_has_cd", plain_has_cd),
+    ):
         slow = counted()
     assert fast == slow
 

@@ -163,10 +163,22 @@ class Walker:
                 stack.extend(reversed(children))
 
     def _has_cd(self, node: Any) -> bool:
+        source = self.source
+        spend = self.env.budget.spend
         stack = [node]
         while stack:
-            self.env.budget.spend()
             cur = stack.pop()
+            start, end = cur.start_byte, cur.end_byte
+            if (
+                source.find(b"cd", start, end) < 0
+                and source.find(b"popd", start, end) < 0
+                and source.find(b"pushd", start, end) < 0
+            ):
+                # no command name below can be cd, pushd or popd: charged as if each node were
+                # visited, in one call (as in ``substitutions``; its subtree would be next)
+                spend(cur.descendant_count)
+                continue
+            spend()
             if cur.type == "command_name" and text_in(self.code, cur).strip("\\'\"") in _CD:
                 return True
             stack.extend(cur.children)
