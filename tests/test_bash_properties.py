@@ -455,3 +455,22 @@ def test_node_texts_cut_from_the_command_change_no_analysis(text: str) -> None:
     with mock.patch.object(walk.Walker, "__init__", decode_each):
         decoded = analyze(text, cwd=CWD, home="/home/u")
     assert cut == decoded
+
+
+@FAST
+@given(st.text(alphabet="ab $`\\\"(){}!\n'", max_size=30))
+def test_a_string_without_dollar_or_backtick_holds_only_string_content(body: str) -> None:
+    """words._part reads a double-quoted string's children only when its text holds a '$' or
+    a '`', which every expansion and substitution inside one starts with."""
+    from orchestrator_boundary.bash.parse import parse
+
+    root = parse(f'echo "{body}" x'.encode())
+    if root.has_error:
+        return  # unparseable: the walk never reads it
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        text = node.text.decode()
+        if node.type in ("string", "translated_string") and "$" not in text and "`" not in text:
+            assert all(c.type == "string_content" for c in node.named_children), text
+        stack.extend(node.children)

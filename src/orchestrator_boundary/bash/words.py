@@ -131,9 +131,12 @@ def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
     if kind == "raw_string":
         return Word(text, text[1:-1])
     if kind in ("string", "translated_string"):
-        for child in node.named_children:
-            if child.type != "string_content":  # an expansion or substitution inside
-                return unknown(text)
+        # an expansion or substitution inside starts with '$' or '`': without either, every
+        # child is string_content, and the children need not be read (a property pins it)
+        if "$" in text or "`" in text:
+            for child in node.named_children:
+                if child.type != "string_content":
+                    return unknown(text)
         body = text[2:-1] if kind == "translated_string" else text[1:-1]
         return Word(text, _unescape_dq(body))
     if kind == "ansi_c_string":
@@ -157,7 +160,7 @@ def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
 
 def word(node: Any, home: str | None, code: str | None = None) -> Word:
     """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``)."""
-    if node.type == "word":  # most words: nothing to unescape, no glob, no tilde
+    if node.type in _LITERAL_NODES:  # most words: nothing to unescape, no glob, no tilde
         text = text_in(code, node)
         if _SPECIAL_UNQUOTED.isdisjoint(text) and text[:1] != "~":
             return Word(text, text)
