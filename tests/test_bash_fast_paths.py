@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 from orchestrator_boundary.bash.inline_python import _nodes
-from orchestrator_boundary.bash.paths import _drive, _norm
+from orchestrator_boundary.bash.paths import _DEVICES, _drive, _norm, is_device
 from orchestrator_boundary.bash.scan import Tok, _ident_char, _interpolated, tokenize
 from orchestrator_boundary.bash.words import _unescape_dq
 
@@ -148,3 +148,24 @@ def test_encode_character_classes_match_the_comparisons() -> None:
         ch = chr(cp)
         assert bool(_ABOVE_PARSER_MAX.search(ch)) == (ch > chr(0x1FFFF)), hex(cp)
         assert bool(_SURROGATE.search(ch)) == ("\ud800" <= ch <= "\udfff"), hex(cp)
+
+
+def _is_device_plain(resolved: str | None, path: str) -> bool:
+    """paths.is_device without its '/dev/' and length tests."""
+    for p in (resolved, path):
+        if p is None:
+            continue
+        if p in _DEVICES or (p.startswith("/dev/fd/") and p[8:].isdigit()):
+            return True
+        if p.lower() in ("nul", "nul:"):
+            return True
+    return False
+
+
+def test_is_device_matches_the_plain_test() -> None:
+    pieces = ["/dev/", "fd/", "null", "stdout", "tty", "0", "12", "nul", "NuL", ":", "x", "\u0130"]
+    for count in range(4):
+        for parts in itertools.product(pieces, repeat=count):
+            path = "".join(parts)
+            for resolved in (None, path, "/w/" + path):
+                assert is_device(resolved, path) == _is_device_plain(resolved, path), path

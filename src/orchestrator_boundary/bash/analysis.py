@@ -84,9 +84,8 @@ def _bash(
         return BashAnalysis(UNPARSEABLE, error=f"input too large ({len(source)} bytes)")
     budget.spend_text(command)
     root = parse(source)
-    error = first_error(root, budget)
-    if error:
-        return BashAnalysis(UNPARSEABLE, error=error)
+    if root.has_error:  # first_error's own first test, without the call for clean text
+        return BashAnalysis(UNPARSEABLE, error=first_error(root, budget))
     env = Env(normalize_cwd(cwd), normalize_cwd(home), read_only, budget, 0, run_shell)
     out: list[Command] = []
     Walker(env, out, source, command).block(root.named_children, env.cwd, 0)

@@ -55,15 +55,15 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
             and not head.startswith(TRUSTED_DIRS)
         ):
             return opaque(prog, f"runs {head}: not a system program")
-        step = unwrap(prog, argv[1:], env)
-        if isinstance(step, Outcome):
-            return step
+        args = argv[1:]
+        step = unwrap(prog, args, env)
         if step is not None:
+            if isinstance(step, Outcome):
+                return step
             argv, env = step
             if not argv:
                 return read_only(prog, "wrapper without a command")
             continue
-        args = argv[1:]
         if len(args) == 1 and args[0].value in ("--version", "--help", "-version"):
             return read_only(prog, f"{args[0].value} only")
         handler = HANDLERS.get(prog)

@@ -54,9 +54,10 @@ def is_device(resolved: str | None, path: str) -> bool:
     for p in (resolved, path):
         if p is None:
             continue
-        if p in _DEVICES or (p.startswith("/dev/fd/") and p[8:].isdigit()):
-            return True
-        if p.lower() in ("nul", "nul:"):
+        if p[:5] == "/dev/":  # every name in _DEVICES, and /dev/fd/N
+            if p in _DEVICES or (p.startswith("/dev/fd/") and p[8:].isdigit()):
+                return True
+        elif len(p) <= 4 and p.lower() in ("nul", "nul:"):  # lower() never shortens
             return True
     return False
 
