@@ -40,9 +40,10 @@ def resolve(path: str | None, cwd: str | None, *, backslash_sep: bool = False) -
     """Absolute normalized path for ``path`` (already tilde-expanded) or None when unknowable."""
     if not path:
         return None
-    if backslash_sep or (cwd is not None and _drive(cwd)):
+    # _drive's own first test, ':' second, written out: this runs for every path resolved
+    if backslash_sep or (cwd is not None and cwd[1:2] == ":" and _drive(cwd)):
         path = path.replace("\\", "/")
-    if path.startswith("/") or _drive(path):
+    if path[:1] == "/" or (path[1:2] == ":" and _drive(path)):
         return _norm(path)
     if cwd is None:
         return None

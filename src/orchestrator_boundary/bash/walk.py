@@ -28,10 +28,11 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
-    __slots__ = ("code", "env", "out", "source", "substitutes")
+    __slots__ = ("code", "env", "out", "source", "spend", "substitutes")
 
     def __init__(self, env: Env, out: list[Command], source: bytes, code: str) -> None:
         self.env = env
+        self.spend = env.budget.spend  # a walker's env, and so its budget, never changes
         self.out = out
         self.source = source  # what was parsed: ``code`` in UTF-8
         # node texts are cut from ``code`` when byte offsets are character offsets (text_in)
@@ -55,7 +56,7 @@ class Walker:
     def stmt(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...] = ()) -> State:
         """Walk one statement. ``tail``: redirects tree-sitter hung on an enclosing list or
         pipeline (`a && b > f` parses as `(a && b) > f`); bash applies them to the last part."""
-        self.env.budget.spend()
+        self.spend()
         if depth > MAX_NESTING:
             raise BudgetExhausted("budget exhausted (nesting too deep)")
         kind = node.type
@@ -143,7 +144,7 @@ class Walker:
         if not self.substitutes:
             return
         source = self.source
-        spend = self.env.budget.spend
+        spend = self.spend
         stack = [node]
         while stack:
             cur = stack.pop()
@@ -164,7 +165,7 @@ class Walker:
 
     def _has_cd(self, node: Any) -> bool:
         source = self.source
-        spend = self.env.budget.spend
+        spend = self.spend
         stack = [node]
         while stack:
             cur = stack.pop()
