@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import shlex
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orchestrator_boundary.bash import BashAnalysis, EffectKind, Status, analyze
+from orchestrator_boundary.bash import BashAnalysis, EffectKind, Status, analyze, clear_memo
 
 CWD = "/w/p"
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -294,6 +295,31 @@ def _substitution_nodes(source: bytes) -> bool:
 _NO_PARENS = [t for t in _TOKENS if "(" not in t and "`" not in t and ")" not in t]
 mixed = st.one_of(shellish, st.lists(st.sampled_from(_NO_PARENS), max_size=40).map(" ".join))
 
+_PARSEABLE = [  # statements that parse, most with a '(' or '`' somewhere
+    "echo a b",
+    "ls $(pwd) > out",
+    "cat <(ls -la) | tee f",
+    'echo "(x) $(date)" >> log',
+    "x=$(date +%s)",
+    "a `b c` d",
+    "(cd d && rm -f g)",
+    "echo '$(not run)' x",
+    "diff <(sort a) >(wc -l)",
+    "f() { touch x; }",
+    "[[ $(id -u) == 0 ]] && echo root",
+    "sudo bash -c 'echo $(whoami) > /tmp/w'",
+    "for i in $(seq 3); do echo $i > f$i; done",
+    "cat <<EOF > f\n$(date)\nEOF\n",
+    "python -c 'print(1)'",
+    "if true; then cd x; fi",
+    "for f in a b; do pushd $f; touch g; done",
+    "while false; do echo cd > \\cd; done",
+    "case $x in a) 'cd' y;; esac",
+]
+parseable = st.lists(st.sampled_from(_PARSEABLE), min_size=1, max_size=6).map(
+    lambda parts: " && ".join(parts)
+)
+
 
 @FAST
 @given(mixed)
@@ -306,7 +332,7 @@ def test_text_without_paren_or_backtick_has_no_substitution(text: str) -> None:
 
 
 @FAST
-@given(mixed)
+@given(st.one_of(mixed, parseable))
 def test_skipping_the_substitution_search_changes_no_analysis(text: str) -> None:
     from unittest import mock
 
@@ -318,7 +344,133 @@ def test_skipping_the_substitution_search_changes_no_analysis(text: str) -> None
         real_init(self, *args)  # type: ignore[arg-type]
         self.substitutes = True
 
+    clear_memo()  # else the second analysis is the first one, remembered
     fast = analyze(text, cwd=CWD, home="/home/u")
+    clear_memo()
     with mock.patch.object(walk.Walker, "__init__", always_search):
         slow = analyze(text, cwd=CWD, home="/home/u")
     assert fast == slow
+
+
+@FAST
+@given(st.one_of(mixed, parseable))
+def test_a_node_without_paren_or_backtick_has_no_substitution_below(text: str) -> None:
+    """The substitution search skips a subtree whose bytes hold neither '(' nor '`', and
+    charges its ``descendant_count`` (bash/walk.py): the grammar finds no substitution in such
+    a subtree, and that count is the number of nodes a walk over ``children`` visits."""
+    from orchestrator_boundary.bash.parse import parse
+
+    source = text.encode()
+
+    def visited(node: object) -> int:
+        return 1 + sum(visited(c) for c in node.children)  # type: ignore[attr-defined]
+
+    stack = [parse(source)]
+    while stack:
+        node = stack.pop()
+        assert node.descendant_count == visited(node)
+        segment = source[node.start_byte : node.end_byte]
+        if b"(" not in segment and b"`" not in segment:
+            assert not _substitution_nodes(segment) or node.type == "program"
+            below = [node]
+            while below:
+                cur = below.pop()
+                assert cur.type not in ("command_substitution", "process_substitution")
+                below.extend(cur.children)
+        stack.extend(node.children)
+
+
+@FAST
+@given(st.one_of(mixed, parseable))
+def test_the_pruned_substitution_search_changes_no_analysis(text: str) -> None:
+    """Against the plain searches for substitutions and for a cd in a loop or conditional
+    (every node visited and charged one step): the same analysis, and the same steps charged,
+    so that every budget runs out where it did."""
+    from unittest import mock
+
+    from orchestrator_boundary.bash import budget, walk
+
+    def plain(self: walk.Walker, node: Any, cwd: str | None, depth: int) -> None:
+        if not self.substitutes:
+            return
+        stack = [node]
+        while stack:
+            self.env.budget.spend()
+            cur = stack.pop()
+            if cur.type in ("command_substitution", "process_substitution"):
+                self.block(cur.named_children, cwd, depth + 1)
+                continue
+            stack.extend(reversed(cur.children))
+
+    def counted() -> tuple[BashAnalysis, int]:
+        made: list[budget.Budget] = []
+        real_init = budget.Budget.__init__
+
+        def init(self: budget.Budget, limit: int = budget.MAX_STEPS) -> None:
+            real_init(self, limit)
+            made.append(self)
+
+        clear_memo()
+        with mock.patch.object(budget.Budget, "__init__", init):
+            result = analyze(text, cwd=CWD, home="/home/u")
+        return result, made[0].steps
+
+    def plain_has_cd(self: walk.Walker, node: Any) -> bool:
+        stack = [node]
+        while stack:
+            self.env.budget.spend()
+            cur = stack.pop()
+            if cur.type == "command_name" and cur.text.decode().strip("\\'\"") in walk._CD:
+                return True
+            stack.extend(cur.children)
+        return False
+
+    fast = counted()
+    with (
+        mock.patch.object(walk.Walker, "substitutions", plain),
+        mock.patch.object(walk.Walker, "_has_cd", plain_has_cd),
+    ):
+        slow = counted()
+    assert fast == slow
+
+
+@FAST
+@given(st.one_of(shellish, parseable))
+def test_node_texts_cut_from_the_command_change_no_analysis(text: str) -> None:
+    """The walk cuts node texts from the command when it is ASCII (parse.text_in); decoding
+    each node's bytes instead gives the same analysis."""
+    from unittest import mock
+
+    from orchestrator_boundary.bash import walk
+
+    real_init = walk.Walker.__init__
+
+    def decode_each(self: walk.Walker, *args: Any) -> None:
+        real_init(self, *args)
+        self.code = None
+
+    clear_memo()
+    cut = analyze(text, cwd=CWD, home="/home/u")
+    clear_memo()
+    with mock.patch.object(walk.Walker, "__init__", decode_each):
+        decoded = analyze(text, cwd=CWD, home="/home/u")
+    assert cut == decoded
+
+
+@FAST
+@given(st.text(alphabet="ab $`\\\"(){}!\n'", max_size=30))
+def test_a_string_without_dollar_or_backtick_holds_only_string_content(body: str) -> None:
+    """words._part reads a double-quoted string's children only when its text holds a '$' or
+    a '`', which every expansion and substitution inside one starts with."""
+    from orchestrator_boundary.bash.parse import parse
+
+    root = parse(f'echo "{body}" x'.encode())
+    if root.has_error:
+        return  # unparseable: the walk never reads it
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        text = node.text.decode()
+        if node.type in ("string", "translated_string") and "$" not in text and "`" not in text:
+            assert all(c.type == "string_content" for c in node.named_children), text
+        stack.extend(node.children)

@@ -1,9 +1,9 @@
 """The decision's value types: immutable to the type checker; shared ones at run time too.
 
 ``@value`` types (one call's Session, Classification, Located, Violation, Assessment, Verdict,
-HookAnswer, ScopeMatch; one Bash analysis's Word, Fx, Env, Tok) are plain slots dataclasses at
-run time (ADR 0017), so their immutability rests on mypy, which CI runs over the package: the
-first test pins that mypy rejects a write to each. Everything a later call reads again stays
+HookAnswer, ScopeMatch; one Bash analysis's Word, Fx, Env, Outcome, Tok) are plain slots
+dataclasses at run time (ADR 0017), so their immutability rests on mypy, which CI runs over the
+package: the first test pins that mypy rejects a write to each. Everything a later call reads again stays
 frozen at run time.
 """
 
@@ -32,7 +32,7 @@ from orchestrator_boundary.verdict import Decision, Verdict
 REPO = Path(__file__).resolve().parents[1]
 
 WRITES = """\
-from orchestrator_boundary.bash.facts import Env, Fx
+from orchestrator_boundary.bash.facts import Env, Fx, Outcome
 from orchestrator_boundary.bash.scan import Tok
 from orchestrator_boundary.bash.words import Word
 from orchestrator_boundary.paths import Located
@@ -45,7 +45,7 @@ from orchestrator_boundary.verdict import HookAnswer, Verdict
 
 def change(
     v: Verdict, a: Assessment, x: Violation, s: Session, c: Classification, loc: Located,
-    h: HookAnswer, m: ScopeMatch, w: Word, f: Fx, e: Env, t: Tok,
+    h: HookAnswer, m: ScopeMatch, w: Word, f: Fx, e: Env, t: Tok, o: Outcome,
 ) -> None:
     v.message = ""
     a.violation = None
@@ -59,6 +59,7 @@ def change(
     f.path = ""
     e.depth = 0
     t.text = ""
+    o.note = ""
 """
 
 
@@ -73,7 +74,7 @@ def test_the_type_checker_rejects_every_write_to_a_value(tmp_path: Path) -> None
         os.chdir(here)
     assert status == 1, out + err
     read_only = [line for line in out.splitlines() if "is read-only" in line]
-    assert len(read_only) == 12, out
+    assert len(read_only) == 13, out
 
 
 def verdict() -> Verdict:

@@ -9,6 +9,7 @@ memory. ADR 0016.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -46,10 +47,16 @@ def clear_memo() -> None:
     _remembered.cache_clear()
 
 
-def _run(command: str, *inputs: Any) -> BashAnalysis:
-    from orchestrator_boundary.bash.analysis import run  # tree-sitter only when a call needs it
+_runner: Callable[..., BashAnalysis] | None = None
 
-    return run(command, *inputs)
+
+def _run(command: str, *inputs: Any) -> BashAnalysis:
+    global _runner
+    if _runner is None:  # tree-sitter only when a call needs it; an import per call is ~1.5 us
+        from orchestrator_boundary.bash.analysis import run
+
+        _runner = run
+    return _runner(command, *inputs)
 
 
 _remembered = lru_cache(maxsize=MEMO_ENTRIES)(_run)

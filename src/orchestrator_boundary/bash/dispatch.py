@@ -28,8 +28,8 @@ _ALIASES = {
 
 
 def program_name(value: str) -> str:
-    name = basename(value)
-    if name.lower().endswith(".exe"):
+    name = basename(value) if "/" in value or "\\" in value else value
+    if "." in name and name.lower().endswith(".exe"):
         name = name[:-4]
     if name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:]):
         return "python"
@@ -40,8 +40,9 @@ def program_name(value: str) -> str:
 
 def dispatch(argv: list[Word], env: Env) -> Outcome:
     """What running ``argv`` in ``env`` does to files."""
+    spend = env.budget.spend  # a wrapper may change env, never its budget
     for _ in range(32):  # wrappers nest shallowly; each round strips one
-        env.budget.spend()
+        spend()
         head = argv[0].value
         if head is None:
             return opaque(argv[0].text, "program name is not a literal")
@@ -49,20 +50,20 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
         if head in env.read_only or prog in env.read_only:
             return read_only(prog, "caller's read-only command")
         if (
-            "/" in head.replace("\\", "/")
+            ("/" in head or "\\" in head)
             and prog not in PATH_INDEPENDENT
             and not head.startswith(TRUSTED_DIRS)
         ):
             return opaque(prog, f"runs {head}: not a system program")
-        step = unwrap(prog, argv[1:], env)
-        if isinstance(step, Outcome):
-            return step
+        args = argv[1:]
+        step = unwrap(prog, args, env)
         if step is not None:
+            if isinstance(step, Outcome):
+                return step
             argv, env = step
             if not argv:
                 return read_only(prog, "wrapper without a command")
             continue
-        args = argv[1:]
         if len(args) == 1 and args[0].value in ("--version", "--help", "-version"):
             return read_only(prog, f"{args[0].value} only")
         handler = HANDLERS.get(prog)

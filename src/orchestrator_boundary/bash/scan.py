@@ -27,49 +27,67 @@ def _interpolated(body: str, quote: str, lang: str) -> bool:
 
 
 def tokenize(code: str, lang: str) -> list[Tok]:
-    """Tokens of ``code``; ``lang`` is "js", "perl" or "ruby"."""
+    """Tokens of ``code``; ``lang`` is "js", "perl" or "ruby".
+
+    One pass, character by character where it must be; string bodies are cut at the next
+    quote or backslash with ``str.find`` (tests/test_bash_fast_paths.py pins it against the
+    plain character loop).
+    """
     out: list[Tok] = []
+    js = lang == "js"
     i = 0
     n = len(code)
     while i < n:
         ch = code[i]
         if ch in " \t\r\n":
             i += 1
-        elif lang == "js" and code.startswith("//", i):
+        elif js and ch == "/" and code.startswith("//", i):
             end = code.find("\n", i)
             i = n if end < 0 else end
-        elif lang == "js" and code.startswith("/*", i):
+        elif js and ch == "/" and code.startswith("/*", i):
             end = code.find("*/", i + 2)
             i = n if end < 0 else end + 2
-        elif lang != "js" and ch == "#" and (i == 0 or code[i - 1] in " \t\n;"):
+        elif not js and ch == "#" and (i == 0 or code[i - 1] in " \t\n;"):
             end = code.find("\n", i)
             i = n if end < 0 else end
         elif ch in "'\"`":
             j = i + 1
             buf: list[str] = []
-            while j < n and code[j] != ch:
-                if code[j] == "\\" and j + 1 < n:
-                    buf.append(
-                        code[j : j + 2] if ch != "'" or code[j + 1] not in "'\\" else code[j + 1]
-                    )
-                    j += 2
-                    continue
-                buf.append(code[j])
-                j += 1
+            close = code.find(ch, j)
+            while True:
+                if 0 <= close < j:  # an escaped quote: find the next one (each found once)
+                    close = code.find(ch, j)
+                stop = n if close < 0 else close
+                slash = code.find("\\", j, stop)
+                if slash < 0 or slash + 1 >= n:  # no escape before the quote (or the end)
+                    buf.append(code[j:stop])
+                    j = stop
+                    break
+                buf.append(code[j:slash])
+                escaped = code[slash + 1]
+                buf.append(
+                    code[slash : slash + 2] if ch != "'" or escaped not in "'\\" else escaped
+                )
+                j = slash + 2
             body = "".join(buf)
-            if ch == "`" and lang != "js":
+            if ch == "`" and not js:
                 out.append(Tok("tick", body))
             else:
                 value = None if _interpolated(body, ch, lang) or "\\" in body else body
                 out.append(Tok("str", body, value))
             i = j + 1
-        elif _ident_char(ch) or (
+        elif (ch.isalnum() or ch in "_$") or (
             ch == "." and i + 1 < n and _ident_char(code[i + 1]) and not code[i + 1].isdigit()
         ):
             j = i + 1
-            while j < n and (
-                _ident_char(code[j]) or (code[j] in ".:" and j + 1 < n and _ident_char(code[j + 1]))
-            ):
+            while j < n:  # _ident_char written out for the current character: it runs per one
+                c = code[j]
+                if not (
+                    c.isalnum()
+                    or c in "_$"
+                    or (c in ".:" and j + 1 < n and _ident_char(code[j + 1]))
+                ):
+                    break
                 j += 1
             out.append(Tok("id", code[i:j]))
             i = j

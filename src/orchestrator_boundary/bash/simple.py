@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.envvars import dangerous
-from orchestrator_boundary.bash.facts import Fx
-from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
-from orchestrator_boundary.bash.parse import text
+from orchestrator_boundary.bash.facts import OPAQUE, READ_ONLY, UNPARSEABLE, WRITES, Fx
+from orchestrator_boundary.bash.model import Command, Effect, EffectKind
+from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word, word
 
 if TYPE_CHECKING:
     from orchestrator_boundary.bash.walk import Walker
 
+W = EffectKind.WRITE
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _CD = frozenset({"cd", "pushd", "popd"})
 _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command": "[["}
@@ -30,18 +32,18 @@ def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[
     if not dests:
         return
     if len(dests) > 1:  # `echo > f hi`: hi is an argument
-        args.extend([word(d, w.env.home) for d in dests[1:]])
+        args.extend([word(d, w.env.home, w.code) for d in dests[1:]])
     dest = dests[0]
-    if op == ">&" and dest.type != "number" and text(dest) != "-":
+    if op == ">&" and dest.type != "number" and text_in(w.code, dest) != "-":
         op = ">&"  # `>& file` is `&> file`
     elif op not in _WRITE_OPS:
         return
-    target = word(dest, w.env.home)
+    target = word(dest, w.env.home, w.code)
     literal = target.literal
     resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
     if is_device(resolved, literal or ""):
         return
-    fx.append(Fx(EffectKind.WRITE, literal or target.text, resolved, f"redirect '{op}'"))
+    fx.append(Fx(W, literal or target.text, resolved, f"redirect '{op}'"))
 
 
 def _heredoc(
@@ -54,14 +56,14 @@ def _heredoc(
     followers: list[Any],
 ) -> str | None:
     start = next((c for c in node.children if c.type == "heredoc_start"), None)
-    quoted = start is not None and any(q in text(start) for q in "'\"\\")
+    quoted = start is not None and any(q in text_in(w.code, start) for q in "'\"\\")
     body_text: str | None = None
     for child in node.named_children:
         if child.type == "heredoc_body":
             if not quoted:
                 w.substitutions(child, cwd, depth + 1)
             dynamic = not quoted and any(c.type != "heredoc_content" for c in child.named_children)
-            body_text = None if dynamic else text(child)
+            body_text = None if dynamic else text_in(w.code, child)
         elif child.type == "file_redirect":
             w.substitutions(child, cwd, depth + 1)
             _redirect(w, child, cwd, args, fx)
@@ -71,34 +73,46 @@ def _heredoc(
 
 
 def simple_command(
-    w: Walker, node: Any, redirects: list[Any], cwd: str | None, depth: int, note: str = ""
+    w: Walker,
+    node: Any,
+    redirects: Sequence[Any],
+    cwd: str | None,
+    depth: int,
+    note: str = "",
 ) -> tuple[str | None, str | None]:
     env = w.env
-    parent = node.parent if node is not None else None  # tree-sitter finds it from the root
-    if parent is not None and parent.type == "redirected_statement":
-        cmd_text = text(parent)
-    elif node is not None:
-        cmd_text = " ".join([text(node), *(text(r) for r in redirects)])
+    home = env.home
+    code = w.code
+    substitutes = w.substitutes  # else no substitution anywhere: skip the calls (ADR 0016)
+    if node is None:
+        cmd_text = " ".join([text_in(code, r) for r in redirects])
     else:
-        cmd_text = " ".join(text(r) for r in redirects)
+        parent = node.parent  # tree-sitter finds it from the root
+        if parent is not None and parent.type == "redirected_statement":
+            cmd_text = text_in(code, parent)
+        elif redirects:
+            cmd_text = " ".join([text_in(code, node), *[text_in(code, r) for r in redirects]])
+        else:
+            cmd_text = text_in(code, node)
+        if node.type != "command":
+            if substitutes:
+                w.substitutions(node, cwd, depth + 1)
+            children = node.children
+            program = _PLAIN.get(node.type, text_in(code, children[0]) if children else "")
+            risky = _risky_assignment(node, code)
+            status, why = (
+                (OPAQUE, f"sets {risky}: later programs may run other code")
+                if risky
+                else (READ_ONLY, "builtin / assignment")
+            )
+            w.out.append(Command(cmd_text, program, status, (), why))
+            return cwd, cwd
     name: Any = None
-    args: list[Word] = []
+    arg_nodes: list[Any] = []
     fx: list[Fx] = []
     followers: list[Any] = []
     stdin: str | None = None
     redirect_nodes = list(redirects)
-    if node is not None and node.type != "command":
-        w.substitutions(node, cwd, depth + 1)
-        program = _PLAIN.get(node.type, text(node.children[0]) if node.children else "")
-        risky = _risky_assignment(node)
-        status, why = (
-            (Status.OPAQUE, f"sets {risky}: later programs may run other code")
-            if risky
-            else (Status.READ_ONLY, "builtin / assignment")
-        )
-        w.emit(Command(cmd_text, program, status, note=why))
-        return cwd, cwd
-    arg_nodes: list[Any] = []
     risky = ""
     if node is not None:
         for i, child in enumerate(node.children):
@@ -112,52 +126,61 @@ def simple_command(
                 redirect_nodes.append(child)
                 continue
             elif child.type == "variable_assignment":
-                risky = risky or _risky_assignment(child)
-            w.substitutions(child, cwd, depth + 1)
-    args = [word(a, env.home) for a in arg_nodes]
+                risky = risky or _risky_assignment(child, code)
+            if substitutes:
+                w.substitutions(child, cwd, depth + 1)
+    args = [word(a, home, code) for a in arg_nodes]
+    spend = env.budget.spend
     for red in redirect_nodes:
-        env.budget.spend()
+        spend()
         red_type = red.type
         if red_type == "heredoc_redirect":
             stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
             continue
-        w.substitutions(red, cwd, depth + 1)
+        if substitutes:
+            w.substitutions(red, cwd, depth + 1)
         if red_type == "herestring_redirect":
             named = red.named_children
-            value = word(named[0], env.home).value if named else None
+            value = word(named[0], home, code).value if named else None
             stdin = None if value is None else value + "\n"
         elif red_type == "file_redirect":
             _redirect(w, red, cwd, args, fx)
     ok = fail = cwd
+    inner: Sequence[Command] = ()
     if name is None:
-        status = Status.WRITES if fx else Status.READ_ONLY
-        outcome_program, outcome_note, inner = "", note or "redirect only", []
+        status = WRITES if fx else READ_ONLY
+        outcome_program, outcome_note = "", note or "redirect only"
     else:
-        argv = [word(name, env.home), *args]
+        argv = [word(name, home, code), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
-        if outcome.program in _CD:
+        outcome_program = outcome.program
+        inner = outcome.inner
+        if outcome_program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
-            ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
-        elif outcome.program == "eval" and any(c.program in _CD for c in outcome.inner):
+            ok = _cd(argv, cwd, home) if argv[0].value in _CD else None
+        elif outcome_program == "eval" and any(c.program in _CD for c in inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
-        fx[:0] = outcome.fx  # the program's own effects first, then its redirects
+        if outcome.fx:
+            fx[:0] = outcome.fx  # the program's own effects first, then its redirects
         status = outcome.status
-        outcome_program, outcome_note, inner = outcome.program, outcome.note, outcome.inner
-        if status == Status.READ_ONLY and fx:
-            status = Status.WRITES
+        outcome_note = outcome.note
+        if status == READ_ONLY and fx:
+            status = WRITES
             outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
-    if risky and status != Status.UNPARSEABLE:
-        status, outcome_note = Status.OPAQUE, f"runs with {risky} set: may run other code"
-    effects = tuple([Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx])
-    w.emit(Command(cmd_text, outcome_program, status, effects, outcome_note))
-    for cmd in inner:
-        w.emit(cmd)
+    if risky and status != UNPARSEABLE:
+        status, outcome_note = OPAQUE, f"runs with {risky} set: may run other code"
+    effects = (
+        tuple([Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx]) if fx else ()
+    )
+    w.out.append(Command(cmd_text, outcome_program, status, effects, outcome_note))
+    if inner:
+        w.out.extend(inner)
     for follower in followers:
         w.stmt(follower, cwd, depth + 1)
     return ok, fail
 
 
-def _risky_assignment(node: Any) -> str:
+def _risky_assignment(node: Any, code: str | None) -> str:
     """The name of a dangerous variable that ``node`` (or its direct assignments) sets."""
     nodes = (
         [node]
@@ -167,8 +190,8 @@ def _risky_assignment(node: Any) -> str:
     for assignment in nodes:
         name_node = assignment.child_by_field_name("name")
         value_node = assignment.child_by_field_name("value")
-        name = text(name_node) if name_node is not None else ""
-        if dangerous(name, text(value_node) if value_node is not None else ""):
+        name = text_in(code, name_node) if name_node is not None else ""
+        if dangerous(name, text_in(code, value_node) if value_node is not None else ""):
             return name
     return ""
 

@@ -283,9 +283,15 @@ _SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
 }
 
 
+# every program name the checks in ``unwrap`` below can match (but PowerShell's, any case)
+_WRAPPERS = frozenset(
+    {*SHELLS, "eval", "trap", "command", "uv", *_SIMPLE, *_SPECIAL, *(p for p, _ in _RUNNERS)}
+)
+
+
 def unwrap(prog: str, args: list[Word], env: Env) -> Step:
-    if prog.lower() in ("powershell", "pwsh"):
-        return _powershell(prog, args, env)
+    if prog not in _WRAPPERS:  # most programs: one set look-up instead of the chain below
+        return _powershell(prog, args, env) if prog.lower() in ("powershell", "pwsh") else None
     if prog in SHELLS:
         return _shell(prog, args, env)
     if prog == "eval":

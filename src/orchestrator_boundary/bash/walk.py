@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
-from orchestrator_boundary.bash.facts import Env
-from orchestrator_boundary.bash.model import Command, Status
-from orchestrator_boundary.bash.parse import text
+from orchestrator_boundary.bash.facts import UNPARSEABLE, Env
+from orchestrator_boundary.bash.model import Command
+from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.simple import simple_command
 
 State = tuple[str | None, str | None]
@@ -28,9 +28,15 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
-    def __init__(self, env: Env, out: list[Command], source: bytes) -> None:
+    __slots__ = ("code", "env", "out", "source", "spend", "substitutes")
+
+    def __init__(self, env: Env, out: list[Command], source: bytes, code: str) -> None:
         self.env = env
+        self.spend = env.budget.spend  # a walker's env, and so its budget, never changes
         self.out = out
+        self.source = source  # what was parsed: ``code`` in UTF-8
+        # node texts are cut from ``code`` when byte offsets are character offsets (text_in)
+        self.code = code if code.isascii() else None  # isascii: a flag of the str, O(1)
         # $(...), `...`, <(...) and >(...) all need a '(' or a '`': text without either has
         # no substitution anywhere, and the per-node search for them can be skipped
         self.substitutes = b"(" in source or b"`" in source
@@ -50,14 +56,14 @@ class Walker:
     def stmt(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...] = ()) -> State:
         """Walk one statement. ``tail``: redirects tree-sitter hung on an enclosing list or
         pipeline (`a && b > f` parses as `(a && b) > f`); bash applies them to the last part."""
-        self.env.budget.spend()
+        self.spend()
         if depth > MAX_NESTING:
             raise BudgetExhausted("budget exhausted (nesting too deep)")
         kind = node.type
         if kind == "list":
             return self._list(node, cwd, depth, tail)
         if kind == "command":
-            return simple_command(self, node, list(tail), cwd, depth)
+            return simple_command(self, node, tail, cwd, depth)
         if kind == "redirected_statement":
             return self._redirected(node, cwd, depth, tail)
         if kind == "pipeline":
@@ -72,9 +78,7 @@ class Walker:
             return fail, ok
         if tail:  # a compound command: its redirects are opened before it runs
             result = self.stmt(node, cwd, depth + 1)
-            simple_command(
-                self, None, list(tail), cwd, depth, note="redirect of a compound command"
-            )
+            simple_command(self, None, tail, cwd, depth, note="redirect of a compound command")
             return result
         if kind in ("subshell", "function_definition"):
             self.block(node.named_children, cwd, depth + 1)
@@ -95,7 +99,7 @@ class Walker:
             "unset_command",
             "test_command",
         ):
-            return simple_command(self, node, [], cwd, depth)
+            return simple_command(self, node, (), cwd, depth)
         self.substitutions(node, cwd, depth)
         return cwd, cwd
 
@@ -131,7 +135,7 @@ class Walker:
                 body = child
         redirects = (*found, *tail)
         if body is None:
-            return simple_command(self, None, list(redirects), cwd, depth)
+            return simple_command(self, None, redirects, cwd, depth)
         return self.stmt(body, cwd, depth + 1, redirects)
 
     # -- nested code -------------------------------------------------------------------------
@@ -139,11 +143,19 @@ class Walker:
         """Run every $(...), `...`, <(...) and >(...) inside ``node`` (they run before it)."""
         if not self.substitutes:
             return
-        spend = self.env.budget.spend
+        source = self.source
+        spend = self.spend
         stack = [node]
         while stack:
-            spend()
             cur = stack.pop()
+            start, end = cur.start_byte, cur.end_byte
+            if source.find(b"(", start, end) < 0 and source.find(b"`", start, end) < 0:
+                # ADR 16's test on this node's bytes: nothing below it is a substitution. Its
+                # nodes are charged as if each were visited (descendant_count counts the node
+                # itself and every node below it, as this walk would), in one call.
+                spend(cur.descendant_count)
+                continue
+            spend()
             if cur.type in _SUBST:
                 self.block(cur.named_children, cwd, depth + 1)
                 continue
@@ -152,11 +164,23 @@ class Walker:
                 stack.extend(reversed(children))
 
     def _has_cd(self, node: Any) -> bool:
+        source = self.source
+        spend = self.spend
         stack = [node]
         while stack:
-            self.env.budget.spend()
             cur = stack.pop()
-            if cur.type == "command_name" and text(cur).strip("\\'\"") in _CD:
+            start, end = cur.start_byte, cur.end_byte
+            if (
+                source.find(b"cd", start, end) < 0
+                and source.find(b"popd", start, end) < 0
+                and source.find(b"pushd", start, end) < 0
+            ):
+                # no command name below can be cd, pushd or popd: charged as if each node were
+                # visited, in one call (as in ``substitutions``; its subtree would be next)
+                spend(cur.descendant_count)
+                continue
+            spend()
+            if cur.type == "command_name" and text_in(self.code, cur).strip("\\'\"") in _CD:
                 return True
             stack.extend(cur.children)
         return False
@@ -165,4 +189,4 @@ class Walker:
         self.out.append(command)
 
     def unparseable(self, source: str, message: str) -> None:
-        self.out.append(Command(source, "", Status.UNPARSEABLE, note=message))
+        self.out.append(Command(source, "", UNPARSEABLE, note=message))

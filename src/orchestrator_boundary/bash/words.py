@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from orchestrator_boundary.bash.parse import text as node_text
+from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.value import value
 
 _GLOB_CHARS = frozenset("*?[")
@@ -119,9 +119,9 @@ def _tilde(value: str, home: str | None) -> str | None:
     return home.rstrip("/") + (sep + rest if sep else "")
 
 
-def _part(node: Any, home: str | None, first: bool) -> Word:
+def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
     kind = node.type
-    text = node_text(node)
+    text = text_in(code, node)
     if kind in _LITERAL_NODES:
         value, glob, brace = _unescape_unquoted(text)
         if first and text.startswith("~"):
@@ -131,19 +131,22 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
     if kind == "raw_string":
         return Word(text, text[1:-1])
     if kind in ("string", "translated_string"):
-        for child in node.named_children:
-            if child.type != "string_content":  # an expansion or substitution inside
-                return unknown(text)
+        # an expansion or substitution inside starts with '$' or '`': without either, every
+        # child is string_content, and the children need not be read (a property pins it)
+        if "$" in text or "`" in text:
+            for child in node.named_children:
+                if child.type != "string_content":
+                    return unknown(text)
         body = text[2:-1] if kind == "translated_string" else text[1:-1]
         return Word(text, _unescape_dq(body))
     if kind == "ansi_c_string":
         return Word(text, _ansi_c(text[2:-1]))
     if kind == "concatenation":
-        parts = [_part(c, home, first and i == 0) for i, c in enumerate(node.children)]
+        parts = [_part(c, home, first and i == 0, code) for i, c in enumerate(node.children)]
         if any(p.value is None for p in parts):
             return unknown(text)
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
-        skeleton = "".join(node_text(c) if c.type == "word" else "_" for c in node.children)
+        skeleton = "".join(text_in(code, c) if c.type == "word" else "_" for c in node.children)
         brace = _unescape_unquoted(skeleton)[2]
         return Word(
             text, "".join(p.value or "" for p in parts), brace or any(p.glob for p in parts)
@@ -155,5 +158,10 @@ def _part(node: Any, home: str | None, first: bool) -> Word:
     return unknown(text)  # expansions, substitutions, arithmetic, anything new
 
 
-def word(node: Any, home: str | None) -> Word:
-    return _part(node, home, True)
+def word(node: Any, home: str | None, code: str | None = None) -> Word:
+    """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``)."""
+    if node.type in _LITERAL_NODES:  # most words: nothing to unescape, no glob, no tilde
+        text = text_in(code, node)
+        if _SPECIAL_UNQUOTED.isdisjoint(text) and text[:1] != "~":
+            return Word(text, text)
+    return _part(node, home, True, code)
