@@ -118,6 +118,45 @@ def cases(root: Path) -> dict[str, tuple[Path, bytes]]:
     }
 
 
+def make_project(tmp: Path) -> tuple[Path, Path]:
+    """The benchmark's project (``src/app.py``, ``.claude/boundary.toml``) and HOME under
+    ``tmp``: (root, home)."""
+    root, home = tmp / "proj", tmp / "home"
+    (root / "src").mkdir(parents=True)
+    home.mkdir()
+    (root / "src" / "app.py").write_text("x = 1\n")
+    (root / ".claude").mkdir()
+    (root / ".claude" / "boundary.toml").write_text(BENCH_CONFIG)
+    return root, home
+
+
+def decisions(root: Path, home: Path) -> dict[str, Any]:
+    """One ``decide`` (setup + judge of a parsed payload) per case, as zero-argument functions,
+    with the benchmark's whole environment; plus the Bash case with its analysis memo emptied
+    first ("main Bash > (first analysis)")."""
+    os.environ.pop("ORCHESTRATOR_BOUNDARY_PHASE", None)
+    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary.payload import parse_payload
+
+    env = decide_env(root, home)
+    out: dict[str, Any] = {}
+    for name, (_script, raw) in cases(root).items():
+        p = parse_payload(raw)
+
+        def one(p: Any = p) -> None:
+            hook.judge(p, hook.setup(p.cwd, env))
+
+        out[name] = one
+        if name == "main Bash >":
+
+            def first(one: Any = one) -> None:
+                bash.clear_memo()
+                one()
+
+            out[f"{name} (first analysis)"] = first
+    return out
+
+
 def run_once(
     argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path
 ) -> tuple[float, int, int, bytes]:
@@ -338,41 +377,36 @@ def _rates(
 OWN_VARIABLES = ("ORCHESTRATOR_BOUNDARY_", "AMPLIFIER_BYPASS_BOUNDARY", "CLAUDE_")
 
 
-def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
-    os.environ.pop("ORCHESTRATOR_BOUNDARY_PHASE", None)
-    from orchestrator_boundary import bash, hook
-    from orchestrator_boundary.payload import parse_payload
-
-    # the whole environment, as the client hands it to the evaluator (less our own switches)
-    env = {
+def decide_env(root: Path, home: Path) -> dict[str, str]:
+    """The whole environment, as the client hands it to the evaluator (less our own
+    switches), for the benchmark's project in phase enforce."""
+    return {
         **{k: v for k, v in os.environ.items() if not k.startswith(OWN_VARIABLES)},
         "CLAUDE_PROJECT_DIR": str(root),
         "HOME": str(home),
         "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
     }
-    decide, full = {}, {}
+
+
+def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
+    decide = decisions(root, home)
+    from orchestrator_boundary import bash, hook
+
+    env = decide_env(root, home)
+    full = {}
     for name, (script, raw) in cases(root).items():
         event = "PostToolUse" if script == POST else "PreToolUse"
-        p = parse_payload(raw)
-
-        def one(p: Any = p) -> None:
-            hook.judge(p, hook.setup(p.cwd, env))
 
         def whole(raw: bytes = raw, event: str = event) -> None:
             hook.evaluate(raw, env, event=event)
 
-        decide[name], full[name] = one, whole
+        full[name] = whole
         if name == "main Bash >":  # the same call with the analysis memo emptied first
-
-            def first(one: Any = one) -> None:
-                bash.clear_memo()
-                one()
 
             def first_whole(whole: Any = whole) -> None:
                 bash.clear_memo()
                 whole()
 
-            decide[f"{name} (first analysis)"] = first
             full[f"{name} (first analysis)"] = first_whole
     rates, whole_rates = _rates(decide, windows), _rates(full, windows)
     rows = [
@@ -534,12 +568,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="obbench-"))
     rt = Path(tempfile.mkdtemp(prefix="obrt-", dir="/tmp"))
     rt.chmod(0o700)
-    root, home = tmp / "proj", tmp / "home"
-    (root / "src").mkdir(parents=True)
-    home.mkdir()
-    (root / "src" / "app.py").write_text("x = 1\n")
-    (root / ".claude").mkdir()
-    (root / ".claude" / "boundary.toml").write_text(BENCH_CONFIG)
+    root, home = make_project(tmp)
     try:
         print(f"machine: {machine()}")
         given = " ".join(sys.argv[1:])
