@@ -120,7 +120,7 @@ _LISTS: list[tuple[Config, _Lists]] = []
 
 
 def _lists(config: Config) -> _Lists:
-    for cached, found in _LISTS:
+    for cached, found in reversed(_LISTS):
         if cached is config:
             return found
     allow = tuple(config.orchestrator.write_allow)
@@ -184,6 +184,21 @@ def _tool_listed(name: str, tool_class: ToolClass, entries: Sequence[str]) -> bo
 
 class _Check:
     """One assessment in progress: the shared facts, and helpers that build violations."""
+
+    __slots__ = (
+        "advisory",
+        "analysis",
+        "anchors",
+        "classification",
+        "config",
+        "facts",
+        "insensitive",
+        "lists",
+        "main",
+        "paths",
+        "payload",
+        "session",
+    )
 
     def __init__(self, payload: HookPayload, config: Config, facts: Facts) -> None:
         self.payload, self.config, self.facts = payload, config, facts
@@ -501,10 +516,13 @@ def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
             case other:
                 assert_never(other)
         found.append(check.tool_profile())
-    ranked = [v for v in found if v]
-    if len(ranked) > 1:
-        ranked.sort(key=lambda v: _RANK.get(v.code, len(_RANK)))
-    violation = ranked[0] if ranked else None
+    violation = None
+    for v in found:  # the first of those that take precedence
+        if v is not None and (
+            violation is None
+            or _RANK.get(v.code, len(_RANK)) < _RANK.get(violation.code, len(_RANK))
+        ):
+            violation = v
     return Assessment(
         check.session,
         payload.tool_name,

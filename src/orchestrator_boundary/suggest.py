@@ -15,7 +15,7 @@ _CANDIDATES: list[tuple[Config, _Candidates]] = []
 
 
 def _candidates(config: Config) -> _Candidates:
-    for cached, found in _CANDIDATES:
+    for cached, found in reversed(_CANDIDATES):  # newest first
         if cached is config:
             return found
     found = tuple(
