@@ -136,9 +136,8 @@ def setup(
     same values of the variables it reads (SETUP_ENV) while the config file's stat key is
     unchanged, for at most FS_TTL."""
     key = (root_hint, config_file, phase_override, *map(environ.get, SETUP_ENV))
-    now = time.monotonic()
     hit = _SETUP_CACHE.get(key)
-    if hit is not None and now < hit[0] and _stat_key(hit[2].config_file) == hit[1]:
+    if hit is not None and time.monotonic() < hit[0] and _stat_key(hit[2].config_file) == hit[1]:
         return hit[2]
     s, expires = _setup(root_hint, environ, config_file=config_file, phase_override=phase_override)
     if len(_SETUP_CACHE) > 256:
@@ -259,7 +258,7 @@ def judge(payload: HookPayload, s: Setup) -> Verdict:
         s.phase,
         s.phase_source,
         bypass=s.bypass,
-        bypass_opens_protected=s.config.protect.bypass_opens,
+        bypass_opens_protected=s.bypass and s.config.protect.bypass_opens,  # read with bypass
         config_note=f"config problem: {s.problem}; writes are blocked until it is fixed"
         if s.problem
         else "",

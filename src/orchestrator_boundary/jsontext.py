@@ -9,7 +9,7 @@ compares them); without the C encoder (another Python implementation) it is ``js
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from json import encoder as _encoder
 
 _C_ENCODER = getattr(_encoder, "c_make_encoder", None)
@@ -29,6 +29,13 @@ _ENCODE = (
     if _C_ENCODER is not None
     else None
 )
+
+
+# The JSON text of one string, as json.dumps writes it (its own C function when there is one).
+# The deny path writes its fixed-key objects with it, keys spelled out: ~1/3 fewer instructions
+# than flat_object, which also encodes each key and builds a list of items per call (the tests
+# compare both forms with json.dumps).
+string: Callable[[str], str] = _encoder.encode_basestring_ascii
 
 
 def flat_object(fields: Mapping[str, object]) -> str:

@@ -11,7 +11,6 @@ cannot be resolved is never inside anything.
 from __future__ import annotations
 
 import ntpath
-import posixpath
 import unicodedata
 from typing import Protocol
 
@@ -83,23 +82,26 @@ def _relative(real: str, root: str, windows: bool, insensitive: bool) -> str | N
     return rel.replace("\\", "/") if windows else rel
 
 
-def locate(raw: str, root: str, fs: FileSystem) -> Located:
-    """Resolve ``raw`` (as a tool gave it) against the already-resolved project ``root``."""
+def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None) -> Located:
+    """Resolve ``raw`` (as a tool gave it) against the already-resolved project ``root``;
+    ``insensitive`` is ``fs.case_insensitive(root)`` when the caller already asked."""
     if "\x00" in raw:
         return Located(raw, (), (), "the path contains a NUL byte")
     if len(raw) > MAX_PATH_CHARS:
         return Located(raw, (), (), f"the path is longer than {MAX_PATH_CHARS} characters")
-    mod = ntpath if fs.windows else posixpath
+    windows = fs.windows
     readings = [raw]
-    if not fs.windows and "\\" in raw:
+    if not windows and "\\" in raw:
         readings.append(raw.replace("\\", "/"))
-    insensitive = fs.case_insensitive(root)
+    if insensitive is None:
+        insensitive = fs.case_insensitive(root)
     under = getattr(fs, "realpath_under", None)  # the real filesystem's shortcut (same result)
     absolutes: list[str] = []
     rels: list[str] = []
     problem = ""
     for reading in readings:
-        if not reading or not mod.isabs(reading):
+        # posixpath.isabs of a str is startswith("/")
+        if not (ntpath.isabs(reading) if windows else reading.startswith("/")):
             return Located(raw, (), (), "not an absolute path on this platform")
         try:
             real = under(reading, root) if under is not None else fs.realpath(reading)
@@ -107,7 +109,7 @@ def locate(raw: str, root: str, fs: FileSystem) -> Located:
             return Located(raw, (), (), f"cannot be resolved ({type(exc).__name__})")
         if real not in absolutes:
             absolutes.append(real)
-        rel = _relative(real, root, fs.windows, insensitive)
+        rel = _relative(real, root, windows, insensitive)
         if rel is None:
             problem = problem or "outside the project root"
         elif rel == "":

@@ -14,6 +14,7 @@ import ntpath
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import assert_never
 
 from orchestrator_boundary import bash, scope
@@ -101,14 +102,48 @@ def _profile(config: Config, session: Session) -> tuple[str, AgentProfile] | Non
     return None
 
 
-def _exclusion_within(located: Located, patterns: Sequence[str], insensitive: bool) -> str | None:
-    """An exclusion whose literal folder is the target or lies below it.
+@dataclass(frozen=True, slots=True)
+class _Lists:
+    """A config's pattern and name lists in the form each call reads them, built once per
+    config (a loaded config is never changed: looked up by identity, like the deny hint's
+    writers in ``suggest``)."""
 
-    ``!src/secrets/**`` excludes what is inside ``src/secrets``; changing the folder itself or
-    one above it (``rm -rf src/secrets``, ``mv src old``, swapping it for a link) changes the
-    excluded files without naming them. Only the literal head of an exclusion can be compared
-    this way (``!**/*.key`` has none).
-    """
+    allow: tuple[str, ...]  # orchestrator.write_allow
+    allow_bash: tuple[str, ...]  # + bash.allow_write
+    outside: tuple[str, ...]  # subagents.write_outside_root
+    scopes: dict[str, tuple[str, ...]]  # agent type -> write_scope + write_outside_root
+    tools: dict[str, frozenset[str]]  # agent type -> its tools entries
+    read_only: frozenset[str]  # bash.read_only_commands
+
+
+_LISTS: list[tuple[Config, _Lists]] = []
+
+
+def _lists(config: Config) -> _Lists:
+    for cached, found in reversed(_LISTS):
+        if cached is config:
+            return found
+    allow = tuple(config.orchestrator.write_allow)
+    outside = tuple(config.subagents.write_outside_root)
+    agents = config.agents.items()
+    found = _Lists(
+        allow,
+        allow + tuple(config.bash.allow_write),
+        outside,
+        {n: (*p.write_scope, *outside) for n, p in agents if p.write_scope is not None},
+        {n: frozenset(p.tools) for n, p in agents if p.tools is not None},
+        frozenset(config.bash.read_only_commands),
+    )
+    _LISTS[:] = [*_LISTS[-7:], (config, found)]
+    return found
+
+
+@lru_cache(maxsize=256)
+def _exclusion_heads(
+    patterns: tuple[str, ...], insensitive: bool
+) -> tuple[tuple[str, bool, str], ...]:
+    """(exclusion, absolute?, its literal head folded) for each exclusion that has a head."""
+    out = []
     for text in patterns:
         if not text.startswith("!"):
             continue
@@ -118,10 +153,21 @@ def _exclusion_within(located: Located, patterns: Sequence[str], insensitive: bo
             if not part or any(c in part for c in "*?[\\"):
                 break
             head.append(part)
-        if not head:
-            continue
-        prefix = fold("/".join(head), insensitive)
-        if body.startswith("/"):
+        if head:
+            out.append((text, body.startswith("/"), fold("/".join(head), insensitive)))
+    return tuple(out)
+
+
+def _exclusion_within(located: Located, patterns: Sequence[str], insensitive: bool) -> str | None:
+    """An exclusion whose literal folder is the target or lies below it.
+
+    ``!src/secrets/**`` excludes what is inside ``src/secrets``; changing the folder itself or
+    one above it (``rm -rf src/secrets``, ``mv src old``, swapping it for a link) changes the
+    excluded files without naming them. Only the literal head of an exclusion can be compared
+    this way (``!**/*.key`` has none).
+    """
+    for text, absolute, prefix in _exclusion_heads(tuple(patterns), insensitive):
+        if absolute:
             subjects = [a.replace("\\", "/").lstrip("/") for a in located.absolutes]
         else:
             subjects = list(located.relatives) if located.inside else []
@@ -139,10 +185,26 @@ def _tool_listed(name: str, tool_class: ToolClass, entries: Sequence[str]) -> bo
 class _Check:
     """One assessment in progress: the shared facts, and helpers that build violations."""
 
+    __slots__ = (
+        "advisory",
+        "analysis",
+        "anchors",
+        "classification",
+        "config",
+        "facts",
+        "insensitive",
+        "lists",
+        "main",
+        "paths",
+        "payload",
+        "session",
+    )
+
     def __init__(self, payload: HookPayload, config: Config, facts: Facts) -> None:
         self.payload, self.config, self.facts = payload, config, facts
         self.session = detect(payload)
         self.classification = classify(payload.tool_name, config.tools)
+        self.lists = _lists(config)
         self.insensitive = facts.fs.case_insensitive(facts.root)
         self.anchors = (facts.root, facts.home) if facts.home else (facts.root,)
         self.paths: list[str] = []
@@ -151,7 +213,7 @@ class _Check:
         self.main = self.session.kind is SessionKind.MAIN
 
     def locate(self, raw: str) -> Located:
-        located = locate(raw, self.facts.root, self.facts.fs)
+        located = locate(raw, self.facts.root, self.facts.fs, self.insensitive)
         self.paths.append(located.display)
         return located
 
@@ -163,7 +225,10 @@ class _Check:
         if located.absolutes or not raw or "\x00" in raw or mod.isabs(raw):
             return []
         bases = dict.fromkeys(b for b in (self.payload.cwd, self.facts.root) if b and mod.isabs(b))
-        return [locate(mod.join(base, raw), self.facts.root, self.facts.fs) for base in bases]
+        return [
+            locate(mod.join(base, raw), self.facts.root, self.facts.fs, self.insensitive)
+            for base in bases
+        ]
 
     def configured(self, located: Located) -> Protected | None:
         """``[protect] paths``: more files no agent may change, matched on any reading."""
@@ -193,12 +258,14 @@ class _Check:
         # (rm -rf ., find . -delete) takes .claude/ with it, whatever the filters say.
         anchors = () if deletes else self.anchors
         entry = hit(located, self.facts.protected, self.insensitive, anchors)
-        for reading in self._relative_readings(located) if entry is None else ():
-            entry = hit(reading, self.facts.protected, self.insensitive, anchors)
-            if entry is not None:
-                break
+        if entry is None and not located.absolutes:  # else it has no relative readings
+            for reading in self._relative_readings(located):
+                entry = hit(reading, self.facts.protected, self.insensitive, anchors)
+                if entry is not None:
+                    break
         entry = entry or linked(located, self.facts.protected, self.facts.fs)
-        entry = entry or self.configured(located)
+        if entry is None and self.config.protect.paths:
+            entry = self.configured(located)
         if entry is None:
             return None
         return Violation(
@@ -229,9 +296,7 @@ class _Check:
     def write_rule(self, located: Located, command: str = "") -> Violation | None:
         """The write rules for one target; ``command`` is set for Bash effects."""
         if self.main:
-            allow = list(self.config.orchestrator.write_allow)
-            if command:
-                allow += self.config.bash.allow_write
+            allow = self.lists.allow_bash if command else self.lists.allow
             if scope.check(located, allow, self.insensitive).allowed and not _exclusion_within(
                 located, allow, self.insensitive
             ):
@@ -257,13 +322,13 @@ class _Check:
         named = _profile(self.config, self.session)
         if named is not None and named[1].write_scope is not None:
             rule = f"agents.{named[0]}.write_scope"
-            patterns = list(named[1].write_scope) + self.config.subagents.write_outside_root
+            patterns = self.lists.scopes[named[0]]
         else:
             rule = "project root + subagents.write_outside_root"
             # a Bash effect on the root folder itself (tar x, git checkout -- .) is inside it
             if located.inside or (command and located.problem == ROOT_ITSELF):
                 return None
-            patterns = list(self.config.subagents.write_outside_root)
+            patterns = self.lists.outside
         match = scope.check(located, patterns, self.insensitive)
         if match.allowed:
             holds = _exclusion_within(located, patterns, self.insensitive)
@@ -288,19 +353,23 @@ class _Check:
     def target(
         self, located: Located, command: str = "", *, deletes: bool = False
     ) -> Violation | None:
-        return (
-            self.tamper(located, command, deletes=deletes)
-            or self.broken_config(located.display, command)
-            or self.write_rule(located, command)
-        )
+        found = self.tamper(located, command, deletes=deletes)
+        if found is None and self.facts.config_problem is not None:
+            found = self.broken_config(located.display, command)
+        return found or self.write_rule(located, command)
 
     def tool_profile(self) -> Violation | None:
+        if self.main:
+            return None
         named = _profile(self.config, self.session)
-        if self.main or named is None or named[1].tools is None:
+        if named is None or named[1].tools is None:
             return None
         name, profile = named
         cls = self.classification.tool_class
-        if _tool_listed(self.payload.tool_name, cls, profile.tools or ()):
+        listed = self.lists.tools[name]
+        tool = self.payload.tool_name
+        # the exact entries first (a set lookup); the patterns as _tool_listed reads them
+        if tool in listed or cls.value in listed or _tool_listed(tool, cls, profile.tools or ()):
             return None
         return Violation(
             Code.TOOL_NOT_ALLOWED,
@@ -362,7 +431,7 @@ class _Check:
             command,
             cwd=self.payload.cwd or self.facts.root,
             home=self.facts.home,
-            read_only_commands=frozenset(cfg.read_only_commands),
+            read_only_commands=self.lists.read_only,
             shell=shell,
         )
         for effect in analysis.effects:
@@ -447,10 +516,13 @@ def assess(payload: HookPayload, config: Config, facts: Facts) -> Assessment:
             case other:
                 assert_never(other)
         found.append(check.tool_profile())
-    ranked = [v for v in found if v]
-    if len(ranked) > 1:
-        ranked.sort(key=lambda v: _RANK.get(v.code, len(_RANK)))
-    violation = ranked[0] if ranked else None
+    violation = None
+    for v in found:  # the first of those that take precedence
+        if v is not None and (
+            violation is None
+            or _RANK.get(v.code, len(_RANK)) < _RANK.get(violation.code, len(_RANK))
+        ):
+            violation = v
     return Assessment(
         check.session,
         payload.tool_name,

@@ -92,6 +92,7 @@ class _Index:
     folders: dict[str, Protected]  # entries that cover everything below them
     prefixes: tuple[tuple[str, Protected], ...]  # rotated audit files: audit.jsonl.*
     holders: dict[str, Protected]  # every folder above an entry -> the first entry it holds
+    below: tuple[str, ...]  # each folder's key + "/": a path starting with none is in none
 
 
 _INDEXES: list[tuple[tuple[Protected, ...], bool, _Index]] = []
@@ -102,7 +103,7 @@ def _key(path: str, insensitive: bool) -> str:
 
 
 def _index(protected: tuple[Protected, ...], insensitive: bool) -> _Index:
-    for cached, flag, index in _INDEXES:
+    for cached, flag, index in reversed(_INDEXES):  # newest first: the one in use
         if cached is protected and flag == insensitive:
             return index
     exact: dict[str, Protected] = {}
@@ -121,7 +122,7 @@ def _index(protected: tuple[Protected, ...], insensitive: bool) -> _Index:
         while "/" in parent:
             parent = parent.rpartition("/")[0]
             holders.setdefault(parent, entry)
-    index = _Index(exact, folders, tuple(prefixes), holders)
+    index = _Index(exact, folders, tuple(prefixes), holders, tuple(k + "/" for k in folders))
     _INDEXES[:] = [*_INDEXES[-7:], (protected, insensitive, index)]
     return index
 
@@ -145,19 +146,24 @@ def hit(
     write rules, not tampering (the policy passes no anchors for deletes).
     """
     index = _index(protected, insensitive)
+    exact, folders = index.exact, index.folders
     for absolute in located.absolutes or (located.raw,):
-        raw = fold(absolute.replace("\\", "/"), insensitive)
+        raw = absolute.replace("\\", "/")
+        if insensitive:
+            raw = fold(raw, insensitive)
         for prefix, entry in index.prefixes:
             if raw.startswith(prefix):
                 return entry
         a = raw.rstrip("/")
-        if a in index.exact:
-            return index.exact[a]
-        parent = a
-        while "/" in parent:
-            parent = parent.rpartition("/")[0]
-            if parent in index.folders:
-                return index.folders[parent]
+        found = exact.get(a)
+        if found is not None:
+            return found
+        if a.startswith(index.below):  # inside a protected folder: the nearest one
+            parent = a
+            while "/" in parent:
+                parent = parent.rpartition("/")[0]
+                if parent in folders:
+                    return folders[parent]
         holder = index.holders.get(a)
         if holder is not None and not any(_above(a, _key(x, insensitive)) for x in anchors):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
-from orchestrator_boundary.jsontext import flat_object
+from orchestrator_boundary.jsontext import string
 
 _WRITERS = frozenset({"Write", "Edit", "write"})
 
@@ -15,7 +15,7 @@ _CANDIDATES: list[tuple[Config, _Candidates]] = []
 
 
 def _candidates(config: Config) -> _Candidates:
-    for cached, found in _CANDIDATES:
+    for cached, found in reversed(_CANDIDATES):  # newest first
         if cached is config:
             return found
     found = tuple(
@@ -39,12 +39,14 @@ def suitable_agent(config: Config, path: str | None) -> str:
 def delegate_hint(config: Config, path: str | None, tool: str) -> str:
     agent = suitable_agent(config, path)
     target = path or "the files involved"
-    call = {
-        "subagent_type": agent,
-        "description": f"Change {target}"[:60],
-        "prompt": f"In {target}: <what to change and why>. Report back what you changed.",
-    }
+    description = f"Change {target}"[:60]
+    prompt = f"In {target}: <what to change and why>. Report back what you changed."
+    # json.dumps({"subagent_type": agent, "description": ..., "prompt": ...}), written out
+    call = (
+        f'{{"subagent_type": {string(agent)}, "description": {string(description)}, '
+        f'"prompt": {string(prompt)}}}'
+    )
     return (
         f"Delegate the change to a subagent with the Agent tool instead of using {tool} yourself, "
-        f"e.g. Agent({flat_object(call)})."
+        f"e.g. Agent({call})."
     )
