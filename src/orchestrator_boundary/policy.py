@@ -79,6 +79,10 @@ _PATH_ARGS = frozenset(
 )
 _PATH_LIST_ARGS = frozenset({"paths", "files", "file_paths", "sources"})
 
+# read on every call: bound once (Enum.MEMBER is a slow lookup in Python 3.11, see session)
+_MAIN = SessionKind.MAIN
+_BASH_WRITE, _ORCHESTRATOR_WRITE = Code.BASH_WRITE, Code.ORCHESTRATOR_WRITE
+
 
 def _path_arguments(tool_input: dict[str, object]) -> list[str]:
     out: list[str] = []
@@ -210,7 +214,7 @@ class _Check:
         self.paths: list[str] = []
         self.advisory = ""
         self.analysis: BashAnalysis | None = None
-        self.main = self.session.kind is SessionKind.MAIN
+        self.main = self.session.kind is _MAIN
 
     def locate(self, raw: str) -> Located:
         located = locate(raw, self.facts.root, self.facts.fs, self.insensitive)
@@ -301,7 +305,7 @@ class _Check:
                 located, allow, self.insensitive
             ):
                 return None
-            code = Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE
+            code = _BASH_WRITE if command else _ORCHESTRATOR_WRITE
             rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
             shown = located.display
             where = shown + ("" if located.inside else f" ({located.problem})")

@@ -65,9 +65,10 @@ class ScopeMatch:
     excluded_by: str | None  # the exclusion that matched, if any
 
 
-def _check_reading(
+def _match(
     absolute: str, relative: str | None, compiled: Sequence[Compiled], insensitive: bool
-) -> ScopeMatch:
+) -> tuple[str | None, str | None]:
+    """(the first inclusion that covers one reading, the exclusion that does)."""
     rel = fold(relative, insensitive) if insensitive and relative is not None else relative
     abs_subject: str | None = None  # only absolute patterns read it
     include: str | None = None
@@ -84,9 +85,9 @@ def _check_reading(
         if m is None or not (c.folder or m.end() == len(subject)):  # a folder covers below
             continue
         if c.exclude:
-            return ScopeMatch(False, include, c.text)
+            return include, c.text
         include = include or c.text
-    return ScopeMatch(include is not None, include, None)
+    return include, None
 
 
 @lru_cache(maxsize=256)
@@ -103,7 +104,8 @@ def compiled(patterns: Sequence[str], insensitive: bool = False) -> tuple[Compil
 def covers(compiled: Sequence[Compiled], relative: str) -> bool:
     """``check`` of a path relative to the root, case-sensitive, against a compiled list; an
     absolute pattern is read with the root as ``/`` (the path is not resolved)."""
-    return _check_reading("/" + relative, relative, compiled, False).allowed
+    include, excluded = _match("/" + relative, relative, compiled, False)
+    return include is not None and excluded is None
 
 
 def check(located: Located, patterns: Sequence[str], insensitive: bool) -> ScopeMatch:
@@ -112,10 +114,10 @@ def check(located: Located, patterns: Sequence[str], insensitive: bool) -> Scope
         return ScopeMatch(False, None, None)
     compiled = _compiled(tuple(patterns), insensitive)
     rels: Sequence[str | None] = located.relatives if located.inside else [None]
-    result: ScopeMatch | None = None
+    include: str | None = None
     for absolute in located.absolutes:
         for rel in rels:
-            result = _check_reading(absolute, rel, compiled, insensitive)
-            if not result.allowed:
-                return result
-    return result or ScopeMatch(False, None, None)
+            include, excluded = _match(absolute, rel, compiled, insensitive)
+            if include is None or excluded is not None:
+                return ScopeMatch(False, include, excluded)
+    return ScopeMatch(include is not None, include, None)

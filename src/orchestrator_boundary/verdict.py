@@ -50,6 +50,10 @@ class HookAnswer:
     stderr: str = ""
 
 
+# read on every call: bound once (Enum.MEMBER is a slow lookup in Python 3.11, see session)
+_NONE, _OFF, _TAMPER = Decision.NONE, Phase.OFF, Code.TAMPER
+
+
 def reason_text(v: Violation, tool: str) -> str:
     """A short explanation for the model, then one line of JSON for programs: the text of
     ``json.dumps({"error": v.code, "reason": ..., "path": v.path[, "command": ...]})``, written
@@ -78,12 +82,12 @@ def decide_phase(
     """Apply the phase (and the bypass) to what ``enforce`` would do."""
     v = assessment.violation
     note = f"orchestrator-boundary: {config_note}" if config_note else ""
-    decision, message, post_block, bypassed = Decision.NONE, "", False, False
+    decision, message, post_block, bypassed = _NONE, "", False, False
     if v is None:
         message = assessment.advisory
-    elif phase is Phase.OFF:
+    elif phase is _OFF:
         pass
-    elif bypass and (v.code is not Code.TAMPER or bypass_opens_protected):
+    elif bypass and (v.code is not _TAMPER or bypass_opens_protected):
         bypassed = True
         note = (
             f"orchestrator-boundary is bypassed ({BYPASS_ENV} is set): "
@@ -108,7 +112,7 @@ def decide_phase(
 
 def _enforced(event: str, v: Violation, tool: str, phase: Phase) -> tuple[Decision, str, bool]:
     """(decision, message, post_block) for a violation the phase acts on (not off, no bypass)."""
-    tamper = v.code is Code.TAMPER
+    tamper = v.code is _TAMPER
     reason = reason_text(v, tool)
     if event == POST:
         block = tamper or phase is Phase.ENFORCE
