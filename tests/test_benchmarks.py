@@ -53,25 +53,28 @@ def test_hook_latency_runs_and_each_case_gets_its_verdict() -> None:
     assert "resident evaluator peak memory" in done.stdout
 
 
-def test_decision_instructions_child_judges_every_case() -> None:
-    # the part callgrind runs (valgrind itself is not needed for this)
-    script = "benchmarks/decision_instructions.py"
-    for case in ("main Write", "main Bash > (first analysis)", "Post Write"):
-        done = subprocess.run(
-            [sys.executable, script, "--child", case, "--calls", "3"],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-    done = subprocess.run(
-        [sys.executable, script, "--child", "no such case", "--calls", "1"],
+def _instructions_child(case: str, calls: int) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/decision_instructions.py",
+            "--child",
+            case,
+            "--calls",
+            str(calls),
+        ],
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def test_decision_instructions_child_judges_every_case() -> None:
+    # the part callgrind runs (valgrind itself is not needed for this)
+    for case in ("main Write", "main Bash > (first analysis)", "Post Write"):
+        done = _instructions_child(case, 3)
+        assert done.returncode == 0, done.stderr[-2000:]
+    done = _instructions_child("no such case", 1)
     assert done.returncode == 2 and "main Write" in done.stderr
