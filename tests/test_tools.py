@@ -14,6 +14,7 @@ from orchestrator_boundary.tools import (
     ToolClass,
     classify,
     expand_profile_names,
+    tool_list_notes,
     unknown_tool_names,
 )
 
@@ -262,3 +263,17 @@ def test_unknown_tool_names_with_did_you_mean(
 
 def test_every_known_name_and_class_is_not_unknown() -> None:
     assert unknown_tool_names([*BUILTIN, *(c.value for c in ToolClass)]) == []
+
+
+def test_tool_list_notes_are_sentences_for_doctor() -> None:
+    assert tool_list_notes("agents.coder.tools", ["Read", "TodoWrit", "Frobnicate", "Task"]) == [
+        "agents.coder.tools: no Claude Code tool or tool class is named 'TodoWrit'; "
+        "did you mean 'TodoWrite'?",
+        "agents.coder.tools: no Claude Code tool or tool class is named 'Frobnicate'.",
+        "agents.coder.tools: Task is a retired name; it covers Agent.",
+    ]
+    assert tool_list_notes("agents.x.tools", ["TodoWrite"]) == [
+        "agents.x.tools: TodoWrite is a retired name; it covers TaskCreate, TaskGet, TaskList "
+        "and TaskUpdate."
+    ]
+    assert tool_list_notes("orchestrator.allow_tools", ["mcp__db__*", "Read"]) == []

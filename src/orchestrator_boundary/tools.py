@@ -230,11 +230,12 @@ def expand_profile_names(names: Iterable[str]) -> frozenset[str]:
 def _suggest(name: str) -> str | None:
     """The known name ``name`` most likely meant: the same letters in another case, else the
     closest known tool or class name. A tool name wins over the class spelled alike
-    (``READ`` -> ``Read``): it allows less."""
+    (``READ`` -> ``Read``): it allows less. The cutoff keeps ``exec`` -> ``execute`` and drops
+    look-alikes such as ``Frobnicate`` -> ``CronCreate`` (0.70)."""
     folded = {k.casefold(): k for k in (*sorted(_CLASS_NAMES), *BUILTIN)}
     if name.casefold() in folded:
         return folded[name.casefold()]
-    close = difflib.get_close_matches(name.casefold(), list(folded), 1, 0.6)
+    close = difflib.get_close_matches(name.casefold(), list(folded), 1, 0.72)
     return folded[close[0]] if close else None
 
 
@@ -254,6 +255,26 @@ def unknown_tool_names(names: Iterable[str]) -> list[tuple[str, str | None]]:
             continue
         out.append((name, _suggest(name)))
     return out
+
+
+def _listing(names: Iterable[str]) -> str:
+    items = sorted(names)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def tool_list_notes(where: str, names: Iterable[str]) -> list[str]:
+    """Sentences for ``doctor`` and config checks about one tool list (``where`` is its key,
+    e.g. ``agents.coder.tools``): each name no tool or class has, with what it likely meant,
+    then each retired name with what it now covers."""
+    given = list(names)
+    notes = []
+    for name, guess in unknown_tool_names(given):
+        hint = f"; did you mean {guess!r}?" if guess else "."
+        notes.append(f"{where}: no Claude Code tool or tool class is named {name!r}{hint}")
+    for name in dict.fromkeys(given):
+        if name in LEGACY:
+            notes.append(f"{where}: {name} is a retired name; it covers {_listing(LEGACY[name])}.")
+    return notes
 
 
 @value
