@@ -128,6 +128,7 @@ BUILTIN: Mapping[str, ToolClass] = {
     "PowerShell": _X,
     "Monitor": _X,  # runs a shell command and streams its lines (or watches a WebSocket)
     "REPL": _X,  # Code Mode: JavaScript that calls tools; each call fires its own hooks
+    "JavaScript": _X,  # listed by the CLI beside REPL among its built-in tool names
     # network: talks to the outside world, changes no project file
     "WebFetch": _N,
     "WebSearch": _N,
@@ -157,7 +158,6 @@ BUILTIN: Mapping[str, ToolClass] = {
     "ReadMcpResourceDir": _R,
     "ProposeGoal": _C,
     "Eval": _X,
-    "JavaScript": _X,
 }
 
 # The input key that names the file a write-class tool changes.
