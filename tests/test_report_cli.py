@@ -265,10 +265,13 @@ def test_every_message_is_a_sentence(capsys, notes_project, tmp_path):
     ):
         assert run(capsys, *argv)[0] == 2
         messages.append(json.loads(run(capsys, *argv, "--json")[1])["error"])
+    unwritable = ["--project", str(notes_project.root), "--html", str(tmp_path / "no" / "r.html")]
+    assert run(capsys, *unwritable)[0] == 2
+    messages.append(json.loads(run(capsys, *unwritable, "--json")[1])["error"])
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "boundary.toml").write_text("[report]\nmin_dayz = 1\n")
     messages.append(json.loads(run(capsys, "--project", str(tmp_path), "--json")[1])["error"])
-    assert len(messages) == 4
+    assert len(messages) == 5
     for message in messages:
         assert re.fullmatch(r"[-A-Za-z].*[.?]", message, re.S), message
         assert not re.search(r"  | [,.;:](\s|$)", message), message

@@ -230,3 +230,25 @@ def test_names_are_escaped(tmp_path):
     ]
     html = render_html(compute(recs, Thresholds(), TODAY))
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b>x" not in html
+
+
+def test_long_tool_names_are_shown_in_full_below_the_chart():
+    tool = "mcp__a_really_long_server_name__and_a_long_tool_name"
+    recs = [
+        {
+            "ts": "2026-01-01T00:00:00+00:00",
+            "event": "PreToolUse",
+            "session_id": "s",
+            "tool_name": name,
+            "would_deny": True,
+            "error": None,
+        }
+        for name in (tool, "Write")
+    ]
+    html = render_html(compute(recs, Thresholds(), TODAY))
+    chart = html.split('id="chart-by-tool"', 1)[1].split("</svg>", 1)[0]
+    assert f">{tool}<" not in chart and "\u2026" in chart  # the chart's label is shortened
+    full = html.split('id="tools-in-full"', 1)[1].split("</div>", 1)[0]
+    assert f"<code>{tool}</code>" in full and "<code>Write</code>" in full
+    short = render_html(compute(recs[1:], Thresholds(), TODAY))
+    assert 'id="tools-in-full"' not in short

@@ -139,16 +139,19 @@ def run(
         return _fail(args, f"the audit trail cannot be read ({exc}).")
     finally:
         progress.close()
-    _write(args, rep, trail_path, files)
-    return EXIT_READY if rep.ready else EXIT_NOT_READY
-
-
-def _write(args: argparse.Namespace, rep: Report, trail_path: str, files: list[str]) -> None:
     if args.html:
         from orchestrator_boundary.report_html import render_html
 
-        with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(render_html(rep, trail_path=trail_path, files=len(files)))
+        try:
+            with open(args.html, "w", encoding="utf-8") as fh:
+                fh.write(render_html(rep, trail_path=trail_path, files=len(files)))
+        except OSError as exc:
+            return _fail(args, f"the HTML page cannot be written to {args.html} ({exc}).")
+    _print(args, rep, trail_path, files)
+    return EXIT_READY if rep.ready else EXIT_NOT_READY
+
+
+def _print(args: argparse.Namespace, rep: Report, trail_path: str, files: list[str]) -> None:
     if args.json:
         data = rep.to_json()
         data.update(trail=trail_path, trail_files=files, html=args.html)

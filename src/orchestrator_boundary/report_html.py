@@ -11,6 +11,7 @@ from orchestrator_boundary.report_signals import write_allow_toml
 from orchestrator_boundary.report_words import pct, plural
 
 GREEN, RED, BAR, LINE = "#1a7f37", "#cf222e", "#4c6ef5", "#e8590c"
+CHART_LABEL = 22  # characters of a name the tool chart shows; the table below has them all
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;
@@ -113,7 +114,7 @@ def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
     for k, (name, n) in enumerate(items):
         y = top + k * row
         bw = max(n / peak * w, 1)
-        label = name if len(name) <= 22 else name[:21] + "\u2026"
+        label = name if len(name) <= CHART_LABEL else name[: CHART_LABEL - 1] + "\u2026"
         parts.append(f'<text x="{left - 6}" y="{y + 16}" text-anchor="end">{escape(label)}</text>')
         parts.append(
             f'<rect class="bar" x="{left}" y="{y + 4}" width="{bw:.1f}" '
@@ -130,6 +131,13 @@ def _table(rows: list[tuple[str, str]]) -> str:
     return f"<table>{body}</table>"
 
 
+def _names(items: list[tuple[str, int]], limit: int = 10) -> str:
+    """The chart's names in full (its labels are shortened to fit), when any is shortened."""
+    if all(len(name) <= CHART_LABEL for name, _ in items[:limit]):
+        return ""
+    return _ranking("", items, limit, ident="tools-in-full")
+
+
 def _ranking(title: str, items: list[tuple[str, int]], limit: int = 15, ident: str = "") -> str:
     if not items:
         return ""
@@ -139,7 +147,8 @@ def _ranking(title: str, items: list[tuple[str, int]], limit: int = 15, ident: s
         for name, n in items[:limit]
     )
     more = f"<p class=meta>and {len(items) - limit} more</p>" if len(items) > limit else ""
-    return f"<div{id_attr}><h2>{escape(title)}</h2><table>{body}</table>{more}</div>"
+    heading = f"<h2>{escape(title)}</h2>" if title else ""
+    return f"<div{id_attr}>{heading}<table>{body}</table>{more}</div>"
 
 
 def _numbers(r: Report) -> list[tuple[str, str]]:
@@ -177,7 +186,7 @@ def _notes(r: Report) -> str:
         if r.write_allow
         else ""
     )
-    return f'<div id="notes"><h2>What to do</h2>{paragraphs}{toml}</div>'
+    return f'<div id="notes"><h2>Notes</h2>{paragraphs}{toml}</div>'
 
 
 def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
@@ -206,7 +215,7 @@ def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
 {chart_per_day(r)}
 <div class=grid>
 <div><h2>Numbers</h2>{_table(_numbers(r))}</div>
-<div><h2>Violations by tool</h2>{chart_by_tool(r)}</div>
+<div><h2>Violations by tool</h2>{chart_by_tool(r)}{_names(r.by_tool)}</div>
 </div>
 <div class=grid>
 {_ranking("Violations by agent", r.by_agent)}
