@@ -99,7 +99,7 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
 
 def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
     items = r.by_tool[:limit]
-    row, left, top = 24, 140, 8
+    row, left, top = 24, 160, 8  # left: room for CHART_LABEL characters
     height = top * 2 + max(len(items), 1) * row
     parts = [
         f'<svg id="chart-by-tool" width="{width}" '
