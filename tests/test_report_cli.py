@@ -275,3 +275,23 @@ def test_every_message_is_a_sentence(capsys, notes_project, tmp_path):
     for message in messages:
         assert re.fullmatch(r"[-A-Za-z].*[.?]", message, re.S), message
         assert not re.search(r"  | [,.;:](\s|$)", message), message
+
+
+def test_project_report_is_what_the_command_says(capsys, notes_project, tmp_path):
+    """Other commands (``phase enforce``) gate on the same verdict, config and allow lists."""
+    from datetime import UTC, datetime
+
+    from orchestrator_boundary.cmd_report import NoReport, project_report
+
+    today = datetime.now(UTC).date()
+    made = project_report(str(notes_project.root), {}, today)
+    data = json.loads(run(capsys, "--project", str(notes_project.root), "--json")[1])
+    assert made.trail == data.pop("trail") and made.files == data.pop("trail_files")
+    assert data.pop("html") is None
+    assert made.report.to_json() == data and made.report.verdict == "NOT READY"
+    config = tmp_path / "team.toml"
+    config.write_text('[orchestrator]\nwrite_allow = ["STATE.md"]\n')
+    env = {"ORCHESTRATOR_BOUNDARY_CONFIG": str(config)}
+    assert project_report(str(notes_project.root), env, today).report.ready
+    with pytest.raises(NoReport, match=r"^there is no audit trail at .*\?$"):
+        project_report(str(tmp_path), {}, today)

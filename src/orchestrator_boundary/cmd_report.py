@@ -14,6 +14,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import IO, Any
 
@@ -30,7 +32,17 @@ from orchestrator_boundary.report import (
 )
 from orchestrator_boundary.report_text import render_text
 
-__all__ = ["EXIT_ERROR", "EXIT_NOT_READY", "EXIT_READY", "register", "render_text", "run"]
+__all__ = [
+    "EXIT_ERROR",
+    "EXIT_NOT_READY",
+    "EXIT_READY",
+    "Made",
+    "NoReport",
+    "project_report",
+    "register",
+    "render_text",
+    "run",
+]
 
 EXIT_READY, EXIT_NOT_READY, EXIT_ERROR = 0, 3, 2
 
@@ -96,15 +108,49 @@ def _allow(config: Config, config_file: str, root: str) -> WriteAllow:
     )
 
 
-def _thresholds(args: argparse.Namespace, config: Config) -> Thresholds:
-    return Thresholds.from_config(
-        config.report,
-        min_days=args.min_days,
-        min_tool_uses=args.min_tool_uses,
-        max_hook_error_rate=args.max_hook_error_rate,
-        max_bypass_session_share=args.max_bypass_session_share,
-        trend_tolerance=args.trend_tolerance,
-    )
+class NoReport(Exception):
+    """No report can be made (a broken config, no trail, an unreadable trail): one sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    report: Report
+    trail: str  # the trail's path
+    files: list[str]  # the trail and its rotated files, oldest first
+
+
+def project_report(
+    root: str,
+    environ: Mapping[str, str],
+    today: date,
+    *,
+    trail: str | None = None,
+    since: date | None = None,
+    progress: Progress | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Made:
+    """The readiness report of the project at ``root`` exactly as ``report`` makes it: the
+    config's thresholds (``overrides`` win) and allow lists, the whole trail. For any command
+    that gates on the verdict (``phase enforce``), so that both always agree."""
+    config_file = config_path(root, environ)
+    loaded = load_config(config_file, environ.get("HOME") or None)
+    if isinstance(loaded, ConfigProblem):
+        raise NoReport(f"the config is broken ({loaded}); fix it and run the report again.")
+    trail_path = trail or loaded.audit.path
+    if not os.path.isabs(trail_path):
+        trail_path = os.path.join(root, trail_path)
+    files = audit.trail_files(trail_path)
+    if not files:
+        raise NoReport(
+            f"there is no audit trail at {trail_path}; has the hook run in this project?"
+        )
+    thresholds = Thresholds.from_config(loaded.report, **(overrides or {}))
+    allow = _allow(loaded, config_file, root)
+    try:
+        rep = compute(iter_records(files, progress), thresholds, today, since=since, allow=allow)
+    except OSError as exc:
+        raise NoReport(f"the audit trail cannot be read ({exc}).") from None
+    return Made(rep, trail_path, files)
 
 
 def run(
@@ -112,33 +158,31 @@ def run(
 ) -> int:
     today = today or datetime.now(UTC).date()
     root = os.path.abspath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    config_file = config_path(root, os.environ)
-    loaded = load_config(config_file, os.environ.get("HOME") or None)
-    if isinstance(loaded, ConfigProblem):
-        return _fail(args, f"the config is broken ({loaded}); fix it and run the report again.")
-    trail_path = args.audit or loaded.audit.path
-    if not os.path.isabs(trail_path):
-        base = os.getcwd() if args.audit else root  # --audit is relative to where you are
-        trail_path = os.path.join(base, trail_path)
-    files = audit.trail_files(trail_path)
-    if not files:
-        return _fail(
-            args, f"there is no audit trail at {trail_path}; has the hook run in this project?"
-        )
-    try:
-        since = parse_since(args.since, today) if args.since else None
-        thresholds = _thresholds(args, loaded)
-    except ValueError as exc:
-        return _fail(args, str(exc))
+    overrides = {
+        "min_days": args.min_days,
+        "min_tool_uses": args.min_tool_uses,
+        "max_hook_error_rate": args.max_hook_error_rate,
+        "max_bypass_session_share": args.max_bypass_session_share,
+        "trend_tolerance": args.trend_tolerance,
+    }
+    trail = os.path.abspath(args.audit) if args.audit else None  # relative to where you are
     progress = Progress("report: reading audit trail", stream=progress_stream)
     try:
-        records = iter_records(files, progress)
-        allow = _allow(loaded, config_file, root)
-        rep = compute(records, thresholds, today, since=since, allow=allow)
-    except OSError as exc:
-        return _fail(args, f"the audit trail cannot be read ({exc}).")
+        since = parse_since(args.since, today) if args.since else None
+        made = project_report(
+            root,
+            os.environ,
+            today,
+            trail=trail,
+            since=since,
+            progress=progress,
+            overrides=overrides,
+        )
+    except (NoReport, ValueError) as exc:
+        return _fail(args, str(exc))
     finally:
         progress.close()
+    rep, trail_path, files = made.report, made.trail, made.files
     if args.html:
         from orchestrator_boundary.report_html import render_html
 
