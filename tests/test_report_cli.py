@@ -77,6 +77,15 @@ def test_long_values_wrap_within_80_columns_and_none_is_cut(capsys, tmp_path):
         assert squash(value) in squash(out), value
 
 
+def test_control_characters_in_names_never_reach_the_terminal(capsys, tmp_path):
+    b = build(tmp_path / "proj", writes=lambda d: 1)
+    b.call(3, "s-odd", "Write", path="src/\x1b[31mred\x1b[0m\nsecond line.py")
+    out = run(capsys, "--project", str(b.root))[1]
+    assert "\x1b" not in out and "\r" not in out
+    assert "src/\\x1b[31mred\\x1b[0m\\nsecond line.py" in re.sub(r"\n +", "", out)
+    assert max(map(len, out.splitlines())) <= 80
+
+
 def test_json_is_one_object_with_all_numbers(capsys, ready):
     code, out, _ = run(capsys, "--project", str(ready.root), "--json")
     assert code == 0

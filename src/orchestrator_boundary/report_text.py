@@ -15,6 +15,12 @@ NAME = 56  # the name column of a ranking: name, count (9), share (9)
 LABEL = 28  # the label column of a criterion
 
 
+def shown(text: str) -> str:
+    """``text`` safe for a terminal: control characters (a newline, an escape sequence in a
+    file name an agent chose) are written as Python escapes, never sent as they are."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def chunks(text: str, width: int) -> list[str]:
     """``text`` in pieces of at most ``width`` characters that join back to it: each piece
     ends after the last ``/``, ``\\`` or space that leaves it at least half full, else it is
@@ -30,7 +36,7 @@ def chunks(text: str, width: int) -> list[str]:
 
 def hanging(first: str, text: str, indent: int) -> list[str]:
     """``first`` then ``text`` wrapped to WIDTH, the next lines indented by ``indent``."""
-    room = WIDTH - len(first)
+    room, text = WIDTH - len(first), shown(text)
     head = chunks(text, room)[0] if room > 0 else ""
     lines = [(first + head).rstrip()]
     rest = text[len(head) :]
@@ -43,13 +49,13 @@ def prose(text: str, indent: int = 0) -> list[str]:
     """A sentence (or several) wrapped between words, long words broken, nothing dropped."""
     pad = " " * indent
     return textwrap.wrap(
-        text, WIDTH, initial_indent=pad, subsequent_indent=pad, break_on_hyphens=False
+        shown(text), WIDTH, initial_indent=pad, subsequent_indent=pad, break_on_hyphens=False
     )
 
 
 def ranked_row(name: str, numbers: str) -> list[str]:
     """A ranking row: the name wrapped in its column, the numbers beside its last piece."""
-    pieces = chunks(name, NAME)
+    pieces = chunks(shown(name), NAME)
     lines = [f"  {p}" for p in pieces[:-1]]
     return [*lines, f"  {pieces[-1]:<{NAME}}{numbers}".rstrip()]
 
