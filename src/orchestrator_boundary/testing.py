@@ -178,8 +178,10 @@ def _audit_file(project: str, config_file: str | None, home: str | None) -> str:
     from orchestrator_boundary.config import DEFAULT_CONFIG_PATH, Config, load_config
 
     loaded = load_config(config_file or os.path.join(project, DEFAULT_CONFIG_PATH), home)
+    from orchestrator_boundary.audit import trail_path
+
     path = loaded.audit.path if isinstance(loaded, Config) else Config().audit.path
-    return path if os.path.isabs(path) else os.path.join(project, path)
+    return trail_path(project, path)
 
 
 def _last_record(path: str, offset: int, tool_use_id: str) -> dict[str, Any] | None:
