@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator_boundary import policy
+from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config, parse_config
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.fs import RealFileSystem
@@ -98,4 +98,4 @@ def test_bash_lists_follow_the_config(root: Path) -> None:
     ],
 )
 def test_exclusion_heads(patterns: tuple[str, ...], heads: tuple[object, ...]) -> None:
-    assert policy._exclusion_heads(patterns, False) == heads
+    assert scope._exclusion_heads(patterns, False) == heads

@@ -19,13 +19,12 @@ import fnmatch
 import ntpath
 import posixpath
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.config import AgentProfile
 from orchestrator_boundary.context import Context
-from orchestrator_boundary.paths import ROOT_ITSELF, Located, fold, locate
+from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.protect import Protected, hit, linked
 from orchestrator_boundary.ruleset import RuleSet
@@ -52,46 +51,6 @@ def _profile(call: Call) -> tuple[str, AgentProfile] | None:
         return agent_type, agents[agent_type]
     if "*" in agents:
         return "*", agents["*"]
-    return None
-
-
-@lru_cache(maxsize=256)
-def _exclusion_heads(
-    patterns: tuple[str, ...], insensitive: bool
-) -> tuple[tuple[str, bool, str], ...]:
-    """(exclusion, absolute?, its literal head folded) for each exclusion that has a head."""
-    out = []
-    for text in patterns:
-        if not text.startswith("!"):
-            continue
-        body = text[1:]
-        head: list[str] = []
-        for part in body.strip("/").split("/"):
-            if not part or any(c in part for c in "*?[\\"):
-                break
-            head.append(part)
-        if head:
-            out.append((text, body.startswith("/"), fold("/".join(head), insensitive)))
-    return tuple(out)
-
-
-def _exclusion_within(located: Located, patterns: Sequence[str], insensitive: bool) -> str | None:
-    """An exclusion whose literal folder is the target or lies below it.
-
-    ``!src/secrets/**`` excludes what is inside ``src/secrets``; changing the folder itself or
-    one above it (``rm -rf src/secrets``, ``mv src old``, swapping it for a link) changes the
-    excluded files without naming them. Only the literal head of an exclusion can be compared
-    this way (``!**/*.key`` has none).
-    """
-    for text, absolute, prefix in _exclusion_heads(tuple(patterns), insensitive):
-        if absolute:
-            subjects = [a.replace("\\", "/").lstrip("/") for a in located.absolutes]
-        else:
-            subjects = list(located.relatives) if located.inside else []
-        for subject in subjects:
-            folded = fold(subject, insensitive).rstrip("/")
-            if folded and (prefix == folded or prefix.startswith(folded + "/")):
-                return text
     return None
 
 
@@ -191,7 +150,7 @@ def broken_config(call: Call, target: Target) -> Violation | None:
 def _orchestrator_write(call: Call, located: Located, command: str) -> Violation | None:
     allow = call.rules.allow_bash if command else call.rules.allow
     insensitive = call.insensitive
-    if scope.check(located, allow, insensitive).allowed and not _exclusion_within(
+    if scope.check(located, allow, insensitive).allowed and not scope.exclusion_within(
         located, allow, insensitive
     ):
         return None
@@ -223,7 +182,7 @@ def _subagent_write(call: Call, located: Located, command: str) -> Violation | N
         patterns = call.rules.outside
     match = scope.check(located, patterns, call.insensitive)
     if match.allowed:
-        holds = _exclusion_within(located, patterns, call.insensitive)
+        holds = scope.exclusion_within(located, patterns, call.insensitive)
         if holds is None:
             return None
         match = scope.ScopeMatch(False, match.pattern, holds)

@@ -201,6 +201,42 @@ def _last_record(path: str, offset: int, tool_use_id: str) -> dict[str, Any] | N
     return None
 
 
+def _config_file(
+    project: str,
+    config: str | None,
+    config_file: str | os.PathLike[str] | None,
+    scratch: str | None,
+) -> str | None:
+    """The config the hook is to read: TOML text written to a scratch file, or a path."""
+    if config is not None and config_file is not None:
+        raise ValueError("give config (TOML text) or config_file (a path), not both")
+    if config is not None:
+        where = Path(scratch or project) / ".boundary-test-config.toml"
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_text(config, encoding="utf-8")
+        return str(where)
+    if config_file is not None:
+        return os.path.abspath(os.fspath(config_file))
+    return None
+
+
+def _hook_environ(project: str, cfg: str | None, phase: str | None) -> dict[str, str]:
+    """This process's environment without the project's own variables, set for one run."""
+    environ = {k: v for k, v in os.environ.items() if k not in OWN_ENV}
+    environ["CLAUDE_PROJECT_DIR"] = project
+    environ["PYTHONPATH"] = os.pathsep.join(
+        [PACKAGE_PARENT, *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
+    if cfg:
+        environ["ORCHESTRATOR_BOUNDARY_CONFIG"] = cfg
+    if phase:
+        environ["ORCHESTRATOR_BOUNDARY_PHASE"] = phase
+    # judged in the hook process itself: no resident evaluator outlives the test run (the
+    # verdicts are the same either way, tests/test_daemon.py)
+    environ.setdefault("ORCHESTRATOR_BOUNDARY_NO_DAEMON", "1")
+    return environ
+
+
 def run_hook(
     payload: Mapping[str, Any] | bytes | str,
     *,
@@ -222,28 +258,7 @@ def run_hook(
     else:
         raw = payload.encode() if isinstance(payload, str) else payload
         event, tool_use_id = event or "PreToolUse", ""
-    environ = {k: v for k, v in os.environ.items() if k not in OWN_ENV}
-    environ["CLAUDE_PROJECT_DIR"] = project
-    environ["PYTHONPATH"] = os.pathsep.join(
-        [PACKAGE_PARENT, *filter(None, [os.environ.get("PYTHONPATH")])]
-    )
-    cfg: str | None = None
-    if config is not None and config_file is not None:
-        raise ValueError("give config (TOML text) or config_file (a path), not both")
-    if config is not None:
-        where = Path(scratch or project) / ".boundary-test-config.toml"
-        where.parent.mkdir(parents=True, exist_ok=True)
-        where.write_text(config, encoding="utf-8")
-        cfg = str(where)
-    elif config_file is not None:
-        cfg = os.path.abspath(os.fspath(config_file))
-    if cfg:
-        environ["ORCHESTRATOR_BOUNDARY_CONFIG"] = cfg
-    if phase:
-        environ["ORCHESTRATOR_BOUNDARY_PHASE"] = phase
-    # judged in the hook process itself: no resident evaluator outlives the test run (the
-    # verdicts are the same either way, tests/test_daemon.py)
-    environ.setdefault("ORCHESTRATOR_BOUNDARY_NO_DAEMON", "1")
+    environ = _hook_environ(project, _config_file(project, config, config_file, scratch), phase)
     environ.update(env or {})
     trail = _audit_file(project, environ.get("ORCHESTRATOR_BOUNDARY_CONFIG"), environ.get("HOME"))
     try:
