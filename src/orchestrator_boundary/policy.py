@@ -18,7 +18,7 @@ from __future__ import annotations
 import fnmatch
 import ntpath
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.bash.model import Status
@@ -40,9 +40,10 @@ class Findings:
     """What the target rules and the Bash command's rules found, before the call's ladder."""
 
     target: Violation | None  # the first target that breaks a rule, by the target rules
-    decided_at: int  # how many targets were judged to find it (all of them when none)
     bash: Violation | None = None  # the Bash command's own rules, when no target broke one
-    advisory: str = ""  # shown without blocking (bash.opaque = "warn", ...)
+
+
+NOTHING_FOUND = Findings(None, None)
 
 
 def _profile(call: Call) -> tuple[str, AgentProfile] | None:
@@ -279,9 +280,12 @@ def target_tamper(call: Call, found: Findings) -> Violation | None:
 def config_invalid(call: Call, found: Findings) -> Violation | None:
     if found.target and found.target.code is Code.CONFIG_INVALID:
         return found.target
-    if call.main and call.classification.tool_class is ToolClass.UNKNOWN:
-        return _broken_config(call, None)  # an unknown tool may write
     return None
+
+
+def unknown_tool_config(call: Call, found: Findings) -> Violation | None:
+    """An unknown tool may write: the main agent's is blocked while the config is broken."""
+    return _broken_config(call, None) if call.main else None
 
 
 def tool_not_allowed(call: Call, found: Findings) -> Violation | None:
@@ -314,11 +318,8 @@ def bash_command(call: Call, found: Findings) -> Violation | None:
 
 def unknown_tool(call: Call, found: Findings) -> Violation | None:
     name = call.payload.tool_name
-    if (
-        not call.main
-        or call.classification.tool_class is not ToolClass.UNKNOWN
-        or _tool_listed(name, ToolClass.UNKNOWN, call.rules.config.orchestrator.allow_tools)
-    ):
+    allowed = call.rules.config.orchestrator.allow_tools
+    if not call.main or _tool_listed(name, ToolClass.UNKNOWN, allowed):
         return None
     return Violation(
         Code.UNKNOWN_TOOL,
@@ -330,14 +331,24 @@ def unknown_tool(call: Call, found: Findings) -> Violation | None:
     )
 
 
-RULES: tuple[Callable[[Call, Findings], Violation | None], ...] = (
-    target_tamper,
-    config_invalid,
-    tool_not_allowed,
-    target_write,
-    bash_command,
-    unknown_tool,
+Rule = Callable[[Call, Findings], Violation | None]
+_TARGETED = frozenset({ToolClass.WRITE, ToolClass.EXECUTE, ToolClass.UNKNOWN})
+_EVERY = frozenset(ToolClass)
+
+# The call's rules in precedence order, each with the tool classes it concerns; first hit wins.
+RULES: tuple[tuple[Rule, frozenset[ToolClass]], ...] = (
+    (target_tamper, _TARGETED),
+    (config_invalid, _TARGETED),
+    (unknown_tool_config, frozenset({ToolClass.UNKNOWN})),
+    (tool_not_allowed, _EVERY),
+    (target_write, _TARGETED),
+    (bash_command, frozenset({ToolClass.EXECUTE})),
+    (unknown_tool, frozenset({ToolClass.UNKNOWN})),
 )
+# RULES as each tool class reads them (the same order, without the rules that cannot apply).
+LADDERS: Mapping[ToolClass, tuple[Rule, ...]] = {
+    cls: tuple(rule for rule, classes in RULES if cls in classes) for cls in ToolClass
+}
 
 
 def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment:
@@ -345,20 +356,23 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
     call = touched(payload, rules, context)
     if not payload.tool_name:
         return Assessment(call.session, payload.tool_name, call.classification)
-    target, decided_at = _first_target_finding(call)
-    bash_found, advisory = _bash_findings(call) if target is None else (None, "")
-    found = Findings(target, decided_at, bash_found, advisory)
+    target, decided_at = _first_target_finding(call) if call.targets else (None, 0)
+    bash_found, advisory = (
+        _bash_findings(call) if target is None and call.analysis is not None else (None, "")
+    )
+    found = Findings(target, bash_found) if target or bash_found else NOTHING_FOUND
     violation = None
-    for rule in RULES:
+    for rule in LADDERS[call.classification.tool_class]:
         violation = rule(call, found)
         if violation is not None:
             break
-    shown = (t.shown for t in call.targets[:decided_at])
+    # the targets judged until one decided (all of them when none did), each listed once
+    paths = tuple(dict.fromkeys([t.shown for t in call.targets[:decided_at]])) if decided_at else ()
     return Assessment(
         call.session,
         payload.tool_name,
         call.classification,
-        tuple(dict.fromkeys(shown)),
+        paths,
         violation,
         advisory,
         call.analysis,

@@ -7,8 +7,8 @@ the rules that apply to it. The rules themselves are in ``policy``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import assert_never
 
 from orchestrator_boundary import bash
 from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind
@@ -151,6 +151,28 @@ def _unknown_targets(call: Call) -> tuple[Target, ...]:
     return tuple(targets)
 
 
+def _write_call(call: Call) -> Call:
+    return replace(call, targets=_write_targets(call))
+
+
+def _unknown_call(call: Call) -> Call:
+    return replace(call, targets=_unknown_targets(call))
+
+
+# What each tool class touches: a table over every member (tests/test_enums.py), so a new class
+# cannot be forgotten; None: nothing the policy checks.
+TOUCHES: Mapping[ToolClass, Callable[[Call], Call] | None] = {
+    ToolClass.WRITE: _write_call,
+    ToolClass.EXECUTE: _bash_call,
+    ToolClass.UNKNOWN: _unknown_call,  # may write: its path arguments meet the guard
+    ToolClass.READ: None,
+    ToolClass.SEARCH: None,
+    ToolClass.COORDINATE: None,
+    ToolClass.DELEGATE: None,
+    ToolClass.NETWORK: None,
+}
+
+
 def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     """The call and everything it touches."""
     session = detect(payload)
@@ -158,22 +180,5 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     insensitive = context.fs.case_insensitive(context.root)
     main = session.kind is SessionKind.MAIN
     call = Call(payload, rules, context, session, classification, main, insensitive)
-    if not payload.tool_name:
-        return call
-    match classification.tool_class:
-        case ToolClass.WRITE:
-            return replace(call, targets=_write_targets(call))
-        case ToolClass.EXECUTE:
-            return _bash_call(call)
-        case ToolClass.UNKNOWN:
-            return replace(call, targets=_unknown_targets(call))
-        case (
-            ToolClass.READ
-            | ToolClass.SEARCH
-            | ToolClass.COORDINATE
-            | ToolClass.DELEGATE
-            | ToolClass.NETWORK
-        ):
-            return call
-        case other:
-            assert_never(other)
+    touch = TOUCHES[classification.tool_class] if payload.tool_name else None
+    return call if touch is None else touch(call)
