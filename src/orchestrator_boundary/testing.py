@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from orchestrator_boundary import wire
+
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 SCRIPTS = {
     "PreToolUse": "orchestrator-boundary-pre-tool-use",
@@ -26,11 +28,11 @@ SCRIPTS = {
 }
 # what the hook reads from its environment; cleared so the developer's shell cannot leak in
 OWN_ENV = (
-    "CLAUDE_PROJECT_DIR",
-    "ORCHESTRATOR_BOUNDARY_PHASE",
-    "ORCHESTRATOR_BOUNDARY_CONFIG",
-    "AMPLIFIER_BYPASS_BOUNDARY",
-    "CLAUDE_PLUGIN_ROOT",
+    wire.PROJECT_DIR_ENV,
+    wire.PHASE_ENV,
+    wire.CONFIG_ENV,
+    wire.BYPASS_ENV,
+    wire.PLUGIN_ROOT_ENV,
 )
 PATH_KEYS = ("file_path", "notebook_path")
 
@@ -223,17 +225,17 @@ def _config_file(
 def _hook_environ(project: str, cfg: str | None, phase: str | None) -> dict[str, str]:
     """This process's environment without the project's own variables, set for one run."""
     environ = {k: v for k, v in os.environ.items() if k not in OWN_ENV}
-    environ["CLAUDE_PROJECT_DIR"] = project
+    environ[wire.PROJECT_DIR_ENV] = project
     environ["PYTHONPATH"] = os.pathsep.join(
         [PACKAGE_PARENT, *filter(None, [os.environ.get("PYTHONPATH")])]
     )
     if cfg:
-        environ["ORCHESTRATOR_BOUNDARY_CONFIG"] = cfg
+        environ[wire.CONFIG_ENV] = cfg
     if phase:
-        environ["ORCHESTRATOR_BOUNDARY_PHASE"] = phase
+        environ[wire.PHASE_ENV] = phase
     # judged in the hook process itself: no resident evaluator outlives the test run (the
     # verdicts are the same either way, tests/test_daemon.py)
-    environ.setdefault("ORCHESTRATOR_BOUNDARY_NO_DAEMON", "1")
+    environ.setdefault(wire.NO_DAEMON_ENV, "1")
     return environ
 
 
@@ -260,7 +262,7 @@ def run_hook(
         event, tool_use_id = event or "PreToolUse", ""
     environ = _hook_environ(project, _config_file(project, config, config_file, scratch), phase)
     environ.update(env or {})
-    trail = _audit_file(project, environ.get("ORCHESTRATOR_BOUNDARY_CONFIG"), environ.get("HOME"))
+    trail = _audit_file(project, environ.get(wire.CONFIG_ENV), environ.get(wire.HOME_ENV))
     try:
         offset = os.path.getsize(trail)
     except OSError:
