@@ -40,10 +40,8 @@ class Findings:
     """What the target rules and the Bash command's rules found, before the call's ladder."""
 
     target: Violation | None  # the first target that breaks a rule, by the target rules
+    by: TargetRule | None  # which target rule that was
     bash: Violation | None = None  # the Bash command's own rules, when no target broke one
-
-
-NOTHING_FOUND = Findings(None, None)
 
 
 def _profile(call: Call) -> tuple[str, AgentProfile] | None:
@@ -211,21 +209,26 @@ def write_rule(call: Call, target: Target) -> Violation | None:
     return judge(call, target.located, target.command)
 
 
+TargetRule = Callable[[Call, Target], Violation | None]
 # Each target is judged by these, in this order; the first target that breaks one decides.
-TARGET_RULES: tuple[Callable[[Call, Target], Violation | None], ...] = (
+TARGET_RULES: tuple[TargetRule, ...] = (
     tamper,
     broken_config,
     write_rule,
 )
 
 
-def _first_target_finding(call: Call) -> tuple[Violation | None, int]:
+def _first_target_finding(call: Call) -> tuple[Violation | None, TargetRule | None, int]:
+    """The first target's violation, the target rule that found it, how many were judged."""
     for n, target in enumerate(call.targets, 1):
         for rule in TARGET_RULES:
             found = rule(call, target)
             if found is not None:
-                return found, n
-    return None, len(call.targets)
+                return found, rule, n
+    return None, None, len(call.targets)
+
+
+NOTHING_FOUND = Findings(None, None)
 
 
 # ---- the Bash command's own rules (main agent, when no target broke a rule) ----
@@ -274,13 +277,11 @@ def _bash_findings(call: Call) -> tuple[Violation | None, str]:
 
 
 def target_tamper(call: Call, found: Findings) -> Violation | None:
-    return found.target if found.target and found.target.code is Code.TAMPER else None
+    return found.target if found.by is tamper else None
 
 
 def config_invalid(call: Call, found: Findings) -> Violation | None:
-    if found.target and found.target.code is Code.CONFIG_INVALID:
-        return found.target
-    return None
+    return found.target if found.by is broken_config else None
 
 
 def unknown_tool_config(call: Call, found: Findings) -> Violation | None:
@@ -309,7 +310,7 @@ def tool_not_allowed(call: Call, found: Findings) -> Violation | None:
 
 
 def target_write(call: Call, found: Findings) -> Violation | None:
-    return found.target  # what is left: ORCHESTRATOR_WRITE, BASH_WRITE, SCOPE_VIOLATION
+    return found.target if found.by is write_rule else None
 
 
 def bash_command(call: Call, found: Findings) -> Violation | None:
@@ -356,11 +357,11 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
     call = touched(payload, rules, context)
     if not payload.tool_name:
         return Assessment(call.session, payload.tool_name, call.classification)
-    target, decided_at = _first_target_finding(call) if call.targets else (None, 0)
+    target, by, decided_at = _first_target_finding(call) if call.targets else (None, None, 0)
     bash_found, advisory = (
         _bash_findings(call) if target is None and call.analysis is not None else (None, "")
     )
-    found = Findings(target, bash_found) if target or bash_found else NOTHING_FOUND
+    found = Findings(target, by, bash_found) if target or bash_found else NOTHING_FOUND
     violation = None
     for rule in LADDERS[call.classification.tool_class]:
         violation = rule(call, found)

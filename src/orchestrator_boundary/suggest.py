@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from orchestrator_boundary import scope
+from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.ruleset import Writer
 
 
@@ -20,12 +19,12 @@ def suitable_agent(writers: tuple[Writer, ...], path: str | None) -> str:
 def delegate_hint(writers: tuple[Writer, ...], path: str | None, tool: str) -> str:
     agent = suitable_agent(writers, path)
     target = path or "the files involved"
-    call = json.dumps(
-        {
-            "subagent_type": agent,
-            "description": f"Change {target}"[:60],
-            "prompt": f"In {target}: <what to change and why>. Report back what you changed.",
-        }
+    description = f"Change {target}"[:60]
+    prompt = f"In {target}: <what to change and why>. Report back what you changed."
+    # json.dumps({"subagent_type": agent, "description": ..., "prompt": ...}), written out
+    call = (
+        f'{{"subagent_type": {string(agent)}, "description": {string(description)}, '
+        f'"prompt": {string(prompt)}}}'
     )
     return (
         f"Delegate the change to a subagent with the Agent tool instead of using {tool} yourself, "

@@ -8,7 +8,6 @@ the rules that apply to it. The rules themselves are in ``policy``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from orchestrator_boundary import bash
 from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind
@@ -76,6 +75,10 @@ class Call:
     command: str | None = None  # Bash: the command text, when there is one
 
 
+# A call's targets, its Bash analysis and command text (None for other tools).
+Touches = tuple[tuple[Target, ...], BashAnalysis | None, str | None]
+
+
 def _named_paths(payload: HookPayload) -> list[str] | None:
     key = PATH_KEYS.get(payload.tool_name)
     keys = (key,) if key else ("file_path", "notebook_path", "path")
@@ -96,10 +99,6 @@ def _path_arguments(tool_input: dict[str, object]) -> list[str]:
     return out[:64]
 
 
-def _located(call: Call, raw: str) -> Located:
-    return locate(raw, call.context.root, call.context.fs, call.insensitive)
-
-
 def _write_targets(call: Call) -> tuple[Target, ...]:
     raws = _named_paths(call.payload)
     if raws is None:
@@ -107,7 +106,7 @@ def _write_targets(call: Call) -> tuple[Target, ...]:
         return (Target(missing, "?", tamper=False, named=False),)
     targets = []
     for raw in raws:
-        located = _located(call, raw)
+        located = locate(raw, call.context.root, call.context.fs, call.insensitive)
         targets.append(Target(located, located.display))
     return tuple(targets)
 
@@ -119,17 +118,16 @@ def _effect_target(call: Call, effect: Effect) -> Target:
         main = call.main
         shown = effect.path or "?"
         return Target(located, shown, effect.command, tamper=False, config=main, write=main)
-    located = _located(call, effect.resolved)
+    located = locate(effect.resolved, call.context.root, call.context.fs, call.insensitive)
     deletes = effect.kind is EffectKind.DELETE
     return Target(located, located.display, effect.command, deletes)
 
 
-def _bash_call(call: Call) -> Call:
+def _bash_touches(call: Call) -> Touches:
     command = call.payload.tool_input.get("command")
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
-        target = Target(missing, "?", "?", tamper=False, write=call.main, named=False)
-        return replace(call, targets=(target,))
+        return (Target(missing, "?", "?", tamper=False, write=call.main, named=False),), None, None
     analysis = bash.analyze(
         command,
         cwd=call.payload.cwd or call.context.root,
@@ -137,8 +135,7 @@ def _bash_call(call: Call) -> Call:
         read_only_commands=call.rules.read_only,
         shell="powershell" if call.payload.tool_name == "PowerShell" else "bash",
     )
-    targets = tuple(_effect_target(call, e) for e in analysis.effects)
-    return replace(call, targets=targets, analysis=analysis, command=command)
+    return tuple(_effect_target(call, e) for e in analysis.effects), analysis, command
 
 
 def _unknown_targets(call: Call) -> tuple[Target, ...]:
@@ -146,25 +143,25 @@ def _unknown_targets(call: Call) -> tuple[Target, ...]:
     names a file is checked against the protected set."""
     targets = []
     for raw in _path_arguments(call.payload.tool_input):
-        located = _located(call, raw)
+        located = locate(raw, call.context.root, call.context.fs, call.insensitive)
         targets.append(Target(located, located.display, config=False, write=False))
     return tuple(targets)
 
 
-def _write_call(call: Call) -> Call:
-    return replace(call, targets=_write_targets(call))
+def _write_touches(call: Call) -> Touches:
+    return _write_targets(call), None, None
 
 
-def _unknown_call(call: Call) -> Call:
-    return replace(call, targets=_unknown_targets(call))
+def _unknown_touches(call: Call) -> Touches:
+    return _unknown_targets(call), None, None
 
 
 # What each tool class touches: a table over every member (tests/test_enums.py), so a new class
 # cannot be forgotten; None: nothing the policy checks.
-TOUCHES: Mapping[ToolClass, Callable[[Call], Call] | None] = {
-    ToolClass.WRITE: _write_call,
-    ToolClass.EXECUTE: _bash_call,
-    ToolClass.UNKNOWN: _unknown_call,  # may write: its path arguments meet the guard
+TOUCHES: Mapping[ToolClass, Callable[[Call], Touches] | None] = {
+    ToolClass.WRITE: _write_touches,
+    ToolClass.EXECUTE: _bash_touches,
+    ToolClass.UNKNOWN: _unknown_touches,  # may write: its path arguments meet the guard
     ToolClass.READ: None,
     ToolClass.SEARCH: None,
     ToolClass.COORDINATE: None,
@@ -181,4 +178,10 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     main = session.kind is SessionKind.MAIN
     call = Call(payload, rules, context, session, classification, main, insensitive)
     touch = TOUCHES[classification.tool_class] if payload.tool_name else None
-    return call if touch is None else touch(call)
+    if touch is None:
+        return call
+    targets, analysis, command = touch(call)
+    return Call(
+        payload, rules, context, session, classification, main, insensitive,
+        targets, analysis, command,
+    )  # fmt: skip

@@ -10,6 +10,7 @@ import enum
 import json
 from typing import assert_never
 
+from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
 from orchestrator_boundary.value import value
 from orchestrator_boundary.violation import Assessment, Code, Violation
@@ -56,20 +57,18 @@ class HookAnswer:
 
 
 def reason_text(v: Violation, tool: str) -> str:
-    """A short explanation for the model, then one line of JSON for programs."""
+    """A short explanation for the model, then one line of JSON for programs: the text of
+    ``json.dumps({"error": v.code, "reason": ..., "path": v.path[, "command": ...]})``, written
+    out (why: ``jsontext``; tests/test_jsontext.py compares the two)."""
     head = f"orchestrator-boundary blocked {tool} ({v.code}): {v.reason}"
-    data: dict[str, object] = {
-        "error": v.code.value,
-        "reason": v.reason,
-        "suggestion": v.suggestion,
-        "recoverable": v.recoverable,
-        "rule": v.rule,
-        "tool": tool,
-        "path": v.path,
-    }
-    if v.command:
-        data["command"] = v.command
-    return f"{head}\nRule: {v.rule}.\nInstead: {v.suggestion}\n{json.dumps(data)}"
+    data = (
+        f'{{"error": {string(v.code)}, "reason": {string(v.reason)}, '
+        f'"suggestion": {string(v.suggestion)}, '
+        f'"recoverable": {"true" if v.recoverable else "false"}, "rule": {string(v.rule)}, '
+        f'"tool": {string(tool)}, "path": {"null" if v.path is None else string(v.path)}'
+        + (f', "command": {string(v.command)}}}' if v.command else "}")
+    )
+    return f"{head}\nRule: {v.rule}.\nInstead: {v.suggestion}\n{data}"
 
 
 def decide(
