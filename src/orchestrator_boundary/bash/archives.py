@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -185,52 +185,51 @@ def _url_name(url: Word) -> Word | None:
     return lit(name) if name and "." in value.split("://", 1)[-1] and "/" in value else None
 
 
+_CURL_VALUED = frozenset(
+    {
+        "--output",
+        "--dump-header",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+        "--stderr",
+        "--data",
+        "--data-raw",
+        "--data-binary",
+        "--header",
+        "--request",
+        "--user",
+        "--user-agent",
+        "--referer",
+        "--form",
+        "--upload-file",
+        "--cookie",
+        "--proxy",
+        "--max-time",
+        "--connect-timeout",
+        "--output-dir",
+        "--config",
+        "--retry",
+        "--write-out",
+        "--data-urlencode",
+        "--url",
+        "--cacert",
+        "--cert",
+        "--key",
+        "--json",
+        "--range",
+        "--limit-rate",
+        "--resolve",
+        "--libcurl",
+        "--etag-save",
+        "--hsts",
+        "--alt-svc",
+    }
+)
+
+
 def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "oDcKdHXuAeEFTbrxmwyYzUQ",
-        frozenset(
-            {
-                "--output",
-                "--dump-header",
-                "--cookie-jar",
-                "--trace",
-                "--trace-ascii",
-                "--stderr",
-                "--data",
-                "--data-raw",
-                "--data-binary",
-                "--header",
-                "--request",
-                "--user",
-                "--user-agent",
-                "--referer",
-                "--form",
-                "--upload-file",
-                "--cookie",
-                "--proxy",
-                "--max-time",
-                "--connect-timeout",
-                "--output-dir",
-                "--config",
-                "--retry",
-                "--write-out",
-                "--data-urlencode",
-                "--url",
-                "--cacert",
-                "--cert",
-                "--key",
-                "--json",
-                "--range",
-                "--limit-rate",
-                "--resolve",
-                "--libcurl",
-                "--etag-save",
-                "--hsts",
-                "--alt-svc",
-            }
-        ),
-    )
+    parsed = split(args, "oDcKdHXuAeEFTbrxmwyYzUQ", _CURL_VALUED)
     outdir = parsed.last("--output-dir")
     env = env.at(env.resolve(outdir)) if outdir is not None else env
     fx: list[Fx] = []

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, writes
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, writes
 from orchestrator_boundary.bash.words import Word
 
 W = EffectKind.WRITE

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.words import Word
 
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only
-from orchestrator_boundary.bash.model import EffectKind, Status
+from orchestrator_boundary.bash.model import EffectKind, Status, worst
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FILE_OUT = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
-_RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
 
 
 def find(prog: str, args: list[Word], env: Env) -> Outcome:
-    from orchestrator_boundary.bash.dispatch import dispatch  # cycle: dispatch -> programs
-
     starts: list[Word] = []
     i = 0
     while i < len(args):
@@ -46,13 +43,12 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
             ]
             if inner:
                 here = env.at(None) if value in ("-execdir", "-okdir") else env
-                outcome = dispatch(inner, here)
+                outcome = env.nested.dispatch(inner, here)
                 fx += [
                     Fx(f.kind, f.path, f.resolved, f"find {value} {outcome.program}: {f.source}")
                     for f in outcome.fx
                 ]
-                if _RANK[outcome.status] > _RANK[status]:
-                    status = outcome.status
+                status = worst(status, outcome.status)
                 notes.append(f"{value} {outcome.program}: {outcome.note}".strip(": "))
             i = j
         i += 1

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import Parsed, split
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY, GIT_SAFE_CONFIG_PREFIXES, names
 from orchestrator_boundary.bash.words import Word, lit
@@ -56,83 +57,76 @@ _SUB_LONG = frozenset(
 )
 
 
+Sub = Callable[[str, Parsed, list[Word], Env], Outcome]
+
+
 def _repo(env: Env, source: str) -> Fx:
     return env.fx(W, lit(".git"), source)
 
 
-def _branch(p: Parsed, env: Env) -> Outcome:
-    changing = (
-        "-d",
-        "-D",
-        "-m",
-        "-M",
-        "-c",
-        "-C",
-        "--delete",
-        "--move",
-        "--copy",
-        "-u",
-        "--set-upstream-to",
-        "--unset-upstream",
-        "--edit-description",
-        "-f",
-        "--force",
-    )
-    listing = (
-        "--list",
-        "-l",
-        "--contains",
-        "--no-contains",
-        "--merged",
-        "--no-merged",
-        "--points-at",
-        "-a",
-        "-r",
-        "--all",
-        "--remotes",
-        "--show-current",
-        "-v",
-        "-vv",
-    )
-    if p.has(*changing) or (p.pos and not p.has(*listing)):
+def _first(p: Parsed) -> str | None:
+    return p.pos[0].value if p.pos else None
+
+
+def _reads(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    return read_only("git", f"git {sub} reads only")
+
+
+def _repo_state(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    return writes("git", [_repo(env, f"git {sub}")])
+
+
+_BRANCH_CHANGING = (
+    *("-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-u"),
+    *("--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"),
+)
+_BRANCH_LISTING = (
+    *("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"),
+    *("-a", "-r", "--all", "--remotes", "--show-current", "-v", "-vv"),
+)
+
+
+def _branch(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if p.has(*_BRANCH_CHANGING) or (p.pos and not p.has(*_BRANCH_LISTING)):
         return writes("git", [_repo(env, "git branch change")])
     return read_only("git", "git branch listing")
 
 
-def _config(p: Parsed, env: Env, sub_args: list[Word]) -> Outcome:
-    reading = (
-        "--get",
-        "--get-all",
-        "--get-regexp",
-        "--get-urlmatch",
-        "-l",
-        "--list",
-        "--show-origin",
-        "--show-scope",
-        "--get-color",
-        "--get-colorbool",
-    )
-    first = p.pos[0].value if p.pos else None
+def _tag(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if p.has("-l", "--list", "-v", "--verify", "--contains", "--points-at") or not p.pos:
+        return read_only("git", "git tag listing")
+    return writes("git", [_repo(env, "git tag")])
+
+
+def _remote(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    first = _first(p)
+    if first in (None, "show", "get-url"):
+        return read_only("git", "git remote listing")
+    return writes("git", [env.fx(W, lit(".git/config"), f"git remote {first}")])
+
+
+_CONFIG_READING = (
+    *("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"),
+    *("--show-origin", "--show-scope", "--get-color", "--get-colorbool"),
+)
+_CONFIG_CHANGING = (
+    *("--unset", "--unset-all", "--add", "--replace-all", "--remove-section"),
+    *("--rename-section", "-e", "--edit"),
+)
+
+
+def _config(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    first = _first(p)
     if (
-        p.has(*reading)
+        p.has(*_CONFIG_READING)
         or first in ("get", "list")
         or (len(p.pos) == 1 and first not in ("set", "unset", "edit"))
     ):
         return read_only("git", "git config read")
-    if not p.pos and not p.has(
-        "--unset",
-        "--unset-all",
-        "--add",
-        "--replace-all",
-        "--remove-section",
-        "--rename-section",
-        "-e",
-        "--edit",
-    ):
+    if not p.pos and not p.has(*_CONFIG_CHANGING):
         return read_only("git", "git config without a key")
     if p.has("--global"):
-        home = env.home
-        target = Fx(W, "~/.gitconfig", resolve(".gitconfig", home), "git config --global")
+        target = Fx(W, "~/.gitconfig", resolve(".gitconfig", env.home), "git config --global")
     elif p.has("--system") or p.has("--file", "-f"):
         target = Fx(W, "", None, "git config --system / --file")
     else:
@@ -140,11 +134,124 @@ def _config(p: Parsed, env: Env, sub_args: list[Word]) -> Outcome:
     return writes("git", [target])
 
 
+def _stash(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if _first(p) in ("list", "show"):
+        return read_only("git", "git stash listing")
+    return writes("git", [_repo(env, "git stash (index and working tree)")])
+
+
 def _paths_after_dashdash(args: list[Word]) -> list[Word] | None:
     for i, arg in enumerate(args):
         if arg.value == "--":
             return args[i + 1 :]
     return None
+
+
+def _checkout(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    """checkout and restore: the paths they restore, and the index / HEAD."""
+    dashdash = _paths_after_dashdash(args)
+    paths = dashdash
+    if paths is None and sub == "restore":
+        paths = p.pos
+    if paths is None and sub == "checkout" and p.pos:
+        # `git checkout REV PATH...` restores the PATHs; a lone word is a branch or a
+        # file, and both readings count
+        paths = p.pos[1:] or p.pos
+    fx = env.fx_many(W, paths, f"git {sub} path") if paths else []
+    if not paths or p.has("--staged", "-S") or (sub == "checkout" and dashdash is None):
+        fx.append(_repo(env, f"git {sub}"))
+    return writes("git", fx)
+
+
+def _rm(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if p.has("--cached"):
+        return writes("git", [_repo(env, "git rm --cached (index)")])
+    return writes("git", [*env.fx_many(D, p.pos, "git rm path"), _repo(env, "git rm index")])
+
+
+def _mv(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if len(p.pos) < 2:
+        return writes("git", [_repo(env, "git mv")])
+    return writes(
+        "git",
+        env.fx_many(D, p.pos[:-1], "git mv source")
+        + env.fx_many(W, p.pos[-1:], "git mv destination")
+        + [_repo(env, "git mv")],
+    )
+
+
+def _clean(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if p.has("-n", "--dry-run"):
+        return read_only("git", "git clean dry run")
+    targets = _paths_after_dashdash(args) or p.pos or [lit(".")]
+    return writes("git", env.fx_many(D, targets, "git clean untracked files"))
+
+
+def _apply(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if p.has("--check", "--stat", "--numstat", "--summary"):
+        return read_only("git", "git apply check")
+    if p.has("--cached"):
+        return writes("git", [_repo(env, "git apply --cached")])
+    return writes("git", [env.fx(W, lit("."), "git apply: files named in the patch")])
+
+
+def _init(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if not p.pos:
+        return writes("git", [_repo(env, "git init")])
+    named = p.pos[0].literal
+    return writes("git", [env.fx(W, lit(named + "/.git") if named else None, "git init")])
+
+
+def _clone(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if len(p.pos) >= 2:
+        return writes("git", env.fx_many(W, p.pos[1:2], "git clone destination"))
+    url = p.pos[0].literal if p.pos else None
+    name = url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1] if url else ""
+    name = name[:-4] if name.endswith(".git") else name
+    return writes("git", [env.fx(W, lit(name) if name else None, "git clone destination")])
+
+
+def _worktree(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    first = _first(p)
+    if first == "list":
+        return read_only("git", "git worktree list")
+    kind = D if first == "remove" else W
+    fx = (
+        env.fx_many(kind, p.pos[1:2], f"git worktree {first}")
+        if first in ("add", "remove", "move")
+        else []
+    )
+    return writes("git", [*fx, _repo(env, f"git worktree {first}")])
+
+
+def _submodule(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    first = _first(p)
+    if first in (None, "status", "summary"):
+        return read_only("git", "git submodule status")
+    if first == "foreach":
+        return opaque("git", "git submodule foreach runs commands")
+    return writes("git", [env.fx(W, lit("."), f"git submodule {first}")])
+
+
+SUBCOMMANDS: dict[str, Sub] = {
+    **dict.fromkeys(GIT_READ_ONLY, _reads),
+    **dict.fromkeys(_REPO_STATE, _repo_state),
+    "branch": _branch,
+    "tag": _tag,
+    "remote": _remote,
+    "config": _config,
+    "stash": _stash,
+    "checkout": _checkout,
+    "restore": _checkout,
+    "rm": _rm,
+    "mv": _mv,
+    "clean": _clean,
+    "apply": _apply,
+    "init": _init,
+    "clone": _clone,
+    "worktree": _worktree,
+    "submodule": _submodule,
+}
 
 
 def git(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -169,96 +276,10 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
     p = split(sub_args, _SUB_VAL, _SUB_LONG)
     if p.has("-h", "--help"):
         return read_only("git", "help")
-    if sub in GIT_READ_ONLY:
-        return read_only("git", f"git {sub} reads only")
-    if sub == "branch":
-        return _branch(p, env)
-    if sub == "tag":
-        if p.has("-l", "--list", "-v", "--verify", "--contains", "--points-at") or not p.pos:
-            return read_only("git", "git tag listing")
-        return writes("git", [_repo(env, "git tag")])
-    if sub == "remote":
-        first = p.pos[0].value if p.pos else None
-        if first in (None, "show", "get-url"):
-            return read_only("git", "git remote listing")
-        return writes("git", [env.fx(W, lit(".git/config"), f"git remote {first}")])
-    if sub == "config":
-        return _config(p, env, sub_args)
-    if sub == "stash":
-        first = p.pos[0].value if p.pos else None
-        if first in ("list", "show"):
-            return read_only("git", "git stash listing")
-        return writes("git", [_repo(env, "git stash (index and working tree)")])
-    if sub in ("checkout", "restore"):
-        dashdash = _paths_after_dashdash(sub_args)
-        paths = dashdash
-        if paths is None and sub == "restore":
-            paths = p.pos
-        if paths is None and sub == "checkout" and p.pos:
-            # `git checkout REV PATH...` restores the PATHs; a lone word is a branch or a
-            # file, and both readings count
-            paths = p.pos[1:] or p.pos
-        fx = env.fx_many(W, paths, f"git {sub} path") if paths else []
-        if not paths or p.has("--staged", "-S") or (sub == "checkout" and dashdash is None):
-            fx.append(_repo(env, f"git {sub}"))
-        return writes("git", fx)
-    if sub == "rm":
-        if p.has("--cached"):
-            return writes("git", [_repo(env, "git rm --cached (index)")])
-        return writes("git", [*env.fx_many(D, p.pos, "git rm path"), _repo(env, "git rm index")])
-    if sub == "mv":
-        if len(p.pos) < 2:
-            return writes("git", [_repo(env, "git mv")])
-        return writes(
-            "git",
-            env.fx_many(D, p.pos[:-1], "git mv source")
-            + env.fx_many(W, p.pos[-1:], "git mv destination")
-            + [_repo(env, "git mv")],
-        )
-    if sub == "clean":
-        if p.has("-n", "--dry-run"):
-            return read_only("git", "git clean dry run")
-        targets = _paths_after_dashdash(sub_args) or p.pos or [lit(".")]
-        return writes("git", env.fx_many(D, targets, "git clean untracked files"))
-    if sub == "apply":
-        if p.has("--check", "--stat", "--numstat", "--summary"):
-            return read_only("git", "git apply check")
-        if p.has("--cached"):
-            return writes("git", [_repo(env, "git apply --cached")])
-        return writes("git", [env.fx(W, lit("."), "git apply: files named in the patch")])
-    if sub == "init":
-        if not p.pos:
-            return writes("git", [_repo(env, "git init")])
-        named = p.pos[0].literal
-        return writes("git", [env.fx(W, lit(named + "/.git") if named else None, "git init")])
-    if sub == "clone":
-        if len(p.pos) >= 2:
-            return writes("git", env.fx_many(W, p.pos[1:2], "git clone destination"))
-        url = p.pos[0].literal if p.pos else None
-        name = url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1] if url else ""
-        name = name[:-4] if name.endswith(".git") else name
-        return writes("git", [env.fx(W, lit(name) if name else None, "git clone destination")])
-    if sub == "worktree":
-        first = p.pos[0].value if p.pos else None
-        if first == "list":
-            return read_only("git", "git worktree list")
-        kind = D if first == "remove" else W
-        fx = (
-            env.fx_many(kind, p.pos[1:2], f"git worktree {first}")
-            if first in ("add", "remove", "move")
-            else []
-        )
-        return writes("git", [*fx, _repo(env, f"git worktree {first}")])
-    if sub == "submodule":
-        first = p.pos[0].value if p.pos else None
-        if first in (None, "status", "summary"):
-            return read_only("git", "git submodule status")
-        if first == "foreach":
-            return opaque("git", "git submodule foreach runs commands")
-        return writes("git", [env.fx(W, lit("."), f"git submodule {first}")])
-    if sub in _REPO_STATE:
-        return writes("git", [_repo(env, f"git {sub}")])
-    return opaque("git", f"git {sub}: unknown subcommand or alias")
+    handler = SUBCOMMANDS.get(sub)
+    if handler is None:
+        return opaque("git", f"git {sub}: unknown subcommand or alias")
+    return handler(sub, p, sub_args, env)
 
 
 HANDLERS = {"git": git}

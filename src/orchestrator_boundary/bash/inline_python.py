@@ -83,26 +83,6 @@ def _writes_mode(mode: ast.AST | None) -> bool:
     return True  # computed mode: assume the worst
 
 
-def _nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree`` in ``ast.walk``'s order (breadth first), as one list.
-
-    ``ast.walk`` is a generator over ``iter_child_nodes`` generators over ``iter_fields``
-    generators, and was run twice (imports, then calls): half the cost of ``python -c``.
-    """
-    nodes = [tree]
-    for node in nodes:  # a list grown while iterated: the appended nodes are visited too
-        for name in node._fields:
-            try:
-                field = getattr(node, name)
-            except AttributeError:
-                continue
-            if isinstance(field, ast.AST):
-                nodes.append(field)
-            elif isinstance(field, list):
-                nodes.extend([item for item in field if isinstance(item, ast.AST)])
-    return nodes
-
-
 def _imports(nodes: list[ast.AST]) -> tuple[dict[str, str], str]:
     aliases: dict[str, str] = {}
     for node in nodes:
@@ -175,7 +155,7 @@ def analyze_python(code: str) -> tuple[list[Found], str]:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return [], "python code does not parse"
-    nodes = _nodes(tree)
+    nodes = list(ast.walk(tree))
     aliases, reason = _imports(nodes)
     if reason:
         return [], reason

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE

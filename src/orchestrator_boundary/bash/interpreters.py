@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.inline_python import analyze_python
 from orchestrator_boundary.bash.inline_scripts import analyze_js, analyze_perl, analyze_ruby
 from orchestrator_boundary.bash.installers import pip
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.words import Word, lit
 
 Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]

@@ -68,20 +68,24 @@ def split(
                 out.opts.append((name, None))
             i += 1
             continue
-        j = 1
-        while j < len(value):
-            letter = value[j]
-            if letter in short_val:
-                rest = value[j + 1 :]
-                if rest:
-                    out.opts.append(("-" + letter, Word(rest, rest)))
-                elif i + 1 < n:
-                    out.opts.append(("-" + letter, args[i + 1]))
-                    i += 1
-                else:
-                    out.opts.append(("-" + letter, None))
-                break
-            out.opts.append(("-" + letter, None))
-            j += 1
-        i += 1
+        i = _short_cluster(args, i, short_val, out)
     return out
+
+
+def _short_cluster(args: list[Word], i: int, short_val: str, out: Parsed) -> int:
+    """Options of the cluster ``args[i]`` (``-abc``, ``-ofile``) into ``out``; the next index."""
+    value = args[i].value or ""
+    for j in range(1, len(value)):
+        letter = value[j]
+        if letter in short_val:
+            rest = value[j + 1 :]
+            if rest:
+                out.opts.append(("-" + letter, Word(rest, rest)))
+            elif i + 1 < len(args):
+                out.opts.append(("-" + letter, args[i + 1]))
+                i += 1
+            else:
+                out.opts.append(("-" + letter, None))
+            break
+        out.opts.append(("-" + letter, None))
+    return i + 1

@@ -7,10 +7,16 @@ the common item/content cmdlets and their aliases; anything else is opaque.
 from __future__ import annotations
 
 from orchestrator_boundary.bash import powershell_data as data
-from orchestrator_boundary.bash.analysis import summarize
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_UNWRAP, Budget, BudgetExhausted
-from orchestrator_boundary.bash.facts import Fx
-from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
+from orchestrator_boundary.bash.model import (
+    BashAnalysis,
+    Command,
+    Effect,
+    EffectKind,
+    Status,
+    summarize,
+)
+from orchestrator_boundary.bash.outcome import Fx
 from orchestrator_boundary.bash.paths import is_device, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, tokenize
 

@@ -14,7 +14,7 @@ from orchestrator_boundary.bash import (
     interpreters,
     sed,
 )
-from orchestrator_boundary.bash.facts import Env, Outcome
+from orchestrator_boundary.bash.outcome import Env, Outcome
 from orchestrator_boundary.bash.words import Word
 
 Handler = Callable[[str, list[Word], Env], Outcome]

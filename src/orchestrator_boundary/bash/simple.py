@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.envvars import dangerous
-from orchestrator_boundary.bash.facts import OPAQUE, READ_ONLY, UNPARSEABLE, WRITES, Fx
-from orchestrator_boundary.bash.model import Command, Effect, EffectKind
+from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
+from orchestrator_boundary.bash.outcome import Env, Fx
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word, word
 
-if TYPE_CHECKING:
-    from orchestrator_boundary.bash.walk import Walker
+State = tuple[str | None, str | None]  # the working directory after success / after failure
+
+
+class Walker(Protocol):
+    """What a simple command needs of the walk it is part of (``walk.Walker`` is the one)."""
+
+    env: Env
+    out: list[Command]
+    code: str | None
+
+    def substitutions(self, node: Any, cwd: str | None, depth: int) -> None: ...
+
+    def stmt(self, node: Any, cwd: str | None, depth: int) -> State: ...
+
 
 W = EffectKind.WRITE
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
@@ -72,6 +84,80 @@ def _heredoc(
     return body_text
 
 
+def _command_text(code: str | None, node: Any, redirects: Sequence[Any]) -> str:
+    if node is None:
+        return " ".join([text_in(code, r) for r in redirects])
+    parent = node.parent  # tree-sitter finds it from the root
+    if parent is not None and parent.type == "redirected_statement":
+        return text_in(code, parent)
+    if redirects:
+        return " ".join([text_in(code, node), *[text_in(code, r) for r in redirects]])
+    return text_in(code, node)
+
+
+def _plain_statement(w: Walker, node: Any, text: str, cwd: str | None, depth: int) -> None:
+    """An assignment, ``declare``, ``unset`` or ``[[ ]]``: no program runs."""
+    w.substitutions(node, cwd, depth + 1)
+    children = node.children
+    program = _PLAIN.get(node.type, text_in(w.code, children[0]) if children else "")
+    risky = _risky_assignment(node, w.code)
+    if risky:
+        status, why = Status.OPAQUE, f"sets {risky}: later programs may run other code"
+    else:
+        status, why = Status.READ_ONLY, "builtin / assignment"
+    w.out.append(Command(text, program, status, (), why))
+
+
+def _children(
+    w: Walker, node: Any, cwd: str | None, depth: int, redirects: list[Any]
+) -> tuple[Any, list[Any], str]:
+    """The name node, the argument nodes, and a dangerous variable the command sets; the
+    command's own redirects are added to ``redirects``. Substitutions run in text order."""
+    name: Any = None
+    arg_nodes: list[Any] = []
+    risky = ""
+    for i, child in enumerate(node.children):
+        field = node.field_name_for_child(i)
+        if field == "name":
+            named = child.named_children
+            name = named[0] if named else child
+        elif field == "argument":
+            arg_nodes.append(child)
+        elif field == "redirect" or child.type.endswith("_redirect"):
+            redirects.append(child)
+            continue
+        elif child.type == "variable_assignment":
+            risky = risky or _risky_assignment(child, w.code)
+        w.substitutions(child, cwd, depth + 1)
+    return name, arg_nodes, risky
+
+
+def _redirects(
+    w: Walker,
+    redirects: list[Any],
+    cwd: str | None,
+    depth: int,
+    args: list[Word],
+    fx: list[Fx],
+    followers: list[Any],
+) -> str | None:
+    """Effects of the redirects into ``fx``; the literal text fed to stdin, if any."""
+    stdin: str | None = None
+    for red in redirects:
+        w.env.budget.spend()
+        if red.type == "heredoc_redirect":
+            stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
+            continue
+        w.substitutions(red, cwd, depth + 1)
+        if red.type == "herestring_redirect":
+            named = red.named_children
+            value = word(named[0], w.env.home, w.code).value if named else None
+            stdin = None if value is None else value + "\n"
+        elif red.type == "file_redirect":
+            _redirect(w, red, cwd, args, fx)
+    return stdin
+
+
 def simple_command(
     w: Walker,
     node: Any,
@@ -79,102 +165,43 @@ def simple_command(
     cwd: str | None,
     depth: int,
     note: str = "",
-) -> tuple[str | None, str | None]:
+) -> State:
     env = w.env
-    home = env.home
-    code = w.code
-    substitutes = w.substitutes  # else no substitution anywhere: skip the calls (ADR 0016)
-    if node is None:
-        cmd_text = " ".join([text_in(code, r) for r in redirects])
-    else:
-        parent = node.parent  # tree-sitter finds it from the root
-        if parent is not None and parent.type == "redirected_statement":
-            cmd_text = text_in(code, parent)
-        elif redirects:
-            cmd_text = " ".join([text_in(code, node), *[text_in(code, r) for r in redirects]])
-        else:
-            cmd_text = text_in(code, node)
-        if node.type != "command":
-            if substitutes:
-                w.substitutions(node, cwd, depth + 1)
-            children = node.children
-            program = _PLAIN.get(node.type, text_in(code, children[0]) if children else "")
-            risky = _risky_assignment(node, code)
-            status, why = (
-                (OPAQUE, f"sets {risky}: later programs may run other code")
-                if risky
-                else (READ_ONLY, "builtin / assignment")
-            )
-            w.out.append(Command(cmd_text, program, status, (), why))
-            return cwd, cwd
-    name: Any = None
-    arg_nodes: list[Any] = []
+    text = _command_text(w.code, node, redirects)
+    if node is not None and node.type != "command":
+        _plain_statement(w, node, text, cwd, depth)
+        return cwd, cwd
+    redirect_nodes = list(redirects)
+    name, arg_nodes, risky = (
+        (None, [], "") if node is None else _children(w, node, cwd, depth, redirect_nodes)
+    )
+    args = [word(a, env.home, w.code) for a in arg_nodes]
     fx: list[Fx] = []
     followers: list[Any] = []
-    stdin: str | None = None
-    redirect_nodes = list(redirects)
-    risky = ""
-    if node is not None:
-        for i, child in enumerate(node.children):
-            field = node.field_name_for_child(i)
-            if field == "name":
-                named = child.named_children
-                name = named[0] if named else child
-            elif field == "argument":
-                arg_nodes.append(child)
-            elif field == "redirect" or child.type.endswith("_redirect"):
-                redirect_nodes.append(child)
-                continue
-            elif child.type == "variable_assignment":
-                risky = risky or _risky_assignment(child, code)
-            if substitutes:
-                w.substitutions(child, cwd, depth + 1)
-    args = [word(a, home, code) for a in arg_nodes]
-    spend = env.budget.spend
-    for red in redirect_nodes:
-        spend()
-        red_type = red.type
-        if red_type == "heredoc_redirect":
-            stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
-            continue
-        if substitutes:
-            w.substitutions(red, cwd, depth + 1)
-        if red_type == "herestring_redirect":
-            named = red.named_children
-            value = word(named[0], home, code).value if named else None
-            stdin = None if value is None else value + "\n"
-        elif red_type == "file_redirect":
-            _redirect(w, red, cwd, args, fx)
+    stdin = _redirects(w, redirect_nodes, cwd, depth, args, fx, followers)
     ok = fail = cwd
     inner: Sequence[Command] = ()
     if name is None:
-        status = WRITES if fx else READ_ONLY
-        outcome_program, outcome_note = "", note or "redirect only"
+        status = Status.WRITES if fx else Status.READ_ONLY
+        program, why = "", note or "redirect only"
     else:
-        argv = [word(name, home, code), *args]
+        argv = [word(name, env.home, w.code), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
-        outcome_program = outcome.program
-        inner = outcome.inner
-        if outcome_program in _CD:
+        program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note
+        if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
-            ok = _cd(argv, cwd, home) if argv[0].value in _CD else None
-        elif outcome_program == "eval" and any(c.program in _CD for c in inner):
+            ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
+        elif program == "eval" and any(c.program in _CD for c in inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
-        if outcome.fx:
-            fx[:0] = outcome.fx  # the program's own effects first, then its redirects
-        status = outcome.status
-        outcome_note = outcome.note
-        if status == READ_ONLY and fx:
-            status = WRITES
-            outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
-    if risky and status != UNPARSEABLE:
-        status, outcome_note = OPAQUE, f"runs with {risky} set: may run other code"
-    effects = (
-        tuple([Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx]) if fx else ()
-    )
-    w.out.append(Command(cmd_text, outcome_program, status, effects, outcome_note))
-    if inner:
-        w.out.extend(inner)
+        fx[:0] = outcome.fx  # the program's own effects first, then its redirects
+        if status is Status.READ_ONLY and fx:
+            status = Status.WRITES
+            why = f"{why}; output redirected" if why else ""
+    if risky and status is not Status.UNPARSEABLE:
+        status, why = Status.OPAQUE, f"runs with {risky} set: may run other code"
+    effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source) for f in fx)
+    w.out.append(Command(text, program, status, effects, why))
+    w.out.extend(inner)
     for follower in followers:
         w.stmt(follower, cwd, depth + 1)
     return ok, fail

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
 from orchestrator_boundary.bash.envvars import dangerous, split_assignment
-from orchestrator_boundary.bash.facts import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
@@ -82,7 +82,7 @@ _RUNNER_VAL = frozenset(
 def run_code(prog: str, code: str, env: Env) -> Outcome:
     if env.depth >= MAX_UNWRAP:
         raise BudgetExhausted("budget exhausted (nested shells)")
-    inner = env.run_shell(code, replace(env, depth=env.depth + 1, stdin=None))
+    inner = env.nested.shell(code, replace(env, depth=env.depth + 1, stdin=None))
     return Outcome(
         prog, Status.READ_ONLY, note="runs nested shell code (its commands follow)", inner=inner
     )
@@ -248,8 +248,6 @@ def _watch(args: list[Word], env: Env) -> Step:
 
 
 def _powershell(prog: str, args: list[Word], env: Env) -> Step:
-    from orchestrator_boundary.bash.powershell import powershell_commands
-
     for i, arg in enumerate(args):
         flag = (arg.value or "").lower()
         if flag in ("-command", "-c", "/command", "/c"):
@@ -259,7 +257,7 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
             code = " ".join(a.value or "" for a in rest)
             if env.depth >= MAX_UNWRAP:
                 raise BudgetExhausted("budget exhausted (nested shells)")
-            inner = powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
+            inner = env.nested.powershell(code, env)
             return Outcome(
                 prog,
                 Status.READ_ONLY,

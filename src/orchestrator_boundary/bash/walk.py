@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
-from orchestrator_boundary.bash.facts import UNPARSEABLE, Env
-from orchestrator_boundary.bash.model import Command
+from orchestrator_boundary.bash.model import Command, Status
+from orchestrator_boundary.bash.outcome import Env
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.simple import simple_command
 
@@ -189,4 +189,4 @@ class Walker:
         self.out.append(command)
 
     def unparseable(self, source: str, message: str) -> None:
-        self.out.append(Command(source, "", UNPARSEABLE, note=message))
+        self.out.append(Command(source, "", Status.UNPARSEABLE, note=message))
