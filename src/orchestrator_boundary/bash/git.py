@@ -53,6 +53,8 @@ _SUB_LONG = frozenset(
         "--reuse-message",
         "--fixup",
         "--squash",
+        "--output",
+        "--output-directory",
     }
 )
 
@@ -68,8 +70,76 @@ def _first(p: Parsed) -> str | None:
     return p.pos[0].value if p.pos else None
 
 
+# Options of git's reading subcommands that write a file or run a command. git accepts any
+# unambiguous abbreviation of a long option, so a word that abbreviates one of these counts
+# (ADR 0021: the reading subcommands have hundreds of harmless options; these are the others).
+_WRITING_OPTIONS = (
+    "--output",
+    "--output-directory",
+    "--open-files-in-pager",
+    "--upload-pack",
+    "--exec",
+    "--lost-found",
+)
+
+
+def _writing_option(sub: str, args: list[Word]) -> str | None:
+    for arg in args:
+        value = arg.value
+        if value is None or value == "--":
+            break
+        name = value.partition("=")[0]
+        if name.startswith("--") and len(name) > 2:
+            if any(option.startswith(name) for option in _WRITING_OPTIONS):
+                return name
+        elif sub == "grep" and name.startswith("-") and "O" in name[1:]:
+            return "-O"
+    return None
+
+
 def _reads(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    return read_only("git", f"git {sub} reads only")
+    option = _writing_option(sub, args)
+    if option is None:
+        return read_only("git", f"git {sub} reads only")
+    outputs = [v for v in p.values("--output", "--output-directory", "-o") if v]
+    named = [v for name, v in p.opts if v is not None and "--output".startswith(name)]
+    fx = env.fx_many(W, outputs or named, f"git {sub} {option}")
+    if option in ("--upload-pack", "--exec", "-O") or "--open-files-in-pager".startswith(option):
+        return opaque("git", f"git {sub} {option} runs a command", fx)
+    if not fx:
+        fx = [Fx(W, "", None, f"git {sub} {option}")]
+    return writes("git", fx)
+
+
+def _reflog(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if _first(p) in ("expire", "delete"):
+        return writes("git", [_repo(env, f"git reflog {_first(p)}")])
+    return _reads(sub, p, args, env)
+
+
+def _format_patch(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if p.has("--stdout"):
+        return read_only("git", "git format-patch --stdout")
+    into = split(args, _SUB_VAL + "ov", _SUB_LONG).last("-o", "--output-directory")
+    return writes("git", [env.fx(W, into or lit("."), "git format-patch files")])
+
+
+def _archive(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    if p.has("--remote", "--exec"):
+        return opaque("git", "git archive --remote runs a command")
+    outputs = [v for v in split(args, _SUB_VAL + "o", _SUB_LONG).values("-o", "--output") if v]
+    return writes("git", env.fx_many(W, outputs, "git archive output"), "archive to stdout")
+
+
+def _bundle(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    first = _first(p)
+    if first in ("verify", "list-heads"):
+        return read_only("git", f"git bundle {first}")
+    if first == "create":
+        return writes(
+            "git", env.fx_many(W, p.pos[1:2], "git bundle file") or [Fx(W, "", None, "git bundle")]
+        )
+    return writes("git", [_repo(env, f"git bundle {first}")])
 
 
 def _repo_state(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
@@ -251,12 +321,18 @@ SUBCOMMANDS: dict[str, Sub] = {
     "clone": _clone,
     "worktree": _worktree,
     "submodule": _submodule,
+    "reflog": _reflog,
+    "format-patch": _format_patch,
+    "archive": _archive,
+    "bundle": _bundle,
 }
 
 
 def git(prog: str, args: list[Word], env: Env) -> Outcome:
     top = split(args, "Cc", _GIT_VAL, stop_at_positional=True)
     for name, value in top.opts:
+        if name in ("--config-env", "--exec-path") and value is not None:
+            return opaque("git", f"git {name} may run a command")
         if name == "-c" and (
             value is None
             or value.value is None

@@ -12,6 +12,7 @@ class Parsed:
     opts: list[tuple[str, Word | None]] = field(default_factory=list)
     pos: list[Word] = field(default_factory=list)
     rest: list[Word] = field(default_factory=list)  # stop_at_positional: from the 1st operand
+    unknown: list[str] = field(default_factory=list)  # options.parse: options it does not know
 
     def has(self, *names: str) -> bool:
         return any(name in names for name, _ in self.opts)

@@ -47,7 +47,19 @@ def opaque(program: str, note: str, fx: list[Fx] | None = None) -> Outcome:
 
 
 def writes(program: str, fx: list[Fx], note: str = "") -> Outcome:
-    return Outcome(program, Status.WRITES if fx else Status.READ_ONLY, fx, note)
+    """WRITES with ``fx``; READ_ONLY with ``note`` (why nothing is written) when there are none."""
+    if fx:
+        return Outcome(program, Status.WRITES, fx, "")
+    return Outcome(program, Status.READ_ONLY, (), note)
+
+
+def checked(program: str, unknown: list[str], outcome: Outcome) -> Outcome:
+    """``outcome``, or ``opaque`` (keeping its effects) when an option was not understood."""
+    if not unknown or outcome.status in (Status.OPAQUE, Status.UNPARSEABLE):
+        return outcome
+    return Outcome(
+        program, Status.OPAQUE, outcome.fx, f"{program}: option {unknown[0]} is not known"
+    )
 
 
 class Nested(Protocol):

@@ -53,7 +53,10 @@ DANGEROUS_ENV = names(
 # `git -c key=value` keys that cannot run a command
 GIT_SAFE_CONFIG_PREFIXES = (
     "user.",
-    "http.",
+    "http.sslverify",
+    "http.proxy",
+    "http.version",
+    "http.postbuffer",
     "color.",
     "advice.",
     "init.",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, writes
+from orchestrator_boundary.bash.options import parse, spec
+from orchestrator_boundary.bash.outcome import Env, Outcome, checked, opaque, writes
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
@@ -76,51 +77,28 @@ def scan_script(script: str) -> tuple[list[str], bool]:
     return written, executes
 
 
+_SED = spec(
+    "nrsuzEba",
+    "efl",
+    """expression= file= in-place[=] line-length= null-data zero-terminated quiet silent
+    regexp-extended separate unbuffered binary debug posix sandbox follow-symlinks help
+    version""",
+    optional="iI",
+)
+
+
 def sed(prog: str, args: list[Word], env: Env) -> Outcome:
-    scripts: list[Word] = []
-    operands: list[Word] = []
-    in_place = script_file = False
-    i = 0
-    while i < len(args):
-        value = args[i].value
-        if value is None or value == "-" or not value.startswith("-"):
-            operands.append(args[i])
-        elif value == "--":
-            operands.extend(args[i + 1 :])
+    for i in range(len(args) - 1):
+        if args[i].value == "-i" and args[i + 1].value == "":
+            args = [*args[: i + 1], *args[i + 2 :]]  # BSD: sed -i '' ...
             break
-        elif value.startswith("--"):
-            name, eq, attached = value.partition("=")
-            if name == "--in-place":
-                in_place = True
-            elif name == "--expression":
-                if not eq and i + 1 < len(args):
-                    i += 1
-                scripts.append(Word(attached, attached) if eq else args[i])
-            elif name == "--file":
-                script_file = True
-            elif name == "--line-length" and not eq:
-                i += 1
-        else:
-            for j in range(1, len(value)):
-                letter, rest = value[j], value[j + 1 :]
-                if letter == "i":
-                    in_place = True
-                    if not rest and i + 1 < len(args) and args[i + 1].value == "":
-                        i += 1  # BSD: sed -i '' ...
-                    break
-                if letter in "efl":
-                    if not rest and i + 1 < len(args):
-                        i += 1
-                        attached_word = args[i]
-                    else:
-                        attached_word = lit(rest)
-                    if letter == "e":
-                        scripts.append(attached_word)
-                    script_file = script_file or letter == "f"
-                    break
-        i += 1
+    p = parse(args, _SED)
+    scripts = [v for v in p.values("-e", "--expression") if v is not None]
+    script_file = p.has("-f", "--file")
+    operands = list(p.pos)
     if not scripts and not script_file and operands:
         scripts, operands = [operands[0]], operands[1:]
+    in_place = p.has("-i", "-I", "--in-place")
     fx = env.fx_many(W, operands, "sed -i target") if in_place else []
     if script_file:
         return opaque(prog, "sed -f: script file not analyzed", fx)
@@ -132,4 +110,4 @@ def sed(prog: str, args: list[Word], env: Env) -> Outcome:
         fx += env.fx_many(W, [lit(name) for name in written], "sed w command")
         if executes:
             return opaque(prog, "sed e command runs shell commands", fx)
-    return writes(prog, fx, "" if fx else "sed prints to stdout")
+    return checked(prog, p.unknown, writes(prog, fx, "" if fx else "sed prints to stdout"))
