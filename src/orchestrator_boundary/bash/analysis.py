@@ -8,9 +8,11 @@ below this one, and none imports it.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.dispatch import dispatch
+from orchestrator_boundary.bash.evaluated import evaluated
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Status, summarize
 from orchestrator_boundary.bash.outcome import Env, Outcome
 from orchestrator_boundary.bash.parse import first_error, parse
@@ -61,7 +63,7 @@ class _Nested:
         error = first_error(root, env.budget)
         if error:
             return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
-        out: list[Command] = []
+        out = _evaluated(root, source, env.budget)
         Walker(env, out, source, code).block(root.named_children, env.cwd, env.nesting + 1)
         return out
 
@@ -70,6 +72,12 @@ class _Nested:
 
 
 _NESTED = _Nested()
+
+
+def _evaluated(root: Any, source: bytes, budget: Budget) -> list[Command]:
+    """An opaque entry for text Bash would evaluate as code (evaluated.py), else nothing."""
+    reason, text = evaluated(root, source, budget)
+    return [Command(text, "", Status.OPAQUE, note=reason)] if reason else []
 
 
 def _bash(
@@ -84,7 +92,7 @@ def _bash(
     if error:
         return BashAnalysis(Status.UNPARSEABLE, error=error)
     env = Env(normalize_cwd(cwd), normalize_cwd(home), read_only, budget, 0, _NESTED)
-    out: list[Command] = []
+    out = _evaluated(root, source, budget)
     Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
     return summarize(out)
 

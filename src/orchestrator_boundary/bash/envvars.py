@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.readonly_data import DANGEROUS_ENV, TRUSTED_DIRS
+from orchestrator_boundary.bash.readonly_data import (
+    DANGEROUS_ENV,
+    DANGEROUS_ENV_PREFIXES,
+    TRUSTED_DIRS,
+)
 
 
 def _trusted_path_part(part: str) -> bool:
@@ -14,6 +18,8 @@ def dangerous(name: str, value_text: str) -> bool:
 
     PATH is fine when it only adds system directories (``/opt/homebrew/bin:$PATH``).
     """
+    if name.startswith(DANGEROUS_ENV_PREFIXES):
+        return True
     if name not in DANGEROUS_ENV:
         return False
     if name == "PATH":

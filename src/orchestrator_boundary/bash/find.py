@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.model import EffectKind, Status, worst
+from orchestrator_boundary.bash.model import Command, EffectKind, Status, worst
 from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
@@ -26,6 +26,7 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
     fx: list[Fx] = []
     status = Status.READ_ONLY
     notes: list[str] = []
+    nested: list[Command] = []
     while i < len(args):
         value = args[i].value
         if value == "-delete":
@@ -49,21 +50,36 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
                     for f in outcome.fx
                 ]
                 status = worst(status, outcome.status)
+                nested.extend(outcome.inner)  # `-exec sh -c CODE`: the commands of CODE
                 notes.append(f"{value} {outcome.program}: {outcome.note}".strip(": "))
             i = j
         i += 1
     if status == Status.READ_ONLY and not fx:
-        return read_only(prog, "find without actions")
+        return Outcome(prog, status, (), "find without actions", nested)
     if status == Status.READ_ONLY:
         status = Status.WRITES
-    return Outcome(prog, status, fx, "; ".join(notes))
+    return Outcome(prog, status, fx, "; ".join(notes), nested)
 
 
 def yq(prog: str, args: list[Word], env: Env) -> Outcome:
-    values = [a.value for a in args]
-    if "-i" not in values and "--inplace" not in values:
+    in_place = False
+    operands: list[Word] = []
+    for arg in args:
+        value = arg.value
+        if value is None or not value.startswith("-") or value == "-":
+            operands.append(arg)
+        elif value.startswith("--"):
+            name = value.partition("=")[0]
+            in_place = in_place or (len(name) > 3 and "--inplace".startswith(name))
+        elif "i" in value[1:]:
+            in_place = True
+    if not in_place:
         return read_only(prog, "yq prints to stdout")
-    files = [a for a in args if a.value is None or not a.value.startswith("-")][1:]
+    files = (
+        operands[2:]
+        if operands and operands[0].value in ("eval", "e", "eval-all", "ea")
+        else operands[1:]
+    )
     return Outcome(prog, Status.WRITES, env.fx_many(EffectKind.WRITE, files, "yq -i target"))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from orchestrator_boundary.bash import (
     archives,
     awk,
+    builtins,
     fileutils,
     find,
     git,
@@ -20,6 +21,7 @@ from orchestrator_boundary.bash.words import Word
 Handler = Callable[[str, list[Word], Env], Outcome]
 
 HANDLERS: dict[str, Handler] = {
+    **builtins.HANDLERS,
     **fileutils.HANDLERS,
     **archives.HANDLERS,
     **git.HANDLERS,

@@ -22,10 +22,21 @@ class Walker(Protocol):
     env: Env
     out: list[Command]
     code: str | None
+    piped: str | None  # literal text piped into this command (walk.py)
+    output: str | None  # literal text this command prints, for the next one in a pipeline
 
     def substitutions(self, node: Any, cwd: str | None, depth: int) -> None: ...
 
     def stmt(self, node: Any, cwd: str | None, depth: int) -> State: ...
+
+    def pipeline(
+        self,
+        parts: list[Any],
+        cwd: str | None,
+        depth: int,
+        tail: tuple[Any, ...],
+        piped: str | None,
+    ) -> None: ...
 
 
 W = EffectKind.WRITE
@@ -171,6 +182,7 @@ def simple_command(
     if node is not None and node.type != "command":
         _plain_statement(w, node, text, cwd, depth)
         return cwd, cwd
+    piped, w.piped = w.piped, None
     redirect_nodes = list(redirects)
     name, arg_nodes, risky = (
         (None, [], "") if node is None else _children(w, node, cwd, depth, redirect_nodes)
@@ -179,6 +191,8 @@ def simple_command(
     fx: list[Fx] = []
     followers: list[Any] = []
     stdin = _redirects(w, redirect_nodes, cwd, depth, args, fx, followers)
+    if piped is not None and not redirect_nodes:
+        stdin = piped
     ok = fail = cwd
     inner: Sequence[Command] = ()
     if name is None:
@@ -187,6 +201,7 @@ def simple_command(
     else:
         argv = [word(name, env.home, w.code), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
+        w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note
         if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
@@ -202,8 +217,12 @@ def simple_command(
     effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source) for f in fx)
     w.out.append(Command(text, program, status, effects, why))
     w.out.extend(inner)
+    printed = w.output
     for follower in followers:
-        w.stmt(follower, cwd, depth + 1)
+        if follower.type == "pipeline":  # `cat <<EOF | sh`: this command is its first part
+            w.pipeline(follower.named_children, cwd, depth + 1, (), printed)
+        else:
+            w.stmt(follower, cwd, depth + 1)
     return ok, fail
 
 
@@ -233,3 +252,27 @@ def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:
     if target is None or target == "-" or target.startswith(("+", "-")):
         return None
     return resolve(target, cwd)
+
+
+def _printed(program: str, argv: list[Word], stdin: str | None) -> str | None:
+    """The literal text ``echo``, ``printf`` or ``cat`` prints, when it is knowable."""
+    values = [a.value for a in argv[1:]]
+    if any(v is None for v in values):
+        return None
+    texts = [v or "" for v in values]
+    if program == "cat":
+        return stdin if not texts or texts == ["-"] else None
+    if program == "echo":
+        newline = "\n"
+        if texts and texts[0] == "-n":
+            texts, newline = texts[1:], ""
+        if (texts and texts[0].startswith("-")) or any("\\" in t for t in texts):
+            return None  # -e, -E and escapes: not worth decoding here
+        return " ".join(texts) + newline
+    if program == "printf" and texts and "\\" not in texts[0]:
+        if "%" not in texts[0]:
+            return texts[0]
+        if texts[0] in ("%s", "%s\n") and len(texts) > 1:
+            end = "\n" if texts[0] == "%s\n" else ""
+            return "".join(t + end for t in texts[1:])
+    return None

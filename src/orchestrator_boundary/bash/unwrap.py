@@ -19,6 +19,7 @@ from orchestrator_boundary.bash.words import Word, lit, unknown
 
 Step = tuple[list[Word], Env] | Outcome | None
 
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"})
 _SHELL_VAL_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 # prefix wrappers: program -> (short options taking a value, long options taking a value)
@@ -37,6 +38,7 @@ _SIMPLE: dict[str, tuple[str, frozenset[str]]] = {
     "bunx": ("p", frozenset({"--package"})),
     "uvx": ("p", frozenset({"--from", "--with", "--python", "--with-requirements"})),
     "command": ("", frozenset()),
+    "coproc": ("", frozenset()),
 }
 _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or environment
     ("pnpm", "dlx"),
@@ -111,7 +113,7 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
         if code is None:
             return opaque(prog, "shell code is not a literal")
         return run_code(prog, code, env)
-    if operands:
+    if operands and not (operands[0].value in _STDIN_FILES and env.stdin is not None):
         return opaque(prog, "runs a script file")
     if env.stdin is not None:
         return run_code(prog, env.stdin, env)
@@ -283,7 +285,18 @@ _SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
 
 # every program name the checks in ``unwrap`` below can match (but PowerShell's, any case)
 _WRAPPERS = frozenset(
-    {*SHELLS, "eval", "trap", "command", "uv", *_SIMPLE, *_SPECIAL, *(p for p, _ in _RUNNERS)}
+    {
+        *SHELLS,
+        "eval",
+        "trap",
+        "source",
+        ".",
+        "command",
+        "uv",
+        *_SIMPLE,
+        *_SPECIAL,
+        *(p for p, _ in _RUNNERS),
+    }
 )
 
 
@@ -292,6 +305,10 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         return _powershell(prog, args, env) if prog.lower() in ("powershell", "pwsh") else None
     if prog in SHELLS:
         return _shell(prog, args, env)
+    if prog in ("source", "."):
+        if args and args[0].value in _STDIN_FILES and env.stdin is not None:
+            return run_code(prog, env.stdin, env)
+        return opaque(prog, "runs a script file")
     if prog == "eval":
         if any(a.value is None for a in args):
             return opaque("eval", "evaluated text is not a literal")

@@ -28,7 +28,7 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
-    __slots__ = ("code", "env", "out", "source", "spend", "substitutes")
+    __slots__ = ("code", "env", "out", "output", "piped", "source", "spend", "substitutes")
 
     def __init__(self, env: Env, out: list[Command], source: bytes, code: str) -> None:
         self.env = env
@@ -40,6 +40,8 @@ class Walker:
         # $(...), `...`, <(...) and >(...) all need a '(' or a '`': text without either has
         # no substitution anywhere, and the per-node search for them can be skipped
         self.substitutes = b"(" in source or b"`" in source
+        self.piped: str | None = None  # literal text piped into the next simple command
+        self.output: str | None = None  # literal text the last simple command printed
 
     # -- sequences -------------------------------------------------------------------------
     def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
@@ -67,9 +69,7 @@ class Walker:
         if kind == "redirected_statement":
             return self._redirected(node, cwd, depth, tail)
         if kind == "pipeline":
-            parts = node.named_children
-            for i, child in enumerate(parts):
-                self.stmt(child, cwd, depth + 1, tail if i == len(parts) - 1 else ())
+            self.pipeline(node.named_children, cwd, depth, tail, None)
             return cwd, cwd
         if kind == "negated_command":
             ok, fail = cwd, cwd
@@ -80,7 +80,14 @@ class Walker:
             result = self.stmt(node, cwd, depth + 1)
             simple_command(self, None, tail, cwd, depth, note="redirect of a compound command")
             return result
-        if kind in ("subshell", "function_definition"):
+        if kind == "function_definition":
+            # its redirects apply whenever it runs: walk the body as if redirected so
+            redirects = tuple(c for c in node.named_children if c.type.endswith("redirect"))
+            for child in node.named_children:
+                if not child.type.endswith("redirect") and child.type != "word":
+                    self.stmt(child, cwd, depth + 1, redirects)
+            return cwd, cwd
+        if kind == "subshell":
             self.block(node.named_children, cwd, depth + 1)
             return cwd, cwd
         if kind in ("compound_statement", "program", "do_group"):
@@ -102,6 +109,23 @@ class Walker:
             return simple_command(self, node, (), cwd, depth)
         self.substitutions(node, cwd, depth)
         return cwd, cwd
+
+    def pipeline(
+        self,
+        parts: list[Any],
+        cwd: str | None,
+        depth: int,
+        tail: tuple[Any, ...],
+        piped: str | None,
+    ) -> None:
+        """The parts of a pipeline; ``piped``: literal text fed to the first (`cat <<EOF | sh`:
+        the heredoc's command is outside the pipeline node)."""
+        for i, child in enumerate(parts):
+            # literal text one simple command prints is the next one's stdin (`echo .. | sh`)
+            self.piped = (self.output if i else piped) if child.type == "command" else None
+            self.output = None
+            self.stmt(child, cwd, depth + 1, tail if i == len(parts) - 1 else ())
+        self.piped = self.output = None
 
     def _list(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
         # a && b || c is left-nested; flatten it so long chains do not recurse deeply

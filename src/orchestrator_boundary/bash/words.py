@@ -91,7 +91,35 @@ _ANSI = {
 }
 
 
+_ANSI_NUMERIC = {"x": (16, 2), "u": (16, 4), "U": (16, 8)}  # \\xHH, \\uHHHH, \\UHHHHHHHH
+
+
+def _ansi_escape(text: str, i: int) -> tuple[str, int] | None:
+    """The character the escape at ``text[i]`` (a backslash) stands for, and the next index;
+    None for an escape Bash does not decode the same way everywhere."""
+    nxt = text[i + 1]
+    if nxt in _ANSI:
+        return _ANSI[nxt], i + 2
+    if nxt in _ANSI_NUMERIC or nxt in "01234567":
+        base, most = _ANSI_NUMERIC.get(nxt, (8, 3))
+        start = i + 2 if nxt in _ANSI_NUMERIC else i + 1
+        digits = "0123456789abcdefABCDEF" if base == 16 else "01234567"
+        end = start
+        while end < len(text) and end - start < most and text[end] in digits:
+            end += 1
+        if end == start:
+            return None
+        code = int(text[start:end], base)
+        if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return None  # NUL ends the word; surrogates are no characters
+        return chr(code), end
+    if nxt == "c" and i + 2 < len(text) and text[i + 2].isascii() and text[i + 2].isalpha():
+        return chr(ord(text[i + 2].upper()) & 0x1F), i + 3
+    return None
+
+
 def _ansi_c(text: str) -> str | None:
+    """The value of ``$'...'``: C escapes decoded, as Bash does (``$'\\x74ouch'`` is ``touch``)."""
     out: list[str] = []
     i = 0
     n = len(text)
@@ -101,12 +129,11 @@ def _ansi_c(text: str) -> str | None:
             out.append(ch)
             i += 1
             continue
-        nxt = text[i + 1]
-        if nxt in _ANSI:
-            out.append(_ANSI[nxt])
-            i += 2
-        else:
-            return None  # \x, \u, octal, \c: decodable, but rare; stay honest
+        decoded = _ansi_escape(text, i)
+        if decoded is None:
+            return None
+        out.append(decoded[0])
+        i = decoded[1]
     return "".join(out)
 
 
