@@ -55,7 +55,10 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("redir-dev-stderr", "echo oops > /dev/stderr", R, ()),
     ("redir-dev-stdout", "echo ok >> /dev/stdout", R, ()),
     ("redir-dev-tty", "echo hi > /dev/tty", R, ()),
-    ("redir-dev-fd", "echo hi > /dev/fd/3", R, ()),
+    ("redir-dev-fd", "echo hi > /dev/fd/3", WR, (W(None),)),  # fd 3: maybe a file (#12)
+    ("redir-dev-fd-opened", "echo hi 3>f > /dev/fd/3", WR, (W("/w/p/f"), W("/w/p/f"))),
+    ("redir-dev-stdin-file", "cat < f > /dev/stdin", WR, (W("/w/p/f"),)),
+    ("redir-nul-posix", "echo x > nul", WR, (W("/w/p/nul"),)),
     ("redir-dup", "cmd-y 2>&1", OP, ()),
     ("redir-dup-out", "echo err >&2", R, ()),
     ("redir-close", "ls 2>&-", R, ()),

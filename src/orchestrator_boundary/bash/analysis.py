@@ -13,10 +13,11 @@ from typing import Any
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.evaluated import evaluated
+from orchestrator_boundary.bash.links import through_links
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Status, summarize
 from orchestrator_boundary.bash.outcome import Env, Outcome
 from orchestrator_boundary.bash.parse import first_error, parse
-from orchestrator_boundary.bash.paths import normalize_cwd
+from orchestrator_boundary.bash.paths import is_windows, normalize_cwd
 from orchestrator_boundary.bash.powershell import analyze_powershell, powershell_commands
 from orchestrator_boundary.bash.walk import Walker
 from orchestrator_boundary.bash.words import Word
@@ -91,10 +92,11 @@ def _bash(
     error = first_error(root, budget)
     if error:
         return BashAnalysis(Status.UNPARSEABLE, error=error)
-    env = Env(normalize_cwd(cwd), normalize_cwd(home), read_only, budget, 0, _NESTED)
+    start = normalize_cwd(cwd)
+    env = Env(start, normalize_cwd(home), read_only, budget, 0, _NESTED, windows=is_windows(start))
     out = _evaluated(root, source, budget)
     Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
-    return summarize(out)
+    return summarize(through_links(out))
 
 
 def run(

@@ -91,6 +91,7 @@ class Env:
     stdin: str | None = None  # literal text a heredoc / here-string feeds the command
     nesting: int = 0  # statement nesting of the calling walker (shared cap across shells)
     backslash_sep: bool = False
+    windows: bool = False  # the shell runs on Windows (a drive-letter cwd): NUL is a device
 
     def at(self, cwd: str | None) -> Env:
         return replace(self, cwd=cwd)
@@ -110,6 +111,7 @@ class Env:
             stdin=stdin,
             nesting=nesting,
             backslash_sep=self.backslash_sep,
+            windows=self.windows,
         )
 
     def fx(self, kind: EffectKind, word: Word | str | None, source: str) -> Fx:
@@ -124,7 +126,7 @@ class Env:
 
     def fx_many(self, kind: EffectKind, words: list[Word], source: str) -> list[Fx]:
         out = [self.fx(kind, w, source) for w in words]
-        return [f for f in out if not is_device(f.resolved, f.path)]
+        return [f for f in out if not is_device(f.resolved, f.path, windows=self.windows)]
 
     def resolve(self, word: Word | None) -> str | None:
         if word is None:

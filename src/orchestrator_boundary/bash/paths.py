@@ -47,14 +47,26 @@ def resolve(path: str | None, cwd: str | None, *, backslash_sep: bool = False) -
     return _norm(cwd.rstrip("/") + "/" + path)
 
 
-def is_device(resolved: str | None, path: str) -> bool:
-    """True for /dev/null and friends, including /dev/fd/N: not file effects."""
+# Windows device names: in any folder, with any extension, case-insensitive (ADR 0021)
+_WINDOWS_DEVICES = frozenset(
+    {"nul", "con", "prn", "aux", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))}
+)
+
+
+def is_windows(cwd: str | None) -> bool:
+    """Whether a working directory is a Windows one (``C:\\...``): devices differ there."""
+    return cwd is not None and _drive(cwd)
+
+
+def is_device(resolved: str | None, path: str, *, windows: bool = False) -> bool:
+    """True for /dev/null and friends, including /dev/fd/N, and on Windows for NUL, CON, ...:
+    not file effects. ``nul`` on Linux or macOS is a file like any other."""
     for p in (resolved, path):
         if p is None:
             continue
         if p in _DEVICES or (p.startswith("/dev/fd/") and p[8:].isdigit()):
             return True
-        if p.lower() in ("nul", "nul:"):
+        if windows and basename(p).split(".", 1)[0].rstrip(":").lower() in _WINDOWS_DEVICES:
             return True
     return False
 

@@ -17,7 +17,7 @@ from orchestrator_boundary.bash.model import (
     summarize,
 )
 from orchestrator_boundary.bash.outcome import Fx
-from orchestrator_boundary.bash.paths import is_device, normalize_cwd, resolve
+from orchestrator_boundary.bash.paths import is_device, is_windows, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, tokenize
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -28,6 +28,7 @@ class _Ps:
         self, cwd: str | None, home: str | None, read_only: frozenset[str], budget: Budget
     ) -> None:
         self.cwd, self.home, self.read_only, self.budget = cwd, home, read_only, budget
+        self.start = cwd  # where the script started: a Windows drive means Windows devices
         self.out: list[Command] = []
 
     def path(self, value: str | None) -> tuple[str, str | None]:
@@ -39,7 +40,10 @@ class _Ps:
 
     def fx(self, kind: EffectKind, value: str | None, source: str) -> list[Fx]:
         path, resolved = self.path(value)
-        if value is not None and (value.lower() in ("$null", "nul") or is_device(resolved, path)):
+        windows = is_windows(self.start)
+        if value is not None and (
+            value.lower() == "$null" or is_device(resolved, path, windows=windows)
+        ):
             return []
         return [Fx(kind, path or "", resolved, source)]
 

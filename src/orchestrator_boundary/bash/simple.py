@@ -45,7 +45,29 @@ _CD = frozenset({"cd", "pushd", "popd"})
 _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command": "[["}
 
 
-def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[Fx]) -> None:
+_STD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+Fds = dict[int, "Fx | None"]  # what this command opened on a descriptor: a file, or no file
+
+
+def _descriptor(node: Any, code: str | None, default: int) -> int:
+    found = node.child_by_field_name("descriptor")
+    text = text_in(code, found) if found is not None else ""
+    return int(text) if text.isdigit() else default
+
+
+def _stream(path: str | None) -> int | None:
+    """The descriptor a path names: /dev/stdin is 0, /dev/fd/N and /proc/self/fd/N are N."""
+    if path is None:
+        return None
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        if path.startswith(prefix) and path[len(prefix) :].isdigit():
+            return int(path[len(prefix) :])
+    return _STD_STREAMS.get(path)
+
+
+def _redirect(
+    w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[Fx], fds: Fds
+) -> None:
     op = ""
     for child in node.children:  # the first unnamed child is the operator
         if not child.is_named:
@@ -57,16 +79,28 @@ def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[
     if len(dests) > 1:  # `echo > f hi`: hi is an argument
         args.extend([word(d, w.env.home, w.code) for d in dests[1:]])
     dest = dests[0]
-    if op == ">&" and dest.type != "number" and text_in(w.code, dest) != "-":
-        op = ">&"  # `>& file` is `&> file`
-    elif op not in _WRITE_OPS:
+    if op in (">&", "<&") and dest.type == "number":  # `2>&1`: a copy of another descriptor
+        fds[_descriptor(node, w.code, 1 if op == ">&" else 0)] = fds.get(int(text_in(w.code, dest)))
         return
+    if op == ">&" and text_in(w.code, dest) != "-":
+        op = ">&"  # `>& file` is `&> file`
     target = word(dest, w.env.home, w.code)
     literal = target.literal
     resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
-    if is_device(resolved, literal or ""):
-        return
-    fx.append(Fx(W, literal or target.text, resolved, f"redirect '{op}'"))
+    stream = _stream(resolved) if dest.type != "process_substitution" else None
+    if stream is not None:  # /dev/stdout, /dev/fd/3: whatever that descriptor is open on
+        opened = fds.get(stream, None if stream in (1, 2) else Fx(W, "", None, ""))
+        found = None if opened is None else Fx(W, opened.path, opened.resolved, f"redirect '{op}'")
+    elif is_device(resolved, literal or "", windows=w.env.windows):
+        found = None
+    else:
+        found = Fx(W, literal or target.text, resolved, f"redirect '{op}'")
+    reads = op.startswith("<") and op != "<>"
+    both = op in ("&>", "&>>", ">&")
+    for fd in (1, 2) if both else (_descriptor(node, w.code, 0 if reads else 1),):
+        fds[fd] = found
+    if found is not None and (op in _WRITE_OPS or op == ">&"):
+        fx.append(found)
 
 
 def _heredoc(
@@ -77,6 +111,7 @@ def _heredoc(
     args: list[Word],
     fx: list[Fx],
     followers: list[Any],
+    fds: Fds,
 ) -> str | None:
     start = next((c for c in node.children if c.type == "heredoc_start"), None)
     quoted = start is not None and any(q in text_in(w.code, start) for q in "'\"\\")
@@ -89,7 +124,7 @@ def _heredoc(
             body_text = None if dynamic else text_in(w.code, child)
         elif child.type == "file_redirect":
             w.substitutions(child, cwd, depth + 1)
-            _redirect(w, child, cwd, args, fx)
+            _redirect(w, child, cwd, args, fx, fds)
         elif child.type not in ("heredoc_start", "heredoc_end"):
             followers.append(child)
     return body_text
@@ -154,10 +189,11 @@ def _redirects(
 ) -> str | None:
     """Effects of the redirects into ``fx``; the literal text fed to stdin, if any."""
     stdin: str | None = None
+    fds: Fds = {}
     for red in redirects:
         w.env.budget.spend()
         if red.type == "heredoc_redirect":
-            stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
+            stdin = _heredoc(w, red, cwd, depth, args, fx, followers, fds)
             continue
         w.substitutions(red, cwd, depth + 1)
         if red.type == "herestring_redirect":
@@ -165,7 +201,7 @@ def _redirects(
             value = word(named[0], w.env.home, w.code).value if named else None
             stdin = None if value is None else value + "\n"
         elif red.type == "file_redirect":
-            _redirect(w, red, cwd, args, fx)
+            _redirect(w, red, cwd, args, fx, fds)
     return stdin
 
 
