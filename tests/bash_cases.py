@@ -252,12 +252,12 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("git-C", "git -C ../other commit -m x", WR, (W("/w/other/.git"),)),
     ("git-C-ro", "git -C sub status", R, ()),
     ("git-c-option", "git -c user.name=x commit -m y", WR, (GIT,)),
-    ("npx-ro", "npx tsc --noEmit", OP, ()),
+    ("npx-ro", "npx tsc --noEmit", R, ()),  # npx X is analysed as X (#12)
     ("npx-rm", "npx rimraf dist", OP, ()),
     ("npx-c", "npx -c 'rm nc'", WR, (D("/w/p/nc"),)),
-    ("uvx", "uvx ruff check .", OP, ()),
+    ("uvx", "uvx ruff check .", R, ()),
     ("pnpm-dlx", "pnpm dlx create-thing app", OP, ()),
-    ("bunx", "bunx prettier --check .", OP, ()),
+    ("bunx", "bunx prettier --check .", R, ()),
     ("uv-run-python-c", "uv run python -c 'print(1)'", R, ()),
     ("uv-run-python-c-write", "uv run python -c \"open('o','w')\"", WR, (W("/w/p/o"),)),
     ("uv-run-pytest", "uv run pytest -q", OP, ()),
@@ -652,7 +652,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("py-m-pytest", "python -m pytest -q", OP, ()),
     ("py-version", "python3 --version", R, ()),
     ("py-stdin-pipe", "echo 'print(1)' | python3", R, ()),  # literal code piped in (#12)
-    ("py-stdin-pipe-dynamic", "echo \"$CODE\" | python3", OP, ()),
+    ("py-stdin-pipe-dynamic", 'echo "$CODE" | python3', OP, ()),
     ("py-m-json-tool", "python -m json.tool a.json", R, ()),
     ("py-venv", "python3 -m venv .venv", WR, (W("/w/p/.venv"),)),
     ("node-e-ro", "node -e 'console.log(1)'", R, ()),
@@ -723,7 +723,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     # --- opaque and read-only programs -------------------------------------------------------------
     ("opaque-make", "make", OP, ()),
     ("opaque-pytest", "pytest -x", OP, ()),
-    ("opaque-cargo", "cargo build", OP, ()),
+    ("opaque-cargo", "cargo build", OP, (W("/w/p/target"),)),
     ("opaque-script", "./run.sh", OP, ()),
     ("opaque-unknown", "frobnicate --all", OP, ()),
     ("opaque-source", "source .venv/bin/activate", OP, ()),

@@ -8,6 +8,7 @@ from orchestrator_boundary.bash import (
     archives,
     awk,
     builtins,
+    devtools,
     fileutils,
     find,
     git,
@@ -22,6 +23,7 @@ Handler = Callable[[str, list[Word], Env], Outcome]
 
 HANDLERS: dict[str, Handler] = {
     **builtins.HANDLERS,
+    **devtools.HANDLERS,
     **fileutils.HANDLERS,
     **archives.HANDLERS,
     **git.HANDLERS,

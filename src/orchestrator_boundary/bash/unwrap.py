@@ -25,7 +25,6 @@ _SHELL_VAL_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 # prefix wrappers: program -> (short options taking a value, long options taking a value)
 _SIMPLE: dict[str, tuple[str, frozenset[str]]] = {
     "nohup": ("", frozenset()),
-    "time": ("o", frozenset({"--output", "--format"})),
     "builtin": ("", frozenset()),
     "exec": ("a", frozenset()),
     "nice": ("n", frozenset({"--adjustment"})),
