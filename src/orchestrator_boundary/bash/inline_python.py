@@ -7,14 +7,20 @@ import sys
 
 from orchestrator_boundary.bash.inline_data import (
     PY_DELETE_ARG0,
+    PY_FLAG_OPEN,
+    PY_INPLACE,
+    PY_INTROSPECTION,
     PY_MOVE,
     PY_OPAQUE_CALLS,
     PY_OPAQUE_PREFIXES,
     PY_OPEN_LIKE,
     PY_PATH_METHODS,
+    PY_RISKY_MODULES,
+    PY_SHUTIL_READS,
     PY_WRITE_ARG0,
     PY_WRITE_ARG1,
     PY_WRITE_METHODS,
+    PY_WRITE_UNKNOWN,
     SAFE_THIRD_PARTY,
 )
 from orchestrator_boundary.bash.model import EffectKind
@@ -98,28 +104,56 @@ def _imports(nodes: list[ast.AST]) -> tuple[dict[str, str], str]:
             if node.level or (root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY):
                 return aliases, f"imports from {module or '.'}: its code is not analyzed"
             for alias in node.names:
+                if alias.name == "*":
+                    return aliases, f"from {module} import *: names the analysis cannot follow"
                 aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
     return aliases, ""
 
 
+def _opens(name: str, call: ast.Call, aliases: dict[str, str], found: list[Found]) -> bool:
+    """os.open, dbm/shelve.open, fileinput in place, urlretrieve, py_compile: found writes."""
+    if name == "os.open":
+        flags = _arg(call, 1, "flags")
+        if flags is None or _dotted(flags, aliases) != "os.O_RDONLY":
+            found.append((W, _literal(_arg(call, 0, "path"), aliases), "python os.open()"))
+    elif name in PY_FLAG_OPEN:  # dbm.open / shelve.open: flag "c" (shelve's default) creates
+        flag = _arg(call, 1, "flag")
+        default = "c" if name == "shelve.open" else "r"
+        if not (isinstance(flag, ast.Constant) and flag.value == "r") and (
+            flag is not None or default == "c"
+        ):
+            found.append((W, _literal(_arg(call, 0, "file"), aliases), f"python {name}()"))
+    elif name in PY_INPLACE:  # fileinput with inplace=True rewrites its files
+        inplace = _arg(call, 1, "inplace")
+        if inplace is not None and not (isinstance(inplace, ast.Constant) and not inplace.value):
+            found.append((W, _literal(_arg(call, 0, "files"), aliases), f"python {name}()"))
+    elif name in PY_WRITE_UNKNOWN:
+        found.append((W, _literal(_arg(call, 1, "filename"), aliases), f"python {name}()"))
+    else:
+        return False
+    return True
+
+
 def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
+    if not isinstance(call.func, ast.Name | ast.Attribute):
+        return "a call the analysis cannot name (a computed callable)"
     name = _dotted(call.func, aliases) or "<call>"
+    if name == "getattr" and (
+        len(call.args) < 2
+        or not isinstance(call.args[1], ast.Constant)
+        or _risky_value(_dotted(call.args[0], aliases) or "")
+        or str(call.args[1].value) in PY_PATH_METHODS
+        or str(call.args[1].value) in PY_WRITE_METHODS
+    ):
+        return "getattr: a callable the analysis cannot name"
     short = name.rsplit(".", 1)[-1]
     if name in PY_OPAQUE_CALLS or name.startswith(PY_OPAQUE_PREFIXES):
         return f"calls {name}: runs other code"
-    if (
-        name == "getattr"
-        and call.args
-        and _dotted(call.args[0], aliases) in ("os", "shutil", "subprocess")
-    ):
-        return "getattr on a module: indirect call"
     if name in PY_OPEN_LIKE:
         if _writes_mode(_arg(call, 1, "mode")):
             found.append((W, _literal(_arg(call, 0, "file"), aliases), f"python {name}()"))
-    elif name == "os.open":
-        flags = ast.dump(call.args[1]) if len(call.args) > 1 else ""
-        if any(f in flags for f in ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")):
-            found.append((W, _literal(_arg(call, 0, "path"), aliases), "python os.open()"))
+    elif _opens(name, call, aliases, found):
+        pass
     elif name in PY_DELETE_ARG0:
         found.append((D, _literal(_arg(call, 0, "path"), aliases), f"python {name}()"))
     elif name in PY_MOVE:
@@ -146,6 +180,43 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
             found.append((W, _literal(_arg(call, 0, "target"), aliases), f"python Path.{short}()"))
     elif isinstance(call.func, ast.Attribute) and short in PY_WRITE_METHODS:
         found.append((W, _literal(_arg(call, 0, "path"), aliases), f"python .{short}()"))
+    elif name.startswith("shutil.") and name not in PY_SHUTIL_READS:
+        found.append((W, None, f"python {name}()"))  # any other shutil function writes
+    return ""
+
+
+def _risky_value(name: str) -> bool:
+    """A callable or module that, used as a value, could later write or run code unseen."""
+    return (
+        name in PY_OPEN_LIKE
+        or name in PY_DELETE_ARG0
+        or name in PY_MOVE
+        or name in PY_WRITE_ARG0
+        or name in PY_WRITE_ARG1
+        or name in PY_OPAQUE_CALLS
+        or name in PY_INTROSPECTION
+        or name.startswith(PY_OPAQUE_PREFIXES)
+        or name in PY_RISKY_MODULES
+        or (name.startswith("shutil.") and name not in PY_SHUTIL_READS)
+    )
+
+
+def _escapes(nodes: list[ast.AST], aliases: dict[str, str]) -> str:
+    """Why a writing callable escapes the analysis (``f = os.remove``, ``map(os.remove, l)``,
+    ``x = os``, ``obj.__dict__``); "" when none does."""
+    named = set()
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            named.add(id(node.func))
+        elif isinstance(node, ast.Attribute):
+            named.add(id(node.value))
+            if node.attr.startswith("__") and node.attr not in ("__name__", "__file__", "__doc__"):
+                return f"python reaches {node.attr}: names the analysis cannot follow"
+    for node in nodes:
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in named:
+            name = _dotted(node, aliases) or ""
+            if _risky_value(name):
+                return f"python uses {name} as a value: its calls cannot be followed"
     return ""
 
 
@@ -157,6 +228,7 @@ def analyze_python(code: str) -> tuple[list[Found], str]:
         return [], "python code does not parse"
     nodes = list(ast.walk(tree))
     aliases, reason = _imports(nodes)
+    reason = reason or _escapes(nodes[: MAX_NODES + 1], aliases)
     if reason:
         return [], reason
     found: list[Found] = []

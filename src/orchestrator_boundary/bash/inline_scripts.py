@@ -11,6 +11,8 @@ from orchestrator_boundary.bash.inline_data import (
     PERL_CALLS,
     PERL_MOVES,
     PERL_OPAQUE,
+    PERL_OPAQUE_TEXT,
+    PERL_SAFE_MODULES,
     RUBY_CALLS,
     RUBY_MOVES,
     RUBY_OPAQUE,
@@ -35,14 +37,45 @@ def _mode_writes(args: list[list[Tok]], index: int) -> bool:
     return value is None or any(c in value for c in "wa+")
 
 
+_JS_WRITERS = frozenset({*JS_CALLS, *JS_MOVES, *JS_OPEN})
+_JS_ESCAPES = frozenset({"Reflect", "globalThis", "Proxy", "binding", "dlopen", "chdir"})
+_JS_ESCAPES_ANYWHERE = frozenset({"constructor", "__proto__", "mainModule", "prototype"})
+
+
+def _js_escape(toks: list[Tok], k: int) -> str:
+    """Why the token at ``k`` hands a callable to code the scan cannot follow, or ""."""
+    tok = toks[k]
+    if tok.kind == "op" and tok.text == "]" and k + 1 < len(toks) and toks[k + 1].text == "(":
+        return "node calls a computed member"
+    if tok.kind != "id":
+        return ""
+    parts = tok.text.split(".")
+    if (
+        parts[0] in _JS_ESCAPES
+        or _JS_ESCAPES_ANYWHERE.intersection(parts)
+        or (_JS_ESCAPES.intersection(parts[1:]))
+    ):
+        return f"node reaches {tok.text}: calls the analysis cannot follow"
+    is_call = k + 1 < len(toks) and toks[k + 1].text == "("
+    if _JS_WRITERS.intersection(parts[:-1]) or (parts[-1] in _JS_WRITERS and not is_call):
+        return f"node uses {tok.text} as a value: its calls cannot be followed"
+    return ""
+
+
 def analyze_js(code: str) -> tuple[list[Found], str]:
     toks = tokenize(code, "js")
     found: list[Found] = []
     for k, tok in enumerate(toks):
+        reason = _js_escape(toks, k)
+        if reason:
+            return found, reason
         if tok.kind != "id":
             continue
         name = tok.text.rsplit(".", 1)[-1]
         is_call = k + 1 < len(toks) and toks[k + 1].text == "("
+        if tok.text == "Bun.write" and is_call:
+            found.append((W, literal(_arg(call_args(toks, k)[0], 0)), "bun Bun.write()"))
+            continue
         if name in ("require", "import") and is_call:
             spec = literal(_arg(call_args(toks, k)[0], 0))
             if spec is None or not (
@@ -111,6 +144,8 @@ def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
             if lang == "ruby"
             else tok.text.rsplit("::", 1)[-1]
         )
+        if name == "use" and k + 1 < len(toks) and toks[k + 1].text in PERL_SAFE_MODULES:
+            continue
         if name in opaque or tok.text in opaque:
             return found, f"{lang} calls {tok.text}: runs other code"
         if name in calls:
@@ -140,6 +175,9 @@ def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
 
 
 def analyze_perl(code: str) -> tuple[list[Found], str]:
+    for text in PERL_OPAQUE_TEXT:
+        if text in code:
+            return [], f"perl uses {text}: writes the analysis cannot follow"
     return _scan_calls(tokenize(code, "perl"), "perl")
 
 
