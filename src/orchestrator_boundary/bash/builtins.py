@@ -6,6 +6,7 @@ import re
 
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.ps_static import cmd_redirects
 from orchestrator_boundary.bash.words import Word
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -94,7 +95,21 @@ def _file(prog: str, args: list[Word], env: Env) -> Outcome:
     return read_only(prog, "known read-only")
 
 
+def _cmd(prog: str, args: list[Word], env: Env) -> Outcome:
+    """cmd.exe /c LINE (Git Bash spells it //c): its redirects write, the rest is opaque."""
+    values = [a.value for a in args]
+    start = next((i for i, v in enumerate(values) if (v or "").lower() in _CMD_RUN), None)
+    if start is None or any(v is None for v in values[start + 1 :]):
+        return opaque(prog, "cmd.exe: an interactive shell or a line that is not literal")
+    line = " ".join(v or "" for v in values[start + 1 :])
+    fx = [env.fx(EffectKind.WRITE, t, "cmd redirect") for t in cmd_redirects(line)]
+    return opaque(prog, "cmd.exe command line", fx)
+
+
+_CMD_RUN = frozenset({"/c", "//c", "/k", "//k"})
+
 HANDLERS = {
+    "cmd": _cmd,
     "read": _read,
     "mapfile": _read,
     "readarray": _read,
