@@ -28,6 +28,7 @@ from orchestrator_boundary.bash.model import EffectKind
 Found = tuple[EffectKind, str | None, str]
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE
 MAX_NODES = 20_000
+CONTROL_IMPORT = "imports orchestrator_boundary: may change the boundary itself"
 
 
 def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
@@ -95,12 +96,16 @@ def _imports(nodes: list[ast.AST]) -> tuple[dict[str, str], str]:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 root = alias.name.split(".")[0]
+                if root == "orchestrator_boundary":
+                    return aliases, CONTROL_IMPORT
                 if root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY:
                     return aliases, f"imports {alias.name}: its code is not analyzed"
                 aliases[alias.asname or root] = alias.name if alias.asname else root
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             root = module.split(".")[0]
+            if root == "orchestrator_boundary":
+                return aliases, CONTROL_IMPORT
             if node.level or (root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY):
                 return aliases, f"imports from {module or '.'}: its code is not analyzed"
             for alias in node.names:
@@ -228,6 +233,8 @@ def analyze_python(code: str) -> tuple[list[Found], str]:
         return [], "python code does not parse"
     nodes = list(ast.walk(tree))
     aliases, reason = _imports(nodes)
+    if reason == CONTROL_IMPORT:  # this product's own code, run by an agent: tampering
+        return [(EffectKind.CONTROL, None, "python imports orchestrator_boundary")], reason
     reason = reason or _escapes(nodes[: MAX_NODES + 1], aliases)
     if reason:
         return [], reason

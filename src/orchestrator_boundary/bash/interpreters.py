@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from orchestrator_boundary.bash import boundary_cli
 from orchestrator_boundary.bash.inline_more import analyze_lua, analyze_php
 from orchestrator_boundary.bash.inline_python import analyze_python
 from orchestrator_boundary.bash.inline_scripts import analyze_js, analyze_perl, analyze_ruby
@@ -80,6 +81,8 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcome:
+    if module is not None and module.split(".")[0] == boundary_cli.MODULE:
+        return boundary_cli.boundary(prog, rest, env)
     if module == "pip":
         return pip("pip", rest, env)
     if module == "json.tool":

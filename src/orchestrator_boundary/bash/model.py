@@ -16,6 +16,10 @@ class EffectKind(enum.StrEnum):
     WRITE = "write"  # creates or overwrites content
     DELETE = "delete"  # removes a file or folder
     CHANGE = "change"  # mode, owner, times, links: metadata
+    # runs this product's own CLI to change the boundary itself (`orchestrator-boundary phase
+    # off`, `install`, `uninstall`, `python -m orchestrator_boundary ...`): the policy's TAMPER.
+    # ``resolved`` is None; ``path`` names the command (ADR 0021)
+    CONTROL = "control"
 
 
 class Status(enum.StrEnum):

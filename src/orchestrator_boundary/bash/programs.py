@@ -7,6 +7,7 @@ from collections.abc import Callable
 from orchestrator_boundary.bash import (
     archives,
     awk,
+    boundary_cli,
     builtins,
     devtools,
     fileutils,
@@ -32,4 +33,5 @@ HANDLERS: dict[str, Handler] = {
     **find.HANDLERS,
     "sed": sed.sed,
     "awk": awk.awk,
+    boundary_cli.PROGRAM: boundary_cli.boundary,
 }

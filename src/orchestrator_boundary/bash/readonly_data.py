@@ -37,7 +37,9 @@ TRUSTED_DIRS = (
 )
 # Programs commonly run from a project path (.venv/bin/python, node_modules/.bin/...): their
 # own handlers decide (inline code, installers), everything else is opaque anyway.
-PATH_INDEPENDENT = names("python pip node perl ruby uv npm npx pnpm yarn bun bunx uvx")
+PATH_INDEPENDENT = names(
+    "python pip node perl ruby uv npm npx pnpm yarn bun bunx uvx pipx orchestrator-boundary"
+)
 
 # Environment variables that make later programs run other code (or look elsewhere).
 DANGEROUS_ENV = names(

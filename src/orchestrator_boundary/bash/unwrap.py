@@ -54,6 +54,7 @@ _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or envir
     ("uv", "run"),
     ("rye", "run"),
     ("conda", "run"),
+    ("pipx", "run"),
     ("mamba", "run"),
 }
 _RUNNER_VAL = frozenset(
@@ -76,6 +77,7 @@ _RUNNER_VAL = frozenset(
         "-C",
         "--dir",
         "--with-requirements",
+        "--spec",
     }
 )
 
