@@ -23,6 +23,7 @@ class Walker(Protocol):
     out: list[Command]
     code: str | None
     piped: str | None  # literal text piped into this command (walk.py)
+    statement: tuple[int, int, Any] | None  # (start, end) of a redirected statement's body
     output: str | None  # literal text this command prints, for the next one in a pipeline
 
     def substitutions(self, node: Any, cwd: str | None, depth: int) -> None: ...
@@ -130,12 +131,13 @@ def _heredoc(
     return body_text
 
 
-def _command_text(code: str | None, node: Any, redirects: Sequence[Any]) -> str:
+def _command_text(w: Walker, node: Any, redirects: Sequence[Any]) -> str:
+    code = w.code
     if node is None:
         return " ".join([text_in(code, r) for r in redirects])
-    parent = node.parent  # tree-sitter finds it from the root
-    if parent is not None and parent.type == "redirected_statement":
-        return text_in(code, parent)
+    statement = w.statement
+    if statement is not None and statement[:2] == (node.start_byte, node.end_byte):
+        return text_in(code, statement[2])  # the redirected statement this command is the body of
     if redirects:
         return " ".join([text_in(code, node), *[text_in(code, r) for r in redirects]])
     return text_in(code, node)
@@ -214,7 +216,7 @@ def simple_command(
     note: str = "",
 ) -> State:
     env = w.env
-    text = _command_text(w.code, node, redirects)
+    text = _command_text(w, node, redirects)
     if node is not None and node.type != "command":
         _plain_statement(w, node, text, cwd, depth)
         return cwd, cwd

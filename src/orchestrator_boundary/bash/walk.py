@@ -28,7 +28,17 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
-    __slots__ = ("code", "env", "out", "output", "piped", "source", "spend", "substitutes")
+    __slots__ = (
+        "code",
+        "env",
+        "out",
+        "output",
+        "piped",
+        "source",
+        "spend",
+        "statement",
+        "substitutes",
+    )
 
     def __init__(self, env: Env, out: list[Command], source: bytes, code: str) -> None:
         self.env = env
@@ -42,6 +52,7 @@ class Walker:
         self.substitutes = b"(" in source or b"`" in source
         self.piped: str | None = None  # literal text piped into the next simple command
         self.output: str | None = None  # literal text the last simple command printed
+        self.statement: tuple[int, int, Any] | None = None  # a redirected statement's body
 
     # -- sequences -------------------------------------------------------------------------
     def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
@@ -160,6 +171,9 @@ class Walker:
         redirects = (*found, *tail)
         if body is None:
             return simple_command(self, None, redirects, cwd, depth)
+        # the command's text is the whole statement's (`> f echo hi` as written): remembered
+        # here, as asking the body for its parent costs a walk from the root (ADR 0021)
+        self.statement = (body.start_byte, body.end_byte, node)
         return self.stmt(body, cwd, depth + 1, redirects)
 
     # -- nested code -------------------------------------------------------------------------
