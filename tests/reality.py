@@ -16,7 +16,7 @@ Isolation, where the machine allows it (Linux, root or user namespaces): the com
 has no network, and a write outside the folder fails with "Read-only file system" instead of
 landing on the machine; ``Outcome.outside_blocked`` says when that happened. Where ``unshare``
 fails, the command runs with only cwd/HOME/TMPDIR inside the folder and proxies pointed at a
-closed port; ``ISOLATION`` says which mode is in force and why.
+closed port; ``isolation()`` says which mode is in force and why.
 
 Folder mtimes are not compared (creating and removing a lock file is not a change); a folder's
 entries and mode are.
@@ -24,6 +24,7 @@ entries and mode are.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pwd
@@ -38,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["ISOLATION", "Change", "Outcome", "Seed", "isolated", "run", "snapshot"]
+__all__ = ["Change", "Outcome", "Seed", "isolated", "isolation", "run", "snapshot"]
 
 TIMEOUT = 20.0
 
@@ -150,6 +151,7 @@ def diff(before: Mapping[str, Entry], after: Mapping[str, Entry]) -> set[tuple[s
     return out
 
 
+@functools.cache
 def _probe() -> tuple[bool, str]:
     """Whether a network- and mount-isolated run works here, and why not when it does not."""
     if shutil.which("unshare") is None:
@@ -209,11 +211,16 @@ def _wrapper(base: str) -> list[str]:
 
 # outside /tmp, so that the run's own tmp/ can stand in for /tmp (ed, for one, ignores TMPDIR)
 _PARENT = "/var/tmp" if os.access("/var/tmp", os.W_OK) else None
-_ISOLATED, ISOLATION = _probe()
 
 
 def isolated() -> bool:
-    return _ISOLATED
+    """Whether runs are network- and mount-isolated on this machine (probed once)."""
+    return _probe()[0]
+
+
+def isolation() -> str:
+    """Which isolation runs get, or why they get none."""
+    return _probe()[1]
 
 
 def which(program: str) -> str | None:
@@ -323,7 +330,7 @@ def run(
         argv = ["bash", "-c", command]
         if tty:
             argv = ["script", "-qec", "bash -c " + shlex.quote(command), "/dev/null"]
-        if _ISOLATED:
+        if isolated():
             argv = [*_wrapper(base), *argv]
         proc = subprocess.Popen(
             argv,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reality import ISOLATION, Seed, isolated, which
+from reality import Seed, isolated, isolation, which
 
 READ_ONLY, WRITE, OPAQUE = "read_only", "write", "opaque"
 PLAIN = Seed()  # the default tree only
@@ -50,7 +50,7 @@ class Row:
         if self.label_only:
             return self.label_only
         if self.offline_only and not isolated():
-            return f"could reach the network, and the run is not isolated: {ISOLATION}"
+            return f"could reach the network, and the run is not isolated: {isolation()}"
         missing = [p for p in self.needs if which(p) is None]
         return f"not installed here: {', '.join(missing)}" if missing else ""
 

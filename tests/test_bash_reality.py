@@ -114,7 +114,7 @@ def test_helper_stops_at_the_timeout() -> None:
     assert not outcome.changes
 
 
-@pytest.mark.skipif(not reality.isolated(), reason=reality.ISOLATION)
+@pytest.mark.skipif(not reality.isolated(), reason=reality.isolation())
 def test_isolated_run_has_no_network_and_cannot_write_outside() -> None:
     outcome = reality.run(
         "grep -c : /proc/net/dev; echo x > /var/tmp/reality-escape; echo x > /tmp/reality-tmp"
