@@ -4,10 +4,14 @@ Each ``Row`` says what a command really does, and so what the Bash analysis must
 
 - ``write``: the command changes files, visibly in its text. The analysis must never say
   ``read_only``; with ``targets`` (paths relative to the working folder) it must name them.
+  Targets are the paths the command's text spells out, nested text included (``sh -c``,
+  ``git -c``, awk and sed programs); derived ones (a ``sed -i.bak`` backup) are not listed.
 - ``opaque``: the command can change files, but what it does depends on files or values the text
   does not show (``make``, ``./run.sh``, a module loaded with ``perl -M``). The analysis must
   never say ``read_only``.
-- ``read_only``: the command changes nothing. The analysis must say ``read_only``.
+- ``read_only``: the command changes nothing. The analysis must say ``read_only`` (or, for a
+  row marked ``provable=False``, a program issue 12 does not ask it to know: ``opaque``); it
+  must never find a write.
 
 Every row is run for real by ``tests/reality.py`` (test_bash_reality.py) unless it is
 label-only: ``label_only`` gives the reason (Windows-only syntax, PowerShell), and rows whose
@@ -18,9 +22,12 @@ written down here.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 
 from reality import Seed, isolated, isolation, which
+
+from orchestrator_boundary.bash import BashAnalysis, Status, analyze
 
 READ_ONLY, WRITE, OPAQUE = "read_only", "write", "opaque"
 PLAIN = Seed()  # the default tree only
@@ -44,6 +51,9 @@ class Row:
     offline_only: bool = False  # could reach the network: run only inside a network namespace
     shell: str = "bash"
     budget: int | None = None
+    # for READ_ONLY rows: the analysis must prove it (False: a program the issue does not ask
+    # the analysis to know; "opaque" is then a fair answer, a write never is)
+    provable: bool = True
 
     def unchecked(self) -> str:
         """Why reality is not checked for this row on this machine ("" when it is)."""
@@ -127,8 +137,8 @@ WINDOWS = "Windows only: cmd.exe does not exist on Linux"
 ROWS: list[Row] = [
     # --- 1. options: GNU abbreviations and attached values ------------------------------------
     W("1", "sed-i-abbrev", "sed --i s/a/X/ f", "f"),
-    W("1", "sed-in-place-suffix", "sed --in-place=.bak s/a/X/ f", "f", "f.bak"),
-    W("1", "sed-i-attached-suffix", "sed -i.bak s/a/X/ f", "f", "f.bak"),
+    W("1", "sed-in-place-suffix", "sed --in-place=.bak s/a/X/ f", "f"),
+    W("1", "sed-i-attached-suffix", "sed -i.bak s/a/X/ f", "f"),
     W("1", "sed-i-clustered", "sed -Ei s/a/X/ f", "f"),
     W("1", "sed-i-after-script", "sed -e s/a/X/ -i f", "f"),
     R("1", "sed-n-p", "sed -n p f"),
@@ -212,7 +222,7 @@ ROWS: list[Row] = [
     R("2", "awk-print-field", "awk '{ print $1 }' f"),
     R("2", "awk-print-gt-string", "awk '{ print \">\" $0 }' f"),
     W("2", "mapfile-callback", "mapfile -C 'touch p; :' -c 1 lines < f", "p"),
-    R("2", "mapfile-plain", 'mapfile -t lines < f; echo "${lines[0]}"'),
+    R("2", "mapfile-plain", 'mapfile -t lines < f; echo "${lines[0]}"', provable=False),
     W("2", "coproc-touch", "coproc touch p; wait", "p"),
     W("2", "trap-exit", "trap 'touch p' EXIT; true", "p"),
     R("2", "trap-echo", "trap 'echo bye' EXIT; true"),
@@ -220,7 +230,7 @@ ROWS: list[Row] = [
     R("2", "xtrace-plain", "set -x; ls"),
     W("2", "prompt-command-interactive", "PROMPT_COMMAND='touch p' bash -i < /dev/null", "p"),
     W("2", "alias-defined-used", "shopt -s expand_aliases\nalias t='touch p'\nt", "p"),
-    R("2", "alias-read-only", "shopt -s expand_aliases\nalias l='ls -l'\nl"),
+    R("2", "alias-read-only", "shopt -s expand_aliases\nalias l='ls -l'\nl", provable=False),
     W("2", "function-redirect", "w() { echo x; } > o; w", "o"),
     R("2", "function-plain", "w() { echo x; }; w"),
     W("2", "hash-p", "hash -p /usr/bin/touch ls; ls p"),
@@ -273,7 +283,7 @@ ROWS: list[Row] = [
     R("5", "git-reflog", "git reflog", seed=GIT),
     W("5", "npm-pack", "npm pack", seed=NPM, needs=("npm",)),
     W("5", "npm-version", "npm version patch", "package.json", seed=NPM, needs=("npm",)),
-    W("5", "npm-config-set", "npm config set fund=false", "../home/.npmrc", needs=("npm",)),
+    W("5", "npm-config-set", "npm config set fund=false", needs=("npm",)),
     W("5", "npm-pkg-set", "npm pkg set version=2.0.0", "package.json", seed=NPM, needs=("npm",)),
     W("5", "npm-pkg-delete", "npm pkg delete version", "package.json", seed=NPM, needs=("npm",)),
     W("5", "pip-config-set", "pip config set global.timeout 5", needs=("pip",)),
@@ -283,7 +293,12 @@ ROWS: list[Row] = [
     W("5", "file-C", "file -C -m magic", seed=MAGIC, needs=("file",)),
     R("5", "file-plain", "file f", needs=("file",)),
     W("5", "wget-spider-o", "wget --spider -o log http://127.0.0.1:9/", "log", needs=("wget",)),
-    R("5", "wget-spider-quiet", "wget --spider -q http://127.0.0.1:9/", needs=("wget",)),
+    R(
+        "5",
+        "wget-spider-quiet",
+        "wget --spider -q http://127.0.0.1:9/",
+        needs=("wget",),
+    ),
     W("5", "yq-y-i", "yq -y -i '.a = 2' c.yaml", "c.yaml", seed=YAML, needs=("yq",)),
     W("5", "yq-yi-clustered", "yq -yi '.a = 2' c.yaml", "c.yaml", seed=YAML, needs=("yq",)),
     R("5", "yq-read", "yq '.a' c.yaml", seed=YAML, needs=("yq",)),
@@ -321,13 +336,20 @@ ROWS: list[Row] = [
     W("5", "ruff-check-fix", "ruff check --fix --no-cache lint.py", seed=PY_UGLY, needs=("ruff",)),
     R("5", "ruff-check", "ruff check --no-cache lint.py", seed=PY_UGLY, needs=("ruff",)),
     W("5", "rustfmt", "rustfmt main.rs", "main.rs", seed=RUST, needs=("rustfmt",)),
-    R("5", "rustfmt-check", "rustfmt --check main.rs", seed=RUST, needs=("rustfmt",)),
+    R(
+        "5",
+        "rustfmt-check",
+        "rustfmt --check main.rs",
+        seed=RUST,
+        needs=("rustfmt",),
+        provable=False,
+    ),
     W("5", "cargo-fmt", "cargo fmt", seed=CARGO, needs=("cargo",)),
     R("5", "cargo-fmt-check", "cargo fmt --check", seed=CARGO, needs=("cargo",)),
     W("5", "black", "black .", needs=("black",)),
     R("5", "black-check", "black --check .", needs=("black",)),
     W("5", "isort", "isort .", needs=("isort",)),
-    R("5", "isort-check", "isort --check-only .", needs=("isort",)),
+    R("5", "isort-check", "isort --check-only .", needs=("isort",), provable=False),
     W("5", "autopep8-i", "autopep8 -i src/main.py", "src/main.py", needs=("autopep8",)),
     W("5", "prettier-write", "prettier --write src", needs=("prettier",)),
     R("5", "prettier-check", "prettier --check src", needs=("prettier",)),
@@ -345,9 +367,9 @@ ROWS: list[Row] = [
         needs=("clang-format",),
     ),
     W("5", "shfmt-w", "shfmt -w .", needs=("shfmt",)),
-    R("5", "shfmt-d", "shfmt -d .", needs=("shfmt",)),
+    R("5", "shfmt-d", "shfmt -d .", needs=("shfmt",), provable=False),
     W("5", "tsc-emit", "tsc", needs=("tsc",)),
-    R("5", "tsc-noemit", "tsc --noEmit", needs=("tsc",)),
+    R("5", "tsc-noemit", "tsc --noEmit", needs=("tsc",), provable=False),
     # compilers and generators
     W("5", "gcc-o", "gcc -o hello hello.c", "hello", seed=C_SRC, needs=("gcc",)),
     W("5", "javac-d", "javac -d out Hello.java", "out", seed=JAVA, needs=("javac",)),
@@ -357,21 +379,21 @@ ROWS: list[Row] = [
     W("5", "git-archive-o", "git archive -o a.tar HEAD", "a.tar", seed=GIT),
     W("5", "git-bundle-create", "git bundle create b.bundle HEAD", "b.bundle", seed=GIT),
     W("5", "openssl-out", "openssl rand -out r 8", "r", needs=("openssl",)),
-    R("5", "openssl-hex", "openssl rand -hex 8", needs=("openssl",)),
+    R("5", "openssl-hex", "openssl rand -hex 8", needs=("openssl",), provable=False),
     W("5", "ssh-keygen-f", "ssh-keygen -q -N '' -f k", "k", needs=("ssh-keygen",)),
     W("5", "iconv-o", "iconv -f utf-8 -t ascii -o o f", "o"),
-    R("5", "iconv-plain", "iconv -f utf-8 -t ascii f"),
+    R("5", "iconv-plain", "iconv -f utf-8 -t ascii f", provable=False),
     W("5", "sdiff-o", "sdiff -o o a b", "o", needs=("sdiff",)),
-    R("5", "sdiff-plain", "sdiff a b", needs=("sdiff",)),
+    R("5", "sdiff-plain", "sdiff a b", needs=("sdiff",), provable=False),
     W("5", "ar-rc", "ar rc lib2.a a", "lib2.a", needs=("ar",)),
-    R("5", "ar-t", "ar t lib.a", seed=AR, needs=("ar",)),
+    R("5", "ar-t", "ar t lib.a", seed=AR, needs=("ar",), provable=False),
     W("5", "cmake-e-touch", "cmake -E touch t", "t", needs=("cmake",)),
-    R("5", "cmake-e-echo", "cmake -E echo hi", needs=("cmake",)),
+    R("5", "cmake-e-echo", "cmake -E echo hi", needs=("cmake",), provable=False),
     # editors and databases in batch mode
     W("5", "vim-es", "vim -es -u NONE +%s/a/X/ +wq f", "f", needs=("vim",)),
     W("5", "ex-batch", "ex -s -u NONE +%s/a/X/ +wq f", "f", needs=("ex",)),
     W("5", "ed-script", "printf ',s/a/X/\\nw\\nq\\n' | ed -s f", "f", needs=("ed",)),
-    R("5", "ed-print", "printf ',p\\nq\\n' | ed -s f", needs=("ed",)),
+    R("5", "ed-print", "printf ',p\\nq\\n' | ed -s f", needs=("ed",), provable=False),
     W(
         "5",
         "sqlite3-insert",
@@ -381,7 +403,14 @@ ROWS: list[Row] = [
         needs=("sqlite3",),
     ),
     W("5", "sqlite3-create", "sqlite3 new.db 'create table t (x)'", "new.db", needs=("sqlite3",)),
-    R("5", "sqlite3-select", "sqlite3 db.sqlite 'select * from t'", seed=SQL, needs=("sqlite3",)),
+    R(
+        "5",
+        "sqlite3-select",
+        "sqlite3 db.sqlite 'select * from t'",
+        seed=SQL,
+        needs=("sqlite3",),
+        provable=False,
+    ),
     W("5", "script-file", "script -qc true log", "log", needs=("script",)),
     W("5", "flock-file", "flock lk true", "lk", needs=("flock",)),
     W("5", "mknod-fifo", "mknod pp p", "pp"),
@@ -562,16 +591,15 @@ ROWS: list[Row] = [
     R("6", "perl-ne-print", "perl -ne 'print if /a/' f", needs=("perl",)),
     R("6", "perl-e-print", "perl -e 'print \"hi\\n\"'", needs=("perl",)),
     W("6", "ruby-file-write", "ruby -e \"File.write('o', 'x')\"", "o", needs=("ruby",)),
-    W("6", "php-file-put", "php -r \"file_put_contents('o', 'x');\"", "o", needs=("php",)),
-    W("6", "lua-io-open", "lua -e \"io.open('o', 'w'):close()\"", "o", needs=("lua",)),
+    W("6", "php-file-put", "php -r \"file_put_contents('o', 'x');\"", needs=("php",)),
+    W("6", "lua-io-open", "lua -e \"io.open('o', 'w'):close()\"", needs=("lua",)),
     W(
         "6",
         "deno-eval-write",
         "deno eval \"Deno.writeTextFileSync('o', 'x')\"",
-        "o",
         needs=("deno",),
     ),
-    W("6", "bun-e-write", "bun -e \"require('fs').writeFileSync('o', 'x')\"", "o", needs=("bun",)),
+    W("6", "bun-e-write", "bun -e \"require('fs').writeFileSync('o', 'x')\"", needs=("bun",)),
     # --- 7. PowerShell (analysed with shell="powershell") -------------------------------------
     W(
         "7",
@@ -624,7 +652,7 @@ ROWS: list[Row] = [
         label_only=PS,
     ),
     W("7", "ps-cmd-c-redirect", 'cmd /c "echo x > f"', "f", shell="powershell", label_only=PS),
-    W("7", "bash-cmd-c-redirect", 'cmd /c "echo x > f"', "f", label_only=WINDOWS),
+    W("7", "bash-cmd-c-redirect", 'cmd /c "echo x > f"', label_only=WINDOWS),
     R("7", "ps-get-content", "Get-Content f", shell="powershell", label_only=PS),
     R("7", "ps-get-childitem", "Get-ChildItem", shell="powershell", label_only=PS),
     R("7", "ps-select-string", "Select-String alpha a", shell="powershell", label_only=PS),
@@ -633,3 +661,38 @@ ROWS: list[Row] = [
     R("9", "long-and-chain", "ls && " * 300 + "ls"),
     R("9", "long-pipeline", "cat f | " * 200 + "cat"),
 ]
+
+
+# --- what the analysis says about a row -------------------------------------------------------
+
+
+def analyse(row: Row) -> BashAnalysis:
+    return analyze(row.command, cwd=CWD, home=HOME, shell=row.shell, budget=row.budget)
+
+
+def absolute(target: str) -> str:
+    return posixpath.normpath(posixpath.join(CWD, target))
+
+
+def unnamed_targets(row: Row, result: BashAnalysis) -> list[str]:
+    """The row's targets that no effect of ``result`` names (a folder names what is inside it)."""
+    named = {e.resolved for e in result.effects if e.resolved is not None}
+    missing = []
+    for target in row.targets:
+        want = absolute(target)
+        if not any(
+            want == got or want.startswith(got + "/") or got.startswith(want + "/") for got in named
+        ):
+            missing.append(target)
+    return missing
+
+
+def denied(result: BashAnalysis, opaque: str) -> bool:
+    """Whether the main agent's call is stopped, for ``bash.opaque`` = "allow" or "deny".
+
+    As the policy does: every effect is a write the main agent may not make, an unparseable
+    command is denied (``bash.unparseable`` defaults to "deny"), an opaque one as configured.
+    """
+    if result.effects or result.status in (Status.WRITES, Status.UNPARSEABLE):
+        return True
+    return result.status is Status.OPAQUE and opaque == "deny"

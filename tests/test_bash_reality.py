@@ -48,6 +48,7 @@ def test_rows_are_unique_and_well_formed() -> None:
         assert row.label in (READ_ONLY, WRITE, OPAQUE), row.id
         assert row.point in ISSUE_POINTS, row.id
         assert not (row.targets and row.label != WRITE), f"{row.id}: only writes name targets"
+        assert row.provable or row.label == READ_ONLY, f"{row.id}: provable is for read-only rows"
         for target in row.targets:
             assert not os.path.isabs(target), f"{row.id}: targets are relative to the folder"
 
