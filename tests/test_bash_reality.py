@@ -13,7 +13,10 @@ import os
 
 import pytest
 import reality
-from reality_cases import OPAQUE, READ_ONLY, ROWS, WRITE, Row
+from reality_cases import OPAQUE, READ_ONLY, ROWS, WRITE, Row, analyse, denied, unnamed_targets
+
+from orchestrator_boundary.bash import Status
+from orchestrator_boundary.bash.explain import explain
 
 CHECKED = [row for row in ROWS if not row.unchecked()]
 ISSUE_POINTS = {"1", "2", "3", "4", "5", "6", "7", "9"}
@@ -125,3 +128,31 @@ def test_isolated_run_has_no_network_and_cannot_write_outside() -> None:
     assert not os.path.exists("/var/tmp/reality-escape")
     # /tmp is the folder's own tmp/ during the run
     assert outcome.paths == {"../tmp/reality-tmp"}, outcome.describe()
+
+
+# --- the analysis against the table (issue 12, point 10) --------------------------------------
+# Every row, label-only ones included: the analysis is pure, it needs no program installed.
+
+WRITES = [row for row in ROWS if row.label != READ_ONLY]
+READS = [row for row in ROWS if row.label == READ_ONLY]
+
+
+@pytest.mark.parametrize("row", WRITES, ids=[row.id for row in WRITES])
+def test_analysis_never_rates_a_write_read_only(row: Row) -> None:
+    """With ``bash.opaque = "deny"`` no write gets through; the targets the text spells are named
+    (so that with the default, ``"allow"``, the write is denied too)."""
+    result = analyse(row)
+    assert result.status is not Status.READ_ONLY, explain(result)
+    assert denied(result, "deny"), explain(result)
+    missing = unnamed_targets(row, result)
+    assert not missing, f"targets not named: {missing}\n{explain(result)}"
+
+
+@pytest.mark.parametrize("row", READS, ids=[row.id for row in READS])
+def test_analysis_never_denies_a_read_only_command(row: Row) -> None:
+    """Proven read-only where the issue asks for it; never a write in any case."""
+    result = analyse(row)
+    assert not result.effects, explain(result)
+    assert not denied(result, "allow"), explain(result)
+    if row.provable:
+        assert result.status is Status.READ_ONLY, explain(result)
