@@ -10,6 +10,9 @@ table itself is proven: a ``write`` row really writes (its targets among the cha
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import reality
@@ -156,3 +159,22 @@ def test_analysis_never_denies_a_read_only_command(row: Row) -> None:
     assert not denied(result, "allow"), explain(result)
     if row.provable:
         assert result.status is Status.READ_ONLY, explain(result)
+
+
+def test_accuracy_report_counts_the_whole_table() -> None:
+    done = subprocess.run(
+        [sys.executable, "benchmarks/analysis_accuracy.py", "--no-corpus", "--list"],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"table: {len(ROWS)} rows")
+    assert "bash.opaque = allow" in lines[2] and "bash.opaque = deny" in lines[2]
+    writes = sum(1 for row in ROWS if row.label == WRITE)
+    reads = sum(1 for row in ROWS if row.label == READ_ONLY)
+    assert any(f"of {writes} " in line for line in lines if line.startswith("writes visible"))
+    assert any(f"of {reads} " in line for line in lines if line.startswith("read-only commands"))
