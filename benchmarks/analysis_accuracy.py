@@ -47,7 +47,7 @@ def table_report(show: bool) -> list[str]:
         f"table: {len(ROWS)} rows ({labels[WRITE]} write, {labels[OPAQUE]} opaque, "
         f"{labels[READ_ONLY]} read-only); {checked} checked against reality on this machine",
         "",
-        f"{'':46}{'bash.opaque = allow':<26}{'bash.opaque = deny':<26}",
+        f"{'':46}{'bash.opaque = allow':<26}{'bash.opaque = deny'}",
     ]
     listed: list[str] = []
     for title, rows in groups.items():
@@ -60,7 +60,7 @@ def table_report(show: bool) -> list[str]:
             cells.append(f"{_share(len(bad), len(rows)):<26}")
             if show and bad:
                 listed.append(f"{title} ({mode}): " + ", ".join(r.id for r in bad))
-        lines.append(f"{title:<46}" + "".join(cells))
+        lines.append((f"{title:<46}" + "".join(cells)).rstrip())
     rated_read_only = [
         r for r in ROWS if r.label != READ_ONLY and verdicts[r.id].status is Status.READ_ONLY
     ]
