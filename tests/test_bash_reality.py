@@ -5,6 +5,11 @@ the rest of the file system read-only where the machine allows it) and compares 
 and after. Here that ground truth is checked for every row that can run on this machine, so the
 table itself is proven: a ``write`` row really writes (its targets among the changes), an
 ``opaque`` row really can write, a ``read_only`` row changes nothing.
+
+Then the Bash analysis is judged by the same rows (all of them: it needs no program installed):
+no write rated ``read_only`` or let through with ``bash.opaque = "deny"``, spelled-out targets
+named, read-only commands never denied with the default and proven where the issue asks.
+``benchmarks/analysis_accuracy.py`` prints the same judgement as counts.
 """
 
 from __future__ import annotations
