@@ -5,7 +5,15 @@ from __future__ import annotations
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, checked, opaque, read_only, writes
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    checked,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -76,10 +84,15 @@ def _tar(prog: str, args: list[Word], env: Env) -> Outcome:
         args = _tar_old_style(args)
     parsed = parse(args, _TAR)
     outcome = _tar_effects(prog, parsed, env)
-    if parsed.has(*_TAR_RUNS, *_TAR_RUNS_MORE) or any(
-        v is None or "exec" in (v.value or "exec") for v in parsed.values("--checkpoint-action")
-    ):
-        return opaque(prog, "tar runs a command", list(outcome.fx))
+    commands = [v for v in parsed.values(*_TAR_RUNS, *_TAR_RUNS_MORE)]
+    for action in parsed.values("--checkpoint-action"):
+        text = "exec" if action is None or action.value is None else action.value
+        if "exec" in text:
+            commands.append(lit(text.partition("exec=")[2]) if action and action.value else None)
+    if commands:
+        code = "; ".join(c.value for c in commands if c is not None and c.value is not None)
+        literal = all(c is not None and c.value is not None for c in commands)
+        return runs_code(prog, code if literal else None, env, "tar runs a command", outcome.fx)
     return checked(prog, parsed.unknown, outcome)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
 from orchestrator_boundary.bash.ps_static import cmd_redirects
 from orchestrator_boundary.bash.words import Word
 
@@ -29,7 +29,8 @@ def _read(prog: str, args: list[Word], env: Env) -> Outcome:
         if value.startswith("-") and len(value) > 1:
             letter = value[-1]
             if "C" in value[1:] and prog != "read":
-                return opaque(prog, f"{prog} -C runs a callback")
+                callback = args[i + 1].value if value == "-C" and i + 1 < len(args) else None
+                return runs_code(prog, callback, env, f"{prog} -C runs a callback")
             if letter in valued and i + 1 < len(args) and len(value) == 2:
                 if letter == "a" and not _is_name(args[i + 1]):
                     return opaque(prog, "the array name is not a plain name")
@@ -54,7 +55,11 @@ def _hash(prog: str, args: list[Word], env: Env) -> Outcome:
 
 def _alias(prog: str, args: list[Word], env: Env) -> Outcome:
     if any(a.value is None or "=" in a.value for a in args):
-        return opaque(prog, "defines an alias: later commands in this shell may run other code")
+        # the alias may be used anywhere after this: what it runs is analysed here
+        bodies = [a.value.partition("=")[2] for a in args if a.value is not None]
+        code = "\n".join(bodies) if all(a.value is not None for a in args) else None
+        note = "defines an alias: later commands in this shell may run other code"
+        return runs_code(prog, code, env, note)
     return read_only(prog, "lists aliases")
 
 

@@ -7,10 +7,21 @@ does not know makes the command opaque (the effects found are kept) (ADR 0021).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from orchestrator_boundary.bash.model import EffectKind, Status
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, checked, opaque, read_only, writes
+from orchestrator_boundary.bash.options import parse, spec
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    checked,
+    opaque,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -46,14 +57,18 @@ FORMATTERS: dict[str, Formatter] = {
         f"{_COMMON} --fast --safe -S --skip-string-normalization --preview",
     ),
     "ruff format": _f(
-        True, "", "--check --diff", "--line-length --config --target-version", _COMMON
+        True,
+        "",
+        "--check --diff",
+        "--line-length --config --target-version --exclude --extend-exclude",
+        f"{_COMMON} --no-cache --isolated --preview --no-preview --force-exclude",
     ),
     "ruff check": _f(
         False,
         "--fix --unsafe-fixes --add-noqa",
         "--no-fix --diff",
         "--select --ignore --extend-select --config --target-version --output-format",
-        f"{_COMMON} --statistics --show-fixes --no-cache --exit-zero",
+        f"{_COMMON} --statistics --show-fixes --no-cache --exit-zero --isolated --preview",
     ),
     "isort": _f(
         True,
@@ -135,7 +150,13 @@ def formatter(prog: str, args: list[Word], env: Env) -> Outcome:
 
 def _cargo(sub: str, rest: list[Word], env: Env) -> Outcome:
     if sub in ("new", "init"):
-        named = [a for a in rest if a.value is None or not a.value.startswith("-")]
+        valued = ("--vcs", "--name", "--edition", "--registry")
+        named = [
+            a
+            for i, a in enumerate(rest)
+            if (a.value is None or not a.value.startswith("-"))
+            and (i == 0 or rest[i - 1].value not in valued)
+        ]
         return writes("cargo", env.fx_many(W, named[:1] or [lit(".")], f"cargo {sub}"))
     if sub in ("build", "check", "clippy", "doc", "b", "c"):
         return opaque("cargo", f"cargo {sub} runs build scripts", [env.fx(W, "target", "cargo")])
@@ -263,10 +284,20 @@ def cmake(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(prog, env.fx_many(kind, operands, f"cmake -E {sub}"))
 
 
+_ED_WRITES = re.compile(r"^[\s\d,.$;+\-']*[wW]", re.MULTILINE)  # `w`, `1,$w out`, `wq`
+
+
 def editor(prog: str, args: list[Word], env: Env) -> Outcome:
-    """vim -es, ex, ed, sed-like batch editors: they may write every file they open."""
+    """vim -es, ex, ed, nano, emacs: they may write every file they open; ed with a literal
+    script on stdin writes only when the script has a w command (or runs one with !)."""
     files = [a for a in args if a.value is None or not a.value.startswith(("-", "+"))]
-    return opaque(prog, f"{prog} may write the files it opens", env.fx_many(W, files, prog))
+    fx = env.fx_many(W, files, prog)
+    script = env.stdin
+    if prog == "ed" and script is not None and "!" not in script:
+        if not _ED_WRITES.search(script):
+            return read_only(prog, "ed script without a w command")
+        return writes(prog, fx or [Fx(W, "", None, "ed w")])
+    return opaque(prog, f"{prog} may write the files it opens", fx)
 
 
 _SQL_READS = ("select", "explain", "with", ".tables", ".schema", ".indexes", ".headers", ".mode")
@@ -286,10 +317,23 @@ def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(prog, db)
 
 
+_SCRIPT = spec(
+    "aefqkEm",
+    "cTBIO",
+    """append command= echo= return flush force quiet log-in= log-out= log-io= log-timing=
+    logging-format= timing[=] output-limit= help version""",
+)
+
+
 def script(prog: str, args: list[Word], env: Env) -> Outcome:
-    files = [a for a in args if a.value is None or not a.value.startswith("-")]
-    fx = env.fx_many(W, files[:1] or [lit("typescript")], "script typescript file")
-    return opaque(prog, "script runs a shell", fx)
+    parsed = parse(args, _SCRIPT)
+    logs = [v for v in parsed.values("-B", "-I", "-O", "-T", "--log-in", "--log-out") if v]
+    fx = env.fx_many(W, parsed.pos[:1] or [lit("typescript")], "script typescript file")
+    fx += env.fx_many(W, logs, "script log file")
+    command = parsed.last("-c", "--command")
+    if command is None:
+        return opaque(prog, "script runs an interactive shell", fx)
+    return runs_code(prog, command.value, env, "script runs a command", fx)
 
 
 def flock(prog: str, args: list[Word], env: Env) -> Outcome:

@@ -40,3 +40,26 @@ def split_assignment(text: str) -> tuple[str, str] | None:
     if not all(c.isalnum() or c == "_" for c in name.removesuffix("+")):
         return None
     return name.removesuffix("+"), value
+
+
+# variables whose value is a command line a later program runs, and prompt strings the shell
+# expands (command substitutions included) when it prints them
+_COMMAND_VARS = frozenset(
+    {
+        "PROMPT_COMMAND", "PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS",
+        "SSH_ASKPASS", "BROWSER", "GIT_PROXY_COMMAND",
+    }
+)  # fmt: skip
+_PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
+
+
+def code_in(name: str, value: str | None) -> str | None:
+    """The shell code a dangerous variable's literal value stands for, if any."""
+    if value is None:
+        return None
+    if name in _COMMAND_VARS:
+        return value
+    if name in _PROMPTS:
+        return ": " + value  # its substitutions run when the prompt is printed
+    return None

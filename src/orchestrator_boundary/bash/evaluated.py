@@ -28,6 +28,9 @@ _VALUE_NODES = frozenset(
         "concatenation",
     }
 )
+_COMPUTED = frozenset(
+    {"string", "simple_expansion", "expansion", "concatenation", "command_substitution"}
+)
 # a cheap test on the parsed bytes: text without any of these has nothing evaluated
 _MARKERS = (
     b"((",
@@ -73,6 +76,8 @@ def _reason(node: Any, budget: Budget) -> str:
     if kind in ("binary_expression", "unary_expression"):
         return _test_reason(node)
     if kind == "declaration_command":
+        if any(c.type in _COMPUTED for c in node.named_children):
+            return "declare / export / local with a computed name evaluates it"
         flags = [text_of(c) for c in node.named_children if c.type == "word"]
         if any(f.startswith("-") and ("i" in f or "n" in f) for f in flags):
             values = [c.child_by_field_name("value") for c in node.named_children]

@@ -16,6 +16,7 @@ from orchestrator_boundary.bash.outcome import (
     read_only,
     writes,
 )
+from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.words import Word
 
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE
@@ -75,10 +76,25 @@ def _copy_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
         else:
             return read_only(prog, "no destination")
     kind = C if prog == "ln" else W
-    fx = env.fx_many(kind, [target], f"{prog} destination")
+    source = f"{prog} destination"
+    if prog == "ln" and len(sources) == 1:
+        source = f"ln link to {_link_target(parsed, sources[0], target, env) or '?'}"
+    fx = env.fx_many(kind, [target], source)
     if prog == "mv":
         fx = env.fx_many(D, sources, "mv source") + fx
     return writes(prog, fx)
+
+
+def _link_target(parsed: Parsed, source: Word, link: Word, env: Env) -> str | None:
+    """Where the link ``ln [-s] SOURCE LINK`` makes points: a symbolic link's text is read
+    from the link's own folder, a hard link is the file itself."""
+    value = source.literal
+    if value is None:
+        return None
+    if not parsed.has("-s", "--symbolic") or value.startswith("/"):
+        return env.resolve(source)
+    where = env.resolve(link)
+    return resolve(value, where.rsplit("/", 1)[0] if where else None)
 
 
 def _operands(

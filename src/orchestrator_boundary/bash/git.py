@@ -7,7 +7,15 @@ from dataclasses import replace
 
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import Parsed, split
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    opaque,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY, GIT_SAFE_CONFIG_PREFIXES, names
 from orchestrator_boundary.bash.words import Word, lit
@@ -338,7 +346,10 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
             or value.value is None
             or not value.value.lower().startswith(GIT_SAFE_CONFIG_PREFIXES)
         ):
-            return opaque("git", "git -c setting may run a command")
+            # core.pager, diff.external, alias.x=!cmd, ...: the value may be a command line
+            setting = value.value if value is not None else None
+            code = setting.partition("=")[2].removeprefix("!") if setting else None
+            return runs_code("git", code or None, env, "git -c setting may run a command")
         if name == "-C":
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
         elif name in ("--git-dir", "--work-tree"):

@@ -314,9 +314,10 @@ PERL_OPAQUE = frozenset(
 # `use MODULE` that loads no code writing files by itself (the functions they export are known)
 PERL_SAFE_MODULES = frozenset(
     {"strict", "warnings", "utf8", "feature", "integer", "constant", "File", "Cwd", "Data", "List"}
+    | {"IO"}
     | {"Scalar", "JSON", "Getopt", "Time", "Encode"}
 )
-PERL_OPAQUE_TEXT = ("IO::File", "IO::Handle", "File::Temp", "FileHandle", "IPC::", "Socket")
+PERL_OPAQUE_TEXT = ("IO::Handle", "File::Temp", "FileHandle", "IPC::", "Socket", "IO::Pipe")
 
 RUBY_CALLS = {
     **{f"File.{n}": (W, 0) for n in ("write", "binwrite", "truncate")},

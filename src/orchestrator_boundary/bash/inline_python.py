@@ -168,7 +168,8 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
         found.append((W, _literal(_arg(call, 1, "dst"), aliases), f"python {name}()"))
     elif name in PY_WRITE_ARG0:
         kind = C if name.endswith(("chmod", "chown", "utime", "lchown", "symlink", "link")) else W
-        found.append((kind, _literal(_arg(call, 0, "path"), aliases), f"python {name}()"))
+        target = _arg(call, 0, "path") or _arg(call, 99, "filename") or _arg(call, 99, "file")
+        found.append((kind, _literal(target, aliases), f"python {name}()"))
     elif isinstance(call.func, ast.Attribute) and short in PY_PATH_METHODS:
         receiver = call.func.value
         kind = PY_PATH_METHODS[short]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash.inline_data import (
     JS_CALLS,
     JS_MOVES,
@@ -174,11 +176,37 @@ def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
     return found, ""
 
 
+_IO_FILE = re.compile(
+    r"IO::File\s*->\s*new\s*\(\s*(\"[^\"$@]*\"|'[^']*')\s*(?:,\s*(\"[^\"$@]*\"|'[^']*'))?\s*\)"
+)
+
+
+def _io_files(code: str) -> tuple[list[Found], str]:
+    """IO::File->new(PATH, MODE) / IO::File->new(">PATH"): literal forms only."""
+    found: list[Found] = []
+    calls = code.count("IO::File")
+    matches = list(_IO_FILE.finditer(code))
+    if len(matches) < code.count("IO::File->new") or calls > code.count(
+        "IO::File->new"
+    ) + code.count("use IO::File"):
+        return found, "perl IO::File with arguments that are not literal"
+    for match in matches:
+        path, mode = match.group(1)[1:-1], (match.group(2) or "''")[1:-1]
+        spec = mode or path
+        if any(c in spec for c in "wa>+") or mode.startswith(("O_", "w")):
+            found.append((W, path.lstrip(">+< ").strip() if not mode else path, "perl IO::File"))
+    return found, ""
+
+
 def analyze_perl(code: str) -> tuple[list[Found], str]:
     for text in PERL_OPAQUE_TEXT:
         if text in code:
             return [], f"perl uses {text}: writes the analysis cannot follow"
-    return _scan_calls(tokenize(code, "perl"), "perl")
+    files, reason = _io_files(code)
+    if reason:
+        return files, reason
+    found, reason = _scan_calls(tokenize(code, "perl"), "perl")
+    return files + found, reason
 
 
 def analyze_ruby(code: str) -> tuple[list[Found], str]:

@@ -172,7 +172,10 @@ def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
         if env.stdin is None:
             return opaque(prog, "reads its program from stdin")
         codes = [env.stdin]
-    in_place = in_place or any(code is not None and "$^I" in code for code in codes)
+    if any(code is not None and "$^I" in code for code in codes):
+        if not operands:
+            return opaque(prog, "perl $^I edits files the code names")
+        in_place = True
     extra = env.fx_many(EffectKind.WRITE, operands, f"{prog} -i target") if in_place else []
     analyzer = analyze_perl if prog == "perl" else analyze_ruby
     return _inline(prog, codes, analyzer, env, extra)

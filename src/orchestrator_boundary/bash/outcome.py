@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from orchestrator_boundary.bash.budget import Budget
+from orchestrator_boundary.bash.budget import MAX_UNWRAP, Budget, BudgetExhausted
 from orchestrator_boundary.bash.model import Command, EffectKind, Status
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word
@@ -60,6 +60,19 @@ def checked(program: str, unknown: list[str], outcome: Outcome) -> Outcome:
     return Outcome(
         program, Status.OPAQUE, outcome.fx, f"{program}: option {unknown[0]} is not known"
     )
+
+
+def runs_code(
+    program: str, code: str | None, env: Env, note: str, fx: Sequence[Fx] = ()
+) -> Outcome:
+    """``program`` runs the command line ``code`` (a git pager, a tar compressor, awk's
+    system()): opaque, with the commands of ``code`` analysed when it is a literal."""
+    if code is None:
+        return Outcome(program, Status.OPAQUE, tuple(fx), note)
+    if env.depth >= MAX_UNWRAP:
+        raise BudgetExhausted("budget exhausted (nested shells)")
+    inner = env.nested.shell(code, replace(env, depth=env.depth + 1, stdin=None))
+    return Outcome(program, Status.OPAQUE, tuple(fx), note, inner)
 
 
 class Nested(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import parse, spec
-from orchestrator_boundary.bash.outcome import Env, Outcome, checked, opaque, writes
+from orchestrator_boundary.bash.outcome import Env, Outcome, checked, opaque, runs_code, writes
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
@@ -31,10 +31,12 @@ def _to_eol(script: str, i: int) -> tuple[str, int]:
     return script[i:end].strip(), end
 
 
-def scan_script(script: str) -> tuple[list[str], bool]:
-    """Files the script writes with w/W/s///w, and whether it executes commands (e/s///e)."""
+def scan_script(script: str) -> tuple[list[str], bool, list[str]]:
+    """Files the script writes with w/W/s///w, whether it executes commands (e/s///e), and the
+    command lines of its ``e COMMAND`` commands."""
     written: list[str] = []
     executes = False
+    commands: list[str] = []
     i = 0
     n = len(script)
     while i < n:
@@ -65,7 +67,8 @@ def scan_script(script: str) -> tuple[list[str], bool]:
             written.append(name)
         elif ch == "e":
             executes = True
-            i = _to_eol(script, i + 1)[1]
+            command, i = _to_eol(script, i + 1)
+            commands.append(command)
         elif ch in "aicrR:":
             i = _to_eol(script, i + 1)[1]
         elif ch in "btTqQlL":
@@ -74,7 +77,7 @@ def scan_script(script: str) -> tuple[list[str], bool]:
                 i += 1
         else:
             i += 1  # p, d, n, ... and anything unknown
-    return written, executes
+    return written, executes, commands
 
 
 _SED = spec(
@@ -106,8 +109,10 @@ def sed(prog: str, args: list[Word], env: Env) -> Outcome:
         if script.value is None:
             return opaque(prog, "sed script is not a literal", fx)
         env.budget.spend_text(script.value)
-        written, executes = scan_script(script.value)
+        written, executes, commands = scan_script(script.value)
         fx += env.fx_many(W, [lit(name) for name in written], "sed w command")
         if executes:
-            return opaque(prog, "sed e command runs shell commands", fx)
+            # `e COMMAND` runs COMMAND; `e` alone and s///e run text from the input: unknown
+            code = "\n".join(commands) if commands and all(commands) else None
+            return runs_code(prog, code, env, "sed e command runs shell commands", fx)
     return checked(prog, p.unknown, writes(prog, fx, "" if fx else "sed prints to stdout"))

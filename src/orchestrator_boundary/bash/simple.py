@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from orchestrator_boundary.bash.dispatch import dispatch
-from orchestrator_boundary.bash.envvars import dangerous
+from orchestrator_boundary.bash.envvars import code_in, dangerous
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
-from orchestrator_boundary.bash.outcome import Env, Fx
+from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word, word
@@ -23,6 +23,7 @@ class Walker(Protocol):
     out: list[Command]
     code: str | None
     piped: str | None  # literal text piped into this command (walk.py)
+    inherited: dict[int, Fx | None]  # descriptors an enclosing statement or `exec` opened
     statement: tuple[int, int, Any] | None  # (start, end) of a redirected statement's body
     output: str | None  # literal text this command prints, for the next one in a pipeline
 
@@ -90,7 +91,8 @@ def _redirect(
     resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
     stream = _stream(resolved) if dest.type != "process_substitution" else None
     if stream is not None:  # /dev/stdout, /dev/fd/3: whatever that descriptor is open on
-        opened = fds.get(stream, None if stream in (1, 2) else Fx(W, "", None, ""))
+        unknown = None if stream in (1, 2) else Fx(W, "", None, "")  # inherited: a terminal?
+        opened = fds[stream] if stream in fds else w.inherited.get(stream, unknown)
         found = None if opened is None else Fx(W, opened.path, opened.resolved, f"redirect '{op}'")
     elif is_device(resolved, literal or "", windows=w.env.windows):
         found = None
@@ -148,7 +150,7 @@ def _plain_statement(w: Walker, node: Any, text: str, cwd: str | None, depth: in
     w.substitutions(node, cwd, depth + 1)
     children = node.children
     program = _PLAIN.get(node.type, text_in(w.code, children[0]) if children else "")
-    risky = _risky_assignment(node, w.code)
+    risky = _risky_assignment(w, node, cwd, depth)
     if risky:
         status, why = Status.OPAQUE, f"sets {risky}: later programs may run other code"
     else:
@@ -175,7 +177,7 @@ def _children(
             redirects.append(child)
             continue
         elif child.type == "variable_assignment":
-            risky = risky or _risky_assignment(child, w.code)
+            risky = risky or _risky_assignment(w, child, cwd, depth)
         w.substitutions(child, cwd, depth + 1)
     return name, arg_nodes, risky
 
@@ -188,10 +190,11 @@ def _redirects(
     args: list[Word],
     fx: list[Fx],
     followers: list[Any],
+    fds: Fds,
 ) -> str | None:
-    """Effects of the redirects into ``fx``; the literal text fed to stdin, if any."""
+    """Effects of the redirects into ``fx``; the literal text fed to stdin, if any; what the
+    redirects opened on each descriptor goes into ``fds``."""
     stdin: str | None = None
-    fds: Fds = {}
     for red in redirects:
         w.env.budget.spend()
         if red.type == "heredoc_redirect":
@@ -228,11 +231,14 @@ def simple_command(
     args = [word(a, env.home, w.code) for a in arg_nodes]
     fx: list[Fx] = []
     followers: list[Any] = []
-    stdin = _redirects(w, redirect_nodes, cwd, depth, args, fx, followers)
+    fds: Fds = {}
+    stdin = _redirects(w, redirect_nodes, cwd, depth, args, fx, followers, fds)
     if piped is not None and not redirect_nodes:
         stdin = piped
     ok = fail = cwd
     inner: Sequence[Command] = ()
+    if name is None or (text_in(w.code, name) == "exec" and not args):
+        w.inherited.update(fds)  # `exec 3< f`: open for the rest of this shell
     if name is None:
         status = Status.WRITES if fx else Status.READ_ONLY
         program, why = "", note or "redirect only"
@@ -264,8 +270,9 @@ def simple_command(
     return ok, fail
 
 
-def _risky_assignment(node: Any, code: str | None) -> str:
-    """The name of a dangerous variable that ``node`` (or its direct assignments) sets."""
+def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
+    """The name of a dangerous variable that ``node`` (or its direct assignments) sets; the
+    command a literal value holds (PAGER='touch p', PS4='$(touch p)') is analysed as well."""
     nodes = (
         [node]
         if node.type == "variable_assignment"
@@ -274,8 +281,14 @@ def _risky_assignment(node: Any, code: str | None) -> str:
     for assignment in nodes:
         name_node = assignment.child_by_field_name("name")
         value_node = assignment.child_by_field_name("value")
-        name = text_in(code, name_node) if name_node is not None else ""
-        if dangerous(name, text_in(code, value_node) if value_node is not None else ""):
+        name = text_in(w.code, name_node) if name_node is not None else ""
+        value_text = text_in(w.code, value_node) if value_node is not None else ""
+        if dangerous(name, value_text):
+            value = word(value_node, w.env.home, w.code).value if value_node is not None else ""
+            code = code_in(name, value)
+            if code:
+                here = w.env.for_command(cwd, None, depth)
+                w.out.extend(runs_code(name, code, here, "").inner)
             return name
     return ""
 
@@ -307,10 +320,40 @@ def _printed(program: str, argv: list[Word], stdin: str | None) -> str | None:
         if (texts and texts[0].startswith("-")) or any("\\" in t for t in texts):
             return None  # -e, -E and escapes: not worth decoding here
         return " ".join(texts) + newline
-    if program == "printf" and texts and "\\" not in texts[0]:
-        if "%" not in texts[0]:
-            return texts[0]
-        if texts[0] in ("%s", "%s\n") and len(texts) > 1:
-            end = "\n" if texts[0] == "%s\n" else ""
+    if program == "printf" and texts:
+        form = _printf_escapes(texts[0])
+        if form is not None and "%" not in form:
+            return form
+        if form in ("%s", "%s\n") and len(texts) > 1:
+            end = "\n" if form == "%s\n" else ""
             return "".join(t + end for t in texts[1:])
     return None
+
+
+_PRINTF_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
+
+
+def _printf_escapes(form: str) -> str | None:
+    """printf's format with \n, \t and \\ decoded; None for any other escape."""
+    out: list[str] = []
+    i = 0
+    while i < len(form):
+        if form[i] != "\\":
+            out.append(form[i])
+            i += 1
+            continue
+        decoded = _PRINTF_ESCAPES.get(form[i + 1 : i + 2])
+        if decoded is None:
+            return None
+        out.append(decoded)
+        i += 2
+    return "".join(out)
+
+
+def opened(w: Walker, redirects: Sequence[Any], cwd: str | None) -> Fds:
+    """What the redirects of a compound statement (`{ ...; } < f`) open for its body."""
+    fds: Fds = {}
+    for red in redirects:
+        if red.type == "file_redirect":
+            _redirect(w, red, cwd, [], [], fds)
+    return fds

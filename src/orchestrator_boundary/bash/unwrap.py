@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
-from orchestrator_boundary.bash.envvars import dangerous, split_assignment
+from orchestrator_boundary.bash.envvars import code_in, dangerous, split_assignment
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.bash.opts import split
-from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
+from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
@@ -82,6 +82,11 @@ _RUNNER_VAL = frozenset(
 )
 
 
+def _substituted(word: Word) -> bool:
+    """A process substitution's file, ``<(...)``: what it reads is that command's output."""
+    return word.text.startswith("<(") and word.text.endswith(")")
+
+
 def run_code(prog: str, code: str, env: Env) -> Outcome:
     if env.depth >= MAX_UNWRAP:
         raise BudgetExhausted("budget exhausted (nested shells)")
@@ -114,6 +119,8 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
         if code is None:
             return opaque(prog, "shell code is not a literal")
         return run_code(prog, code, env)
+    if operands and _substituted(operands[0]):  # `bash <(echo ...)`: `echo ... | bash`
+        return run_code(prog, f"{operands[0].text[2:-1]} | {prog}", env)
     if operands and not (operands[0].value in _STDIN_FILES and env.stdin is not None):
         return opaque(prog, "runs a script file")
     if env.stdin is not None:
@@ -137,7 +144,8 @@ def _env(args: list[Word], env: Env) -> Step:
     while rest and rest[0].value is not None and split_assignment(rest[0].value):
         var, assigned = split_assignment(rest[0].value) or ("", "")
         if dangerous(var, assigned):
-            return opaque("env", f"sets {var}: the program may run other code")
+            note = f"sets {var}: the program may run other code"
+            return runs_code("env", code_in(var, rest[0].value and assigned), env, note)
         rest = rest[1:]
     if not rest:
         return read_only("env", "prints the environment")
@@ -161,7 +169,8 @@ def _sudo(args: list[Word], env: Env) -> Step:
     while rest and rest[0].value is not None and split_assignment(rest[0].value):
         var, assigned = split_assignment(rest[0].value) or ("", "")
         if dangerous(var, assigned):
-            return opaque("sudo", f"sets {var}: the program may run other code")
+            note = f"sets {var}: the program may run other code"
+            return runs_code("sudo", code_in(var, rest[0].value and assigned), env, note)
         rest = rest[1:]
     if not rest:
         return opaque("sudo", "interactive root shell")
@@ -307,6 +316,8 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
     if prog in SHELLS:
         return _shell(prog, args, env)
     if prog in ("source", "."):
+        if args and _substituted(args[0]):  # `source <(echo ...)`: `echo ... | source ...`
+            return run_code(prog, f"{args[0].text[2:-1]} | {prog} /dev/stdin", env)
         if args and args[0].value in _STDIN_FILES and env.stdin is not None:
             return run_code(prog, env.stdin, env)
         return opaque(prog, "runs a script file")

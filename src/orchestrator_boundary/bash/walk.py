@@ -10,9 +10,9 @@ from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
 from orchestrator_boundary.bash.model import Command, Status
-from orchestrator_boundary.bash.outcome import Env
+from orchestrator_boundary.bash.outcome import Env, Fx
 from orchestrator_boundary.bash.parse import text_in
-from orchestrator_boundary.bash.simple import simple_command
+from orchestrator_boundary.bash.simple import opened, simple_command
 
 State = tuple[str | None, str | None]
 _SUBST = frozenset({"command_substitution", "process_substitution"})
@@ -31,6 +31,7 @@ class Walker:
     __slots__ = (
         "code",
         "env",
+        "inherited",
         "out",
         "output",
         "piped",
@@ -51,6 +52,7 @@ class Walker:
         # no substitution anywhere, and the per-node search for them can be skipped
         self.substitutes = b"(" in source or b"`" in source
         self.piped: str | None = None  # literal text piped into the next simple command
+        self.inherited: dict[int, Fx | None] = {}  # descriptors opened around or by `exec`
         self.output: str | None = None  # literal text the last simple command printed
         self.statement: tuple[int, int, Any] | None = None  # a redirected statement's body
 
@@ -88,7 +90,10 @@ class Walker:
                 ok, fail = self.stmt(child, cwd, depth + 1, tail)
             return fail, ok
         if tail:  # a compound command: its redirects are opened before it runs
+            saved = self.inherited
+            self.inherited = {**saved, **opened(self, tail, cwd)}
             result = self.stmt(node, cwd, depth + 1)
+            self.inherited = saved
             simple_command(self, None, tail, cwd, depth, note="redirect of a compound command")
             return result
         if kind == "function_definition":
