@@ -12,10 +12,10 @@ from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.dispatch import dispatch
-from orchestrator_boundary.bash.evaluated import evaluated
+from orchestrator_boundary.bash.evaluated import evaluated, evaluates_values, literal_values
 from orchestrator_boundary.bash.links import through_links
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Status, summarize
-from orchestrator_boundary.bash.outcome import Env, Outcome
+from orchestrator_boundary.bash.outcome import Env, Outcome, runs_code
 from orchestrator_boundary.bash.parse import first_error, parse
 from orchestrator_boundary.bash.paths import is_windows, normalize_cwd
 from orchestrator_boundary.bash.powershell import analyze_powershell, powershell_commands
@@ -81,6 +81,24 @@ def _evaluated(root: Any, source: bytes, budget: Budget) -> list[Command]:
     return [Command(text, "", Status.OPAQUE, note=reason)] if reason else []
 
 
+_ECHOED_NAME = re.compile(r"""^"?\$\((?:echo|printf) +([\w./-]+)\)"?(?: |$)""")
+
+
+def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str]:
+    """Code a command that runs variable values may run: each literal value the text assigns,
+    on its own and as the program of a command named by an expansion (`x=touch; $x p`)."""
+    values = literal_values(root, budget)
+    codes = list(values)
+    for cmd in commands:
+        if cmd.note != "program name is not a literal":
+            continue
+        rest = cmd.text.partition(" ")[2]
+        echoed = _ECHOED_NAME.match(cmd.text)  # "$(echo touch)" p
+        names = [echoed.group(1)] if echoed else [v for v in values if v and " " not in v]
+        codes += [f"{name} {rest}" for name in names]
+    return codes
+
+
 def _bash(
     command: str, cwd: str, home: str | None, read_only: frozenset[str], budget: Budget
 ) -> BashAnalysis:
@@ -96,6 +114,12 @@ def _bash(
     env = Env(start, normalize_cwd(home), read_only, budget, 0, _NESTED, windows=is_windows(start))
     out = _evaluated(root, source, budget)
     Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
+    if evaluates_values(out):  # the values it may run are analysed as the code they may be
+        out += [
+            c
+            for code in guessed_code(out, root, budget)
+            for c in runs_code("", code, env, "").inner
+        ]
     return summarize(through_links(out))
 
 

@@ -58,8 +58,8 @@ def code_in(name: str, value: str | None) -> str | None:
     """The shell code a dangerous variable's literal value stands for, if any."""
     if value is None:
         return None
-    if name in _COMMAND_VARS:
-        return value
+    if name in _COMMAND_VARS or name.startswith("GIT_CONFIG_VALUE_"):
+        return value  # a git setting's value may be a command line (core.fsmonitor, ...)
     if name in _PROMPTS:
         return ": " + value  # its substitutions run when the prompt is printed
     return None

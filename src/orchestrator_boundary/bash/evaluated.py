@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator_boundary.bash.budget import Budget
+from orchestrator_boundary.bash.model import Command, Status
 
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _VALUE_NODES = frozenset(
@@ -118,3 +119,38 @@ def evaluated(root: Any, source: bytes, budget: Budget) -> tuple[str, str]:
             return reason, text_of(node)
         stack.extend(node.children)
     return "", ""
+
+
+# opaque commands whose reason is that they evaluate a variable's value as code or as a name
+_EVALUATORS = frozenset(
+    {"", "eval", "printf", "read", "mapfile", "readarray", "test", "[", "let", "git", "hash"}
+)
+
+
+def evaluates_values(commands: list[Command]) -> bool:
+    """Whether an opaque command may run the value of a variable (``eval "$c"``, ``$((x))``,
+    ``$x p``, ``git --config-env``): the literal values in the text are then code too."""
+    return any(
+        c.status is Status.OPAQUE
+        and (c.program in _EVALUATORS or c.note == "program name is not a literal")
+        and (c.program != "git" or "--config-env" in c.note)
+        for c in commands
+    )
+
+
+def literal_values(root: Any, budget: Budget) -> list[str]:
+    """The literal values the text assigns to variables (``x='a[$(touch p)]'``, ``c=touch``)."""
+    values: list[str] = []
+    stack = [root]
+    while stack:
+        budget.spend()
+        node = stack.pop()
+        if node.type == "variable_assignment":
+            value = node.child_by_field_name("value")
+            if value is not None and value.type in ("raw_string", "word", "string"):
+                text = text_of(value)
+                if value.type == "raw_string" or (value.type == "string" and "$" not in text):
+                    text = text[1:-1]
+                values.append(text)
+        stack.extend(node.children)
+    return values

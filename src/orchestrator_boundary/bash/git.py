@@ -113,6 +113,8 @@ def _reads(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     named = [v for name, v in p.opts if v is not None and "--output".startswith(name)]
     fx = env.fx_many(W, outputs or named, f"git {sub} {option}")
     if option in ("--upload-pack", "--exec", "-O") or "--open-files-in-pager".startswith(option):
+        # the program runs on files the analysis cannot name: a write somewhere
+        fx = fx or [Fx(W, "", None, f"git {sub} {option}: a program run on the matches")]
         return opaque("git", f"git {sub} {option} runs a command", fx)
     if not fx:
         fx = [Fx(W, "", None, f"git {sub} {option}")]

@@ -5,12 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from orchestrator_boundary.bash import boundary_cli
+from orchestrator_boundary.bash.inline_hidden import commands_in, strings_in
 from orchestrator_boundary.bash.inline_more import analyze_lua, analyze_php
 from orchestrator_boundary.bash.inline_python import analyze_python
 from orchestrator_boundary.bash.inline_scripts import analyze_js, analyze_perl, analyze_ruby
 from orchestrator_boundary.bash.installers import node_pm, pip
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    opaque,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.words import Word, lit
 
 Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]
@@ -49,7 +58,10 @@ def _inline(
                 path = env.home.rstrip("/") + path[1:] if path.startswith("~/") else None
             fx.append(env.fx(kind, lit(path) if path else None, source))
         if reason:
-            return opaque(prog, reason, fx)
+            hidden = "inline code hides which call writes"
+            fx += [env.fx(EffectKind.WRITE, lit(text), hidden) for text in strings_in(code, reason)]
+            shown = commands_in(code)
+            return runs_code(prog, "\n".join(shown) if shown else None, env, reason, fx)
     return writes(prog, fx, "" if fx else "inline code without file writes")
 
 
@@ -174,7 +186,9 @@ def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
         codes = [env.stdin]
     if any(code is not None and "$^I" in code for code in codes):
         if not operands:
-            return opaque(prog, "perl $^I edits files the code names")
+            why = "perl $^I edits files the code names"
+            named = [t for code in codes for t in strings_in(code or "", why)]
+            return opaque(prog, why, env.fx_many(EffectKind.WRITE, [lit(t) for t in named], why))
         in_place = True
     extra = env.fx_many(EffectKind.WRITE, operands, f"{prog} -i target") if in_place else []
     analyzer = analyze_perl if prog == "perl" else analyze_ruby

@@ -286,6 +286,11 @@ def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
         if dangerous(name, value_text):
             value = word(value_node, w.env.home, w.code).value if value_node is not None else ""
             code = code_in(name, value)
+            if name.startswith("GIT_TRACE") and value not in ("", "0", "1", "2", "true", "false"):
+                # GIT_TRACE=/path: git writes its trace to that file
+                path = value if value is not None and value.startswith("/") else None
+                effect = Effect(W, path or value_text, path, value_text, f"{name} file")
+                w.out.append(Command(value_text, "", Status.WRITES, (effect,), f"{name} file"))
             if code:
                 here = w.env.for_command(cwd, None, depth)
                 w.out.extend(runs_code(name, code, here, "").inner)
