@@ -79,14 +79,14 @@ def _redirect(
     if not dests:
         return
     if len(dests) > 1:  # `echo > f hi`: hi is an argument
-        args.extend([word(d, w.env.home, w.code) for d in dests[1:]])
+        args.extend([word(d, w.env.home, w.code, cwd) for d in dests[1:]])
     dest = dests[0]
     if op in (">&", "<&") and dest.type == "number":  # `2>&1`: a copy of another descriptor
         fds[_descriptor(node, w.code, 1 if op == ">&" else 0)] = fds.get(int(text_in(w.code, dest)))
         return
     if op == ">&" and text_in(w.code, dest) != "-":
         op = ">&"  # `>& file` is `&> file`
-    target = word(dest, w.env.home, w.code)
+    target = word(dest, w.env.home, w.code, cwd)
     literal = target.literal
     resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
     stream = _stream(resolved) if dest.type != "process_substitution" else None
@@ -228,7 +228,7 @@ def simple_command(
     name, arg_nodes, risky = (
         (None, [], "") if node is None else _children(w, node, cwd, depth, redirect_nodes)
     )
-    args = [word(a, env.home, w.code) for a in arg_nodes]
+    args = [word(a, env.home, w.code, cwd) for a in arg_nodes]
     fx: list[Fx] = []
     followers: list[Any] = []
     fds: Fds = {}
@@ -243,7 +243,7 @@ def simple_command(
         status = Status.WRITES if fx else Status.READ_ONLY
         program, why = "", note or "redirect only"
     else:
-        argv = [word(name, env.home, w.code), *args]
+        argv = [word(name, env.home, w.code, cwd), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note

@@ -146,9 +146,16 @@ def _tilde(value: str, home: str | None) -> str | None:
     return home.rstrip("/") + (sep + rest if sep else "")
 
 
-def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
+_PWD = frozenset({"$PWD", "${PWD}"})
+
+
+def _part(
+    node: Any, home: str | None, first: bool, code: str | None, pwd: str | None = None
+) -> Word:
     kind = node.type
     text = text_in(code, node)
+    if pwd is not None and text in _PWD:
+        return Word(text, pwd)  # the working directory, where the walk knows it (ADR 0021)
     if kind in _LITERAL_NODES:
         value, glob, brace = _unescape_unquoted(text)
         if first and text.startswith("~"):
@@ -161,15 +168,25 @@ def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
         # an expansion or substitution inside starts with '$' or '`': without either, every
         # child is string_content, and the children need not be read (a property pins it)
         if "$" in text or "`" in text:
-            for child in node.named_children:
-                if child.type != "string_content":
+            children = node.named_children
+            for child in children:
+                if child.type != "string_content" and (
+                    pwd is None or text_in(code, child) not in _PWD
+                ):
                     return unknown(text)
+            return Word(
+                text,
+                "".join(
+                    _unescape_dq(text_in(code, c)) if c.type == "string_content" else pwd or ""
+                    for c in children
+                ),
+            )
         body = text[2:-1] if kind == "translated_string" else text[1:-1]
         return Word(text, _unescape_dq(body))
     if kind == "ansi_c_string":
         return Word(text, _ansi_c(text[2:-1]))
     if kind == "concatenation":
-        parts = [_part(c, home, first and i == 0, code) for i, c in enumerate(node.children)]
+        parts = [_part(c, home, first and i == 0, code, pwd) for i, c in enumerate(node.children)]
         if any(p.value is None for p in parts):
             return unknown(text)
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
@@ -185,10 +202,11 @@ def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
     return unknown(text)  # expansions, substitutions, arithmetic, anything new
 
 
-def word(node: Any, home: str | None, code: str | None = None) -> Word:
-    """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``)."""
+def word(node: Any, home: str | None, code: str | None = None, pwd: str | None = None) -> Word:
+    """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``);
+    ``pwd``: the working directory when it is known (``$PWD`` expands to it)."""
     if node.type in _LITERAL_NODES:  # most words: nothing to unescape, no glob, no tilde
         text = text_in(code, node)
         if _SPECIAL_UNQUOTED.isdisjoint(text) and text[:1] != "~":
             return Word(text, text)
-    return _part(node, home, True, code)
+    return _part(node, home, True, code, pwd)
