@@ -23,6 +23,11 @@ def C(path: str | None) -> tuple[EffectKind, str | None]:
     return (EffectKind.CHANGE, path)
 
 
+def X(path: str | None) -> tuple[EffectKind, str | None]:
+    """This product's own CLI changing the boundary (ADR 0021)."""
+    return (EffectKind.CONTROL, path)
+
+
 GIT = W("/w/p/.git")
 
 CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] = [
@@ -760,12 +765,56 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("unparse-rw-redirect", "cat 3<> f", U, ()),
     ("unparse-case", "case x in", U, ()),
     ("unparse-for", "for", U, ()),
+    # --- issue 12: read_only is a proof (ADR 0021); the reality-checked table is
+    # tests/reality_cases.py, these pin details it does not --------------------------------
+    ("i12-sed-abbrev", "sed --in s/a/b/ f", WR, (W("/w/p/f"),)),
+    ("i12-sed-unknown-option", "sed --frobnicate s/a/b/ f", OP, ()),
+    ("i12-sed-ro-twin", "sed -n --quiet p f", R, ()),
+    ("i12-sort-attached", "sort -ofile x", WR, (W("/w/p/file"),)),
+    ("i12-sort-equals", "sort -o=f x", WR, (W("/w/p/=f"),)),
+    ("i12-cp-target-abbrev", "cp --target=d a", WR, (W("/w/p/d"),)),
+    ("i12-tar-extract-stdout", "tar -xOf x.tar", R, ()),
+    ("i12-tar-remove-files", "tar -cf a.tar --remove-files d", WR, (W("/w/p/a.tar"), D("/w/p/d"))),
+    ("i12-git-diff-output", "git diff --out=f HEAD", WR, (W("/w/p/f"),)),
+    ("i12-git-log-ro", "git log --oneline -5", R, ()),
+    ("i12-git-reflog-expire", "git reflog expire --all", WR, (GIT,)),
+    ("i12-nul-posix-append", "ls >> NUL", WR, (W("/w/p/NUL"),)),
+    ("i12-nul-windows", "echo x > NUL.txt", R, ()),
+    ("i12-pwd", 'rm "$PWD/x"', WR, (D("/w/p/x"),)),
+    ("i12-pwd-after-cd", 'cd sub && rm "${PWD}/y"', WR, (D("/w/p/sub/y"),)),
+    ("i12-pwd-after-unknown-cd", 'cd sub; rm "$PWD/y"', WR, (D(None),)),
+    ("i12-arith-literal", "echo $((1 + 2))", R, ()),
+    ("i12-arith-value", "echo $((n + 1))", OP, ()),
+    ("i12-ansi-c-hex", "$'\\x74ouch' f", WR, (W("/w/p/f"),)),
+    ("i12-echo-pipe-sh", "echo 'rm x' | sh", WR, (D("/w/p/x"),)),
+    ("i12-echo-pipe-cat", "echo 'rm x' | cat", R, ()),
+    ("i12-link-target", "ln -s a l && echo x > l", WR, (C("/w/p/l"), W("/w/p/l"), W("/w/p/a"))),
+    ("i12-formatter-write", "black src", WR, (W("/w/p/src"),)),
+    ("i12-formatter-check", "black --check src", R, ()),
+    ("i12-formatter-unknown-option", "black --frob src", OP, (W("/w/p/src"),)),
+    ("i12-cli-phase-set", "orchestrator-boundary phase off", WR, (X(None),)),
+    ("i12-cli-phase-show", "orchestrator-boundary phase", R, ()),
+    ("i12-cli-module", "python3 -m orchestrator_boundary uninstall", WR, (X(None),)),
+    ("i12-cli-uv-run", "uv run orchestrator-boundary install", WR, (X(None),)),
+    ("i12-cli-dry-run", "orchestrator-boundary install --dry-run", R, ()),
+    ("i12-cli-report", "orchestrator-boundary report", R, ()),
+    ("i12-cli-import", "python3 -c 'import orchestrator_boundary.cli'", OP, (X(None),)),
+    ("i12-py-os-system", "python3 -c \"import os; os.system('rm x')\"", OP, (D("/w/p/x"),)),
+    (
+        "i12-py-hidden-call",
+        "python3 -c \"import os; vars(os)['remove']('f')\"",
+        OP,
+        (W("/w/p/remove"), W("/w/p/f")),
+    ),
+    ("i12-php-write", "php -r 'file_put_contents(\"f\", 1);'", WR, (W("/w/p/f"),)),
+    ("i12-lua-ro", "lua -e 'print(1)'", R, ()),
 ]
 
 # per-case keyword overrides for analyze()
 OVERRIDES: dict[str, dict[str, object]] = {
     "ro-caller-list": {"read_only_commands": frozenset({"mytool"})},
     "redir-windows-cwd": {"cwd": "C:\\w\\p"},
+    "i12-nul-windows": {"cwd": "C:\\w\\p"},
 }
 
 # PowerShell (shell="powershell"), cwd=/w/p, home=/home/u
@@ -818,4 +867,15 @@ PS_CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]
     ("ps-call-operator", "& ./build.ps1", OP, ()),
     ("ps-comment", "# Remove-Item x\nGet-Date", R, ()),
     ("ps-string-gt", "Write-Output 'a > b'", R, ()),
+    ("ps-assigned-set-content", "$null = Set-Content f.txt x", WR, (W("/w/p/f.txt"),)),
+    ("ps-assigned-new-item", "$r = New-Item -ItemType File n.txt", WR, (W("/w/p/n.txt"),)),
+    ("ps-assigned-expression", "$x = 5", R, ()),
+    ("ps-whatif-false", "Remove-Item a -WhatIf:$false", WR, (D("/w/p/a"),)),
+    ("ps-whatif-zero", "Remove-Item a -WhatIf:0", WR, (D("/w/p/a"),)),
+    ("ps-whatif-true", "Remove-Item a -WhatIf:$true", R, ()),
+    ("ps-expand-archive", "Expand-Archive a.zip -DestinationPath out", WR, (W("/w/p/out"),)),
+    ("ps-io-file-write", "[IO.File]::WriteAllText('f.txt', 'x')", WR, (W("/w/p/f.txt"),)),
+    ("ps-io-file-read", "[System.IO.File]::ReadAllText('f.txt')", R, ()),
+    ("ps-cmd-redirect", 'cmd /c "echo x > f.txt"', OP, (W("/w/p/f.txt"),)),
+    ("ps-nul-posix", "echo x > nul", WR, (W("/w/p/nul"),)),
 ]
