@@ -60,6 +60,7 @@ def split(
             return out
         if value.startswith("--") or long_single_dash:
             name, eq, attached = value.partition("=")
+            name = _unabbreviated(name, long_val)
             if eq:
                 out.opts.append((name, Word(arg.text, attached)))
             elif name in long_val and i + 1 < n:
@@ -90,3 +91,11 @@ def _short_cluster(args: list[Word], i: int, short_val: str, out: Parsed) -> int
             break
         out.opts.append(("-" + letter, None))
     return i + 1
+
+
+def _unabbreviated(name: str, long_val: frozenset[str] | set[str]) -> str:
+    """getopt takes any unambiguous prefix of a long option: ``--out`` for ``--output``."""
+    if name in long_val or not name.startswith("--") or len(name) < 4:
+        return name
+    matches = [known for known in long_val if known.startswith(name)]
+    return matches[0] if len(matches) == 1 else name
