@@ -10,6 +10,7 @@ holds it is opaque. Literal arithmetic (``$((1 + 2))``) is not.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from orchestrator_boundary.bash.budget import Budget
@@ -33,19 +34,8 @@ _COMPUTED = frozenset(
     {"string", "simple_expansion", "expansion", "concatenation", "command_substitution"}
 )
 # a cheap test on the parsed bytes: text without any of these has nothing evaluated
-_MARKERS = (
-    b"((",
-    b"[",
-    b"-eq",
-    b"-ne",
-    b"-lt",
-    b"-le",
-    b"-gt",
-    b"-ge",
-    b"@P",
-    b"${!",
-    b"-i",
-    b"-n",
+_MARKERS = re.compile(
+    rb"\(\(|\[|-(?:eq|ne|lt|le|gt|ge|i|n)|@P|\$\{!|declare|local|export|typeset|readonly"
 )
 
 
@@ -108,7 +98,7 @@ def _test_reason(node: Any) -> str:
 def evaluated(root: Any, source: bytes, budget: Budget) -> tuple[str, str]:
     """Why some text in the tree ``root`` is evaluated as code, and that text; ("", "") when
     none is."""
-    if not any(marker in source for marker in _MARKERS):
+    if _MARKERS.search(source) is None:
         return "", ""
     stack = [root]
     while stack:
@@ -130,12 +120,13 @@ _EVALUATORS = frozenset(
 def evaluates_values(commands: list[Command]) -> bool:
     """Whether an opaque command may run the value of a variable (``eval "$c"``, ``$((x))``,
     ``$x p``, ``git --config-env``): the literal values in the text are then code too."""
-    return any(
-        c.status is Status.OPAQUE
-        and (c.program in _EVALUATORS or c.note == "program name is not a literal")
-        and (c.program != "git" or "--config-env" in c.note)
-        for c in commands
-    )
+    for c in commands:
+        if c.status is Status.OPAQUE and (
+            (c.program in _EVALUATORS and (c.program != "git" or "--config-env" in c.note))
+            or c.note == "program name is not a literal"
+        ):
+            return True
+    return False
 
 
 def literal_values(root: Any, budget: Budget) -> list[str]:

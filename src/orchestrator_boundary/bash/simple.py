@@ -312,10 +312,13 @@ def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:
 
 def _printed(program: str, argv: list[Word], stdin: str | None) -> str | None:
     """The literal text ``echo``, ``printf`` or ``cat`` prints, when it is knowable."""
-    values = [a.value for a in argv[1:]]
-    if any(v is None for v in values):
+    if program not in ("echo", "printf", "cat"):
         return None
-    texts = [v or "" for v in values]
+    texts: list[str] = []
+    for arg in argv[1:]:
+        if arg.value is None:
+            return None
+        texts.append(arg.value)
     if program == "cat":
         return stdin if not texts or texts == ["-"] else None
     if program == "echo":
