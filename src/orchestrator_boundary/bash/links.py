@@ -24,6 +24,8 @@ def _points_to(effect: Effect) -> str | None:
 
 
 def through_links(commands: list[Command]) -> list[Command]:
+    if not any(_makes_link(e) for cmd in commands if cmd.effects for e in cmd.effects):
+        return commands  # no link made: nothing to follow
     links: dict[str, str | None] = {}
     out: list[Command] = []
     for cmd in commands:
