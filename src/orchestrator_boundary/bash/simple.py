@@ -177,7 +177,8 @@ def _children(
             redirects.append(child)
             continue
         elif child.type == "variable_assignment":
-            risky = risky or _risky_assignment(w, child, cwd, depth)
+            found = _risky_assignment(w, child, cwd, depth)  # each one's code is analysed
+            risky = risky or found
         w.substitutions(child, cwd, depth + 1)
     return name, arg_nodes, risky
 
