@@ -135,7 +135,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("env-git-pager", "GIT_PAGER='rm x' git log", OP, (D("/w/p/x"),)),  # the pager's effects
     ("env-ld-preload", "env LD_PRELOAD=/tmp/x.so ls", OP, ()),
     ("env-sudo-bash-env", "sudo BASH_ENV=/tmp/e bash -c ls", OP, ()),
-    ("env-node-options", "NODE_OPTIONS='--require ./x.js' node -e '1'", OP, ()),
+    ("env-node-options", "NODE_OPTIONS='--require ./x.js' node -e '1'", OP, (W(None),)),
     ("env-harmless-prefix", "NO_COLOR=1 git status", R, ()),
     ("git-c-pager", "git -c core.pager='rm x' log", OP, (D("/w/p/x"),)),
     ("git-c-alias", "git -c alias.st='!rm -rf x' st", OP, (D("/w/p/x"),)),
@@ -624,7 +624,9 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ),
     ("py-c-subprocess", "python -c \"import subprocess; subprocess.run(['ls'])\"", OP, ()),
     ("py-c-os-system", "python -c \"import os; os.system('rm x')\"", OP, (D("/w/p/x"),)),
-    ("py-c-exec", "python -c \"exec('x=1')\"", OP, ()),
+    ("py-c-exec", "python -c \"exec('x=1')\"", R, ()),  # literal code: analysed (#12)
+    ("py-c-exec-literal-write", 'python -c "exec(\'open(\\"f\\", \\"w\\")\')"', WR, (W("/w/p/f"),)),
+    ("py-c-exec-computed", 'python -c "exec(x)"', OP, (W(None),)),
     ("py-c-local-import", "python -c 'import myapp; myapp.main()'", OP, ()),
     ("py-c-syntax-error", "python -c 'def ('", OP, ()),
     ("py-c-var", 'python -c "$CODE"', OP, ()),

@@ -8,6 +8,7 @@ below this one, and none imports it.
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
@@ -89,7 +90,14 @@ def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str
     on its own and as the program of a command named by an expansion (`x=touch; $x p`)."""
     values = literal_values(root, budget)
     codes = list(values)
+    hashed: dict[str, str] = {}  # `hash -p /usr/bin/touch ls`: later, ls runs touch
     for cmd in commands:
+        words = cmd.text.split()
+        if cmd.program == "hash" and "-p" in words[:-2]:
+            at = words.index("-p")
+            hashed[words[at + 2]] = words[at + 1]
+        elif cmd.program in hashed:
+            codes.append(" ".join([hashed[cmd.program], *words[1:]]))
         if cmd.note != "program name is not a literal":
             continue
         rest = cmd.text.partition(" ")[2]
@@ -97,6 +105,31 @@ def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str
         names = [echoed.group(1)] if echoed else [v for v in values if v and " " not in v]
         codes += [f"{name} {rest}" for name in names]
     return codes
+
+
+def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
+    """A command named by an alias the text defined earlier is analysed as what it expands to
+    (`alias l='ls -l'; l` is `ls -l`)."""
+    if not any(cmd.program == "alias" for cmd in commands):
+        return commands
+    aliases: dict[str, str] = {}
+    out: list[Command] = []
+    for cmd in commands:
+        if cmd.program == "alias":
+            try:
+                words = shlex.split(cmd.text)[1:]
+            except ValueError:
+                words = []
+            for word in words:
+                name, eq, body = word.partition("=")
+                if eq:
+                    aliases[name] = body
+        elif cmd.program in aliases and cmd.note.startswith("unknown program"):
+            rest = cmd.text.partition(" ")[2]
+            out += runs_code("", f"{aliases[cmd.program]} {rest}", env, "").inner
+            continue
+        out.append(cmd)
+    return out
 
 
 def _bash(
@@ -114,6 +147,7 @@ def _bash(
     env = Env(start, normalize_cwd(home), read_only, budget, 0, _NESTED, windows=is_windows(start))
     out = _evaluated(root, source, budget)
     Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
+    out = _expand_aliases(out, env)
     if evaluates_values(out):  # the values it may run are analysed as the code they may be
         out += [
             c

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
 from orchestrator_boundary.bash.ps_static import cmd_redirects
 from orchestrator_boundary.bash.words import Word
@@ -59,7 +59,11 @@ def _alias(prog: str, args: list[Word], env: Env) -> Outcome:
         bodies = [a.value.partition("=")[2] for a in args if a.value is not None]
         code = "\n".join(bodies) if all(a.value is not None for a in args) else None
         note = "defines an alias: later commands in this shell may run other code"
-        return runs_code(prog, code, env, note)
+        outcome = runs_code(prog, code, env, note)
+        if code is not None and all(c.status is Status.READ_ONLY for c in outcome.inner):
+            # whatever uses the alias runs only what was just shown to be read-only
+            return Outcome(prog, Status.READ_ONLY, (), "defines a read-only alias", outcome.inner)
+        return outcome
     return read_only(prog, "lists aliases")
 
 

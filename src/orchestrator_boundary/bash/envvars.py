@@ -63,3 +63,12 @@ def code_in(name: str, value: str | None) -> str | None:
     if name in _PROMPTS:
         return ": " + value  # its substitutions run when the prompt is printed
     return None
+
+
+# variables that make the next program load code from a file the text does not show
+LOADS_CODE = frozenset(
+    {
+        "LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "PYTHONSTARTUP",
+        "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+    }
+)  # fmt: skip

@@ -152,6 +152,15 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
     ):
         return "getattr: a callable the analysis cannot name"
     short = name.rsplit(".", 1)[-1]
+    literal = call.args[0] if call.args else None
+    if (
+        name in ("exec", "eval")
+        and isinstance(literal, ast.Constant)
+        and isinstance(literal.value, str)
+    ):  # exec of a literal: the code it runs is in sight
+        inner, reason = analyze_python(literal.value)
+        found.extend(inner)
+        return reason
     if name in PY_OPAQUE_CALLS or name.startswith(PY_OPAQUE_PREFIXES):
         return f"calls {name}: runs other code"
     if name in PY_OPEN_LIKE:

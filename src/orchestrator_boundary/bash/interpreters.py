@@ -60,6 +60,8 @@ def _inline(
         if reason:
             hidden = "inline code hides which call writes"
             fx += [env.fx(EffectKind.WRITE, lit(text), hidden) for text in strings_in(code, reason)]
+            if "calls exec" in reason or "calls eval" in reason or "calls compile" in reason:
+                fx.append(Fx(EffectKind.WRITE, "", None, "runs code the analysis cannot see"))
             shown = commands_in(code)
             return runs_code(prog, "\n".join(shown) if shown else None, env, reason, fx)
     return writes(prog, fx, "" if fx else "inline code without file writes")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from orchestrator_boundary.bash.dispatch import dispatch
-from orchestrator_boundary.bash.envvars import code_in, dangerous
+from orchestrator_boundary.bash.envvars import LOADS_CODE, code_in, dangerous
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
 from orchestrator_boundary.bash.parse import text_in
@@ -287,6 +287,9 @@ def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
         if dangerous(name, value_text):
             value = word(value_node, w.env.home, w.code).value if value_node is not None else ""
             code = code_in(name, value)
+            if name in LOADS_CODE:  # code from a file: what it writes is not in sight
+                effect = Effect(W, "", None, value_text, f"{name} loads code from a file")
+                w.out.append(Command(value_text, "", Status.OPAQUE, (effect,), effect.source))
             if name.startswith("GIT_TRACE") and value not in ("", "0", "1", "2", "true", "false"):
                 # GIT_TRACE=/path: git writes its trace to that file
                 path = value if value is not None and value.startswith("/") else None
