@@ -104,14 +104,18 @@ def scan_program(code: str) -> tuple[list[str | None], str, list[str | None]]:
 def awk(prog: str, args: list[Word], env: Env) -> Outcome:
     parsed = split(
         args,
-        "FvfiE",
-        frozenset({"--field-separator", "--assign", "--file", "--include", "--exec", "--source"}),
+        "FvfiEl",
+        frozenset(
+            {"--field-separator", "--assign", "--file", "--include", "--exec", "--source", "--load"}
+        ),
     )
     operands = list(parsed.pos)
     in_place = any(
         v is not None and v.value in ("inplace", "inplace.awk")
         for v in parsed.values("-i", "--include")
     )
+    if parsed.has("-l", "--load") or any("@load" in (v.value or "@load") for v in parsed.pos[:1]):
+        return opaque(prog, "awk loads an extension")
     if parsed.has("-f", "--file", "-E", "--exec"):
         return opaque(prog, "awk program file not analyzed")
     sources = [v for v in parsed.values("--source") if v]

@@ -123,7 +123,10 @@ def node(prog: str, args: list[Word], env: Env) -> Outcome:
             break
         if value in ("-c", "--check"):
             return read_only(prog, "node --check only parses")
-        if value in ("-r", "--require", "--import", "--loader"):
+        name = value.partition("=")[0]
+        if name in ("-r", "--require", "--import", "--loader", "--experimental-loader") or (
+            name.startswith("--") and ("loader" in name or "preload" in name or "policy" in name)
+        ):
             return opaque(prog, "node preloads a module")
         if value == "-" or not value.startswith("-"):
             if value != "-":
