@@ -113,3 +113,48 @@ def test_phase_json(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert code == 0 and data["changed"] is True and data["phase"] == "off"
     assert data["source"] == "config" and data["problem"] is None
+
+
+def _entries(path: Path) -> list[dict[str, object]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [
+        h
+        for event in ("PreToolUse", "PostToolUse")
+        for g in data["hooks"][event]
+        for h in g["hooks"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("to", "on_failure"),
+    [("enforce", "block"), ("ask", "block"), ("warn", None), ("off", None)],
+    ids=["enforce", "ask", "warn", "off"],
+)
+def test_phase_keeps_the_hook_entries_in_step(
+    proj: Path, capsys: pytest.CaptureFixture[str], to: str, on_failure: str | None
+) -> None:
+    """onFailure and the launcher's fallback phase follow the phase (ADRs 0023, 0024), in the
+    committed settings and in the local ones; nothing else in those files changes."""
+    assert cli.main(["install", "--project", str(proj), "--phase", "warn"]) == 0
+    assert cli.main(["install", "--project", str(proj), "--scope", "local"]) == 0
+    project, local = proj / ".claude" / "settings.json", proj / ".claude" / "settings.local.json"
+    for path in (project, local):
+        assert all("onFailure" not in h for h in _entries(path))
+    before_local = json.loads(local.read_text())
+    capsys.readouterr()
+    code, out = phase(proj, capsys, to)
+    assert code == 0
+    changed = [p for p in (project, local) if f"hooks in step with {to}: {p}" in out]
+    # warn -> off: only the launcher's argument changes; warn -> warn: nothing
+    assert changed == ([project, local] if on_failure else [project] if to == "off" else [])
+    for h in _entries(project):
+        assert h.get("onFailure") == on_failure
+        assert str(h["command"]).endswith(f" {to}")
+    for h in _entries(local):
+        assert h.get("onFailure") == on_failure
+    after_local = json.loads(local.read_text())
+    for event in ("PreToolUse", "PostToolUse"):
+        [hb] = before_local["hooks"][event][0]["hooks"]
+        [ha] = after_local["hooks"][event][0]["hooks"]
+        assert {k: v for k, v in ha.items() if k != "onFailure"} == hb
+    assert not list((proj / ".claude").glob("*.bak-*"))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from orchestrator_boundary import registration
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.errors import BoundaryInputError
@@ -178,12 +179,21 @@ def _payload(root: str, event: str, tool: str, tool_input: dict[str, Any]) -> by
     return json.dumps(data).encode()
 
 
+def argv_of(hook: Mapping[str, Any]) -> list[str]:
+    """How Claude Code starts a hook entry on POSIX: exec form (``args``) directly, else the
+    command through ``sh -c``."""
+    args = hook.get("args")
+    if isinstance(args, list):
+        return [str(hook.get("command")), *map(str, args)]
+    return ["sh", "-c", str(hook.get("command"))]
+
+
 def _run_hook(
-    command: str, stdin: bytes, env: dict[str, str], timeout: float, cwd: str
+    argv: list[str], stdin: bytes, env: dict[str, str], timeout: float, cwd: str
 ) -> tuple[int | None, str, str]:
     try:
         proc = subprocess.Popen(
-            ["sh", "-c", command],
+            argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -203,16 +213,31 @@ def _run_hook(
     return proc.returncode, out_b.decode(errors="replace"), err_b.decode(errors="replace")
 
 
-def probe_command(event: str, command: str, timeout: float, environ: Mapping[str, str]) -> str:
-    """'' when ``command`` behaves like our hook in a temporary project; else what went wrong."""
+def probe_command(
+    event: str,
+    command: str | Mapping[str, Any],
+    timeout: float,
+    environ: Mapping[str, str],
+    project: str | None = None,
+) -> str:
+    """'' when the hook entry (or a plain ``command``) behaves like our hook in a temporary
+    project; else what went wrong. A project launcher (ADR 0023) is copied from ``project``
+    into the temporary one, so it runs as it would here."""
+    hook = {"command": command} if isinstance(command, str) else command
+    argv = argv_of(hook)
     with tempfile.TemporaryDirectory(prefix="ob-doctor-") as tmp:
         root = os.path.realpath(tmp)
         os.makedirs(os.path.join(root, ".claude"))
+        shim = os.path.join(project or "", *registration.SHIM_RELPATH.split("/"))
+        if project and registration.SHIM_RELPATH in " ".join(argv) and os.path.isfile(shim):
+            copy = os.path.join(root, *registration.SHIM_RELPATH.split("/"))
+            os.makedirs(os.path.dirname(copy))
+            shutil.copyfile(shim, copy)
         env = {k: v for k, v in environ.items() if not k.startswith(_GUARDED)}
         env.update(CLAUDE_PROJECT_DIR=root, CLAUDECODE="1")
         target = os.path.join(root, "src", "doctor.py")
         code, out, err = _run_hook(
-            command, _payload(root, event, "Read", {"file_path": target}), env, timeout, root
+            argv, _payload(root, event, "Read", {"file_path": target}), env, timeout, root
         )
         if code != 0 or out.strip():
             return (
@@ -223,7 +248,7 @@ def probe_command(event: str, command: str, timeout: float, environ: Mapping[str
             return ""
         env[PHASE_ENV] = "enforce"
         code, out, err = _run_hook(
-            command,
+            argv,
             _payload(root, event, "Write", {"file_path": target, "content": "x\n"}),
             env,
             timeout,
@@ -248,16 +273,17 @@ def check_commands_runnable(ctx: Context) -> Check:
     count = 0
     for event in se.EVENTS:
         for path, hook in found[event]:
-            command = str(hook.get("command"))
+            command = json.dumps(hook, sort_keys=True)
             if (event, command) in seen:
                 continue
             seen.add((event, command))
             count += 1
             timeout = hook.get("timeout")
             limit = float(timeout) if isinstance(timeout, int | float) and timeout > 0 else 600.0
-            why = probe_command(event, command, min(limit, RUN_TIMEOUT_S), ctx.environ)
+            why = probe_command(event, hook, min(limit, RUN_TIMEOUT_S), ctx.environ, ctx.root)
             if why:
-                problems.append(f"{event} command {command!r} in {path}: {why}")
+                shown = " ".join(argv_of(hook)[2:] if "args" not in hook else argv_of(hook))
+                problems.append(f"{event} command {shown!r} in {path}: {why}")
     if not count:
         return Check(
             "commands", WARN, "no registered command to try", "run: orchestrator-boundary install"

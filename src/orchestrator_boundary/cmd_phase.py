@@ -54,6 +54,23 @@ def set_phase_text(text: str, value: str) -> str:
     return tomlkit.dumps(doc)
 
 
+def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str]:
+    """Bring our entries in the project's settings files in step with ``phase``: their
+    ``onFailure`` (ADR 0024) and the launcher's fallback phase (ADR 0023). The files changed."""
+    changed = []
+    for scope in ("project", "local"):
+        path = se.settings_path(scope, root, environ=environ)
+        text = se.read_text(path)
+        if text is None:
+            continue
+        change = se.in_step(se.parse_settings(text, path), phase, path)
+        if change.changed:
+            new = se.dump_settings(change.new, se.detect_indent(text))
+            se.write_atomic(path, new, backup_to=se.backup_dir(environ))
+            changed.append(path)
+    return changed
+
+
 def run(args: argparse.Namespace) -> int:
     root = os.path.abspath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     environ = dict(os.environ)
@@ -75,6 +92,13 @@ def run(args: argparse.Namespace) -> int:
                 return _fail(args, f"{path}: cannot write ({exc})")
             out["changed"] = True
         out["set"] = args.value
+        try:
+            out["hooks_in_step"] = hooks_in_step(root, args.value, environ)
+        except (OSError, se.SettingsError) as exc:
+            out["notes"].append(
+                f"the hook entries were not brought in step ({exc}); "
+                "run: orchestrator-boundary install"
+            )
         checked = parse_config(new, path)
         if not isinstance(checked, Config):
             out["notes"].append(
@@ -99,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
         if args.value is not None:
             verb = "set" if out["changed"] else "already"
             print(f'{verb}: phase = "{args.value}" in {out["config_file"]}')
+            for path in out.get("hooks_in_step", []):
+                print(f"hooks in step with {args.value}: {path}")
         print(f"effective phase: {out['phase']} (from {out['source']})")
         if out["problem"]:
             print(f"config problem: {out['problem']}")
