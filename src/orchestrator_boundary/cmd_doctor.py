@@ -60,51 +60,124 @@ class Context:
         return out
 
 
-def check_claude(ctx: Context) -> Check:
+def claude_version(ctx: Context) -> tuple[str | None, tuple[int, ...] | None, str]:
+    """(the ``claude`` on PATH, its version, what went wrong). Asked once per doctor run."""
     exe = shutil.which("claude", path=ctx.environ.get("PATH"))
     if exe is None:
-        return Check(
-            "claude",
-            WARN,
-            "claude is not on PATH here",
-            "install Claude Code >= 2.1.69, or ignore if it runs elsewhere",
-        )
+        return None, None, "claude is not on PATH here"
+    key = (exe, ctx.environ.get("PATH"))
+    if key not in _VERSIONS:
+        _VERSIONS[key] = _ask_version(exe, ctx.environ)
+    version, problem = _VERSIONS[key]
+    return exe, version, problem
+
+
+_VERSIONS: dict[tuple[str, str | None], tuple[tuple[int, ...] | None, str]] = {}
+
+
+def _ask_version(exe: str, environ: Mapping[str, str]) -> tuple[tuple[int, ...] | None, str]:
     try:
         done = subprocess.run(
             [exe, "--version"],
             capture_output=True,
             text=True,
             timeout=15,
-            env=dict(ctx.environ),
+            env=dict(environ),
             check=False,
         )
         text = (done.stdout or "") + (done.stderr or "")
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return Check(
-            "claude",
-            WARN,
-            f"{exe} --version did not answer ({exc})",
-            "check the Claude Code installation",
-        )
+        return None, f"{exe} --version did not answer ({exc})"
     m = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
     if m is None:
+        return None, f"{exe} --version printed no version: {text.strip()[:80]!r}"
+    return tuple(int(g) for g in m.groups()), ""
+
+
+def shown(version: tuple[int, ...]) -> str:
+    return ".".join(map(str, version))
+
+
+def check_claude(ctx: Context) -> Check:
+    exe, version, problem = claude_version(ctx)
+    if exe is None:
         return Check(
             "claude",
             WARN,
-            f"{exe} --version printed no version: {text.strip()[:80]!r}",
-            "check the Claude Code installation",
+            problem,
+            "install Claude Code >= 2.1.69, or ignore if it runs elsewhere",
         )
-    version = tuple(int(g) for g in m.groups())
-    shown = ".".join(m.groups())
+    if version is None:
+        return Check("claude", WARN, problem, "check the Claude Code installation")
     if version < MIN_CLAUDE:
         return Check(
             "claude",
             FAIL,
-            f"claude {shown} at {exe} is older than 2.1.69: its payloads carry no "
+            f"claude {shown(version)} at {exe} is older than 2.1.69: its payloads carry no "
             "agent_id, so subagents cannot be told from the main agent",
             "update Claude Code (npm install -g @anthropic-ai/claude-code)",
         )
-    return Check("claude", OK, f"claude {shown} at {exe}")
+    return Check("claude", OK, f"claude {shown(version)} at {exe}")
+
+
+def check_on_failure(ctx: Context) -> Check:
+    """Our entries carry ``onFailure: "block"`` exactly in enforce and ask (ADR 0024), and the
+    installed CLI understands what they use (``onFailure`` 2.1.295+, exec form 2.1.139+)."""
+    env = {k: v for k, v in ctx.environ.items() if k != PHASE_ENV}  # what `phase` writes
+    try:
+        phase = setup(ctx.root, {**env, "CLAUDE_PROJECT_DIR": ctx.root}).phase.value
+    except BoundaryInputError as exc:
+        return Check("onfailure", FAIL, str(exc), "")
+    found = [(p, h) for e in se.EVENTS for p, h in _ours(ctx)[e]]
+    if not found:
+        return Check("onfailure", OK, "no registered entry to check")
+    want = registration.on_failure(phase)
+    off = sorted({p for p, h in found if h.get("onFailure") != want and p.endswith(".json")})
+    _exe, version, _ = claude_version(ctx)
+    if want and off:
+        return Check(
+            "onfailure",
+            FAIL,
+            f'phase {phase}, but entries in {", ".join(off)} lack "onFailure": "block": '
+            "a hook that cannot start, crashes or times out would let the call through",
+            f"run: orchestrator-boundary phase {phase}",
+        )
+    if off:
+        return Check(
+            "onfailure",
+            WARN,
+            f'phase {phase}, but entries in {", ".join(off)} carry "onFailure": "block": '
+            "a broken hook would block every call",
+            f"run: orchestrator-boundary phase {phase}",
+        )
+    exec_form = any(isinstance(h.get("args"), list) for _p, h in found)
+    if version is not None and exec_form and version < registration.EXEC_FORM_SINCE:
+        return Check(
+            "onfailure",
+            FAIL,
+            f'claude {shown(version)} does not know exec-form hooks ("args", 2.1.139+): '
+            "our entries would not start",
+            "update Claude Code",
+        )
+    if want and version is not None and version < registration.ON_FAILURE_SINCE:
+        return Check(
+            "onfailure",
+            WARN,
+            f'claude {shown(version)} ignores "onFailure" (2.1.295+): a hook that cannot start '
+            "lets the call through",
+            "update Claude Code to 2.1.295 or later",
+        )
+    if want:
+        which = "" if version else " (the CLI version is unknown here: 2.1.295+ honours it)"
+        return Check(
+            "onfailure", OK, f"phase {phase}: every entry blocks when it cannot run{which}"
+        )
+    return Check(
+        "onfailure",
+        OK,
+        f"phase {phase}: no onFailure, so a hook that cannot run lets calls through "
+        "(as warn and off intend)",
+    )
 
 
 def _ours(ctx: Context) -> dict[str, list[tuple[str, dict[str, Any]]]]:
@@ -416,6 +489,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_settings_files,
     check_hooks_registered,
     check_commands_runnable,
+    check_on_failure,
     check_config,
     check_audit,
     check_phase,
@@ -425,6 +499,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
 
 
 def diagnose(ctx: Context) -> list[Check]:
+    _VERSIONS.clear()  # one answer per run, a fresh one for the next
     out = []
     for check in CHECKS:
         try:
