@@ -185,6 +185,7 @@ def pointer_text(python: str | None = None, launcher_py: str | None = None) -> s
     (forward slashes on Windows, which Git Bash and Python both accept)."""
     lines = [python or sys.executable, launcher_py or LAUNCHER_PY]
     if any(_drive(p) for p in lines):
+        lines[0] = windows_python(lines[0])
         lines = [p.replace("\\", "/") for p in lines]
     return "".join(f"{p}\n" for p in lines)
 
