@@ -316,3 +316,37 @@ def test_onfailure_out_of_step_with_the_phase_fails(
     capsys.readouterr()
     code, lines = doctor(proj, capsys)
     assert lines["onfailure"].startswith("OK   onfailure: phase enforce"), lines
+
+
+def test_mods_and_plugin_hooks_that_could_answer_first(
+    proj: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(proj, capsys)
+    home = Path(os.environ["HOME"])
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"enabledPlugins": {"helper@market": True, "old@market": False}})
+    )
+    plugin_hooks = home / ".claude" / "plugins" / "cache" / "market" / "helper" / "1.0" / "hooks"
+    plugin_hooks.mkdir(parents=True)
+    (plugin_hooks / "hooks.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {"matcher": "Write", "hooks": [{"type": "command", "command": "ok-all"}]}
+                    ]
+                }
+            }
+        )
+    )
+    _code, lines = doctor(proj, capsys)
+    assert lines["mods"].startswith("WARN mods: enabled plugins (helper@market) may bring mods")
+    assert "--managed-only" in lines["mods"]
+    assert "'ok-all' (matcher 'Write') in plugin " in lines["other-hooks"]
+    managed = tmp_path / "managed.json"
+    monkeypatch.setenv(se.MANAGED_ENV, str(managed))
+    assert cli.main(["install", "--scope", "managed", "--managed-only"]) == 0
+    capsys.readouterr()
+    _code, lines = doctor(proj, capsys)
+    assert lines["mods"] == "OK   mods: managed settings limit mods to the organization's"

@@ -359,7 +359,10 @@ def test_scopes(
     assert run_cli("install", "--scope", "managed", "--managed-only", capsys=capsys)[0] == 0
     data = json.loads(managed.read_text())
     assert data["allowManagedHooksOnly"] is True and ours(data, "PreToolUse")
-    assert data["allowManagedModsOnly"] is True
+    assert se.mods_managed_only(data)
+    assert data["pluginConfigs"] == {
+        "cc-plugin-sec-default@builtin": {"options": {"allowManagedModsOnly": True}}
+    }
     assert run_cli("uninstall", "--scope", "managed", "--managed-only", capsys=capsys)[0] == 0
     assert not managed.exists()  # install created it: uninstall leaves no "{}" behind
 
@@ -519,3 +522,22 @@ def test_registered_command_runs_from_a_shell(proj: Path) -> None:
         ["sh", "-c", cmd], input=payload.encode(), env=env, capture_output=True, timeout=60
     )
     assert ok.returncode == 0 and ok.stdout == b"", ok.stderr
+
+
+def test_managed_only_keeps_other_plugin_configs_and_uninstall_restores_them() -> None:
+    old = {
+        "pluginConfigs": {
+            "cc-plugin-sec-default@builtin": {"options": {"forceHotReloadPrompt": True}},
+            "x@y": {"options": {"a": 1}},
+        }
+    }
+    new = se.with_hooks(old, managed_only=True).new
+    assert new["allowManagedHooksOnly"] is True and se.mods_managed_only(new)
+    assert new["pluginConfigs"]["x@y"] == {"options": {"a": 1}}
+    assert new["pluginConfigs"]["cc-plugin-sec-default@builtin"]["options"] == {
+        "forceHotReloadPrompt": True,
+        "allowManagedModsOnly": True,
+    }
+    assert se.without_hooks(new, managed_only=True).new == old
+    with pytest.raises(se.SettingsError, match="pluginConfigs"):
+        se.with_hooks({"pluginConfigs": []}, managed_only=True)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from orchestrator_boundary import registration
+from orchestrator_boundary import launcher, registration
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.errors import BoundaryInputError
@@ -467,11 +467,35 @@ def check_bypass(ctx: Context) -> Check:
     return Check("bypass", OK, f"{BYPASS_ENV} not set")
 
 
+def plugin_hook_files(ctx: Context, limit: int = 200) -> list[str]:
+    """``hooks/hooks.json`` of the plugins installed under the user's Claude folder."""
+    base = os.path.join(launcher.claude_dir(dict(ctx.environ)), "plugins")
+    found: list[str] = []
+    for folder, dirs, files in os.walk(base):
+        depth = folder[len(base) :].count(os.sep)
+        if depth >= 6:
+            dirs[:] = []
+        dirs[:] = [d for d in dirs if d not in (".git", "node_modules")]
+        if os.path.basename(folder) == "hooks" and "hooks.json" in files:
+            found.append(os.path.join(folder, "hooks.json"))
+            if len(found) >= limit:
+                break
+    return sorted(found)
+
+
 def check_other_hooks(ctx: Context) -> Check:
+    """Other hooks that see writes: in any settings file, or in an installed plugin."""
     others = []
     for _scope, path, data, _ in ctx.settings():
         for matcher, what in se.foreign_write_hooks(data or {}):
             others.append(f"{what!r} (matcher {matcher!r}) in {path}")
+    for path in plugin_hook_files(ctx):
+        try:
+            data = se.parse_settings(se.read_text(path) or "", path)
+        except se.SettingsError:
+            continue
+        for matcher, what in se.foreign_write_hooks(data):
+            others.append(f"{what!r} (matcher {matcher!r}) in plugin {path}")
     if others:
         return Check(
             "other-hooks",
@@ -482,6 +506,32 @@ def check_other_hooks(ctx: Context) -> Check:
             "make sure it answers nothing rather than allow for writes",
         )
     return Check("other-hooks", OK, "no other PreToolUse hook sees Write/Edit")
+
+
+def check_mods(ctx: Context) -> Check:
+    """Mods (Claude Code 2.1.287+, in-process plugin modules) can answer a tool call before
+    plugin hooks run; managed settings can limit them to the organization's."""
+    managed = next((d for s, _p, d, _ in ctx.settings() if s == "managed" and d), None)
+    plugins = sorted(
+        {
+            str(name)
+            for _s, _p, data, _ in ctx.settings()
+            for name, on in ((data or {}).get("enabledPlugins") or {}).items()
+            if on and "orchestrator-boundary" not in str(name)
+        }
+    )
+    if managed is not None and se.mods_managed_only(managed):
+        return Check("mods", OK, "managed settings limit mods to the organization's")
+    if plugins:
+        return Check(
+            "mods",
+            WARN,
+            f"enabled plugins ({', '.join(plugins)}) may bring mods, which can answer a tool "
+            "call before plugin hooks run, and hooks that run beside ours",
+            "an admin can limit both: orchestrator-boundary install --scope managed "
+            "--managed-only (allowManagedHooksOnly, allowManagedModsOnly)",
+        )
+    return Check("mods", OK, "no other plugin enabled; mods are not limited by policy")
 
 
 CHECKS: tuple[Callable[[Context], Check], ...] = (
@@ -495,6 +545,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_phase,
     check_bypass,
     check_other_hooks,
+    check_mods,
 )
 
 

@@ -33,7 +33,11 @@ MARKERS = ("orchestrator_boundary", "orchestrator-boundary")
 # if this were ever hit, Claude Code would let the call through (fail open), so it is generous.
 HOOK_TIMEOUT_S = 10
 SCOPES = ("project", "local", "user", "managed")
-MANAGED_ONLY_KEYS = ("allowManagedHooksOnly", "allowManagedModsOnly")
+MANAGED_HOOKS_KEY = "allowManagedHooksOnly"
+# Claude Code 2.1.330 reads allowManagedModsOnly as an option of its built-in policy plugin, in
+# managed settings: pluginConfigs["cc-plugin-sec-default@builtin"].options.allowManagedModsOnly.
+MANAGED_MODS_KEY = "allowManagedModsOnly"
+POLICY_PLUGIN = "cc-plugin-sec-default@builtin"
 MANAGED_ENV = "ORCHESTRATOR_BOUNDARY_MANAGED_SETTINGS"  # override, for tests and odd setups
 MANAGED_PATHS = {
     "linux": "/etc/claude-code/managed-settings.json",
@@ -222,10 +226,12 @@ def with_hooks(
         hooks[event] = [*stripped, want]
         actions.append(f"{verb} the {event} hook")
     if managed_only:
-        for key in MANAGED_ONLY_KEYS:
-            if new.get(key) is not True:
-                new[key] = True
-                actions.append(f"set {key}")
+        if new.get(MANAGED_HOOKS_KEY) is not True:
+            new[MANAGED_HOOKS_KEY] = True
+            actions.append(f"set {MANAGED_HOOKS_KEY}")
+        if not mods_managed_only(new):
+            _set_mods_only(new, file)
+            actions.append(f"set {MANAGED_MODS_KEY}")
     if not actions:
         new = copy.deepcopy(dict(old))  # identical, including a missing "hooks"
     return Change(dict(old), new, actions)
@@ -255,11 +261,44 @@ def without_hooks(
         if actions and not hooks:
             del new["hooks"]
     if managed_only:
-        for key in MANAGED_ONLY_KEYS:
-            if new.get(key) is True:
-                del new[key]
-                actions.append(f"removed {key}")
+        if new.get(MANAGED_HOOKS_KEY) is True:
+            del new[MANAGED_HOOKS_KEY]
+            actions.append(f"removed {MANAGED_HOOKS_KEY}")
+        if mods_managed_only(new):
+            _drop_mods_only(new)
+            actions.append(f"removed {MANAGED_MODS_KEY}")
     return Change(dict(old), new, actions)
+
+
+def mods_managed_only(data: Mapping[str, Any]) -> bool:
+    """Whether ``data`` (managed settings) limits mods to the organization's."""
+    configs = data.get("pluginConfigs")
+    plugin = configs.get(POLICY_PLUGIN) if isinstance(configs, dict) else None
+    options = plugin.get("options") if isinstance(plugin, dict) else None
+    return isinstance(options, dict) and options.get(MANAGED_MODS_KEY) is True
+
+
+def _set_mods_only(data: dict[str, Any], file: str) -> None:
+    node: dict[str, Any] = data
+    for key in ("pluginConfigs", POLICY_PLUGIN, "options"):
+        child = node.setdefault(key, {})
+        if not isinstance(child, dict):
+            raise SettingsError(file, f'"{key}" is a JSON {type(child).__name__}, not an object')
+        node = child
+    node[MANAGED_MODS_KEY] = True
+
+
+def _drop_mods_only(data: dict[str, Any]) -> None:
+    """Remove the option and the containers it leaves empty."""
+    configs = data["pluginConfigs"]
+    options = configs[POLICY_PLUGIN]["options"]
+    del options[MANAGED_MODS_KEY]
+    if not options:
+        del configs[POLICY_PLUGIN]["options"]
+    if not configs[POLICY_PLUGIN]:
+        del configs[POLICY_PLUGIN]
+    if not configs:
+        del data["pluginConfigs"]
 
 
 def in_step(old: Mapping[str, Any], phase: str, file: str = "settings.json") -> Change:
