@@ -295,3 +295,66 @@ def test_the_shim_is_posix_sh() -> None:
         done = subprocess.run(argv, input=text.encode(), capture_output=True, timeout=30)
         assert done.returncode == 0, (shell, done.stderr)
     assert "[[" not in text and "function " not in text and "local " not in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "event", "trail"),
+    [
+        (["l", "PreToolUse"], "PreToolUse", None),
+        (["l", "post"], "PostToolUse", None),
+        (
+            ["l", "PreToolUse", "user"],
+            "PreToolUse",
+            "/h/.claude/orchestrator-boundary/projects/-w-repo/audit.jsonl",
+        ),
+        (["l", "Stop"], None, None),
+        (["l"], None, None),
+        (["l", "PreToolUse", "other"], None, None),
+    ],
+    ids=["pre", "post", "user trail", "unknown event", "no event", "unknown flag"],
+)
+def test_launcher_arguments(argv: list[str], event: str | None, trail: str | None) -> None:
+    env = {"HOME": "/h", "CLAUDE_PROJECT_DIR": "/w/repo"}
+    assert launcher.prepare(argv, env) == event
+    assert env.get(launcher.AUDIT_ENV) == trail
+    kept = {"HOME": "/h", "CLAUDE_PROJECT_DIR": "/w/repo", launcher.AUDIT_ENV: "/mine.jsonl"}
+    launcher.prepare(["l", "pre", "user"], kept)
+    assert kept[launcher.AUDIT_ENV] == "/mine.jsonl"
+
+
+def test_a_misregistered_command_blocks(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", registration.LAUNCHER_PY, "Stop"],
+        input=b"{}",
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and b"usage: launcher.py" in done.stderr
+
+
+def test_uninstall_leaves_the_project_as_it_was(tmp_path: Path) -> None:
+    from orchestrator_boundary import cli as boundary_cli
+
+    root = tmp_path / "fresh"
+    root.mkdir()
+    assert boundary_cli.main(["install", "--project", str(root)]) == 0
+    assert (root / registration.SHIM_RELPATH).is_file()
+    assert boundary_cli.main(["uninstall", "--project", str(root)]) == 0
+    left = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    assert left == [".claude", ".claude/boundary.toml"]  # the config stays, on purpose
+    backups = Path(os.environ["HOME"]) / ".claude" / "orchestrator-boundary" / "backups"
+    [saved] = backups.iterdir()  # the removed settings.json is kept outside the project
+    assert se.registered(json.loads(saved.read_text()))["PreToolUse"]
+
+
+def test_a_user_scope_install_writes_nothing_into_the_repository(tmp_path: Path) -> None:
+    from orchestrator_boundary import cli as boundary_cli
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    git("init", "-q", str(root))
+    assert boundary_cli.main(["install", "--project", str(root), "--scope", "user"]) == 0
+    assert sorted(p.name for p in root.iterdir()) == [".git"]
+    user = json.loads((Path(os.environ["HOME"]) / ".claude" / "settings.json").read_text())
+    [pre] = se.registered(user)["PreToolUse"]
+    assert pre["command"].endswith(" PreToolUse user")  # the trail goes under ~/.claude

@@ -46,15 +46,24 @@ def user_trail(root: str, environ: "dict[str, str] | os._Environ[str]") -> str:
     )
 
 
-def main(argv: "list[str]") -> int:
+def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> "str | None":
+    """The event to judge (None for a misregistered command); for ``user``, the per-project
+    trail under the user's Claude folder is set in ``environ`` unless one is set already."""
     event = EVENTS.get(argv[1]) if len(argv) > 1 else None
     extra = argv[2:]
     if event is None or extra not in ([], [USER_TRAIL]):
+        return None
+    if extra and not environ.get(AUDIT_ENV):
+        root = environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        environ[AUDIT_ENV] = user_trail(root, environ)
+    return event
+
+
+def main(argv: "list[str]") -> int:
+    event = prepare(argv, os.environ)
+    if event is None:
         sys.stderr.write("usage: launcher.py PreToolUse|PostToolUse [user]\n")
         return 2  # a misregistered hook blocks rather than failing open
-    if extra and not os.environ.get(AUDIT_ENV):
-        root = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-        os.environ[AUDIT_ENV] = user_trail(root, os.environ)
     import_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if import_root not in sys.path:
         sys.path.insert(0, import_root)
