@@ -312,7 +312,7 @@ def test_onfailure_out_of_step_with_the_phase_fails(
     assert code == 1
     assert lines["onfailure"].startswith("FAIL onfailure: phase enforce, but entries in ")
     assert "run: orchestrator-boundary phase enforce" in lines["onfailure"]
-    assert cli.main(["phase", "enforce", "--project", str(proj)]) == 0
+    assert cli.main(["phase", "enforce", "--force", "--project", str(proj)]) == 0
     capsys.readouterr()
     code, lines = doctor(proj, capsys)
     assert lines["onfailure"].startswith("OK   onfailure: phase enforce"), lines
@@ -329,6 +329,8 @@ def test_mods_and_plugin_hooks_that_could_answer_first(
     )
     plugin_hooks = home / ".claude" / "plugins" / "cache" / "market" / "helper" / "1.0" / "hooks"
     plugin_hooks.mkdir(parents=True)
+    (plugin_hooks.parent / ".claude-plugin").mkdir()
+    (plugin_hooks.parent / ".claude-plugin" / "plugin.json").write_text('{"name": "helper"}')
     (plugin_hooks / "hooks.json").write_text(
         json.dumps(
             {

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from report_trails import build
 
 from orchestrator_boundary import cli
 from orchestrator_boundary.cmd_install import starter_config
@@ -49,14 +50,14 @@ def test_show_default(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_set_keeps_comments_and_layout(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg(proj).write_text(COMMENTED)
-    code, out = phase(proj, capsys, "enforce")
+    code, out = phase(proj, capsys, "enforce", "--force")
     assert code == 0
     assert out.splitlines()[0] == f'set: phase = "enforce" in {cfg(proj)}'
     assert "effective phase: enforce (from config)" in out
     text = cfg(proj).read_text()
     assert without_phase_line(text) == without_phase_line(COMMENTED)
     assert 'phase = "enforce"' in text
-    code, out = phase(proj, capsys, "enforce")
+    code, out = phase(proj, capsys, "enforce", "--force")
     assert out.startswith("already:") and cfg(proj).read_text() == text
 
 
@@ -74,7 +75,7 @@ def test_set_creates_the_file(proj: Path, capsys: pytest.CaptureFixture[str]) ->
 
 def test_set_adds_the_key_above_tables(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg(proj).write_text('# c\n[bash]\nopaque = "warn"\n')
-    assert phase(proj, capsys, "enforce")[0] == 0
+    assert phase(proj, capsys, "enforce", "--force")[0] == 0
     _, out = phase(proj, capsys, "--json")
     data = json.loads(out)
     assert data["phase"] == "enforce" and data["source"] == "config"  # not bash.phase
@@ -84,7 +85,7 @@ def test_env_override_is_reported(
     proj: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ORCHESTRATOR_BOUNDARY_PHASE", "off")
-    _, out = phase(proj, capsys, "enforce")
+    _, out = phase(proj, capsys, "enforce", "--force")
     assert "effective phase: off (from environment)" in out
     assert "ORCHESTRATOR_BOUNDARY_PHASE=off in this environment overrides the config" in out
     _, out = phase(proj, capsys)
@@ -142,7 +143,7 @@ def test_phase_keeps_the_hook_entries_in_step(
         assert all("onFailure" not in h for h in _entries(path))
     before_local = json.loads(local.read_text())
     capsys.readouterr()
-    code, out = phase(proj, capsys, to)
+    code, out = phase(proj, capsys, to, "--force")
     assert code == 0
     changed = [p for p in (project, local) if f"hooks in step with {to}: {p}" in out]
     # warn -> off: only the launcher's argument changes; warn -> warn: nothing
@@ -158,3 +159,34 @@ def test_phase_keeps_the_hook_entries_in_step(
         [ha] = after_local["hooks"][event][0]["hooks"]
         assert {k: v for k, v in ha.items() if k != "onFailure"} == hb
     assert not list((proj / ".claude").glob("*.bak-*"))
+
+
+def test_enforce_is_refused_while_the_report_says_not_ready(
+    proj: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg(proj).write_text('phase = "warn"\n')
+    code, out = phase(proj, capsys, "enforce")
+    assert code == 1
+    assert out.startswith("error: not switching to enforce: there is no audit trail yet at ")
+    assert "orchestrator-boundary phase enforce --force" in out
+    assert cfg(proj).read_text() == 'phase = "warn"\n'
+    # a short trail: NOT READY, with the criteria that fail
+    build(proj, days=3)
+    code, out = phase(proj, capsys, "enforce", "--json")
+    error = json.loads(out)["error"]
+    assert code == 1 and error.startswith("not switching to enforce: the report says NOT READY: ")
+    assert "days" in error and cfg(proj).read_text() == 'phase = "warn"\n'
+    # --force switches anyway; warn and ask never ask for it
+    assert phase(proj, capsys, "ask")[0] == 0
+    code, out = phase(proj, capsys, "enforce", "--force")
+    assert code == 0 and 'phase = "enforce"' in cfg(proj).read_text()
+
+
+def test_enforce_goes_through_when_the_report_says_ready(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "ready"
+    build(root, config='phase = "warn"\n')
+    code, out = phase(root, capsys, "enforce")
+    assert code == 0, out
+    assert out.startswith('set: phase = "enforce"')

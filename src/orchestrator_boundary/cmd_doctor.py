@@ -12,12 +12,13 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from orchestrator_boundary import launcher, registration
+from orchestrator_boundary import hook_routes, registration, subagent_permissions
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.errors import BoundaryInputError
@@ -43,6 +44,20 @@ class Context:
     root: str
     environ: Mapping[str, str]
     home: str | None
+    plugin_dirs: tuple[str, ...] = ()  # --plugin-dir folders Claude Code is started with
+    platform: str = sys.platform
+    which: Callable[[str], str | None] | None = None  # shutil.which on the environment's PATH
+    exists: Callable[[str], bool] = os.path.exists
+
+    def find(self, name: str) -> str | None:
+        if self.which is not None:
+            return self.which(name)
+        return shutil.which(name, path=self.environ.get("PATH"))
+
+    def plugin_routes(self) -> list[hook_routes.PluginRoute]:
+        return hook_routes.plugin_routes(
+            [d for _s, _p, d, _ in self.settings()], self.environ, self.plugin_dirs
+        )
 
     def settings(self) -> list[tuple[str, str, dict[str, Any] | None, str]]:
         """(scope, path, parsed or None, problem) for each settings file that exists."""
@@ -216,10 +231,23 @@ def check_settings_files(ctx: Context) -> Check:
 def check_hooks_registered(ctx: Context) -> Check:
     found = _ours(ctx)
     missing = [e for e in se.EVENTS if not found[e]]
+    routes = ctx.plugin_routes()
+    plugin = (
+        "plugin (" + ", ".join(f"{r.why}: {r.root}" for r in routes) + ")"
+        if routes
+        else _plugin_enabled(ctx)
+    )
     if not missing:
         where = sorted({p for e in se.EVENTS for p, _ in found[e]})
+        if plugin:
+            return Check(
+                "hooks",
+                WARN,
+                "both routes are active: settings (" + ", ".join(where) + f") and {plugin}; "
+                "every call is judged twice and recorded twice",
+                "keep one: orchestrator-boundary uninstall, or disable the plugin",
+            )
         return Check("hooks", OK, "PreToolUse and PostToolUse registered in " + ", ".join(where))
-    plugin = _plugin_enabled(ctx)
     if plugin:
         return Check("hooks", OK, f"registered through the {plugin}")
     if len(missing) == 2:
@@ -292,6 +320,7 @@ def probe_command(
     timeout: float,
     environ: Mapping[str, str],
     project: str | None = None,
+    extra_env: Mapping[str, str] | None = None,
 ) -> str:
     """'' when the hook entry (or a plain ``command``) behaves like our hook in a temporary
     project; else what went wrong. A project launcher (ADR 0023) is copied from ``project``
@@ -307,7 +336,7 @@ def probe_command(
             os.makedirs(os.path.dirname(copy))
             shutil.copyfile(shim, copy)
         env = {k: v for k, v in environ.items() if not k.startswith(_GUARDED)}
-        env.update(CLAUDE_PROJECT_DIR=root, CLAUDECODE="1")
+        env.update(CLAUDE_PROJECT_DIR=root, CLAUDECODE="1", **(extra_env or {}))
         target = os.path.join(root, "src", "doctor.py")
         code, out, err = _run_hook(
             argv, _payload(root, event, "Read", {"file_path": target}), env, timeout, root
@@ -339,24 +368,36 @@ def probe_command(
     return ""
 
 
+def _entries_to_probe(ctx: Context) -> list[tuple[str, str, dict[str, Any], dict[str, str]]]:
+    """(event, where, entry, extra environment) for each of our entries, settings and plugin."""
+    out: list[tuple[str, str, dict[str, Any], dict[str, str]]] = [
+        (e, path, hook, {}) for e, found in _ours(ctx).items() for path, hook in found
+    ]
+    for route in ctx.plugin_routes():
+        for event, hooks in route.hooks.items():
+            out.extend(
+                (event, f"{route.root}/hooks/hooks.json", h, {"CLAUDE_PLUGIN_ROOT": route.root})
+                for h in hooks
+            )
+    return out
+
+
 def check_commands_runnable(ctx: Context) -> Check:
-    found = _ours(ctx)
     seen: set[tuple[str, str]] = set()
     problems = []
     count = 0
-    for event in se.EVENTS:
-        for path, hook in found[event]:
-            command = json.dumps(hook, sort_keys=True)
-            if (event, command) in seen:
-                continue
-            seen.add((event, command))
-            count += 1
-            timeout = hook.get("timeout")
-            limit = float(timeout) if isinstance(timeout, int | float) and timeout > 0 else 600.0
-            why = probe_command(event, hook, min(limit, RUN_TIMEOUT_S), ctx.environ, ctx.root)
-            if why:
-                shown = " ".join(argv_of(hook)[2:] if "args" not in hook else argv_of(hook))
-                problems.append(f"{event} command {shown!r} in {path}: {why}")
+    for event, path, hook, extra in _entries_to_probe(ctx):
+        command = json.dumps(hook, sort_keys=True) + json.dumps(extra)
+        if (event, command) in seen:
+            continue
+        seen.add((event, command))
+        count += 1
+        timeout = hook.get("timeout")
+        limit = float(timeout) if isinstance(timeout, int | float) and timeout > 0 else 600.0
+        why = probe_command(event, hook, min(limit, RUN_TIMEOUT_S), ctx.environ, ctx.root, extra)
+        if why:
+            shown = " ".join(argv_of(hook)[2:] if "args" not in hook else argv_of(hook))
+            problems.append(f"{event} command {shown!r} in {path}: {why}")
     if not count:
         return Check(
             "commands", WARN, "no registered command to try", "run: orchestrator-boundary install"
@@ -467,20 +508,15 @@ def check_bypass(ctx: Context) -> Check:
     return Check("bypass", OK, f"{BYPASS_ENV} not set")
 
 
-def plugin_hook_files(ctx: Context, limit: int = 200) -> list[str]:
-    """``hooks/hooks.json`` of the plugins installed under the user's Claude folder."""
-    base = os.path.join(launcher.claude_dir(dict(ctx.environ)), "plugins")
-    found: list[str] = []
-    for folder, dirs, files in os.walk(base):
-        depth = folder[len(base) :].count(os.sep)
-        if depth >= 6:
-            dirs[:] = []
-        dirs[:] = [d for d in dirs if d not in (".git", "node_modules")]
-        if os.path.basename(folder) == "hooks" and "hooks.json" in files:
-            found.append(os.path.join(folder, "hooks.json"))
-            if len(found) >= limit:
-                break
-    return sorted(found)
+def plugin_hook_files(ctx: Context) -> list[str]:
+    """``hooks/hooks.json`` of the plugins installed under the user's Claude folder, ours
+    left out."""
+    return [
+        os.path.join(folder, "hooks", "hooks.json")
+        for folder in hook_routes.installed_plugin_folders(ctx.environ)
+        if not hook_routes.is_our_plugin(folder)
+        and os.path.isfile(os.path.join(folder, "hooks", "hooks.json"))
+    ]
 
 
 def check_other_hooks(ctx: Context) -> Check:
@@ -506,6 +542,46 @@ def check_other_hooks(ctx: Context) -> Check:
             "make sure it answers nothing rather than allow for writes",
         )
     return Check("other-hooks", OK, "no other PreToolUse hook sees Write/Edit")
+
+
+def check_subagent_writes(ctx: Context) -> Check:
+    """Claude Code's own permission rules must leave subagents able to write (issue: a known
+    failure denies background subagents their writes; enforce then leaves nothing to edit)."""
+    files = [(s, p, d) for s, p, d, _ in ctx.settings()]
+    found = subagent_permissions.findings(files)
+    if not found:
+        return Check("subagent-writes", OK, "Claude Code's permission rules let subagents write")
+    try:
+        phase = setup(ctx.root, {**ctx.environ, "CLAUDE_PROJECT_DIR": ctx.root}).phase.value
+    except BoundaryInputError:
+        phase = "enforce"
+    blocking = any(f.blocking for f in found)
+    status = FAIL if blocking and phase in ("enforce", "ask") else WARN
+    lead = f"in {phase}, nothing could edit: " if status == FAIL else "subagents' writes refused: "
+    return Check(
+        "subagent-writes",
+        status,
+        lead + "; ".join(f.message for f in found),
+        'allow subagents to edit, e.g. "permissions": {"defaultMode": "acceptEdits"} or '
+        'allow rules "Edit", "Write", and drop deny/ask rules on them',
+    )
+
+
+def check_windows_shell(ctx: Context) -> Check:
+    """On Windows: the hooks run in the shell Claude Code will use (ADR 0023)."""
+    if ctx.platform != "win32":
+        return Check("windows-shell", OK, "not Windows: hook commands run in sh")
+    entries = [h for _e, _p, h, _x in _entries_to_probe(ctx)]
+    shell, problems = hook_routes.windows_shell_problems(entries, ctx.environ, ctx.find, ctx.exists)
+    if problems:
+        return Check(
+            "windows-shell",
+            FAIL,
+            f"hooks run in {shell} here: " + "; ".join(problems),
+            "install Git for Windows (or put its usr\\bin on PATH), and reinstall with "
+            "orchestrator-boundary install from the Python that has the package",
+        )
+    return Check("windows-shell", OK, f"hooks run in {shell} here, and every entry starts there")
 
 
 def check_mods(ctx: Context) -> Check:
@@ -546,6 +622,8 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_bypass,
     check_other_hooks,
     check_mods,
+    check_subagent_writes,
+    check_windows_shell,
 )
 
 
@@ -571,13 +649,21 @@ def register(sub: Any) -> None:
     p = sub.add_parser("doctor", help="check that the boundary is installed and working here")
     p.add_argument("--project", default=None, help="project root (default: current directory)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--plugin-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a plugin folder Claude Code is started with (claude --plugin-dir DIR)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     environ = dict(os.environ)
     root = os.path.realpath(args.project or environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    ctx = Context(root, environ, environ.get("HOME") or None)
+    dirs = tuple(os.path.abspath(d) for d in getattr(args, "plugin_dir", []) or [])
+    ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs)
     checks = diagnose(ctx)
     failed = any(c.status == FAIL for c in checks)
     if args.json:

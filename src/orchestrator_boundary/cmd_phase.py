@@ -8,16 +8,19 @@ import argparse
 import json
 import os
 from collections.abc import Mapping
+from datetime import UTC, date, datetime
 from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from orchestrator_boundary import audit
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import Config, config_path, parse_config
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.hook import setup
 from orchestrator_boundary.phase import PHASE_ENV, Phase, env_phase
+from orchestrator_boundary.report import Report, Thresholds, compute, iter_records
 
 
 def register(sub: Any) -> None:
@@ -31,6 +34,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--project", default=None, help="project root (default: current directory)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="switch to enforce even when the report says NOT READY",
+    )
     p.set_defaults(func=run)
 
 
@@ -71,10 +79,42 @@ def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str
     return changed
 
 
+def readiness(root: str, environ: Mapping[str, str], today: date | None = None) -> Report | str:
+    """The rollout report for the project's trail (ADR 0012), or why there is none."""
+    s = setup(root, {**environ, "CLAUDE_PROJECT_DIR": root})
+    if s.problem:
+        return f"the config is broken ({s.problem})"
+    files = audit.trail_files(s.audit_file)
+    if not files:
+        return f"there is no audit trail yet at {s.audit_file}"
+    thresholds = Thresholds.from_config(s.config.report)
+    return compute(iter_records(files), thresholds, today or datetime.now(UTC).date())
+
+
+def not_ready(root: str, environ: Mapping[str, str]) -> str:
+    """'' when the report says READY; else why not, in one paragraph."""
+    rep = readiness(root, environ)
+    if isinstance(rep, str):
+        return rep
+    if rep.ready:
+        return ""
+    missing = [f"{c.label}: {c.value} (needs {c.needed})" for c in rep.criteria if not c.ok]
+    return "the report says NOT READY: " + "; ".join(missing or ["no criteria met"])
+
+
 def run(args: argparse.Namespace) -> int:
     root = os.path.abspath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     environ = dict(os.environ)
     out: dict[str, Any] = {"changed": False, "notes": []}
+    if args.value == Phase.ENFORCE.value and not getattr(args, "force", False):
+        current = effective(root, environ)
+        why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
+        if why:
+            return _fail(
+                args,
+                f"not switching to enforce: {why}. See: orchestrator-boundary report. "
+                "To enforce anyway: orchestrator-boundary phase enforce --force",
+            )
     if args.value is not None:
         path = config_path(root, environ)
         try:
