@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from orchestrator_boundary import hook_routes, registration, subagent_permissions
+from orchestrator_boundary import evaluators, hook_routes, registration, subagent_permissions
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.errors import BoundaryInputError
@@ -337,6 +337,8 @@ def probe_command(
             shutil.copyfile(shim, copy)
         env = {k: v for k, v in environ.items() if not k.startswith(_GUARDED)}
         env.update(CLAUDE_PROJECT_DIR=root, CLAUDECODE="1", **(extra_env or {}))
+        # judged in the probe's own process: a probe must leave no evaluator behind
+        env["ORCHESTRATOR_BOUNDARY_NO_DAEMON"] = "1"
         target = os.path.join(root, "src", "doctor.py")
         code, out, err = _run_hook(
             argv, _payload(root, event, "Read", {"file_path": target}), env, timeout, root
@@ -584,6 +586,20 @@ def check_windows_shell(ctx: Context) -> Check:
     return Check("windows-shell", OK, f"hooks run in {shell} here, and every entry starts there")
 
 
+def check_evaluators(ctx: Context) -> Check:
+    """How many resident evaluators this user runs, for which projects, and their memory;
+    more than one for a project is a leak (ADR 0009: one per user and project)."""
+    line, twice = evaluators.summary(evaluators.running())
+    if twice:
+        return Check(
+            "evaluators",
+            WARN,
+            line + f"; more than one for {', '.join(twice)}",
+            "they quit on their own after their idle time; or end them by pid",
+        )
+    return Check("evaluators", OK, line)
+
+
 def check_mods(ctx: Context) -> Check:
     """Mods (Claude Code 2.1.287+, in-process plugin modules) can answer a tool call before
     plugin hooks run; managed settings can limit them to the organization's."""
@@ -624,6 +640,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_mods,
     check_subagent_writes,
     check_windows_shell,
+    check_evaluators,
 )
 
 
