@@ -344,6 +344,10 @@ PROBE = textwrap.dedent(
         out["rename"] = "replaced"
     except FileExistsError:
         out["rename"] = "FileExistsError"
+    sys.path.insert(0, "c:\\\\users\\\\dev\\\\proj\\\\LIB")
+    import winmod
+    out["import"] = winmod.VALUE
+    import asyncio, subprocess  # their Windows backends do not exist here: loaded before
     try:
         import fcntl
         out["fcntl"] = "imported"
@@ -360,6 +364,8 @@ def test_windows_paths_in_a_subprocess(tmp_path: Path) -> None:
     (proj / "src").mkdir(parents=True)
     (proj / "src" / "a.py").write_text("x = 1\n")
     (proj / "link.py").symlink_to(proj / "src" / "a.py")
+    (proj / "lib").mkdir()
+    (proj / "lib" / "winmod.py").write_text("VALUE = 42\n")
     share = tmp_path / "share"
     (share / "proj").mkdir(parents=True)
     (share / "proj" / "x").write_text("")
@@ -387,6 +393,7 @@ def test_windows_paths_in_a_subprocess(tmp_path: Path) -> None:
         "z": True,
         "scandir": ["C:\\Users\\dev\\proj\\src\\a.py"],
         "rename": "FileExistsError",
+        "import": 42,
         "fcntl": "ModuleNotFoundError",
     }
     assert (proj / ".claude" / "boundary" / "y.txt").read_text() == "hi"

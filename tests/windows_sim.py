@@ -54,8 +54,8 @@ Deviations from real Windows, on purpose or because Linux cannot show it:
   process): use ``paths=True`` in a subprocess (``python_argv``) for Windows path rules.
 - A rooted path without a drive (``\work\x``, which is what ``ntpath.abspath`` makes of a
   Linux ``__file__``) is on ``Z:``, the Linux root, not on the current drive. Imports keep
-  Linux rules (``importlib`` talks to the kernel directly): modules are found through the Linux
-  entries of ``sys.path`` and their ``__file__`` is a Linux path.
+  Linux rules (``importlib`` talks to the kernel directly): a ``sys.path`` entry in Windows
+  form is searched in the folder it names, but the modules' ``__file__`` are Linux paths.
 - In a subprocess, ``site`` runs (with Linux rules) before the simulation starts, so the
   virtual environment's packages stay importable; a hook run with ``-S`` then finds ``site``
   already imported.
@@ -68,6 +68,9 @@ Deviations from real Windows, on purpose or because Linux cannot show it:
 - Text mode applies only to descriptors from ``os.open`` (the std streams are binary, as CPython
   sets them on Windows); ``os.read`` does not stop at Ctrl-Z.
 - ``sys.executable`` and ``sys.prefix`` stay Linux paths.
+- Standard modules that load a Windows-only C backend at import (``subprocess``, ``asyncio``,
+  ``shutil``, ``tempfile``, ...: ``PRELOAD``) are imported with Linux rules before the
+  simulation starts and keep Linux behaviour.
 
 Use, in this process::
 
@@ -88,6 +91,7 @@ import builtins
 import errno
 import fcntl as _real_fcntl  # captured before any simulation hides it
 import importlib.abc
+import importlib.machinery
 import io
 import json
 import ntpath
@@ -125,6 +129,10 @@ BLOCKED_MODULES = frozenset(
         "readline",
     }
 )
+
+# Standard modules that pick a Windows-only C backend at import (_winapi, _overlapped, nt):
+# those do not exist here, so these are imported with Linux rules before the simulation.
+PRELOAD = ("subprocess", "selectors", "asyncio", "shutil", "tempfile", "signal", "platform")
 
 # os attributes Windows' CPython does not have (those present here).
 OS_ABSENT = (
@@ -486,6 +494,7 @@ class Simulation:
         self._blocker: _Blocker | None = None
         self._before: set[str] = set()
         self._paused: list[Any] = []
+        self._hook: Any = None
         self.installed = False
 
     # -- bookkeeping --
@@ -512,6 +521,8 @@ class Simulation:
     def install(self) -> Simulation:
         if self.installed:
             raise RuntimeError("already installed")
+        for name in PRELOAD:
+            importlib.import_module(name)
         real_open, real_write, real_read, real_close = os.open, os.write, os.read, os.close
         real_stat = os.stat
         self._before = set(sys.modules)
@@ -698,6 +709,23 @@ class Simulation:
 
         self._set(builtins, "open", sim_io_open)
         self._set(io, "open", sim_io_open)
+
+        # sys.path entries in Windows form (a hook script inserts its checkout's src folder)
+        # are searched in the folder they name; modules found there get Linux __file__ paths
+        loaders = importlib.machinery.FileFinder.path_hook(
+            (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES),
+            (importlib.machinery.SourcelessFileLoader, importlib.machinery.BYTECODE_SUFFIXES),
+            (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+        )
+
+        def windows_entry(entry: str) -> Any:
+            if not isinstance(entry, str) or not (ntpath.splitdrive(entry)[0] or "\\" in entry):
+                raise ImportError("not a Windows path")
+            return loaders(pmap.to_real(entry))
+
+        self._hook = windows_entry
+        sys.path_hooks.insert(0, windows_entry)
+        sys.path_importer_cache.clear()
         if self.cwd:
             os.chdir(self.cwd)
 
@@ -713,6 +741,9 @@ class Simulation:
         self._saved.clear()
         if self._blocker in sys.meta_path:
             sys.meta_path.remove(self._blocker)
+        if self._hook in sys.path_hooks:
+            sys.path_hooks.remove(self._hook)
+            sys.path_importer_cache.clear()
         for finder in reversed(self._paused):
             sys.meta_path.insert(0, finder)
         self._paused = []
@@ -760,11 +791,18 @@ def sim_env(
     paths: bool = True,
     cwd: str | None = None,
     report: str | None = None,
+    lock_retry_s: float | None = None,
 ) -> dict[str, str]:
     """``env`` plus the simulation's settings for ``python_argv``. ``report``: a Linux file the
     subprocess writes at exit (JSON: the hidden modules it tried to import, the modules it had
-    loaded)."""
-    settings = {"drives": dict(drives or {}), "paths": paths, "cwd": cwd, "report": report}
+    loaded). ``lock_retry_s``: the msvcrt stand-in's LK_LOCK retry interval (1 s as in the CRT)."""
+    settings = {
+        "drives": dict(drives or {}),
+        "paths": paths,
+        "cwd": cwd,
+        "report": report,
+        "lock_retry_s": lock_retry_s,
+    }
     return {**env, ENV: json.dumps(settings)}
 
 
@@ -772,6 +810,9 @@ def bootstrap() -> None:
     """The subprocess side: start ``site`` (Linux rules), install the simulation, run the script
     named by ``sys.argv[1]`` as ``__main__``, exit with its status."""
     settings = json.loads(os.environ.get(ENV) or "{}")
+    global LOCK_RETRY_S
+    if settings.get("lock_retry_s") is not None:
+        LOCK_RETRY_S = float(settings["lock_retry_s"])
     if "site" not in sys.modules:
         import site
 
