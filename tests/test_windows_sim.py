@@ -238,6 +238,7 @@ def test_blocking_lock_gets_it_once_the_holder_unlocks(
 
 def test_locks_exclude_other_descriptors_of_this_process(tmp_path: Path) -> None:
     target = tmp_path / "lockfile"
+    calls = dict(windows_sim.LOCK_CALLS)
     with Simulation():
         import msvcrt
 
@@ -268,6 +269,7 @@ def test_locks_exclude_other_descriptors_of_this_process(tmp_path: Path) -> None
             msvcrt.locking(c, msvcrt.LK_NBLCK, 1)
         finally:
             os.close(c)
+    assert windows_sim.LOCK_CALLS[msvcrt.LK_NBLCK] - calls.get(msvcrt.LK_NBLCK, 0) == 8
 
 
 COUNTER = textwrap.dedent(
@@ -328,8 +330,10 @@ PROBE = textwrap.dedent(
     import json, os, sys
     out = {"name": os.name, "platform": sys.platform, "cwd": os.getcwd()}
     out["realpath"] = os.path.realpath("c:/USERS/dev/Proj\\\\src/../SRC/a.py")
-    out["missing"] = os.path.realpath("C:\\\\Users\\\\dev\\\\proj\\\\new\\\\b.py")
+    out["missing"] = os.path.realpath("C:\\\\Users\\\\DEV\\\\proj\\\\New\\\\b.py. ")
     out["link"] = os.path.realpath("C:\\\\Users\\\\dev\\\\proj\\\\link.py")
+    out["trailing"] = os.path.realpath("C:\\\\Users\\\\dev\\\\proj\\\\src\\\\a.py. .")
+    out["stream"] = os.path.isfile("C:\\\\Users\\\\dev\\\\proj\\\\src\\\\a.py::$DATA")
     out["long"] = os.path.isfile("\\\\\\\\?\\\\C:\\\\Users\\\\dev\\\\proj\\\\src\\\\a.py")
     out["unc"] = os.listdir("\\\\\\\\server\\\\share\\\\proj")
     out["z"] = os.path.isdir("Z:\\\\tmp")
@@ -386,8 +390,10 @@ def test_windows_paths_in_a_subprocess(tmp_path: Path) -> None:
         "platform": "win32",
         "cwd": "C:\\Users\\dev\\proj",
         "realpath": "C:\\Users\\dev\\proj\\src\\a.py",  # the case on disk, as Windows answers
-        "missing": "C:\\Users\\dev\\proj\\new\\b.py",
+        "missing": "C:\\Users\\dev\\proj\\New\\b.py. ",  # the part that exists resolved
         "link": "C:\\Users\\dev\\proj\\src\\a.py",
+        "trailing": "C:\\Users\\dev\\proj\\src\\a.py",
+        "stream": True,
         "long": True,
         "unc": ["x"],
         "z": True,

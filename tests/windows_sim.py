@@ -30,7 +30,9 @@ fixture) or in a new interpreter started under it (``python_argv``):
   (``drives={"\\\\server\\share": "/tmp/x/share"}``) and ``nul``; ``getcwd`` and
   ``scandir`` answer in Windows form. Names are matched case-insensitively (and kept in their
   case on disk), as NTFS does. ``os.path.realpath`` resolves links and returns the names' case
-  on disk, as ``GetFinalPathNameByHandle`` does. ``os.rename`` refuses to replace an existing
+  on disk, as ``GetFinalPathNameByHandle`` does. Trailing dots and spaces of a name are dropped
+  (``settings.json.`` is ``settings.json``, also in ``os.path.abspath``) except below
+  ``\\?\``, and ``name::$DATA`` is ``name``. ``os.rename`` refuses to replace an existing
   file (``FileExistsError``).
 
 The ``msvcrt.locking(fd, mode, nbytes)`` stand-in locks ``nbytes`` from the descriptor's
@@ -226,6 +228,7 @@ F_OFD_SETLKW = getattr(_real_fcntl, "F_OFD_SETLKW", 38)
 _FLOCK = "hhqqi4x"  # struct flock: l_type, l_whence, l_start, l_len, l_pid (+ padding)
 
 _TEXT_FDS: set[int] = set()  # descriptors in text mode (os.open without O_BINARY)
+LOCK_CALLS: dict[int, int] = {}  # msvcrt.locking calls so far, by mode (for tests)
 
 
 def _ofd_setlk(fd: int, l_type: int, start: int, length: int) -> None:
@@ -243,6 +246,7 @@ def ofd_holder(fd: int, start: int, length: int) -> int | None:
 
 def locking(fd: int, mode: int, nbytes: int) -> None:
     """``msvcrt.locking``: lock or unlock ``nbytes`` from the current position of ``fd``."""
+    LOCK_CALLS[mode] = LOCK_CALLS.get(mode, 0) + 1
     if nbytes < 0:
         raise OSError(errno.EINVAL, os.strerror(errno.EINVAL))
     start = os.lseek(fd, 0, os.SEEK_CUR)
@@ -337,6 +341,7 @@ class _PathMap:
     def to_real(self, path: str) -> str:
         p = path.replace("/", "\\")
         low = p.lower()
+        literal = low.startswith("\\\\?\\")  # no Win32 name normalization below \\?\
         if low.startswith(("\\\\?\\unc\\", "\\\\.\\unc\\")):
             p = "\\\\" + p[8:]
         elif low.startswith(("\\\\?\\", "\\\\.\\")):
@@ -351,8 +356,8 @@ class _PathMap:
         base = self.drives.get(drive.upper())
         if base is None:
             raise FileNotFoundError(errno.ENOENT, "The system cannot find the path specified", path)
-        parts = [c for c in rest.split("\\") if c]
-        return _case_insensitive(base, parts)
+        parts = [_main_stream(c if literal else _win32_name(c)) for c in rest.split("\\") if c]
+        return _case_insensitive(base, [c for c in parts if c])
 
     def to_windows(self, real: str) -> str:
         best, best_base = "Z:", "/"
@@ -363,6 +368,17 @@ class _PathMap:
                 best, best_base = drive, base
         rest = real[len(best_base) :].lstrip("/")
         return best + "\\" + rest.replace("/", "\\")
+
+
+def _win32_name(component: str) -> str:
+    """A path component as Win32 name normalization leaves it: trailing dots and spaces go
+    (``settings.json.`` and ``settings.json `` name ``settings.json``)."""
+    return component if component in (".", "..") else component.rstrip(". ")
+
+
+def _main_stream(component: str) -> str:
+    """``name::$DATA`` is the file's main data stream, that is the file itself."""
+    return component[:-7] if component.lower().endswith("::$data") else component
 
 
 def _case_insensitive(base: str, parts: list[str]) -> str:
@@ -686,15 +702,41 @@ class Simulation:
 
         self._set(os, "scandir", scandir)
 
+        real_abspath = ntpath.abspath
+
+        def abspath(path: Any) -> Any:
+            """As GetFullPathNameW: also drops trailing dots and spaces of each name."""
+            path = os.fspath(path)
+            if isinstance(path, bytes):
+                return os.fsencode(abspath(os.fsdecode(path)))
+            full = real_abspath(path)
+            if full.startswith("\\\\?\\"):
+                return full
+            drive, rest = ntpath.splitdrive(full)
+            return drive + "\\".join(_win32_name(c) for c in rest.split("\\"))
+
+        self._set(ntpath, "abspath", abspath)
+
         def realpath(path: Any, *, strict: bool = False) -> Any:
             path = os.fspath(path)
             if isinstance(path, bytes):
                 return os.fsencode(realpath(os.fsdecode(path), strict=strict))
-            real = pmap.to_real(ntpath.abspath(path))
-            if strict:
-                _posix.stat(real)  # FileNotFoundError as realpath(strict=True)
-            real = _linux_realpath(real)
-            return pmap.to_windows(real)
+            # as ntpath.realpath on Windows: the longest existing prefix is resolved (links,
+            # the names' case on disk, Win32 name normalization); the rest is kept as given
+            head, tail = real_abspath(path), []
+            while True:
+                try:
+                    _posix.stat(pmap.to_real(head))
+                    break
+                except OSError:
+                    if strict:
+                        raise
+                    parent, name = ntpath.split(head)
+                    if not name or parent == head:
+                        break
+                    head, tail = parent, [name, *tail]
+            resolved = pmap.to_windows(_linux_realpath(pmap.to_real(head)))
+            return ntpath.join(resolved, *tail) if tail else resolved
 
         self._set(ntpath, "realpath", realpath)
         self._set(os, "path", ntpath)
@@ -794,8 +836,9 @@ def sim_env(
     lock_retry_s: float | None = None,
 ) -> dict[str, str]:
     """``env`` plus the simulation's settings for ``python_argv``. ``report``: a Linux file the
-    subprocess writes at exit (JSON: the hidden modules it tried to import, the modules it had
-    loaded). ``lock_retry_s``: the msvcrt stand-in's LK_LOCK retry interval (1 s as in the CRT)."""
+    subprocess writes at exit (JSON: ``blocked``, the hidden modules it tried to import;
+    ``modules``, the modules it had loaded; ``locking``, its msvcrt.locking calls by mode).
+    ``lock_retry_s``: the msvcrt stand-in's LK_LOCK retry interval (1 s as in the CRT)."""
     settings = {
         "drives": dict(drives or {}),
         "paths": paths,
@@ -834,7 +877,14 @@ def bootstrap() -> None:
 
         def write_report() -> None:
             with real_open(report, "w") as fh:
-                json.dump({"blocked": sim.blocked, "modules": sorted(sys.modules)}, fh)
+                json.dump(
+                    {
+                        "blocked": sim.blocked,
+                        "modules": sorted(sys.modules),
+                        "locking": {str(k): v for k, v in sorted(LOCK_CALLS.items())},
+                    },
+                    fh,
+                )
 
         atexit.register(write_report)
     sim.install()
