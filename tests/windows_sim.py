@@ -67,6 +67,8 @@ Deviations from real Windows, on purpose or because Linux cannot show it:
   ``pathlib.Path()`` still makes a ``PosixPath``, and every module first imported under the
   simulation is forgotten at ``uninstall()`` (the package is imported afresh under it, and the
   copy imported before comes back afterwards).
+- ``O_TEMPORARY``, ``O_SHORT_LIVED``, ``O_RANDOM`` and ``O_SEQUENTIAL`` are accepted and do
+  nothing (a temporary file is not removed at close).
 - Text mode applies only to descriptors from ``os.open`` (the std streams are binary, as CPython
   sets them on Windows); ``os.read`` does not stop at Ctrl-Z.
 - ``sys.executable`` and ``sys.prefix`` stay Linux paths.
@@ -234,14 +236,6 @@ LOCK_CALLS: dict[int, int] = {}  # msvcrt.locking calls so far, by mode (for tes
 def _ofd_setlk(fd: int, l_type: int, start: int, length: int) -> None:
     arg = struct.pack(_FLOCK, l_type, os.SEEK_SET, start, length, 0)  # l_pid must be 0
     _real_fcntl.fcntl(fd, F_OFD_SETLK, arg)
-
-
-def ofd_holder(fd: int, start: int, length: int) -> int | None:
-    """Who would stop ``fd`` from locking the region: the l_pid of a conflicting lock (-1 for
-    an open-file-description lock), None when nothing conflicts. For tests."""
-    arg = struct.pack(_FLOCK, _real_fcntl.F_WRLCK, os.SEEK_SET, start, length, 0)
-    got = struct.unpack(_FLOCK, _real_fcntl.fcntl(fd, F_OFD_GETLK, arg))
-    return None if got[0] == _real_fcntl.F_UNLCK else int(got[4])
 
 
 def locking(fd: int, mode: int, nbytes: int) -> None:
