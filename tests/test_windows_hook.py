@@ -9,6 +9,7 @@ stand-in with the CRT's locking semantics, ``ntpath`` rules on a project at
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -200,34 +201,32 @@ def test_concurrent_hooks_lose_and_interleave_no_audit_line(drive_c: Path, tmp_p
     script.write_text(EVALUATOR)
     workers, calls, hooks = 4, 40, 6
     env = hook_env(drive_c, phase="warn")
-    procs = []
+    started = []  # (name, argv, stdin file or None); all run at once, output to files
     for w in range(workers):
-        report = tmp_path / f"report-w{w}.json"
-        full_env = sim_env(env, drives={"C:": str(drive_c)}, cwd=ROOT, report=str(report))
-        argv = python_argv(str(script), f"w{w}", str(calls))
-        procs.append((report, subprocess.Popen(argv, env=full_env, stderr=subprocess.PIPE)))
+        started.append((f"w{w}", python_argv(str(script), f"w{w}", str(calls)), None))
     for h in range(hooks):
-        report = tmp_path / f"report-h{h}.json"
-        full_env = sim_env(env, drives={"C:": str(drive_c)}, cwd=ROOT, report=str(report))
-        raw = payload("Write", f"src\\h{h}.py", tool_use_id=f"toolu_h{h}")
-        argv = python_argv(str(HOOKS / "pre_tool_use.py"))
-        p = subprocess.Popen(
-            argv,
-            env=full_env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        assert p.stdin is not None
-        p.stdin.write(raw)
-        p.stdin.close()
-        procs.append((report, p))
-    for report, p in procs:
-        p.wait(timeout=300)
-        err = p.stderr.read().decode() if p.stderr else ""
-        assert p.returncode == 0 and not err, err[-2000:]
-        locking = json.loads(report.read_text())["locking"]
-        assert LOCK_MODES & set(locking), f"{report.name}: no msvcrt lock taken ({locking})"
+        stdin = tmp_path / f"h{h}.in"
+        stdin.write_bytes(payload("Write", f"src\\h{h}.py", tool_use_id=f"toolu_h{h}"))
+        started.append((f"h{h}", python_argv(str(HOOKS / "pre_tool_use.py")), stdin))
+    procs = []
+    with contextlib.ExitStack() as stack:
+        for name, argv, stdin in started:
+            report = tmp_path / f"report-{name}.json"
+            full_env = sim_env(env, drives={"C:": str(drive_c)}, cwd=ROOT, report=str(report))
+            err = stack.enter_context(open(tmp_path / f"{name}.err", "wb"))
+            inp = stack.enter_context(open(stdin, "rb")) if stdin else subprocess.DEVNULL
+            p = subprocess.Popen(
+                argv, env=full_env, stdin=inp, stdout=subprocess.DEVNULL, stderr=err
+            )
+            stack.callback(p.wait)  # (callbacks run last first: kill, then wait)
+            stack.callback(p.kill)  # only does something if the test gave up on it
+            procs.append((name, report, p))
+        for name, report, p in procs:
+            p.wait(timeout=300)
+            err_text = (tmp_path / f"{name}.err").read_text(errors="replace")
+            assert p.returncode == 0 and not err_text, f"{name}: {err_text[-2000:]}"
+            locking = json.loads(report.read_text())["locking"]
+            assert LOCK_MODES & set(locking), f"{name}: no msvcrt lock taken ({locking})"
     lines = trail_lines(drive_c)
     assert all(line.endswith(b"\n") and not line.endswith(b"\r\n") for line in lines)
     ids = Counter(json.loads(line)["tool_use_id"] for line in lines)
