@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import json
-import os
 import multiprocessing
+import os
 from pathlib import Path
 
 from orchestrator_boundary import audit
