@@ -9,7 +9,7 @@ could be rotated away again and again until it gave up (the line was lost from t
 Rotation happens under the same lock: the file is renamed to ``audit.jsonl.1`` (older ones
 shift up, the one at ``keep`` is removed), so no line ever lands in a rotated file.
 
-Nobody can silence the trail by holding its lock (ADR 0026): a writer waits at most
+Nobody can silence the trail by holding its lock (ADR 0028): a writer waits at most
 ``LOCK_WAIT_S``, then spools its line to a file of its own beside the trail (``O_EXCL``, no lock
 needed), and the next writer that gets the lock appends the spooled lines first. On Windows,
 where a folder cannot be opened, the lock is ``msvcrt.locking`` on ``<trail>.lock``; no
