@@ -167,7 +167,7 @@ def test_enforce_is_refused_while_the_report_says_not_ready(
     cfg(proj).write_text('phase = "warn"\n')
     code, out = phase(proj, capsys, "enforce")
     assert code == 1
-    assert out.startswith("error: not switching to enforce: there is no audit trail yet at ")
+    assert out.startswith("error: not switching to enforce: there is no audit trail at ")
     assert "orchestrator-boundary phase enforce --force" in out
     assert cfg(proj).read_text() == 'phase = "warn"\n'
     # a short trail: NOT READY, with the criteria that fail

@@ -85,7 +85,7 @@ def readiness(root: str, environ: Mapping[str, str], today: date | None = None) 
     try:
         made = project_report(root, environ, today or datetime.now(UTC).date())
     except NoReport as exc:
-        return str(exc)
+        return str(exc).rstrip(".")  # a clause of the refusal's sentence
     return made.report
 
 
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         if why:
             return _fail(
                 args,
-                f"not switching to enforce: {why}. See: orchestrator-boundary report. "
+                f"not switching to enforce: {why.rstrip('.?')}. See: orchestrator-boundary report. "
                 "To enforce anyway: orchestrator-boundary phase enforce --force",
             )
     if args.value is not None:
