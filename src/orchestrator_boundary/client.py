@@ -147,6 +147,8 @@ def start_daemon(path: str, root: str) -> None:
 
 def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     """The evaluator's answer, or None when the call must be judged in-process."""
+    import _socket
+
     if not hasattr(os, "fork") or not hasattr(_socket, "AF_UNIX"):
         return None  # Windows: no Unix-socket evaluator; judged in this process (issue 15)
     env = os.environb
