@@ -216,6 +216,7 @@ class Evaluator:
             key, sep, value = item.partition(b"=")
             if sep:
                 environ[os.fsdecode(key)] = os.fsdecode(value)
+        environ.pop(wire.IMPOSTOR_ENV, None)  # only the client's in-process route sets it
         raw = fields[end + 1]
         from orchestrator_boundary.shell import evaluate
 

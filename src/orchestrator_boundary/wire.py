@@ -42,6 +42,9 @@ XDG_RUNTIME_DIR_ENV = "XDG_RUNTIME_DIR"
 NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
 TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
 IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
+# Set by the client (never read from the hook's own environment: it overwrites it) when a
+# process on the evaluator's socket failed verification, for the audit line (ADR 0026).
+IMPOSTOR_ENV = "ORCHESTRATOR_BOUNDARY_EVALUATOR_IMPOSTOR"
 # Every variable a decision depends on: a Setup's cache key (the client hands the evaluator its
 # whole environment). tests/test_setup_cache.py records what a Setup reads and fails if this
 # list misses any. The rest above steer only the evaluator route.
