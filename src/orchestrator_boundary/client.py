@@ -189,6 +189,8 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
         return None
     if not can_verify():
         return None  # macOS: an evaluator we cannot verify is never asked (ADR 0026)
+    if len(raw) > wire.MAX_EVALUATOR_PAYLOAD_BYTES:
+        return None  # the evaluator would refuse it: judged here, its memory stays bounded
     root_b = env.get(wire.PROJECT_DIR_ENV.encode())
     if not root_b or not root_b.startswith(b"/"):
         return None
