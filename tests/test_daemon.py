@@ -341,42 +341,36 @@ def test_an_open_runtime_folder_is_not_used(proj: Path, rt: Path) -> None:
 def test_version_mismatch_falls_back_and_the_old_evaluator_quits(
     proj: Path, rt: Path, tmp_path: Path
 ) -> None:
-    old = tmp_path / "old"
+    """An evaluator of another version at this socket (the package upgraded in place: the same
+    folder, so it passes verification) gets MISMATCH, quits, and the call is judged here."""
+    pkg = tmp_path / "inst" / "orchestrator_boundary"
     shutil.copytree(
-        SRC / "orchestrator_boundary",
-        old / "orchestrator_boundary",
-        ignore=shutil.ignore_patterns("__pycache__"),
+        SRC / "orchestrator_boundary", pkg, ignore=shutil.ignore_patterns("__pycache__")
     )
-    init = old / "orchestrator_boundary" / "__init__.py"
-    init.write_text(init.read_text().replace('__version__ = "', '__version__ = "0.0.0-old+'))
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
-    sock = sock_of(proj, rt)
-    old_proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-I",
-            "-S",
-            str(old / "orchestrator_boundary" / "daemon.py"),
-            str(sock),
-            str(proj),
-        ],
-        env=env,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    assert _until(sock.exists)
-    old_pid = _pid(sock.with_suffix(".lock"))
-    assert old_pid and _alive(old_pid)
     raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
-    got = run_hook("PreToolUse", raw, env, proj)
+
+    def call() -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-I", "-S", str(pkg / "client.py"), "PreToolUse"],
+            input=raw, env=env, cwd=proj, capture_output=True, timeout=60, check=False,
+        )  # fmt: skip
+
+    call()  # starts the evaluator of the copy
+    assert _until(lambda: any(_alive(_pid(lk) or 0) for lk in rt.glob("*.lock")))
+    lock = next(rt.glob("*.lock"))
+    old_pid = _pid(lock)
+    assert old_pid and _alive(old_pid)
+    assert _until(lambda: lock.with_suffix(".sock").exists())
+    init = pkg / "__init__.py"
+    init.write_text(init.read_text().replace('__version__ = "', '__version__ = "0.0.0-new+'))
+    got = call()
     assert (got.returncode, got.stdout) == expected("PreToolUse", raw, env)[:2]
     assert got.returncode == 0 and b'"deny"' in got.stdout
-    assert old_proc.wait(10) == 0, "the old evaluator must quit"
-    # the next calls start a current evaluator, which answers
-    start_and_wait(proj, rt, env)
-    new_pid = _pid(sock.with_suffix(".lock"))
-    assert new_pid and new_pid != old_pid
+    assert b"not the evaluator" not in got.stderr
+    assert _until(lambda: not _alive(old_pid), 10), "the old evaluator must quit"
+    # the next calls start a current evaluator
+    assert _until(lambda: call() is not None and (_pid(lock) or old_pid) != old_pid)
 
 
 def test_killed_evaluator_leaves_a_stale_socket_fallback_then_fresh(proj: Path, rt: Path) -> None:
@@ -741,7 +735,7 @@ def test_a_long_lived_evaluator_answers_the_corpus_as_a_new_process_would(
     tail = [os.fsencode(proj), *(f"{k}={v}".encode() for k, v in env.items()), b""]
     decisions: dict[bytes, int] = {}
     for event, raw in sample:
-        got = client.request(sock, [*head, event.encode(), *tail, raw], 30.0)
+        got = client.request(sock, str(proj), [*head, event.encode(), *tail, raw], 30.0)
         assert got is not None, raw[:200]
         _forget_decisions()
         code, out, err = expected(event, raw, env)

@@ -131,3 +131,21 @@ def test_a_change_in_a_variable_it_reads_makes_a_new_setup(
         ("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg")),
     ]:
         assert setups.setup(str(root), {**env, name: value}) is not first, name
+
+
+def test_a_config_edit_that_keeps_size_and_mtime_is_seen(
+    clock: SimpleNamespace, tmp_path: Path
+) -> None:
+    import os
+
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    cfg = root / ".claude" / "boundary.toml"
+    cfg.write_text('phase = "off"\n')
+    st = cfg.stat()
+    env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path)}
+    assert setups.setup(str(root), env).phase == Phase.OFF
+    cfg.write_text('phase = "ask"\n')
+    os.utime(cfg, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert setups.stat_key(str(cfg)) == (st.st_mtime_ns, st.st_size)
+    assert setups.setup(str(root), env).phase == Phase.ASK  # same instant, same stat key

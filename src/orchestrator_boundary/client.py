@@ -28,6 +28,7 @@ from orchestrator_boundary import wire
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
 if TYPE_CHECKING:
     import _socket
+    from collections.abc import Mapping
 
 DEFAULT_TIMEOUT = 2.5  # seconds; well below any sensible hook timeout, then judge in-process
 
@@ -35,47 +36,80 @@ DEFAULT_TIMEOUT = 2.5  # seconds; well below any sensible hook timeout, then jud
 # ---- the evaluator route ----
 
 
-def server_is_evaluator(sock: _socket.socket, path: str) -> bool:
-    """On Linux: the process behind the socket has our uid and runs ``daemon.py`` for this
-    socket (SO_PEERCRED, /proc/PID/cmdline). A plain listener someone bound in its place (a
-    stale test server, a typo'd script) is then never asked. Not a defence against code that
-    already runs as this user: that could also rewrite the package itself."""
+class Impostor(Exception):
+    """Something answers on the evaluator's socket that is not a verified evaluator."""
+
+
+def evaluator_argv(path: str) -> list[bytes]:
+    """The exact command line ``start_daemon`` gives the evaluator for ``path`` (no root)."""
+    daemon_py = os.path.join(wire.PACKAGE_DIR, "daemon.py")
+    return [os.fsencode(sys.executable), b"-I", b"-S", os.fsencode(daemon_py), os.fsencode(path)]
+
+
+def can_verify() -> bool:
+    """Only where the peer's pid, executable and command line can be read (Linux: SO_PEERCRED
+    and /proc). Elsewhere no evaluator is believed: every call is judged in process (ADR 0026)."""
+    import _socket
+
+    return getattr(_socket, "SO_PEERCRED", None) is not None and os.path.isdir("/proc/self")
+
+
+def _read_proc(pid: int, name: str) -> bytes:
+    fd = os.open("/proc/%d/%s" % (pid, name), os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        chunks: list[bytes] = []
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def impostor_reason(sock: _socket.socket, path: str, root: str) -> str | None:
+    """None when the process behind the socket is our evaluator, else why not (ADR 0026).
+
+    Verified: the peer (SO_PEERCRED) has our uid, its executable (/proc/PID/exe) is this
+    interpreter, and its command line (/proc/PID/cmdline) is exactly the one ``start_daemon``
+    gives: this interpreter, ``-I -S``, this package's ``daemon.py``, this socket, this root.
+    A same-user script that bound the socket in the evaluator's place fails the executable
+    or the command line, and is never believed."""
     import _socket
 
     opt = getattr(_socket, "SO_PEERCRED", None)
-    if opt is None or not os.path.isdir("/proc/self"):
-        return True  # elsewhere the 0700 folder is the check
+    if opt is None:
+        return "peer cannot be verified on this platform"
     creds = sock.getsockopt(_socket.SOL_SOCKET, opt, 12)
     pid = int.from_bytes(creds[0:4], sys.byteorder)
     uid = int.from_bytes(creds[4:8], sys.byteorder)
     if uid != os.getuid():
-        return False
+        return "peer pid %d has uid %d" % (pid, uid)
     try:
-        fd = os.open("/proc/%d/cmdline" % pid, os.O_RDONLY)
-        try:
-            argv = os.read(fd, 65536).split(b"\0")
-        finally:
-            os.close(fd)
-    except OSError:
-        return False
-    return (
-        len(argv) == 7
-        and argv[1:3] == [b"-I", b"-S"]
-        and os.path.basename(argv[3]) == b"daemon.py"
-        and argv[4] == os.fsencode(path)
-    )
+        exe = os.readlink("/proc/%d/exe" % pid)
+        argv = _read_proc(pid, "cmdline").split(b"\0")
+    except OSError as exc:
+        return "peer pid %d unreadable (%s)" % (pid, exc.strerror)
+    if exe != os.path.realpath(sys.executable):
+        return "peer pid %d runs %s" % (pid, exe)
+    if argv != [*evaluator_argv(path), os.fsencode(root), b""]:
+        shown = b" ".join(argv).decode("utf-8", "backslashreplace")[:200]
+        return "peer pid %d runs %s" % (pid, shown)
+    return None
 
 
-def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
-    """Send one request; the reply's fields, or None when the evaluator gave no usable answer."""
+def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
+    """Send one request; the reply's fields, or None when the evaluator gave no usable answer.
+    Raises Impostor when the listener is not a verified evaluator (nothing is sent to it)."""
     import _socket
 
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(timeout)
         sock.connect(path)
-        if not server_is_evaluator(sock, path):
-            return None
+        reason = impostor_reason(sock, path, root)
+        if reason is not None:
+            raise Impostor(reason)
         sock.sendall(wire.REQUEST_MAGIC + wire.pack(fields))
         sock.shutdown(_socket.SHUT_WR)
         reply = wire.recv_all(sock, wire.MAX_REPLY_BYTES)
@@ -118,9 +152,8 @@ def start_daemon(path: str, root: str) -> None:
     """
     if starting(path):
         return
-    daemon_py = os.path.join(wire.PACKAGE_DIR, "daemon.py")
     env = {k: v for k, v in os.environb.items() if k != wire.BYPASS_ENV.encode()}
-    argv = [sys.executable, "-I", "-S", daemon_py, path, root]
+    argv = [*evaluator_argv(path), os.fsencode(root)]
     try:
         pid = os.fork()
     except OSError:
@@ -147,11 +180,17 @@ def start_daemon(path: str, root: str) -> None:
 
 def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     """The evaluator's answer, or None when the call must be judged in-process."""
+    import _socket
+
     if not hasattr(os, "fork") or not hasattr(_socket, "AF_UNIX"):
         return None  # Windows: no Unix-socket evaluator; judged in this process (issue 15)
     env = os.environb
     if env.get(wire.NO_DAEMON_ENV.encode(), b"").strip().lower() in (b"1", b"true", b"yes", b"on"):
         return None
+    if not can_verify():
+        return None  # macOS: an evaluator we cannot verify is never asked (ADR 0026)
+    if len(raw) > wire.MAX_EVALUATOR_PAYLOAD_BYTES:
+        return None  # the evaluator would refuse it: judged here, its memory stays bounded
     root_b = env.get(wire.PROJECT_DIR_ENV.encode())
     if not root_b or not root_b.startswith(b"/"):
         return None
@@ -175,7 +214,7 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     fields.append(b"")  # end of the environment
     fields.append(raw)
     try:
-        answer = request(path, fields, timeout)
+        answer = request(path, root, fields, timeout)
     except (FileNotFoundError, ConnectionRefusedError):
         start_daemon(path, root)
         return None
@@ -189,11 +228,18 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
 # ---- the in-process route (same function the evaluator calls) ----
 
 
-def in_process(raw: bytes, event: str) -> tuple[int, bytes, bytes]:
+def in_process(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, bytes]:
+    """``shell.evaluate`` here; an impostor found on the evaluator's socket is handed on in
+    ``wire.IMPOSTOR_ENV`` (only in this mapping), for the audit line."""
     wire.import_path()
     from orchestrator_boundary.shell import evaluate
 
-    return evaluate(raw, os.environ, event=event).encoded()
+    environ: Mapping[str, str] = os.environ
+    if impostor or wire.IMPOSTOR_ENV in environ:
+        environ = {k: v for k, v in os.environ.items() if k != wire.IMPOSTOR_ENV}
+        if impostor:
+            environ[wire.IMPOSTOR_ENV] = impostor
+    return evaluate(raw, environ, event=event).encoded()
 
 
 def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
@@ -230,16 +276,23 @@ def _write(fd: int, data: bytes) -> None:
 def run(event: str) -> int:
     """One hook call: stdin -> verdict on stdout/stderr -> exit code."""
     raw = read_stdin()
+    impostor = ""
     try:
         answer = via_daemon(raw, event)
+    except Impostor as exc:
+        answer, impostor = None, str(exc)
     except Exception:  # noqa: BLE001 - the fast path must never decide; judge here instead
         answer = None
     if answer is None:
         try:
-            answer = in_process(raw, event)
+            answer = in_process(raw, event, impostor)
         except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
             answer = cannot_load(exc)
     code, out, err = answer
+    if impostor:
+        err += b"orchestrator-boundary: not the evaluator on its socket (%s); judged here\n" % (
+            impostor.encode("utf-8", "backslashreplace")
+        )
     if out:
         _write(1, out)
     if err:

@@ -31,8 +31,81 @@ if TYPE_CHECKING:
     import socket
 
 DEFAULT_IDLE = 600.0
-READ_TIMEOUT = 5.0
-MAX_REQUEST_BYTES = wire.MAX_PAYLOAD_BYTES + 2 * 1024 * 1024  # the payload and the env
+READ_TIMEOUT = 5.0  # for the whole request: a slow sender cannot hold a connection slot
+MAX_FIELD_DIGITS = 10
+
+
+class Refused(Exception):
+    """A request over a limit (size, time): the connection is closed without an answer."""
+
+
+def read_request(conn: socket.socket, deadline: float) -> list[bytes]:
+    """The request's fields, each read into a buffer of its announced size.
+
+    A field announced over ``wire.MAX_EVALUATOR_PAYLOAD_BYTES``, or fields over that plus
+    ``wire.MAX_EVALUATOR_ENV_BYTES`` together, are refused as soon as the length prefix is
+    read: nothing more of them is read or buffered."""
+    import time
+
+    limit = wire.MAX_EVALUATOR_PAYLOAD_BYTES + wire.MAX_EVALUATOR_ENV_BYTES
+    pending = bytearray()
+
+    def more() -> bool:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Refused("too slow")
+        conn.settimeout(left)
+        chunk = conn.recv(65536)
+        pending.extend(chunk)
+        return bool(chunk)
+
+    while len(pending) < len(wire.REQUEST_MAGIC):
+        if not more():
+            raise Refused("short")
+    if pending[: len(wire.REQUEST_MAGIC)] != wire.REQUEST_MAGIC:
+        raise Refused("not a request")
+    del pending[: len(wire.REQUEST_MAGIC)]
+    fields: list[bytes] = []
+    total = 0
+    while True:
+        colon = pending.find(b":", 0, MAX_FIELD_DIGITS + 1)
+        while colon < 0:
+            if len(pending) > MAX_FIELD_DIGITS:
+                raise Refused("bad length")
+            if not more():
+                if pending:
+                    raise Refused("truncated")
+                return fields
+            colon = pending.find(b":", 0, MAX_FIELD_DIGITS + 1)
+        digits = bytes(pending[:colon])
+        if not digits.isdigit():
+            raise Refused("bad length")
+        size = int(digits)
+        total += size
+        if size > wire.MAX_EVALUATOR_PAYLOAD_BYTES or total > limit:
+            raise Refused("too large")
+        del pending[: colon + 1]
+        if len(pending) >= size:
+            fields.append(bytes(pending[:size]))
+            del pending[:size]
+            continue
+        buf = bytearray(size)
+        got = len(pending)
+        buf[:got] = pending
+        pending.clear()
+        view = memoryview(buf)
+        while got < size:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Refused("too slow")
+            conn.settimeout(left)
+            n = conn.recv_into(view[got:])
+            if not n:
+                raise Refused("truncated")
+            got += n
+        view.release()
+        fields.append(bytes(buf))
+        del buf
 
 
 def peer_allowed(peer_uid: int, own_uid: int) -> bool:
@@ -175,8 +248,14 @@ class Evaluator:
             except OSError:
                 continue
             with self.state_lock:
-                self.active += 1
-                self.last = time.monotonic()
+                full = self.active >= wire.MAX_CONNECTIONS
+                if not full:
+                    self.active += 1
+                    self.last = time.monotonic()
+            if full:  # refused at once: the client judges in process
+                with contextlib.suppress(OSError):
+                    conn.close()
+                continue
             threading.Thread(target=self.handle, args=(conn,), daemon=True).start()
 
     def handle(self, conn: socket.socket) -> None:
@@ -197,11 +276,12 @@ class Evaluator:
         uid = peer_uid(conn)
         if uid is not None and not peer_allowed(uid, os.getuid()):
             return
-        conn.settimeout(READ_TIMEOUT)
-        data = wire.recv_all(conn, MAX_REQUEST_BYTES)
-        if not data.startswith(wire.REQUEST_MAGIC):
+        import time
+
+        try:
+            fields = read_request(conn, time.monotonic() + READ_TIMEOUT)
+        except (Refused, ValueError, OSError):
             return
-        fields = wire.unpack(data, len(wire.REQUEST_MAGIC))
         if not fields:
             return
         if fields[0] != self.version:
@@ -216,6 +296,7 @@ class Evaluator:
             key, sep, value = item.partition(b"=")
             if sep:
                 environ[os.fsdecode(key)] = os.fsdecode(value)
+        environ.pop(wire.IMPOSTOR_ENV, None)  # only the client's in-process route sets it
         raw = fields[end + 1]
         from orchestrator_boundary.shell import evaluate
 

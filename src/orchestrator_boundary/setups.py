@@ -6,13 +6,17 @@ incl. the protected set: ~20 realpath() calls) is reused by a long-lived process
 evaluator, replay) for at most ``SetupCache.ttl`` seconds after its file-system facts were
 gathered, so a new symlink is seen within that. The root and the protected set are also
 shared between Setups (another environment, the same project) under the same bound. A config
-file is reloaded as soon as its stat key changes. A one-shot hook process gathers everything
+file is reloaded as soon as its content changes: its key is its stat key plus a hash of its
+bytes, read on every call (the file is tiny), so an edit that keeps size and mtime is seen on
+the next call too. Agent definitions live in that file; the environment a Setup reads is in
+its key (``wire.DECISION_ENV``). A one-shot hook process gathers everything
 once anyway.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import stat
 import time
@@ -61,6 +65,24 @@ def stat_key(path: str) -> tuple[int, int]:
     if not stat.S_ISREG(st.st_mode):
         return (-2, st.st_mode)
     return (st.st_mtime_ns, st.st_size)
+
+
+MAX_CONFIG_HASH_BYTES = 4 * 1024 * 1024  # a larger config is hashed by its first bytes + stat
+ConfigKey = tuple[int, int, bytes]
+
+
+def config_key(path: str) -> ConfigKey:
+    """The stat key of ``path`` and a hash of its content: equal only when the bytes are
+    (up to the bound). The stat key alone misses an edit that keeps size and mtime."""
+    mtime, size = stat_key(path)
+    if mtime < 0:
+        return (mtime, size, b"")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_CONFIG_HASH_BYTES)
+    except OSError:
+        return (-1, -1, b"")
+    return (mtime, size, hashlib.blake2b(data, digest_size=16).digest())
 
 
 @functools.lru_cache(maxsize=1)
@@ -115,10 +137,10 @@ class SetupCache:
 
     def __init__(self, ttl: float = FS_TTL, clock: Callable[[], float] = time.monotonic) -> None:
         self.ttl, self.clock = ttl, clock
-        # (config file, home) -> (its stat key when read, the config or its problem, compiled)
-        self.configs: dict[tuple[str, str | None], tuple[tuple[int, int], Any, RuleSet]] = {}
-        # Setup key -> (expires, the config's stat key, the Setup)
-        self.setups: dict[tuple[Any, ...], tuple[float, tuple[int, int], Setup]] = {}
+        # (config file, home) -> (its config key when read, the config or its problem, compiled)
+        self.configs: dict[tuple[str, str | None], tuple[ConfigKey, Any, RuleSet]] = {}
+        # Setup key -> (expires, the config's key, the Setup)
+        self.setups: dict[tuple[Any, ...], tuple[float, ConfigKey, Setup]] = {}
         # file-system facts (the resolved root, protected sets) -> (expires, value)
         self.fs_facts: dict[tuple[Any, ...], tuple[float, Any]] = {}
 
@@ -136,8 +158,8 @@ class SetupCache:
 
     def config(self, path: str, home: str | None) -> tuple[Config | ConfigProblem, RuleSet]:
         """The config at ``path`` (``~`` in patterns expanded with ``home``) and its compiled
-        form; loaded again when the file's stat key changed."""
-        key = stat_key(path)
+        form; loaded again when the file's content (or stat key) changed."""
+        key = config_key(path)
         hit = self.configs.get((path, home))
         if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes it
             return hit[1], hit[2]
@@ -158,15 +180,15 @@ class SetupCache:
         phase_override: Phase | None = None,
     ) -> Setup:
         """The Setup for these inputs, reused for the same root hint and the same values of
-        ``wire.DECISION_ENV`` while the config file's stat key is unchanged, for at most ttl."""
+        ``wire.DECISION_ENV`` while the config file's content is unchanged, for at most ttl."""
         key = (root_hint, config_file, phase_override, *map(environ.get, wire.DECISION_ENV))
         hit = self.setups.get(key)
-        if hit is not None and self.clock() < hit[0] and stat_key(hit[2].config_file) == hit[1]:
+        if hit is not None and self.clock() < hit[0] and config_key(hit[2].config_file) == hit[1]:
             return hit[2]
         made, expires = self._gather(root_hint, environ, config_file, phase_override)
         if len(self.setups) > 256:
             self.setups.clear()
-        # the stat key the config was loaded under (taken before reading it), not a newer one
+        # the key the config was loaded under (taken before reading it), not a newer one
         self.setups[key] = (expires, self.configs[(made.config_file, made.home)][0], made)
         return made
 

@@ -27,6 +27,12 @@ MISMATCH = b"OBX1"
 EVENTS = ("PreToolUse", "PostToolUse")
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: one byte more is refused
 MAX_REPLY_BYTES = 4 * 1024 * 1024
+# The evaluator takes payloads up to this size; a larger one is judged in the hook's own process
+# (same verdict, slower), so the evaluator's memory stays bounded: MAX_CONNECTIONS requests of
+# at most MAX_EVALUATOR_PAYLOAD_BYTES + MAX_EVALUATOR_ENV_BYTES each. Issue 13 point 5.
+MAX_EVALUATOR_PAYLOAD_BYTES = 4 * 1024 * 1024
+MAX_EVALUATOR_ENV_BYTES = 1024 * 1024  # the hook's environment, every other field together
+MAX_CONNECTIONS = 16
 SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS
 
 # The environment variables the hook reads, each named once.
@@ -42,6 +48,9 @@ XDG_RUNTIME_DIR_ENV = "XDG_RUNTIME_DIR"
 NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
 TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
 IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
+# Set by the client (never read from the hook's own environment: it overwrites it) when a
+# process on the evaluator's socket failed verification, for the audit line (ADR 0026).
+IMPOSTOR_ENV = "ORCHESTRATOR_BOUNDARY_EVALUATOR_IMPOSTOR"
 # Every variable a decision depends on: a Setup's cache key (the client hands the evaluator its
 # whole environment). tests/test_setup_cache.py records what a Setup reads and fails if this
 # list misses any. The rest above steer only the evaluator route.
