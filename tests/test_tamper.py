@@ -668,3 +668,74 @@ def test_the_evaluators_runtime_folder_is_protected(tmp_path: Path) -> None:
     rc, out, _ = run_hook(payload, env)
     assert rc == 0 and out is not None
     assert "TAMPER" in out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+# --- this product's own CLI (issue 13) ------------------------------------------------------
+
+CONTROL_COMMANDS = [
+    "orchestrator-boundary phase off",
+    "python -m orchestrator_boundary phase off",
+    "uv run orchestrator-boundary uninstall",
+    "orchestrator-boundary install --phase off",
+]
+
+
+@pytest.mark.parametrize("command", CONTROL_COMMANDS)
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_running_the_boundarys_own_cli_to_change_it_is_tamper(
+    project: Project, command: str, caller: str
+) -> None:
+    """Attack: the agent switches the boundary off through its own CLI, which writes no path
+    the guard could see. In warn that was a warning for the main agent, nothing for a subagent."""
+    project.configure(WIDE_OPEN)
+    for phase in ("warn", "ask", "enforce"):
+        decision, code, answer = project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )
+        assert (decision, code) == ("deny", "TAMPER"), phase
+        reason = parse_answer(answer)["hookSpecificOutput"]["permissionDecisionReason"]  # type: ignore[index]
+        assert "only a person" in reason and "in their own terminal" in reason
+        assert '"recoverable": false' in reason
+    # neither the bypass nor any phase but off opens it
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", **BYPASS}
+    assert project.judge("Bash", {"command": command}, agent=CALLERS[caller], env=env)[:2] == (
+        "deny",
+        "TAMPER",
+    )
+    off = {"ORCHESTRATOR_BOUNDARY_PHASE": "off"}
+    assert project.judge("Bash", {"command": command}, agent=CALLERS[caller], env=off)[:2] == (
+        "none",
+        "TAMPER",
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["orchestrator-boundary report", "orchestrator-boundary phase", "orchestrator-boundary doctor"],
+)
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_reading_the_boundarys_state_stays_allowed(
+    project: Project, command: str, caller: str
+) -> None:
+    for phase in ("warn", "enforce"):
+        assert project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )[:2] == ("none", None)
+
+
+def test_the_starter_config_does_not_tell_an_agent_how_to_switch_the_phase() -> None:
+    """The model reads .claude/boundary.toml: it must not find the command that turns it off."""
+    from orchestrator_boundary.cmd_install import starter_config
+
+    for text in (
+        starter_config("warn"),
+        (Path(__file__).parents[1] / "examples/boundary.toml").read_text(),
+    ):
+        for line in text.splitlines():
+            assert "orchestrator-boundary phase" not in line, line

@@ -104,7 +104,24 @@ def _guarded(call: Call, located: Located, deletes: bool) -> Protected | None:
     return entry
 
 
+def _control(target: Target) -> Violation:
+    """Running this product's own CLI to change the phase or the hooks (issue 13)."""
+    return Violation(
+        Code.TAMPER,
+        "protected: the boundary's phase and hooks",
+        f"`{target.command[:200]}` changes the boundary itself (its phase or its hooks); "
+        "no agent may do that, only a person.",
+        "Do not retry it in another form. If the change is wanted, ask the user to run the "
+        "command themselves, in their own terminal.",
+        None,
+        target.command[:200],
+        recoverable=False,
+    )
+
+
 def tamper(call: Call, target: Target) -> Violation | None:
+    if target.control:
+        return _control(target)
     if not target.tamper:
         return None
     located = target.located

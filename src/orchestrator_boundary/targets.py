@@ -57,6 +57,7 @@ class Target:
     config: bool = True  # blocked while the config is broken
     write: bool = True  # checked against the write rules
     named: bool = True  # a broken-config violation names this target (else no path)
+    control: bool = False  # runs this product's CLI to change the boundary itself (TAMPER)
 
 
 @value
@@ -112,6 +113,10 @@ def _write_targets(call: Call) -> tuple[Target, ...]:
 
 
 def _effect_target(call: Call, effect: Effect) -> Target:
+    if effect.kind is EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
+        located = Located(effect.path, (), (), "changes the boundary itself")
+        shown = effect.path or "orchestrator-boundary"
+        return Target(located, shown, effect.command, control=True, write=False, named=False)
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
         located = Located(effect.path, (), (), unknown)
