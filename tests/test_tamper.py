@@ -739,3 +739,54 @@ def test_the_starter_config_does_not_tell_an_agent_how_to_switch_the_phase() -> 
     ):
         for line in text.splitlines():
             assert "orchestrator-boundary phase" not in line, line
+
+
+# --- targets the command text does not fix (issue 12) ---------------------------------------
+
+UNFIXED_ATTACKS = [
+    "rm -rf .cl*",  # a glob that names .claude
+    "rm -rf ~/.cl*",
+    'cd "$X"; echo {} > .claude/settings.json',  # after a cd that cannot be followed
+    'cd "$X"; echo {} > settings.json',  # the cd may lead into .claude
+    "cd .claude || exit; echo x > boundary.toml",
+    'cp evil.json "$OUT"',  # a variable may be any path
+    'cp evil.md "$X/agents/new.md"',  # a variable then a protected folder's name
+    "echo x > $HOME/.claude/settings.json",
+    "echo $( > .claude/settings.json",  # text that does not parse
+]
+UNFIXED_ORDINARY = [
+    'echo x > "$OUT/log.txt"',
+    "rm -f *.json",  # in the root: the glob does not reach into .claude
+    "rm -rf build/*",
+    "cd build; rm -f out.o",
+    "echo $( > notes.txt",
+]
+
+
+@pytest.mark.parametrize("command", UNFIXED_ATTACKS)
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_targets_that_could_name_a_protected_file_are_tamper(
+    project: Project, command: str, caller: str
+) -> None:
+    """Attack: a subagent's Bash target built from a glob, a variable or after a cd the analysis
+    cannot follow was not checked at all (the main agent's was only a BASH_WRITE warning)."""
+    project.configure(WIDE_OPEN)
+    for phase in ("warn", "enforce"):
+        decision, code, answer = project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )
+        assert (decision, code) == ("deny", "TAMPER"), phase
+        reason = parse_answer(answer)["hookSpecificOutput"]["permissionDecisionReason"]  # type: ignore[index]
+        assert '"recoverable": false' in reason
+
+
+@pytest.mark.parametrize("command", UNFIXED_ORDINARY)
+def test_targets_that_cannot_name_a_protected_file_keep_their_rules(
+    project: Project, command: str
+) -> None:
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    assert project.judge("Bash", {"command": command}, agent="coder", env=env)[1] is None
+    assert project.judge("Bash", {"command": command}, env=env)[1] != "TAMPER"

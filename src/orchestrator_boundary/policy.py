@@ -18,6 +18,7 @@ from __future__ import annotations
 import fnmatch
 import ntpath
 import posixpath
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 from orchestrator_boundary import scope
@@ -26,7 +27,7 @@ from orchestrator_boundary.config import AgentProfile
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.protect import Protected, hit, linked
+from orchestrator_boundary.protect import Protected, could_name, hit, linked
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call, Target, touched
@@ -119,15 +120,56 @@ def _control(target: Target) -> Violation:
     )
 
 
+# a word that moves the working folder: after it, a relative path may be relative to anywhere
+_MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
+_WORDS = re.compile(r"[^\s;&|<>()]+")
+
+
+def _could_name(call: Call, target: Target) -> Protected | None:
+    """A target the text does not fix (a glob, a variable, after a ``cd`` not followed, a word
+    of text that did not parse): the protected entry it could name, for any agent."""
+    ctx, command = call.context, call.command or ""
+    cwd = None if _MOVES.search(command) else (call.payload.cwd or ctx.root)
+    anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
+    raw = target.located.raw
+    for word in _WORDS.findall(raw)[:256] if target.words else (raw,):
+        entry = could_name(
+            word,
+            ctx.protected,
+            cwd=cwd,
+            home=ctx.home,
+            windows=ctx.fs.windows,
+            anchors=anchors,
+            literal=target.words,
+        )
+        if entry is not None:
+            return entry
+    return None
+
+
 def tamper(call: Call, target: Target) -> Violation | None:
     if target.control:
         return _control(target)
     if not target.tamper:
         return None
     located = target.located
-    entry = _guarded(call, located, target.deletes)
+    entry = _could_name(call, target) if target.guessed else _guarded(call, located, target.deletes)
     if entry is None:
         return None
+    if target.guessed:
+        return Violation(
+            Code.TAMPER,
+            f"protected: {entry.label}",
+            f"`{target.command[:200]}` could change {entry.label}, which guards the agents: "
+            f"{located.raw[:200] if not target.words else 'the text'} is not fixed by the "
+            "command text (a variable, a glob, a cd that cannot be followed), and no agent may "
+            "change it.",
+            "Name the files you mean literally, with a path that does not depend on a variable "
+            "or an earlier cd; if the protected file must change, ask the user to do it.",
+            target.shown or None,
+            target.command,
+            recoverable=False,
+        )
     return Violation(
         Code.TAMPER,
         f"protected: {entry.label}",
@@ -385,7 +427,11 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
         if violation is not None:
             break
     # the targets judged until one decided (all of them when none did), each listed once
-    paths = tuple(dict.fromkeys([t.shown for t in call.targets[:decided_at]])) if decided_at else ()
+    paths = (
+        tuple(dict.fromkeys([t.shown for t in call.targets[:decided_at] if t.shown]))
+        if decided_at
+        else ()
+    )
     return Assessment(
         call.session,
         payload.tool_name,

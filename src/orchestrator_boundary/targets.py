@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from orchestrator_boundary import bash
-from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind
+from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, Status
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
@@ -58,6 +58,11 @@ class Target:
     write: bool = True  # checked against the write rules
     named: bool = True  # a broken-config violation names this target (else no path)
     control: bool = False  # runs this product's CLI to change the boundary itself (TAMPER)
+    # the text does not fix the target (a glob, a variable, after a cd that was not followed):
+    # checked for the protected files it could name. ``words``: text that did not parse, each
+    # word of it a guess
+    guessed: bool = False
+    words: bool = False
 
 
 @value
@@ -120,9 +125,11 @@ def _effect_target(call: Call, effect: Effect) -> Target:
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
         located = Located(effect.path, (), (), unknown)
-        main = call.main
+        main, deletes = call.main, effect.kind is EffectKind.DELETE
         shown = effect.path or "?"
-        return Target(located, shown, effect.command, tamper=False, config=main, write=main)
+        return Target(
+            located, shown, effect.command, deletes, config=main, write=main, guessed=True
+        )
     located = locate(effect.resolved, call.context.root, call.context.fs, call.insensitive)
     deletes = effect.kind is EffectKind.DELETE
     return Target(located, located.display, effect.command, deletes)
@@ -140,7 +147,14 @@ def _bash_touches(call: Call) -> Touches:
         read_only_commands=call.rules.read_only,
         shell="powershell" if call.payload.tool_name == "PowerShell" else "bash",
     )
-    return tuple(_effect_target(call, e) for e in analysis.effects), analysis, command
+    targets = tuple(_effect_target(call, e) for e in analysis.effects)
+    if analysis.status is Status.UNPARSEABLE:  # its words may still name a protected file
+        text = Located(command, (), (), "the command text does not parse")
+        targets += (
+            Target(text, "", command[:200], True, config=False, write=False, named=False,
+                   guessed=True, words=True),
+        )  # fmt: skip
+    return targets, analysis, command
 
 
 def _unknown_targets(call: Call) -> tuple[Target, ...]:
