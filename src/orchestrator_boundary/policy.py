@@ -309,6 +309,9 @@ def _bash_mode(call: Call, code: Code, command: str, why: str) -> tuple[Violatio
     ), ""
 
 
+CODE_MODE = "Code Mode JavaScript; each tool it calls is judged on its own"
+
+
 def _bash_findings(call: Call) -> tuple[Violation | None, str]:
     """BASH_UNPARSEABLE, else BASH_DENIED_COMMAND, else BASH_OPAQUE; and the advisory."""
     analysis, command = call.analysis, call.command
@@ -354,7 +357,7 @@ def tool_not_allowed(call: Call, found: Findings) -> Violation | None:
         return None
     name, profile = named
     cls, tool = call.classification.tool_class, call.payload.tool_name
-    listed = call.rules.tools[name]
+    listed = call.rules.tools[name]  # with the heirs of retired names (TodoWrite: TaskCreate..)
     # the exact entries first (a set lookup); the patterns as _tool_listed reads them
     if tool in listed or cls.value in listed or _tool_listed(tool, cls, profile.tools or ()):
         return None
@@ -378,8 +381,7 @@ def bash_command(call: Call, found: Findings) -> Violation | None:
 
 def unknown_tool(call: Call, found: Findings) -> Violation | None:
     name = call.payload.tool_name
-    allowed = call.rules.config.orchestrator.allow_tools
-    if not call.main or _tool_listed(name, ToolClass.UNKNOWN, allowed):
+    if not call.main or _tool_listed(name, ToolClass.UNKNOWN, call.rules.allow_tools):
         return None
     return Violation(
         Code.UNKNOWN_TOOL,
@@ -417,9 +419,11 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
     if not payload.tool_name:
         return Assessment(call.session, payload.tool_name, call.classification)
     target, by, decided_at = _first_target_finding(call) if call.targets else (None, None, 0)
-    bash_found, advisory = (
-        _bash_findings(call) if target is None and call.analysis is not None else (None, "")
-    )
+    bash_found, advisory = None, ""
+    if target is None and call.analysis is not None:
+        bash_found, advisory = _bash_findings(call)
+    elif target is None and call.main and call.command is not None:  # Code Mode's code
+        bash_found, advisory = _bash_mode(call, Code.BASH_OPAQUE, call.command, CODE_MODE)
     found = Findings(target, by, bash_found) if target or bash_found else NOTHING_FOUND
     violation = None
     for rule in LADDERS[call.classification.tool_class]:

@@ -16,7 +16,7 @@ from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, SessionKind, detect
-from orchestrator_boundary.tools import PATH_KEYS, Classification, ToolClass, classify
+from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.value import value
 
 # Argument names that name a file in tools the policy does not know (MCP servers, plugins).
@@ -78,7 +78,7 @@ class Call:
     insensitive: bool  # the root's file system compares names case-insensitively
     targets: tuple[Target, ...] = ()
     analysis: BashAnalysis | None = None
-    command: str | None = None  # Bash: the command text, when there is one
+    command: str | None = None  # Bash: the command text, when there is one; Code Mode: its code
 
 
 # A call's targets, its Bash analysis and command text (None for other tools).
@@ -136,7 +136,13 @@ def _effect_target(call: Call, effect: Effect) -> Target:
 
 
 def _bash_touches(call: Call) -> Touches:
-    command = call.payload.tool_input.get("command")
+    tool_input = call.payload.tool_input
+    key, language = COMMAND_KEYS.get(call.payload.tool_name, ("command", "bash"))
+    command = tool_input.get(key)
+    if language == "code":  # Code Mode: no shell text; the policy judges it as opaque
+        return (), None, command if isinstance(command, str) else ""
+    if command is None and "ws" in tool_input and call.payload.tool_name == "Monitor":
+        return (), None, None  # Monitor watching a WebSocket runs nothing
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
         return (Target(missing, "?", "?", tamper=False, write=call.main, named=False),), None, None
@@ -145,7 +151,7 @@ def _bash_touches(call: Call) -> Touches:
         cwd=call.payload.cwd or call.context.root,
         home=call.context.home,
         read_only_commands=call.rules.read_only,
-        shell="powershell" if call.payload.tool_name == "PowerShell" else "bash",
+        shell="powershell" if language == "powershell" else "bash",
     )
     targets = tuple(_effect_target(call, e) for e in analysis.effects)
     if analysis.status is Status.UNPARSEABLE:  # its words may still name a protected file
