@@ -41,6 +41,8 @@ TARGETS = {
     "user agent definition": lambda p: p.home / ".claude/agents/mine.md",
     ".env": lambda p: p.root / ".env",
     ".envrc": lambda p: p.root / ".envrc",
+    "committed launcher": lambda p: p.root / ".claude/orchestrator-boundary/launch.sh",
+    "user trail folder": lambda p: p.home / ".claude/orchestrator-boundary/projects/x/audit.jsonl",
 }
 
 TOOLS = {
@@ -518,7 +520,13 @@ def test_user_settings_moved_by_claude_config_dir_are_protected(
     cfg = tmp_path / "claude-config"
     cfg.mkdir()
     env = {"CLAUDE_CONFIG_DIR": str(cfg), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
-    for name in ("settings.json", "settings.local.json", ".claude.json", "agents/x.md"):
+    for name in (
+        "settings.json",
+        "settings.local.json",
+        ".claude.json",
+        "agents/x.md",
+        "orchestrator-boundary/projects/p/audit.jsonl",
+    ):
         for caller in CALLERS:
             decision, code, _ = project.judge(
                 "Write",
@@ -790,3 +798,32 @@ def test_targets_that_cannot_name_a_protected_file_keep_their_rules(
     env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
     assert project.judge("Bash", {"command": command}, agent="coder", env=env)[1] is None
     assert project.judge("Bash", {"command": command}, env=env)[1] != "TAMPER"
+
+
+AUDIT_PATH_ENV = "ORCHESTRATOR_BOUNDARY_AUDIT_PATH"
+
+
+def test_the_audit_path_from_the_environment_is_used_and_protected(
+    project: Project, tmp_path: Path
+) -> None:
+    """A user-scope install names a per-user trail in the hook's environment (issue 14): the
+    decision lands there, and no agent may change it, when the config names no trail."""
+    trail = tmp_path / "claude-home" / "orchestrator-boundary" / "projects" / "p" / "audit.jsonl"
+    env = {AUDIT_PATH_ENV: str(trail), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
+    data = project.payload("Write", {"file_path": str(trail), "content": ""}, agent="coder")
+    answer = shell.evaluate(json.dumps(data).encode(), {**project.env, **env})
+    rec = json.loads(trail.read_text().splitlines()[-1])
+    assert (rec["decision"], rec["code"]) == ("deny", "TAMPER")
+    assert parse_answer(answer)["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
+
+
+def test_the_configs_audit_path_wins_over_the_environment(project: Project, tmp_path: Path) -> None:
+    project.configure('[audit]\npath = "logs/trail.jsonl"\n')
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    data = project.payload("Read", {"file_path": str(project.root / "x")})
+    shell.evaluate(json.dumps(data).encode(), {**project.env, AUDIT_PATH_ENV: str(elsewhere)})
+    assert (project.root / "logs/trail.jsonl").exists() and not elsewhere.exists()
+    # a relative value is not a place: the default trail is used
+    project.configure("")
+    shell.evaluate(json.dumps(data).encode(), {**project.env, AUDIT_PATH_ENV: "rel/trail.jsonl"})
+    assert project.audit.exists() and not (project.root / "rel").exists()

@@ -23,9 +23,15 @@ PROJECT_FILES = (
     ".env",
     ".envrc",
 )
-PROJECT_DIRS = (".claude/boundary", ".claude/agents", ".claude-plugin")
+# .claude/orchestrator-boundary: the committed launcher every teammate's hooks run (ADR 0023)
+PROJECT_DIRS = (
+    ".claude/boundary",
+    ".claude/agents",
+    ".claude/orchestrator-boundary",
+    ".claude-plugin",
+)
 HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json")
-HOME_DIRS = (".claude/agents",)
+HOME_DIRS = (".claude/agents", ".claude/orchestrator-boundary")  # + per-user audit trails
 MANAGED_DIRS = (
     "/etc/claude-code",
     "/Library/Application Support/ClaudeCode",
@@ -76,6 +82,8 @@ def protected_set(
         for name in ("settings.json", "settings.local.json", ".claude.json"):
             add(posixpath.join(claude_config_dir, name), False, f"$CLAUDE_CONFIG_DIR/{name}")
         add(posixpath.join(claude_config_dir, "agents"), True, "$CLAUDE_CONFIG_DIR/agents/")
+        ours = posixpath.join(claude_config_dir, "orchestrator-boundary")
+        add(ours, True, "$CLAUDE_CONFIG_DIR/orchestrator-boundary/")
     for managed in MANAGED_DIRS:
         entries.append(Protected(managed, True, "managed settings"))
     add(config_file, False, "the boundary config")
