@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 from conftest import run_hook
 
-from orchestrator_boundary.config import Config, ConfigProblem, load_config, parse_config
+from orchestrator_boundary.config import (
+    Config,
+    ConfigProblem,
+    config_notes,
+    load_config,
+    parse_config,
+)
 
 BROKEN = [
     ("bad-toml", "phase = \n", "", "not valid TOML"),
@@ -104,3 +110,28 @@ def test_example_config_is_valid() -> None:
     assert isinstance(result, Config), result
     assert set(result.agents) >= {"explorer", "planner", "coder", "reviewer"}
     assert result.agents["coder"].tools is not None and "Bash" not in result.agents["coder"].tools
+
+
+def test_tool_names_no_tool_has_are_warnings_not_errors() -> None:
+    text = """
+[orchestrator]
+allow_tools = ["mcp__db__query", "Bahs"]
+[agents.planner]
+tools = ["Read", "TodoWrite", "bash"]
+[tools]
+"Frobnicate" = "read"
+"mcp__x__*" = "read"
+"""
+    loaded = parse_config(text, "boundary.toml")
+    assert isinstance(loaded, Config)  # the config still loads: nothing is loosened by a note
+    notes = config_notes(loaded)
+    assert notes == [
+        "orchestrator.allow_tools: no Claude Code tool or tool class is named 'Bahs'; did you "
+        "mean 'Bash'?",
+        "agents.planner.tools: no Claude Code tool or tool class is named 'bash'; did you mean "
+        "'Bash'?",
+        "agents.planner.tools: TodoWrite is a retired name; it covers TaskCreate, TaskGet, "
+        "TaskList and TaskUpdate.",
+        "tools: no Claude Code tool is named 'Frobnicate'.",
+    ]
+    assert config_notes(Config()) == []

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from orchestrator_boundary import setups, wire
+from orchestrator_boundary import setups
 from orchestrator_boundary.phase import Phase
 
 
@@ -114,7 +114,7 @@ def test_the_setup_cache_key_holds_every_variable_a_setup_reads(
     env = _Recording({"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path), **extra})
     env["UNRELATED"] = "1"
     setups.CACHE._gather(str(root), env, None, None)
-    assert env.read <= set(wire.DECISION_ENV), env.read - set(wire.DECISION_ENV)
+    assert env.read <= set(setups.KEY_ENV), env.read - set(setups.KEY_ENV)
 
 
 def test_a_change_in_a_variable_it_reads_makes_a_new_setup(
@@ -129,6 +129,7 @@ def test_a_change_in_a_variable_it_reads_makes_a_new_setup(
         ("ORCHESTRATOR_BOUNDARY_PHASE", "enforce"),
         ("AMPLIFIER_BYPASS_BOUNDARY", "1"),
         ("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg")),
+        ("ORCHESTRATOR_BOUNDARY_AUDIT_PATH", str(tmp_path / "trail.jsonl")),
     ]:
         assert setups.setup(str(root), {**env, name: value}) is not first, name
 

@@ -41,6 +41,8 @@ TARGETS = {
     "user agent definition": lambda p: p.home / ".claude/agents/mine.md",
     ".env": lambda p: p.root / ".env",
     ".envrc": lambda p: p.root / ".envrc",
+    "committed launcher": lambda p: p.root / ".claude/orchestrator-boundary/launch.sh",
+    "user trail folder": lambda p: p.home / ".claude/orchestrator-boundary/projects/x/audit.jsonl",
 }
 
 TOOLS = {
@@ -518,7 +520,13 @@ def test_user_settings_moved_by_claude_config_dir_are_protected(
     cfg = tmp_path / "claude-config"
     cfg.mkdir()
     env = {"CLAUDE_CONFIG_DIR": str(cfg), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
-    for name in ("settings.json", "settings.local.json", ".claude.json", "agents/x.md"):
+    for name in (
+        "settings.json",
+        "settings.local.json",
+        ".claude.json",
+        "agents/x.md",
+        "orchestrator-boundary/projects/p/audit.jsonl",
+    ):
         for caller in CALLERS:
             decision, code, _ = project.judge(
                 "Write",
@@ -668,3 +676,154 @@ def test_the_evaluators_runtime_folder_is_protected(tmp_path: Path) -> None:
     rc, out, _ = run_hook(payload, env)
     assert rc == 0 and out is not None
     assert "TAMPER" in out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+# --- this product's own CLI (issue 13) ------------------------------------------------------
+
+CONTROL_COMMANDS = [
+    "orchestrator-boundary phase off",
+    "python -m orchestrator_boundary phase off",
+    "uv run orchestrator-boundary uninstall",
+    "orchestrator-boundary install --phase off",
+]
+
+
+@pytest.mark.parametrize("command", CONTROL_COMMANDS)
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_running_the_boundarys_own_cli_to_change_it_is_tamper(
+    project: Project, command: str, caller: str
+) -> None:
+    """Attack: the agent switches the boundary off through its own CLI, which writes no path
+    the guard could see. In warn that was a warning for the main agent, nothing for a subagent."""
+    project.configure(WIDE_OPEN)
+    for phase in ("warn", "ask", "enforce"):
+        decision, code, answer = project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )
+        assert (decision, code) == ("deny", "TAMPER"), phase
+        reason = parse_answer(answer)["hookSpecificOutput"]["permissionDecisionReason"]  # type: ignore[index]
+        assert "only a person" in reason and "in their own terminal" in reason
+        assert '"recoverable": false' in reason
+    # neither the bypass nor any phase but off opens it
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", **BYPASS}
+    assert project.judge("Bash", {"command": command}, agent=CALLERS[caller], env=env)[:2] == (
+        "deny",
+        "TAMPER",
+    )
+    off = {"ORCHESTRATOR_BOUNDARY_PHASE": "off"}
+    assert project.judge("Bash", {"command": command}, agent=CALLERS[caller], env=off)[:2] == (
+        "none",
+        "TAMPER",
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["orchestrator-boundary report", "orchestrator-boundary phase", "orchestrator-boundary doctor"],
+)
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_reading_the_boundarys_state_stays_allowed(
+    project: Project, command: str, caller: str
+) -> None:
+    for phase in ("warn", "enforce"):
+        assert project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )[:2] == ("none", None)
+
+
+def test_the_starter_config_does_not_tell_an_agent_how_to_switch_the_phase() -> None:
+    """The model reads .claude/boundary.toml: it must not find the command that turns it off."""
+    from orchestrator_boundary.cmd_install import starter_config
+
+    for text in (
+        starter_config("warn"),
+        (Path(__file__).parents[1] / "examples/boundary.toml").read_text(),
+    ):
+        for line in text.splitlines():
+            assert "orchestrator-boundary phase" not in line, line
+
+
+# --- targets the command text does not fix (issue 12) ---------------------------------------
+
+UNFIXED_ATTACKS = [
+    "rm -rf .cl*",  # a glob that names .claude
+    "rm -rf ~/.cl*",
+    'cd "$X"; echo {} > .claude/settings.json',  # after a cd that cannot be followed
+    'cd "$X"; echo {} > settings.json',  # the cd may lead into .claude
+    "cd .claude || exit; echo x > boundary.toml",
+    'cp evil.json "$OUT"',  # a variable may be any path
+    'cp evil.md "$X/agents/new.md"',  # a variable then a protected folder's name
+    "echo x > $HOME/.claude/settings.json",
+    "echo $( > .claude/settings.json",  # text that does not parse
+]
+UNFIXED_ORDINARY = [
+    'echo x > "$OUT/log.txt"',
+    "rm -f *.json",  # in the root: the glob does not reach into .claude
+    "rm -rf build/*",
+    "cd build; rm -f out.o",
+    "echo $( > notes.txt",
+]
+
+
+@pytest.mark.parametrize("command", UNFIXED_ATTACKS)
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_targets_that_could_name_a_protected_file_are_tamper(
+    project: Project, command: str, caller: str
+) -> None:
+    """Attack: a subagent's Bash target built from a glob, a variable or after a cd the analysis
+    cannot follow was not checked at all (the main agent's was only a BASH_WRITE warning)."""
+    project.configure(WIDE_OPEN)
+    for phase in ("warn", "enforce"):
+        decision, code, answer = project.judge(
+            "Bash",
+            {"command": command},
+            agent=CALLERS[caller],
+            env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
+        )
+        assert (decision, code) == ("deny", "TAMPER"), phase
+        reason = parse_answer(answer)["hookSpecificOutput"]["permissionDecisionReason"]  # type: ignore[index]
+        assert '"recoverable": false' in reason
+
+
+@pytest.mark.parametrize("command", UNFIXED_ORDINARY)
+def test_targets_that_cannot_name_a_protected_file_keep_their_rules(
+    project: Project, command: str
+) -> None:
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    assert project.judge("Bash", {"command": command}, agent="coder", env=env)[1] is None
+    assert project.judge("Bash", {"command": command}, env=env)[1] != "TAMPER"
+
+
+AUDIT_PATH_ENV = "ORCHESTRATOR_BOUNDARY_AUDIT_PATH"
+
+
+def test_the_audit_path_from_the_environment_is_used_and_protected(
+    project: Project, tmp_path: Path
+) -> None:
+    """A user-scope install names a per-user trail in the hook's environment (issue 14): the
+    decision lands there, and no agent may change it, when the config names no trail."""
+    trail = tmp_path / "claude-home" / "orchestrator-boundary" / "projects" / "p" / "audit.jsonl"
+    env = {AUDIT_PATH_ENV: str(trail), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
+    data = project.payload("Write", {"file_path": str(trail), "content": ""}, agent="coder")
+    answer = shell.evaluate(json.dumps(data).encode(), {**project.env, **env})
+    rec = json.loads(trail.read_text().splitlines()[-1])
+    assert (rec["decision"], rec["code"]) == ("deny", "TAMPER")
+    assert parse_answer(answer)["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
+
+
+def test_the_configs_audit_path_wins_over_the_environment(project: Project, tmp_path: Path) -> None:
+    project.configure('[audit]\npath = "logs/trail.jsonl"\n')
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    data = project.payload("Read", {"file_path": str(project.root / "x")})
+    shell.evaluate(json.dumps(data).encode(), {**project.env, AUDIT_PATH_ENV: str(elsewhere)})
+    assert (project.root / "logs/trail.jsonl").exists() and not elsewhere.exists()
+    # a relative value is not a place: the default trail is used
+    project.configure("")
+    shell.evaluate(json.dumps(data).encode(), {**project.env, AUDIT_PATH_ENV: "rel/trail.jsonl"})
+    assert project.audit.exists() and not (project.root / "rel").exists()

@@ -37,7 +37,8 @@ def starter_config(phase: str) -> str:
 # Unknown keys and wrong types are errors: a broken file blocks writes until it is fixed.
 
 # Rollout phase: "off" (record nothing), "warn" (record and tell, never block),
-# "ask" (ask the human), "enforce" (deny). Change it with: orchestrator-boundary phase PHASE
+# "ask" (ask the human), "enforce" (deny). Only a person changes it, from a terminal
+# (docs/cli-setup.md); an agent that tries is denied.
 # The environment variable ORCHESTRATOR_BOUNDARY_PHASE overrides this line.
 phase = "{phase}"
 

@@ -17,7 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
-from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.tools import ToolClass, tool_list_notes, unknown_tool_names
 from orchestrator_boundary.wire import CONFIG_ENV
 
 __all__ = ["CONFIG_ENV", "Config", "ConfigProblem", "config_path", "load_config", "parse_config"]
@@ -154,3 +154,17 @@ def load_config(path: str, home: str | None = None) -> Config | ConfigProblem:
     except UnicodeDecodeError:
         return ConfigProblem(path, "", "not UTF-8 text")
     return parse_config(text, path, home)
+
+
+def config_notes(config: Config) -> list[str]:
+    """Warnings, not errors, about the config's tool names: a name no Claude Code tool has (a
+    typo allows nothing, or leaves a tool unclassified), a retired name and what it covers.
+    For ``doctor``, ``check`` and ``phase enforce`` to print, one line each."""
+    notes = tool_list_notes("orchestrator.allow_tools", config.orchestrator.allow_tools)
+    for name, profile in config.agents.items():
+        if profile.tools is not None:
+            notes += tool_list_notes(f"agents.{name}.tools", profile.tools)
+    for name, guess in unknown_tool_names(config.tools):
+        hint = f"; did you mean {guess!r}?" if guess else "."
+        notes.append(f"tools: no Claude Code tool is named {name!r}{hint}")
+    return notes

@@ -18,6 +18,7 @@ from __future__ import annotations
 import fnmatch
 import ntpath
 import posixpath
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 from orchestrator_boundary import scope
@@ -26,7 +27,7 @@ from orchestrator_boundary.config import AgentProfile
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.protect import Protected, hit, linked
+from orchestrator_boundary.protect import Protected, could_name, hit, linked
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call, Target, touched
@@ -104,13 +105,71 @@ def _guarded(call: Call, located: Located, deletes: bool) -> Protected | None:
     return entry
 
 
+def _control(target: Target) -> Violation:
+    """Running this product's own CLI to change the phase or the hooks (issue 13)."""
+    return Violation(
+        Code.TAMPER,
+        "protected: the boundary's phase and hooks",
+        f"`{target.command[:200]}` changes the boundary itself (its phase or its hooks); "
+        "no agent may do that, only a person.",
+        "Do not retry it in another form. If the change is wanted, ask the user to run the "
+        "command themselves, in their own terminal.",
+        None,
+        target.command[:200],
+        recoverable=False,
+    )
+
+
+# a word that moves the working folder: after it, a relative path may be relative to anywhere
+_MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
+_WORDS = re.compile(r"[^\s;&|<>()]+")
+
+
+def _could_name(call: Call, target: Target) -> Protected | None:
+    """A target the text does not fix (a glob, a variable, after a ``cd`` not followed, a word
+    of text that did not parse): the protected entry it could name, for any agent."""
+    ctx, command = call.context, call.command or ""
+    cwd = None if _MOVES.search(command) else (call.payload.cwd or ctx.root)
+    anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
+    raw = target.located.raw
+    for word in _WORDS.findall(raw)[:256] if target.words else (raw,):
+        entry = could_name(
+            word,
+            ctx.protected,
+            cwd=cwd,
+            home=ctx.home,
+            windows=ctx.fs.windows,
+            anchors=anchors,
+            literal=target.words,
+        )
+        if entry is not None:
+            return entry
+    return None
+
+
 def tamper(call: Call, target: Target) -> Violation | None:
+    if target.control:
+        return _control(target)
     if not target.tamper:
         return None
     located = target.located
-    entry = _guarded(call, located, target.deletes)
+    entry = _could_name(call, target) if target.guessed else _guarded(call, located, target.deletes)
     if entry is None:
         return None
+    if target.guessed:
+        return Violation(
+            Code.TAMPER,
+            f"protected: {entry.label}",
+            f"`{target.command[:200]}` could change {entry.label}, which guards the agents: "
+            f"{located.raw[:200] if not target.words else 'the text'} is not fixed by the "
+            "command text (a variable, a glob, a cd that cannot be followed), and no agent may "
+            "change it.",
+            "Name the files you mean literally, with a path that does not depend on a variable "
+            "or an earlier cd; if the protected file must change, ask the user to do it.",
+            target.shown or None,
+            target.command,
+            recoverable=False,
+        )
     return Violation(
         Code.TAMPER,
         f"protected: {entry.label}",
@@ -250,6 +309,9 @@ def _bash_mode(call: Call, code: Code, command: str, why: str) -> tuple[Violatio
     ), ""
 
 
+CODE_MODE = "Code Mode JavaScript; each tool it calls is judged on its own"
+
+
 def _bash_findings(call: Call) -> tuple[Violation | None, str]:
     """BASH_UNPARSEABLE, else BASH_DENIED_COMMAND, else BASH_OPAQUE; and the advisory."""
     analysis, command = call.analysis, call.command
@@ -295,7 +357,7 @@ def tool_not_allowed(call: Call, found: Findings) -> Violation | None:
         return None
     name, profile = named
     cls, tool = call.classification.tool_class, call.payload.tool_name
-    listed = call.rules.tools[name]
+    listed = call.rules.tools[name]  # with the heirs of retired names (TodoWrite: TaskCreate..)
     # the exact entries first (a set lookup); the patterns as _tool_listed reads them
     if tool in listed or cls.value in listed or _tool_listed(tool, cls, profile.tools or ()):
         return None
@@ -319,8 +381,7 @@ def bash_command(call: Call, found: Findings) -> Violation | None:
 
 def unknown_tool(call: Call, found: Findings) -> Violation | None:
     name = call.payload.tool_name
-    allowed = call.rules.config.orchestrator.allow_tools
-    if not call.main or _tool_listed(name, ToolClass.UNKNOWN, allowed):
+    if not call.main or _tool_listed(name, ToolClass.UNKNOWN, call.rules.allow_tools):
         return None
     return Violation(
         Code.UNKNOWN_TOOL,
@@ -358,9 +419,11 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
     if not payload.tool_name:
         return Assessment(call.session, payload.tool_name, call.classification)
     target, by, decided_at = _first_target_finding(call) if call.targets else (None, None, 0)
-    bash_found, advisory = (
-        _bash_findings(call) if target is None and call.analysis is not None else (None, "")
-    )
+    bash_found, advisory = None, ""
+    if target is None and call.analysis is not None:
+        bash_found, advisory = _bash_findings(call)
+    elif target is None and call.main and call.command is not None:  # Code Mode's code
+        bash_found, advisory = _bash_mode(call, Code.BASH_OPAQUE, call.command, CODE_MODE)
     found = Findings(target, by, bash_found) if target or bash_found else NOTHING_FOUND
     violation = None
     for rule in LADDERS[call.classification.tool_class]:
@@ -368,7 +431,11 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
         if violation is not None:
             break
     # the targets judged until one decided (all of them when none did), each listed once
-    paths = tuple(dict.fromkeys([t.shown for t in call.targets[:decided_at]])) if decided_at else ()
+    paths = (
+        tuple(dict.fromkeys([t.shown for t in call.targets[:decided_at] if t.shown]))
+        if decided_at
+        else ()
+    )
     return Assessment(
         call.session,
         payload.tool_name,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
+from orchestrator_boundary.tools import expand_profile_names
 
 _WRITERS = frozenset({"Write", "Edit", "write"})
 
@@ -26,9 +27,10 @@ class RuleSet:
     allow_bash: tuple[str, ...]  # + bash.allow_write
     outside: tuple[str, ...]  # subagents.write_outside_root
     scopes: Mapping[str, tuple[str, ...]]  # agent type -> write_scope + write_outside_root
-    tools: Mapping[str, frozenset[str]]  # agent type -> its tools entries
+    tools: Mapping[str, frozenset[str]]  # agent type -> its tools entries, retired names' heirs
     read_only: frozenset[str]  # bash.read_only_commands
     writers: tuple[Writer, ...]  # the deny hint's candidates, in config order
+    allow_tools: tuple[str, ...] = ()  # orchestrator.allow_tools, retired names' heirs added
 
 
 def writers(config: Config) -> tuple[Writer, ...]:
@@ -36,7 +38,8 @@ def writers(config: Config) -> tuple[Writer, ...]:
     return tuple(
         (name, None if p.write_scope is None else scope.compiled(p.write_scope))
         for name, p in config.agents.items()
-        if name != "*" and (p.tools is None or not _WRITERS.isdisjoint(p.tools))
+        if name != "*"
+        and (p.tools is None or not _WRITERS.isdisjoint(expand_profile_names(p.tools)))
     )
 
 
@@ -50,7 +53,8 @@ def compile_config(config: Config) -> RuleSet:
         allow + tuple(config.bash.allow_write),
         outside,
         {n: (*p.write_scope, *outside) for n, p in agents if p.write_scope is not None},
-        {n: frozenset(p.tools) for n, p in agents if p.tools is not None},
+        {n: expand_profile_names(p.tools) for n, p in agents if p.tools is not None},
         frozenset(config.bash.read_only_commands),
         writers(config),
+        tuple(sorted(expand_profile_names(config.orchestrator.allow_tools))),
     )

@@ -29,6 +29,7 @@ from orchestrator_boundary.config import Config, ConfigProblem, config_path, loa
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import RealFileSystem
+from orchestrator_boundary.launcher import AUDIT_ENV
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.protect import ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
@@ -99,6 +100,21 @@ def runtime_dirs() -> tuple[str, ...]:
     if site.ENABLE_USER_SITE:
         dirs.append(site.getusersitepackages())
     return tuple(dict.fromkeys(d for d in dirs if d and os.path.isabs(d)))
+
+
+# The variables a Setup is keyed on: wire.DECISION_ENV, and the audit trail's (until it is
+# listed there: the launcher names it, ``install --scope user`` sets it).
+KEY_ENV = tuple(dict.fromkeys((*wire.DECISION_ENV, AUDIT_ENV)))
+
+
+def audit_setting(config: Config, environ: Mapping[str, str]) -> str:
+    """The trail's path: ``[audit] path`` when the config sets it, else an absolute
+    ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH`` (the per-user trail of a user-scope install), else the
+    default."""
+    named = environ.get(AUDIT_ENV, "")
+    if "path" not in config.audit.model_fields_set and named and os.path.isabs(named):
+        return named
+    return config.audit.path
 
 
 def package_dirs(environ: Mapping[str, str]) -> list[str]:
@@ -180,8 +196,8 @@ class SetupCache:
         phase_override: Phase | None = None,
     ) -> Setup:
         """The Setup for these inputs, reused for the same root hint and the same values of
-        ``wire.DECISION_ENV`` while the config file's content is unchanged, for at most ttl."""
-        key = (root_hint, config_file, phase_override, *map(environ.get, wire.DECISION_ENV))
+        ``KEY_ENV`` while the config file's content is unchanged, for at most ttl."""
+        key = (root_hint, config_file, phase_override, *map(environ.get, KEY_ENV))
         hit = self.setups.get(key)
         if hit is not None and self.clock() < hit[0] and config_key(hit[2].config_file) == hit[1]:
             return hit[2]
@@ -210,7 +226,7 @@ class SetupCache:
         cfg_file = config_file or config_path(root, environ)
         loaded, rules = self.config(cfg_file, home)
         phase, source, problem = _phase(loaded, environ, phase_override)
-        audit_file = audit.trail_path(root, rules.config.audit.path)
+        audit_file = audit.trail_path(root, audit_setting(rules.config, environ))
         bypass = bypass_requested(environ)
         protected, protected_expires = self.protected(root, home, cfg_file, audit_file, environ)
         context = Context(root, FS, home, problem, protected)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from orchestrator_boundary import bash
-from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind
+from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, Status
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, SessionKind, detect
-from orchestrator_boundary.tools import PATH_KEYS, Classification, ToolClass, classify
+from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.value import value
 
 # Argument names that name a file in tools the policy does not know (MCP servers, plugins).
@@ -57,6 +57,12 @@ class Target:
     config: bool = True  # blocked while the config is broken
     write: bool = True  # checked against the write rules
     named: bool = True  # a broken-config violation names this target (else no path)
+    control: bool = False  # runs this product's CLI to change the boundary itself (TAMPER)
+    # the text does not fix the target (a glob, a variable, after a cd that was not followed):
+    # checked for the protected files it could name. ``words``: text that did not parse, each
+    # word of it a guess
+    guessed: bool = False
+    words: bool = False
 
 
 @value
@@ -72,7 +78,7 @@ class Call:
     insensitive: bool  # the root's file system compares names case-insensitively
     targets: tuple[Target, ...] = ()
     analysis: BashAnalysis | None = None
-    command: str | None = None  # Bash: the command text, when there is one
+    command: str | None = None  # Bash: the command text, when there is one; Code Mode: its code
 
 
 # A call's targets, its Bash analysis and command text (None for other tools).
@@ -112,19 +118,31 @@ def _write_targets(call: Call) -> tuple[Target, ...]:
 
 
 def _effect_target(call: Call, effect: Effect) -> Target:
+    if effect.kind is EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
+        located = Located(effect.path, (), (), "changes the boundary itself")
+        shown = effect.path or "orchestrator-boundary"
+        return Target(located, shown, effect.command, control=True, write=False, named=False)
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
         located = Located(effect.path, (), (), unknown)
-        main = call.main
+        main, deletes = call.main, effect.kind is EffectKind.DELETE
         shown = effect.path or "?"
-        return Target(located, shown, effect.command, tamper=False, config=main, write=main)
+        return Target(
+            located, shown, effect.command, deletes, config=main, write=main, guessed=True
+        )
     located = locate(effect.resolved, call.context.root, call.context.fs, call.insensitive)
     deletes = effect.kind is EffectKind.DELETE
     return Target(located, located.display, effect.command, deletes)
 
 
 def _bash_touches(call: Call) -> Touches:
-    command = call.payload.tool_input.get("command")
+    tool_input = call.payload.tool_input
+    key, language = COMMAND_KEYS.get(call.payload.tool_name, ("command", "bash"))
+    command = tool_input.get(key)
+    if language == "code":  # Code Mode: no shell text; the policy judges it as opaque
+        return (), None, command if isinstance(command, str) else ""
+    if command is None and "ws" in tool_input and call.payload.tool_name == "Monitor":
+        return (), None, None  # Monitor watching a WebSocket runs nothing
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
         return (Target(missing, "?", "?", tamper=False, write=call.main, named=False),), None, None
@@ -133,9 +151,16 @@ def _bash_touches(call: Call) -> Touches:
         cwd=call.payload.cwd or call.context.root,
         home=call.context.home,
         read_only_commands=call.rules.read_only,
-        shell="powershell" if call.payload.tool_name == "PowerShell" else "bash",
+        shell="powershell" if language == "powershell" else "bash",
     )
-    return tuple(_effect_target(call, e) for e in analysis.effects), analysis, command
+    targets = tuple(_effect_target(call, e) for e in analysis.effects)
+    if analysis.status is Status.UNPARSEABLE:  # its words may still name a protected file
+        text = Located(command, (), (), "the command text does not parse")
+        targets += (
+            Target(text, "", command[:200], True, config=False, write=False, named=False,
+                   guessed=True, words=True),
+        )  # fmt: skip
+    return targets, analysis, command
 
 
 def _unknown_targets(call: Call) -> tuple[Target, ...]:
