@@ -45,6 +45,8 @@ ATTACKS: dict[str, Callable[[Path], dict[str, Any]]] = {
     "URI in a list": lambda r: {"uris": ["file:///tmp/x", f"file://{r}/{SETTINGS}"]},
     "padded with spaces": lambda r: {"args": {"p": f"  {r}/{SETTINGS} "}},
     "path as a dict key": lambda r: {"files": {str(r / SETTINGS): "{}"}},
+    "user settings as ~/": lambda r: {"path": "~/.claude/settings.json"},
+    "user settings as file:~/": lambda r: {"uri": "file:~/.claude/settings.json"},
 }
 
 

@@ -107,7 +107,7 @@ def _bash_touches(call: Call) -> Touches:
 def _unknown_targets(call: Call) -> tuple[Target, ...]:
     """An unknown tool (an MCP filesystem server, a plugin) may write: any argument that
     names a file is checked against the protected set."""
-    raws, complete = path_arguments(call.payload.tool_input)
+    raws, complete = path_arguments(call.payload.tool_input, call.context.home)
     targets = []
     for raw in raws:
         located = locate(raw, call.context.root, call.context.fs, call.insensitive)

@@ -158,9 +158,19 @@ def _walk(value: object, key: str, depth: int) -> Iterator[tuple[object, str, in
 _TOO_DEEP = object()
 
 
-def path_arguments(tool_input: dict[str, object]) -> tuple[list[str], bool]:
-    """(the path arguments in ``tool_input``, in order and each once; whether the walk saw
-    everything: False when the input is deeper, larger or holds more paths than is checked)."""
+def _home_reading(path: str, home: str | None) -> str | None:
+    """``~/x`` as the home folder's ``x``: MCP file servers expand it themselves."""
+    if not home or not (path == "~" or path.startswith(("~/", "~\\"))):
+        return None
+    return home.rstrip("/\\") + "/" + path[2:]
+
+
+def path_arguments(
+    tool_input: dict[str, object], home: str | None = None
+) -> tuple[list[str], bool]:
+    """(the path arguments in ``tool_input``, in order and each once, ``~/`` also read in
+    ``home``; whether the walk saw everything: False when the input is deeper, larger or
+    holds more paths than is checked)."""
     out: dict[str, None] = {}
     for n, (node, key, _) in enumerate(_walk(tool_input, "", 0)):
         if n >= MAX_NODES or node is _TOO_DEEP:
@@ -169,6 +179,9 @@ def path_arguments(tool_input: dict[str, object]) -> tuple[list[str], bool]:
             continue
         for path in _candidates(node, _path_key(key)):
             out[path] = None
+            expanded = _home_reading(path, home)
+            if expanded is not None:
+                out[expanded] = None
             if len(out) > MAX_PATHS:
                 return list(out)[:MAX_PATHS], False
     return list(out), True
