@@ -42,6 +42,7 @@ FIELDS = (
     "agent_id",
     "agent_type",
     "tool_name",
+    "mcp_server",
     "tool_class",
     "tool_use_id",
     "paths",
@@ -246,6 +247,15 @@ def iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")
 
 
+def mcp_server(sent: object) -> dict[str, str] | None:
+    """The MCP server a tool call went to, as Claude Code named it (``name``, ``source``):
+    string fields only, each cut to 200 characters; None when the payload has none."""
+    if not isinstance(sent, dict):
+        return None
+    kept = {k: sent[k][:200] for k in ("name", "source") if isinstance(sent.get(k), str)}
+    return kept or None
+
+
 def record(payload: HookPayload | None, verdict: Verdict | None, **extra: Any) -> dict[str, Any]:
     """The audit record of one judged call (``extra`` must hold ``ts``, a clock time)."""
     rec: dict[str, Any] = {"ts": iso(extra.pop("ts")), "event": extra.pop("event", "")}
@@ -260,6 +270,9 @@ def record(payload: HookPayload | None, verdict: Verdict | None, **extra: Any) -
             tool_name=payload.tool_name,
             tool_use_id=payload.tool_use_id,
         )
+        server = mcp_server(payload.mcp_server)
+        if server is not None:
+            rec["mcp_server"] = server
     if verdict is not None:
         a, v = verdict.assessment, verdict.violation
         rec.update(

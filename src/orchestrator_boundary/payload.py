@@ -32,6 +32,8 @@ class HookPayload(BaseModel):
     tool_response: Any = None
     agent_id: str | None = None
     agent_type: str | None = None
+    # MCP tool calls, Claude Code 2.1.330+: {"name": ..., "source": ...}; recorded, never judged
+    mcp_server: Any = None
 
 
 def _describe(err: ValidationError) -> str:

@@ -2,9 +2,12 @@
 
 Protected: the settings files that register hooks, ``.claude/boundary.toml`` (or the config
 named by ``ORCHESTRATOR_BOUNDARY_CONFIG``), the audit folder, ``.claude/agents/`` definitions,
-environment files that could set the bypass for a later session, managed settings, and this
-package's own files. Matching is literal (no glob meaning in user paths), on resolved paths,
-for the literal and the symlink-resolved form of each protected entry.
+environment files that could set the bypass for a later session (``.env``, ``.env.*``,
+``.envrc``), managed settings, this package's own files, and everything the hook needs to run
+(the interpreter, the installation a venv is built on, its standard library, site-packages,
+``pyvenv.cfg``, the evaluator's runtime folder). Matching is literal (no glob meaning in user
+paths), on resolved paths, for the literal and the symlink-resolved form of each protected
+entry.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ class Protected:
     folder: bool  # everything below it too
     label: str
     prefix: bool = False  # any path starting with it (rotated audit files: audit.jsonl.1, ...)
+    unless: tuple[str, ...] = ()  # for a prefix: what may follow it and is not protected
 
 
 def protected_set(
@@ -56,6 +60,7 @@ def protected_set(
     package_dirs: Iterable[str],
     fs: FileSystem,
     claude_config_dir: str | None = None,
+    runtime: Iterable[RuntimePath] = (),
 ) -> ProtectedSet:
     """The protected set for this project, indexed for the root's file system."""
     entries: list[Protected] = []
@@ -91,7 +96,42 @@ def protected_set(
     entries.append(Protected(audit_file + ".", False, "the audit trail", prefix=True))
     for pkg in package_dirs:
         add(pkg, True, "orchestrator-boundary's own files")
+    entries.extend(env_file_entries(root))
+    for path, folder, label in kept_runtime(runtime, root, home):
+        add(path, folder, label)
     return index(tuple(entries), fs.case_insensitive(root))
+
+
+# What the hook needs to run, as the shell found it (``setups.runtime_paths``):
+# (absolute path, everything below it too, label).
+RuntimePath = tuple[str, bool, str]
+
+
+ENV_TEMPLATES = ("example", "sample", "template")  # .env.dist stays: Symfony loads it
+
+
+def env_file_entries(root: str) -> list[Protected]:
+    """``.env.*`` in the root (``.env.local``, ``.env.production``...): dotenv loaders and
+    direnv read them into the environment of a later session, where they can set the bypass.
+    ``.env`` and ``.envrc`` themselves are in ``PROJECT_FILES``. The templates committed for
+    people to copy (``ENV_TEMPLATES``) are read by no loader and stay ordinary files."""
+    return [
+        Protected(posixpath.join(root, ".env."), False, ".env.*", prefix=True, unless=ENV_TEMPLATES)
+    ]
+
+
+def _holds(folder: str, path: str) -> bool:
+    a, b = _key(folder, True), _key(path, True)  # folded: when unsure, hold
+    return b == a or b.startswith(a + "/") or a == ""
+
+
+def kept_runtime(runtime: Iterable[RuntimePath], root: str, home: str | None) -> list[RuntimePath]:
+    """``runtime`` without the folders that hold the project root or the home folder: a
+    Python installed at ``/usr`` with the project in ``/usr/src/app`` must not make every
+    project file protected. The installation's own parts (interpreter, standard library,
+    site-packages) are listed on their own, so they stay protected."""
+    anchors = [a for a in (root, home) if a]
+    return [r for r in runtime if not (r[1] and any(_holds(r[0], a) for a in anchors))]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -157,7 +197,7 @@ def hit(
         if insensitive:
             raw = fold(raw, insensitive)
         for prefix, entry in protected.prefixes:
-            if raw.startswith(prefix):
+            if raw.startswith(prefix) and raw[len(prefix) :] not in entry.unless:
                 return entry
         a = raw.rstrip("/")
         found = exact.get(a)

@@ -117,6 +117,32 @@ def audit_setting(config: Config, environ: Mapping[str, str]) -> str:
     return config.audit.path
 
 
+@functools.lru_cache(maxsize=1)
+def runtime_paths() -> tuple[tuple[str, bool, str], ...]:
+    """Everything else the interpreter running this hook needs (``protect.RuntimePath``): the
+    interpreter itself (``sys.executable``; ``protect`` adds its resolved form), the
+    installation a venv is built on (``sys.base_prefix``), its standard library, and the venv's
+    ``pyvenv.cfg``. A changed stdlib module or ``pyvenv.cfg`` makes the hook crash or run
+    other code, and a crashing hook fails open. Fixed for the life of the process."""
+    import sys
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    found: list[tuple[str, bool, str]] = [
+        (sys.executable, False, "the interpreter the hook runs"),
+        (getattr(sys, "_base_executable", "") or "", False, "the interpreter the hook runs"),
+        (sys.base_prefix, True, "the Python installation the hook runs on"),
+        (paths.get("stdlib") or "", True, "the standard library the hook runs on"),
+        (paths.get("platstdlib") or "", True, "the standard library the hook runs on"),
+        (paths.get("purelib") or "", True, "the site-packages the hook runs on"),
+        (paths.get("platlib") or "", True, "the site-packages the hook runs on"),
+        (os.path.join(sys.prefix, "pyvenv.cfg"), False, "the hook's venv (pyvenv.cfg)"),
+        (os.path.join(sys.base_prefix, "pyvenv.cfg"), False, "the hook's venv (pyvenv.cfg)"),
+    ]
+    kept = {p: (p, folder, label) for p, folder, label in found if p and os.path.isabs(p)}
+    return tuple(kept.values())
+
+
 def package_dirs(environ: Mapping[str, str]) -> list[str]:
     """This package, its entry scripts, its interpreter's code and its evaluator's folder."""
     evaluator_dir = wire.runtime_dir(
@@ -258,6 +284,7 @@ class SetupCache:
             package_dirs=dirs,
             fs=FS,
             claude_config_dir=config_dir,
+            runtime=runtime_paths(),
         )
         return self.fs_fact(
             ("protected", root, home, config_file, audit_file, config_dir, *dirs), make

@@ -16,33 +16,9 @@ from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, SessionKind, detect
+from orchestrator_boundary.tool_args import OVERFLOW, path_arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.value import value
-
-# Argument names that name a file in tools the policy does not know (MCP servers, plugins).
-_PATH_ARGS = frozenset(
-    {
-        "file_path",
-        "filepath",
-        "filePath",
-        "path",
-        "notebook_path",
-        "filename",
-        "file",
-        "target",
-        "target_path",
-        "destination",
-        "dest",
-        "source",
-        "source_path",
-        "new_path",
-        "old_path",
-        "directory",
-        "dir",
-        "uri",
-    }
-)
-_PATH_LIST_ARGS = frozenset({"paths", "files", "file_paths", "sources"})
 
 
 @value
@@ -93,16 +69,6 @@ def _named_paths(payload: HookPayload) -> list[str] | None:
         if isinstance(named, str) and named:
             return [named]
     return None
-
-
-def _path_arguments(tool_input: dict[str, object]) -> list[str]:
-    out: list[str] = []
-    for key, arg in tool_input.items():
-        if key in _PATH_ARGS and isinstance(arg, str) and arg:
-            out.append(arg.removeprefix("file://"))
-        elif key in _PATH_LIST_ARGS and isinstance(arg, list):
-            out.extend(v.removeprefix("file://") for v in arg[:64] if isinstance(v, str) and v)
-    return out[:64]
 
 
 def _write_targets(call: Call) -> tuple[Target, ...]:
@@ -166,10 +132,14 @@ def _bash_touches(call: Call) -> Touches:
 def _unknown_targets(call: Call) -> tuple[Target, ...]:
     """An unknown tool (an MCP filesystem server, a plugin) may write: any argument that
     names a file is checked against the protected set."""
+    raws, complete = path_arguments(call.payload.tool_input, call.context.home)
     targets = []
-    for raw in _path_arguments(call.payload.tool_input):
+    for raw in raws:
         located = locate(raw, call.context.root, call.context.fs, call.insensitive)
         targets.append(Target(located, located.display, config=False, write=False))
+    if not complete:  # more than is checked: judged as a write to a place no rule covers
+        unchecked = Located("", (), (), OVERFLOW)
+        targets.append(Target(unchecked, "?", tamper=False, config=False, named=False))
     return tuple(targets)
 
 

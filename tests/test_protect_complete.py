@@ -1,0 +1,167 @@
+"""Issue 13 point 8: the protected set covers everything the hook needs to run, every settings
+file Claude Code reads, every env file of the project, and the evaluator's runtime folder.
+
+In warn and under the bypass a write to any of them is still TAMPER, by the orchestrator and by
+a subagent. Through the hook shell (``shell.evaluate``) against a real project in tmp_path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from harden_support import Project, make_project, parse_answer
+
+from orchestrator_boundary import wire
+from orchestrator_boundary.paths import locate
+from orchestrator_boundary.protect import hit, kept_runtime, protected_set
+from orchestrator_boundary.setups import FS
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    p = make_project(tmp_path)
+    p.env["CLAUDE_CONFIG_DIR"] = str(tmp_path / "claude-config")
+    p.env[wire.RUNTIME_DIR_ENV] = str(tmp_path / "runtime")
+    return p
+
+
+_PATHS = sysconfig.get_paths()
+_IN_VENV = sys.prefix != sys.base_prefix
+
+# (id) -> the file a write would change, from the project and its tmp_path
+TARGETS: dict[str, Callable[[Project], Path]] = {
+    # what the hook needs to run
+    "interpreter (sys.executable)": lambda p: Path(sys.executable),
+    "interpreter, resolved": lambda p: Path(os.path.realpath(sys.executable)),
+    "base installation (sys.base_prefix)": lambda p: Path(sys.base_prefix) / "new-file",
+    "stdlib module": lambda p: Path(_PATHS["stdlib"]) / "os.py",
+    "stdlib new module": lambda p: Path(_PATHS["stdlib"]) / "sitecustomize.py",
+    "platstdlib": lambda p: Path(_PATHS["platstdlib"]) / "x.py",
+    "site-packages (purelib)": lambda p: Path(_PATHS["purelib"]) / "zzz.pth",
+    "site-packages (platlib)": lambda p: Path(_PATHS["platlib"]) / "pydantic/__init__.py",
+    "pyvenv.cfg": lambda p: Path(sys.prefix) / "pyvenv.cfg",
+    # every settings file Claude Code reads
+    "user settings": lambda p: p.home / ".claude/settings.json",
+    "user local settings": lambda p: p.home / ".claude/settings.local.json",
+    "project settings": lambda p: p.root / ".claude/settings.json",
+    "local settings": lambda p: p.root / ".claude/settings.local.json",
+    "managed settings (Linux)": lambda p: Path("/etc/claude-code/managed-settings.json"),
+    "managed settings (macOS)": lambda p: Path(
+        "/Library/Application Support/ClaudeCode/managed-settings.json"
+    ),
+    "CLAUDE_CONFIG_DIR settings": lambda p: Path(p.env["CLAUDE_CONFIG_DIR"]) / "settings.json",
+    "CLAUDE_CONFIG_DIR local settings": lambda p: (
+        Path(p.env["CLAUDE_CONFIG_DIR"]) / "settings.local.json"
+    ),
+    # every env file
+    ".env": lambda p: p.root / ".env",
+    ".env.local": lambda p: p.root / ".env.local",
+    ".env.production": lambda p: p.root / ".env.production",
+    ".env.dist": lambda p: p.root / ".env.dist",
+    ".env.example.local": lambda p: p.root / ".env.example.local",
+    ".envrc": lambda p: p.root / ".envrc",
+    # the evaluator's runtime folder
+    "evaluator runtime folder": lambda p: Path(p.env[wire.RUNTIME_DIR_ENV]) / "0123.sock",
+}
+
+CALLERS = {"orchestrator": None, "subagent": "coder"}
+BYPASS = {"AMPLIFIER_BYPASS_BOUNDARY": "1"}
+MODES = {
+    "warn": {"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
+    "enforce + bypass": {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce", **BYPASS},
+    "warn + bypass": {"ORCHESTRATOR_BOUNDARY_PHASE": "warn", **BYPASS},
+}
+
+# every scope covers everything: protection must not depend on the scopes
+WIDE_OPEN = """
+[orchestrator]
+write_allow = ["**", "/**"]
+
+[subagents]
+write_outside_root = ["/**"]
+
+[agents.coder]
+write_scope = ["**", "/**"]
+"""
+
+
+@pytest.mark.parametrize("mode", list(MODES), ids=list(MODES))
+@pytest.mark.parametrize("caller", list(CALLERS), ids=list(CALLERS))
+@pytest.mark.parametrize("target", list(TARGETS), ids=list(TARGETS))
+def test_writes_to_what_the_hook_depends_on_are_tamper(
+    project: Project, target: str, caller: str, mode: str
+) -> None:
+    if target == "pyvenv.cfg" and not _IN_VENV:
+        pytest.fail("the suite runs in a venv (setup.sh); pyvenv.cfg cannot be checked")
+    project.configure(WIDE_OPEN)
+    path = str(TARGETS[target](project))
+    decision, code, answer = project.judge(
+        "Write", {"file_path": path, "content": ""}, agent=CALLERS[caller], env=MODES[mode]
+    )
+    assert (decision, code) == ("deny", "TAMPER"), path
+    out = parse_answer(answer)
+    assert out is not None
+    assert '"recoverable": false' in out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def test_the_evaluators_default_runtime_folder_is_protected(project: Project) -> None:
+    del project.env[wire.RUNTIME_DIR_ENV]
+    folder = wire.runtime_dir_of({k.encode(): v.encode() for k, v in project.env.items()})
+    decision, code, _ = project.judge(
+        "Write",
+        {"file_path": os.path.join(folder, "x.sock"), "content": ""},
+        agent="coder",
+        env=MODES["warn + bypass"],
+    )
+    assert (decision, code) == ("deny", "TAMPER")
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [".envoy.yaml", "env.local", "docs/envrc", ".env.example", ".env.sample", ".env.template"],
+    ids=["not .env.", "no dot", "envrc in docs", "template .env.example", "sample", "template"],
+)
+def test_files_that_only_look_like_env_files_are_not_tamper(project: Project, rel: str) -> None:
+    project.configure(WIDE_OPEN)
+    decision, code, _ = project.judge(
+        "Write", {"file_path": str(project.root / rel), "content": ""}, agent="coder"
+    )
+    assert (decision, code) == ("none", None)
+
+
+def test_a_python_installed_above_the_project_does_not_protect_the_project(tmp_path: Path) -> None:
+    """With Python at /usr and the project in /usr/src/app, protecting /usr as a folder made
+    every project file TAMPER; the installation's own parts stay protected."""
+    usr = tmp_path / "usr"
+    root = usr / "src" / "app"
+    stdlib = usr / "lib" / "python3"
+    for d in (root, stdlib):
+        d.mkdir(parents=True)
+    runtime = [
+        (str(usr), True, "the Python installation the hook runs on"),
+        (str(stdlib), True, "the standard library the hook runs on"),
+        (str(usr / "bin" / "python3"), False, "the interpreter the hook runs"),
+    ]
+    assert [r[0] for r in kept_runtime(runtime, str(root), None)] == [r[0] for r in runtime[1:]]
+    protected = protected_set(
+        str(root),
+        home=None,
+        config_file=str(root / ".claude/boundary.toml"),
+        audit_file=str(root / ".claude/boundary/audit.jsonl"),
+        package_dirs=(),
+        fs=FS,
+        runtime=runtime,
+    )
+
+    def found(path: Path) -> str | None:
+        entry = hit(locate(str(path), str(root), FS), protected, (str(root),))
+        return entry.label if entry else None
+
+    assert found(root / "src" / "main.py") is None
+    assert found(stdlib / "os.py") == "the standard library the hook runs on"
+    assert found(usr / "bin" / "python3") == "the interpreter the hook runs"
