@@ -358,3 +358,9 @@ def test_a_user_scope_install_writes_nothing_into_the_repository(tmp_path: Path)
     user = json.loads((Path(os.environ["HOME"]) / ".claude" / "settings.json").read_text())
     [pre] = se.registered(user)["PreToolUse"]
     assert pre["command"].endswith(" PreToolUse user")  # the trail goes under ~/.claude
+
+
+def test_the_launcher_names_the_audit_variable_as_wire_does() -> None:
+    from orchestrator_boundary import launcher, wire
+
+    assert launcher.AUDIT_ENV == wire.AUDIT_ENV

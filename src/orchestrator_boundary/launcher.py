@@ -20,6 +20,8 @@ EVENTS = {
     "PreToolUse": "PreToolUse",
     "PostToolUse": "PostToolUse",
 }
+# wire.AUDIT_ENV: run by path, this file imports nothing of the package before main() (a test
+# checks the two agree)
 AUDIT_ENV = "ORCHESTRATOR_BOUNDARY_AUDIT_PATH"
 USER_TRAIL = "user"
 

@@ -29,7 +29,6 @@ from orchestrator_boundary.config import Config, ConfigProblem, config_path, loa
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import RealFileSystem
-from orchestrator_boundary.launcher import AUDIT_ENV
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.protect import ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
@@ -104,14 +103,14 @@ def runtime_dirs() -> tuple[str, ...]:
 
 # The variables a Setup is keyed on: wire.DECISION_ENV, and the audit trail's (until it is
 # listed there: the launcher names it, ``install --scope user`` sets it).
-KEY_ENV = tuple(dict.fromkeys((*wire.DECISION_ENV, AUDIT_ENV)))
+KEY_ENV = tuple(dict.fromkeys((*wire.DECISION_ENV, wire.AUDIT_ENV)))
 
 
 def audit_setting(config: Config, environ: Mapping[str, str]) -> str:
     """The trail's path: ``[audit] path`` when the config sets it, else an absolute
     ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH`` (the per-user trail of a user-scope install), else the
     default."""
-    named = environ.get(AUDIT_ENV, "")
+    named = environ.get(wire.AUDIT_ENV, "")
     if "path" not in config.audit.model_fields_set and named and os.path.isabs(named):
         return named
     return config.audit.path
