@@ -71,6 +71,40 @@ def reason_text(v: Violation, tool: str) -> str:
     return f"{head}\nRule: {v.rule}.\nInstead: {v.suggestion}\n{data}"
 
 
+# For warn: what to do from now on, never a request to make the change again.
+_NEXT_TIME = {
+    Code.SCOPE_VIOLATION: "Next time, keep your writes inside your write scope, or report back "
+    "so the main agent can hand such work to another agent.",
+    Code.TOOL_NOT_ALLOWED: "Next time, report back instead, so the main agent can hand such "
+    "steps to another agent type.",
+    Code.CONFIG_INVALID: "Tell the user the boundary config needs fixing.",
+}
+_DELEGATE_NEXT_TIME = "Next time, delegate changes like this one to a subagent with the Agent tool."
+
+
+def warn_text(v: Violation, tool: str) -> str:
+    """warn: the call went through; what enforce would do, and guidance for later work only.
+    Nothing in it asks for the change again (it is done already)."""
+    future = _NEXT_TIME.get(v.code, _DELEGATE_NEXT_TIME)
+    return (
+        f"orchestrator-boundary (warn phase, nothing blocked): this {tool} call went through. "
+        f"In enforce it would be denied ({v.code}, rule {v.rule}): {v.reason}\n"
+        f"The change is done; do not make it again. {future}"
+    )
+
+
+def ask_text(v: Violation, tool: str) -> str:
+    """ask: a short question for the person, in words, without the JSON line."""
+    return (
+        f"orchestrator-boundary: {_capital(v.reason)} Allow this {tool} call anyway? "
+        f"(enforce would deny it: {v.code}, rule {v.rule})"
+    )
+
+
+def _capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
 def decide(
     event: str,
     assessment: Assessment,
@@ -123,13 +157,9 @@ def _enforced(event: str, v: Violation, tool: str, phase: Phase) -> tuple[Decisi
         return Decision.DENY, reason, False
     match phase:
         case Phase.WARN:
-            warning = (
-                f"orchestrator-boundary (warn phase, nothing blocked): in enforce this call "
-                f"would be denied.\n{reason}"
-            )
-            return Decision.WARN, warning, False
+            return Decision.WARN, warn_text(v, tool), False
         case Phase.ASK:
-            return Decision.ASK, reason, False
+            return Decision.ASK, ask_text(v, tool), False
         case Phase.ENFORCE:
             return Decision.DENY, reason, False
         case Phase.OFF:  # handled by decide; here for exhaustiveness
