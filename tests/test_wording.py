@@ -79,3 +79,70 @@ def test_enforce_keeps_the_full_reason_and_the_json_line(
     assert head.startswith(f"orchestrator-boundary blocked {tool} ({code}): ")
     assert rule.startswith("Rule: ") and instead.startswith("Instead: ")
     assert json.loads(data)["error"] == code
+
+
+# Point 12: the reason and the suggestion are sentences. (id, tool, input, agent, reason,
+# suggestion); {root} and {home} stand for the project's folders.
+REASONS = [
+    ("bash-write", "Bash", {"command": "echo x >> NOTES.md"}, None,
+     "the main agent may not change files itself: `echo x >> NOTES.md` writes NOTES.md, which "
+     "is not in orchestrator.write_allow + bash.allow_write.",
+     "Delegate the change to a subagent"),
+    ("tool-write", "Write", {"file_path": "{root}/src/app.py"}, None,
+     "the main agent may not change files itself: this Write changes src/app.py, which is not "
+     "in orchestrator.write_allow.",
+     "Delegate the change to a subagent"),
+    ("agent-definition", "Write", {"file_path": "{root}/.claude/agents/helper.md"}, None,
+     ".claude/agents/helper.md is in .claude/agents/, which guards the agents; no agent may "
+     "change it.",
+     "Ask the user to make this change themselves."),
+    ("settings", "Edit", {"file_path": "{root}/.claude/settings.json"}, "coder",
+     ".claude/settings.json guards the agents; no agent may change it.",
+     "Ask the user to make this change themselves."),
+    ("user-settings", "Write", {"file_path": "{home}/.claude/settings.json"}, None,
+     "{home}/.claude/settings.json is ~/.claude/settings.json, which guards the agents; no "
+     "agent may change it.",
+     "Ask the user to make this change themselves."),
+    ("folder-holding", "Bash", {"command": "rm -rf .claude"}, None,
+     ".claude is a folder holding .claude/settings.json, which guards the agents; no agent may "
+     "change it.",
+     "Ask the user to make this change themselves."),
+    ("audit", "Write", {"file_path": "{root}/.claude/boundary/audit.jsonl"}, "coder",
+     ".claude/boundary/audit.jsonl is the audit trail; no agent may change it.",
+     "Ask the user to make this change themselves."),
+    ("scope-tool", "Write", {"file_path": "{root}/docs/x.md"}, "coder",
+     "subagent coder ({agent_id}): this Write changes docs/x.md, which is outside its write "
+     "scope (no pattern covers it).",
+     "Write only inside your scope (src/**, !src/secrets/**). If the change belongs elsewhere, "
+     "report back to the main agent so it can reassign the work."),
+    ("scope-bash", "Bash", {"command": "echo > docs/x.md"}, "coder",
+     "subagent coder ({agent_id}): `echo > docs/x.md` writes docs/x.md, which is outside its "
+     "write scope (no pattern covers it).",
+     "Write only inside your scope (src/**, !src/secrets/**). If the change belongs elsewhere, "
+     "report back to the main agent so it can reassign the work."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "agent", "reason", "suggestion"),
+    [c[1:] for c in REASONS],
+    ids=[c[0] for c in REASONS],
+)
+def test_reasons_and_suggestions_are_sentences(
+    project: Project,
+    tool: str,
+    tool_input: dict[str, str],
+    agent: str | None,
+    reason: str,
+    suggestion: str,
+) -> None:
+    where = {"root": str(project.root), "home": str(project.home)}
+    data = project.payload(tool, {k: v.format(**where) for k, v in tool_input.items()}, agent=agent)
+    answer, _ = project.call(data, env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"})
+    out = parse_answer(answer)
+    assert out is not None
+    told = json.loads(out["hookSpecificOutput"]["permissionDecisionReason"].splitlines()[-1])
+    assert told["reason"] == reason.format(agent_id=data.get("agent_id"), **where)
+    assert told["suggestion"].startswith(suggestion)
+    for text in (told["reason"], told["suggestion"]):
+        assert text.endswith(".") and "  " not in text

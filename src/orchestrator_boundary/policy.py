@@ -27,7 +27,7 @@ from orchestrator_boundary.config import AgentProfile
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.protect import Protected, could_name, hit, linked
+from orchestrator_boundary.protect import Protected, could_name, hit, linked, protected_reason
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call, Target, touched
@@ -173,7 +173,7 @@ def tamper(call: Call, target: Target) -> Violation | None:
     return Violation(
         Code.TAMPER,
         f"protected: {entry.label}",
-        f"{located.display} is {entry.label}, which guards the agents; no agent may change it.",
+        protected_reason(located.display, entry),
         "Ask the user to make this change themselves.",
         located.display,
         target.command,
@@ -216,11 +216,11 @@ def _orchestrator_write(call: Call, located: Located, command: str) -> Violation
     shown = located.display
     where = shown + ("" if located.inside else f" ({located.problem})")
     tool = call.payload.tool_name
-    what = f"`{command}` writes {where}" if command else f"{tool} of {where}"
+    what = f"`{command}` writes {where}" if command else f"this {tool} changes {where}"
     return Violation(
         Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE,
         rule,
-        f"the main agent may not change files itself: {what} is not in {rule}.",
+        f"the main agent may not change files itself: {what}, which is not in {rule}.",
         delegate_hint(call.rules.writers, shown, tool),
         shown,
         command,
@@ -249,12 +249,16 @@ def _subagent_write(call: Call, located: Located, command: str) -> Violation | N
         if match.excluded_by
         else (located.problem or "no pattern covers it")
     )
-    what = f"`{command}` writes" if command else f"{call.payload.tool_name} of"
+    what = f"`{command}` writes" if command else f"this {call.payload.tool_name} changes"
     return Violation(
         Code.SCOPE_VIOLATION,
         rule,
-        f"{call.session.label}: {what} {located.display} is outside its write scope ({why}).",
-        "Write only inside the scope: " + (", ".join(patterns) or "the project root") + ".",
+        f"{call.session.label}: {what} {located.display}, which is outside its write scope "
+        f"({why}).",
+        "Write only inside your scope ("
+        + (", ".join(patterns) or "the project root")
+        + "). If the change belongs elsewhere, report back to the main agent so it can "
+        "reassign the work.",
         located.display,
         command,
     )

@@ -351,3 +351,21 @@ def could_name(
         if compiled.fullmatch(key):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
     return None
+
+
+def protected_reason(display: str, entry: Protected) -> str:
+    """One sentence for a TAMPER violation: what ``display`` is to the guard, and that no
+    agent may change it. ``entry.label`` is a path (``.claude/agents/``, ``~/.claude.json``)
+    or a description (``the audit trail``, ``a folder holding .claude/settings.json``)."""
+    label, end = entry.label, "no agent may change it."
+    shown = display.replace("\\", "/").rstrip("/")
+    if label.startswith(("a folder holding ", "a hard link to ")):
+        return f"{display} is {label}, which guards the agents; {end}"
+    if label.startswith("protected by "):
+        return f"{display} is {label}; {end}"
+    if label.startswith((".", "~", "$", "/")):
+        if shown.endswith(label.rstrip("/")):
+            return f"{display} guards the agents; {end}"
+        where = "in " if entry.folder else ""
+        return f"{display} is {where}{label}, which guards the agents; {end}"
+    return f"{display} is {'part of ' if entry.folder else ''}{label}; {end}"
