@@ -15,6 +15,7 @@ PKG = Path(__file__).resolve().parents[1] / "src" / "orchestrator_boundary"
 # other module is core: it works on the values it is given (file-system facts come through
 # the ``paths.FileSystem`` interface). ``config`` holds the model and its one-file loader.
 SHELL = {
+    "agent_defs",
     "audit",
     "cli",
     "client",

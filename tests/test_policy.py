@@ -328,6 +328,8 @@ def test_deny_reason_serves_model_and_programs(project: Path, make_payload: Any)
     (project / ".claude/boundary.toml").write_text(
         'phase = "enforce"\n[agents.coder]\ntools = ["Write", "Edit"]\nwrite_scope = ["src/**"]\n'
     )
+    (project / ".claude/agents").mkdir(exist_ok=True)
+    (project / ".claude/agents/coder.md").write_text("---\nname: coder\n---\nWrites code.\n")
     _, out, _ = run_hook(
         make_payload("Write", {"file_path": str(project / "src/app.py")}),
         {"CLAUDE_PROJECT_DIR": str(project)},

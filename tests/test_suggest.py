@@ -26,6 +26,10 @@ tools = ["write"]
 """
 
 
+# the agent types defined in .claude/agents/*.md, as the shell found them
+DEFINED = frozenset({"explorer", "docs", "coder", "anything"} | {f"a{i}" for i in range(12)})
+
+
 def config(text: str) -> tuple[Writer, ...]:
     """The deny hint's candidates, as the config compiled at load holds them."""
     loaded = parse_config(text, "boundary.toml")
@@ -45,7 +49,7 @@ def config(text: str) -> tuple[Writer, ...]:
     ],
 )
 def test_the_first_writer_whose_scope_covers_the_path(path: str | None, agent: str) -> None:
-    assert suitable_agent(config(AGENTS), path) == agent
+    assert suitable_agent(config(AGENTS), path, DEFINED) == agent
 
 
 def test_without_a_writer_the_built_in_agent_is_named() -> None:
@@ -59,16 +63,53 @@ def test_each_config_is_read_for_itself() -> None:
     first = config('[agents.coder]\ntools = ["Write"]\nwrite_scope = ["src/**"]\n')
     second = config('[agents.coder]\ntools = ["Write"]\nwrite_scope = ["lib/**"]\n')
     for _ in range(2):
-        assert suitable_agent(first, "src/a.py") == "coder"
-        assert suitable_agent(second, "src/a.py") == "general-purpose"
-        assert suitable_agent(second, "lib/a.py") == "coder"
+        assert suitable_agent(first, "src/a.py", DEFINED) == "coder"
+        assert suitable_agent(second, "src/a.py", DEFINED) == "general-purpose"
+        assert suitable_agent(second, "lib/a.py", DEFINED) == "coder"
     many = [config(f'[agents.a{i}]\ntools = ["Write"]\n') for i in range(12)]
-    assert [suitable_agent(c, "x") for c in many * 2] == [f"a{i}" for i in range(12)] * 2
+    assert [suitable_agent(c, "x", DEFINED) for c in many * 2] == [f"a{i}" for i in range(12)] * 2
 
 
 def test_the_hint_is_a_ready_agent_call() -> None:
-    hint = delegate_hint(config(AGENTS), 'src/"quoted"\n.py', "Write")
+    hint = delegate_hint(config(AGENTS), 'src/"quoted"\n.py', "Write", DEFINED)
     call = json.loads(hint.partition("Agent(")[2].removesuffix(").").strip())
     assert call["subagent_type"] == "coder"
     assert call["prompt"].startswith('In src/"quoted"\n.py: ')
     assert "instead of using Write yourself" in hint
+
+
+WRITERS_IN_ORDER = """
+[agents.Explore]
+tools = ["Write"]
+[agents.Plan]
+write_scope = ["**"]
+[agents.ghost]
+tools = ["Write"]
+[agents.claude]
+write_scope = ["docs/**"]
+[agents.coder]
+tools = ["Write"]
+write_scope = ["src/**"]
+"""
+
+# (id, path, the agent types defined in .claude/agents/*.md, the type the hint names)
+EXISTING = [
+    ("undefined-profile-is-skipped", "src/a.py", frozenset({"coder"}), "coder"),
+    ("defined-profile-is-named", "src/a.py", frozenset({"ghost", "coder"}), "ghost"),
+    ("built-in-needs-no-definition", "docs/a.md", frozenset(), "claude"),
+    ("nothing-defined-falls-back", "lib/a.py", frozenset(), "general-purpose"),
+    ("explore-never-writes", "lib/a.py", frozenset({"Explore", "Plan"}), "general-purpose"),
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "defined", "agent"), [c[1:] for c in EXISTING], ids=[c[0] for c in EXISTING]
+)
+def test_only_agent_types_that_exist_are_named(
+    path: str, defined: frozenset[str], agent: str
+) -> None:
+    """Issue 14.4: a profile with no definition would give "Agent type 'ghost' not found";
+    Explore and Plan cannot write, whatever the config says."""
+    assert suitable_agent(config(WRITERS_IN_ORDER), path, defined) == agent
+    hint = delegate_hint(config(WRITERS_IN_ORDER), path, "Write", defined)
+    assert f'"subagent_type": "{agent}"' in hint

@@ -1,6 +1,6 @@
 """What the shell tells the policy about the environment of a call (the core reads nothing
-else): the resolved project root, the file-system interface, the home folder, a config problem
-and the protected set."""
+else): the resolved project root, the file-system interface, the home folder, a config problem,
+the protected set and the agent types that are defined."""
 
 from __future__ import annotations
 
@@ -18,3 +18,5 @@ class Context:
     home: str | None = None
     config_problem: ConfigProblem | None = None
     protected: ProtectedSet = EMPTY
+    # the agent types defined in .claude/agents/*.md (project, user): what a hint may name
+    agent_types: frozenset[str] = frozenset()

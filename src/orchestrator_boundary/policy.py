@@ -221,7 +221,7 @@ def _orchestrator_write(call: Call, located: Located, command: str) -> Violation
         Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE,
         rule,
         f"the main agent may not change files itself: {what}, which is not in {rule}.",
-        delegate_hint(call.rules.writers, shown, tool),
+        delegate_hint(call.rules.writers, shown, tool, call.context.agent_types),
         shown,
         command,
     )
@@ -307,7 +307,7 @@ def _bash_mode(call: Call, code: Code, command: str, why: str) -> tuple[Violatio
         return None, ""
     if mode == "warn":
         return None, f"orchestrator-boundary ({rule} = warn): {text}. Prefer delegating."
-    hint = delegate_hint(call.rules.writers, None, "Bash")
+    hint = delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types)
     return Violation(
         code, rule, f"the main agent may not run {text}.", hint, None, command[:200]
     ), ""
@@ -330,7 +330,7 @@ def _bash_findings(call: Call) -> tuple[Violation | None, str]:
                 Code.BASH_DENIED_COMMAND,
                 "bash.deny_commands",
                 f"the main agent may not run {cmd.program} (`{cmd.text}`).",
-                delegate_hint(call.rules.writers, None, "Bash"),
+                delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types),
                 command=cmd.text,
             ), ""
     if analysis.status is Status.OPAQUE:

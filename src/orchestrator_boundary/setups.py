@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from orchestrator_boundary import audit, wire
+from orchestrator_boundary.agent_defs import agent_folders, defined_agents
 from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.errors import BoundaryInputError
@@ -254,12 +255,21 @@ class SetupCache:
         audit_file = audit.trail_path(root, audit_setting(rules.config, environ))
         bypass = bypass_requested(environ)
         protected, protected_expires = self.protected(root, home, cfg_file, audit_file, environ)
-        context = Context(root, FS, home, problem, protected)
+        agents, agents_expire = self.agent_types(root, home, environ)
+        context = Context(root, FS, home, problem, protected, agents)
         made = Setup(
             root, rules.config, rules, problem, phase, source, bypass, home, cfg_file,
             audit_file, context,
         )  # fmt: skip
-        return made, min(root_expires, protected_expires)
+        return made, min(root_expires, protected_expires, agents_expire)
+
+    def agent_types(
+        self, root: str, home: str | None, environ: Mapping[str, str]
+    ) -> tuple[frozenset[str], float]:
+        """The agent types defined in .claude/agents/*.md (project, user), and when this
+        answer expires: a new definition is seen within ttl."""
+        folders = agent_folders(root, home, _config_dir(home, root, environ))
+        return self.fs_fact(("agents", *folders), functools.partial(defined_agents, folders, FS))
 
     def protected(
         self,
@@ -271,9 +281,7 @@ class SetupCache:
     ) -> tuple[ProtectedSet, float]:
         """What no agent may change (ADR 0010), and when this answer expires."""
         dirs = package_dirs(environ)
-        config_dir = environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or None
-        if config_dir and not os.path.isabs(config_dir):
-            config_dir = os.path.join(home or root, config_dir)
+        config_dir = _config_dir(home, root, environ)
         make = functools.partial(
             protected_set,
             root,
@@ -288,6 +296,14 @@ class SetupCache:
         return self.fs_fact(
             ("protected", root, home, config_file, audit_file, config_dir, *dirs), make
         )
+
+
+def _config_dir(home: str | None, root: str, environ: Mapping[str, str]) -> str | None:
+    """``CLAUDE_CONFIG_DIR``, absolute (a relative one is read against the home folder)."""
+    config_dir = environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or None
+    if config_dir and not os.path.isabs(config_dir):
+        config_dir = os.path.join(home or root, config_dir)
+    return config_dir
 
 
 CACHE = SetupCache()

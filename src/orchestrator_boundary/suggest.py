@@ -1,4 +1,10 @@
-"""What to do instead: a concrete Agent call naming a suitable ``subagent_type``."""
+"""What to do instead: a concrete Agent call naming a suitable ``subagent_type``.
+
+Only an agent type that exists is named (issue 14 point 4): a built-in of Claude Code 2.1.330
+that can write, or one defined in ``.claude/agents/*.md`` (project or user) that the shell
+found (``Context.agent_types``). A profile in the config with no definition is never named:
+the model would get "Agent type '...' not found".
+"""
 
 from __future__ import annotations
 
@@ -6,18 +12,29 @@ from orchestrator_boundary import scope
 from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.ruleset import Writer
 
+# Claude Code 2.1.330's built-in agent types; Explore and Plan cannot write.
+BUILT_IN_AGENTS = frozenset({"general-purpose", "Explore", "Plan", "claude", "statusline-setup"})
+READ_ONLY_AGENTS = frozenset({"Explore", "Plan"})
+FALLBACK = "general-purpose"
 
-def suitable_agent(writers: tuple[Writer, ...], path: str | None) -> str:
-    """A configured agent type that may write ``path`` (relative to the root), else
-    general-purpose."""
+
+def suitable_agent(
+    writers: tuple[Writer, ...], path: str | None, defined: frozenset[str] = frozenset()
+) -> str:
+    """A configured agent type that exists (a built-in, or one of the ``defined`` ones) and may
+    write ``path`` (relative to the root), else general-purpose."""
     for name, compiled in writers:
+        if name in READ_ONLY_AGENTS or not (name in defined or name in BUILT_IN_AGENTS):
+            continue
         if path is None or compiled is None or scope.covers(compiled, path):
             return name
-    return "general-purpose"
+    return FALLBACK
 
 
-def delegate_hint(writers: tuple[Writer, ...], path: str | None, tool: str) -> str:
-    agent = suitable_agent(writers, path)
+def delegate_hint(
+    writers: tuple[Writer, ...], path: str | None, tool: str, defined: frozenset[str] = frozenset()
+) -> str:
+    agent = suitable_agent(writers, path, defined)
     target = path or "the files involved"
     description = f"Change {target}"[:60]
     prompt = f"In {target}: <what to change and why>. Report back what you changed."
