@@ -89,3 +89,33 @@ def test_a_user_definition_counts(project: Project) -> None:
     (project.home / ".claude/agents").mkdir()
     (project.home / ".claude/agents/mine.md").write_text("---\nname: mine\n---\n")
     assert _named(project) == "mine"
+
+
+# (id, the config's profiles, the definitions in .claude/agents/, doctor's status)
+DOCTOR = [
+    ("all-defined", '[agents.coder]\ntools = ["Write"]\n', ("coder",), "ok"),
+    ("built-in", '[agents.general-purpose]\nwrite_scope = ["**"]\n', (), "ok"),
+    ("catch-all", '[agents."*"]\nwrite_scope = ["**"]\n', (), "ok"),
+    ("undefined", '[agents.coder]\ntools = ["Write"]\n[agents.ghost]\n', ("coder",), "warn"),
+]
+
+
+@pytest.mark.parametrize(
+    ("config", "defined", "status"), [c[1:] for c in DOCTOR], ids=[c[0] for c in DOCTOR]
+)
+def test_doctor_flags_a_profile_without_a_definition(
+    tmp_path: Path, config: str, defined: tuple[str, ...], status: str
+) -> None:
+    from orchestrator_boundary.doctor_agents import check_agent_definitions
+    from orchestrator_boundary.doctor_context import Context
+
+    root = tmp_path / "p"
+    (root / ".claude/agents").mkdir(parents=True)
+    (root / ".claude/boundary.toml").write_text(config)
+    for name in defined:
+        (root / f".claude/agents/{name}.md").write_text(f"---\nname: {name}\n---\n")
+    check = check_agent_definitions(Context(str(root), {}, str(tmp_path / "h")))
+    assert check.status == status, check
+    if status == "warn":
+        assert "ghost" in check.message and "coder" not in check.message
+        assert ".claude/agents/ghost.md" in check.fix

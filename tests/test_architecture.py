@@ -16,6 +16,7 @@ PKG = Path(__file__).resolve().parents[1] / "src" / "orchestrator_boundary"
 # the ``paths.FileSystem`` interface). ``config`` holds the model and its one-file loader.
 SHELL = {
     "agent_defs",
+    "doctor_agents",
     "audit",
     "cli",
     "client",

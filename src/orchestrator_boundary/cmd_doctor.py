@@ -13,6 +13,7 @@ from typing import Any
 
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
+from orchestrator_boundary.doctor_agents import check_agent_definitions
 from orchestrator_boundary.doctor_context import (
     FAIL,
     MIN_CLAUDE,
@@ -249,6 +250,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_commands_runnable,
     check_on_failure,
     check_config,
+    check_agent_definitions,
     check_audit,
     check_phase,
     check_bypass,
