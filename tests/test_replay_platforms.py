@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import os
 import subprocess
+import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -28,6 +30,7 @@ from test_windows_paths import CASES, CONFIG, _payload
 from windows_sim import python_argv, sim_env
 
 from orchestrator_boundary import setups
+from orchestrator_boundary.cli import main
 from orchestrator_boundary.cmd_replay import judge_line
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import ForeignFileSystem, windows_normal
@@ -292,3 +295,51 @@ def test_every_windows_recorded_corpus_payload_replays_here_without_an_error(
     assert counts["windows"] == 4_296
     assert errors == []
     assert counts["errors"] == 13  # the payloads that carry no cwd at all
+
+
+# ---- check, from the command line ----
+
+
+def _check(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> Any:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    rc = main(["check", "--json", *argv])
+    return rc, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("file_path", "decision", "code"),
+    [
+        ("C:\\Users\\dev\\proj\\state.md", "none", None),
+        ("C:\\Users\\dev\\proj\\src\\a.py", "deny", "ORCHESTRATOR_WRITE"),
+    ],
+    ids=["write-allowed-by-the-checkout", "write-src"],
+)
+def test_check_a_windows_payload_against_a_local_checkouts_config(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    file_path: str,
+    decision: str,
+    code: str | None,
+) -> None:
+    """--project names the checkout here whose config applies; the root stays the cwd."""
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "boundary.toml").write_text(CONFIG)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("ORCHESTRATOR_BOUNDARY_PHASE", raising=False)
+    payload = json.dumps(
+        _payload("main", "C:\\Users\\dev\\proj", "Write", {"file_path": file_path})
+    )
+    rc, out = _check(["--project", str(tmp_path)], payload, monkeypatch, capsys)
+    assert rc == 0
+    assert (out["decision"], out["code"], out["phase"]) == (decision, code, "enforce")
+
+
+def test_check_says_the_session_kind_of_a_payload_it_cannot_judge(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    payload = json.dumps(_payload("coder", "", "Write", {"file_path": "a"}))
+    rc, out = _check([], payload, monkeypatch, capsys)
+    assert rc == 2
+    assert (out["session_kind"], out["decision"]) == ("subagent", None)
+    assert "no usable project root" in out["error"]
