@@ -343,3 +343,14 @@ def test_check_says_the_session_kind_of_a_payload_it_cannot_judge(
     assert rc == 2
     assert (out["session_kind"], out["decision"]) == ("subagent", None)
     assert "no usable project root" in out["error"]
+
+
+def test_a_changed_local_config_is_read_again(tmp_path: Path) -> None:
+    """Foreign Setups are reused between lines, but not past a change of the config file."""
+    cfg = tmp_path / "boundary.toml"
+    line = json.dumps(_payload("main", "C:\\p", "Write", {"file_path": "C:\\p\\a.py"}))
+    cfg.write_text('phase = "warn"\n')
+    assert judge_line(line, ENV, _args(cfg))[0]["decision"] == "warn"
+    assert judge_line(line, ENV, _args(cfg))[0]["decision"] == "warn"
+    cfg.write_text('phase = "enforce"\n')
+    assert judge_line(line, ENV, _args(cfg))[0]["decision"] == "deny"

@@ -133,6 +133,15 @@ class ForeignFileSystem:
     def __repr__(self) -> str:
         return f"ForeignFileSystem(windows={self.windows}, insensitive={self.insensitive})"
 
+    def _key(self) -> tuple[bool, bool, str]:
+        return self.windows, self.insensitive, self.drive
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ForeignFileSystem) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     def realpath(self, path: str) -> str:
         if self.windows:
             return windows_normal(path, self.drive)

@@ -271,8 +271,34 @@ def foreign_setup(
     named by ``CLAUDE_PROJECT_DIR`` (or ``ORCHESTRATOR_BOUNDARY_CONFIG``) when it is a path of
     this machine, else the defaults: the recorded project's own config cannot be read from here.
     No package folders are protected (where the package lived there is unknown)."""
-    windows = platform == WINDOWS
     cwd = payload.cwd
+    recorded = recorded_home(payload.transcript_path, platform == WINDOWS)
+    local = config_file or _local_config(environ)
+    key = (platform, cwd, recorded, local, phase_override, *map(environ.get, wire.DECISION_ENV))
+    hit = _FOREIGN.get(key)
+    if hit is not None and (local is None or stat_key(local) == hit[0]):
+        return hit[1]
+    made = _foreign_setup(cwd, recorded, platform, local, environ, phase_override)
+    if len(_FOREIGN) > 256:
+        _FOREIGN.clear()
+    # the stat key the config was loaded under (taken before reading it), not a newer one
+    _FOREIGN[key] = (CACHE.configs[(local, made.home)][0] if local else (-1, -1), made)
+    return made
+
+
+# foreign_setup's key -> (the local config's stat key, the Setup): no file-system facts to expire
+_FOREIGN: dict[tuple[Any, ...], tuple[tuple[int, int], Setup]] = {}
+
+
+def _foreign_setup(
+    cwd: str,
+    recorded: str | None,
+    platform: str,
+    local: str | None,
+    environ: Mapping[str, str],
+    phase_override: Phase | None,
+) -> Setup:
+    windows = platform == WINDOWS
     if platform_of(cwd) != platform:
         raise BoundaryInputError(
             f"no usable project root (the payload's cwd, recorded on {platform}): {cwd!r}"
@@ -282,9 +308,7 @@ def foreign_setup(
     macos = not windows and cwd.startswith(_MACOS_FOLDERS)
     fs = ForeignFileSystem(windows, insensitive=windows or macos, drive=drive)
     root = fs.realpath(cwd)
-    recorded = recorded_home(payload.transcript_path, windows)
     home = fs.realpath(recorded) if recorded else None
-    local = config_file or _local_config(environ)
     if local:
         loaded, rules = CACHE.config(local, home)
     else:
@@ -295,14 +319,22 @@ def foreign_setup(
     audit_file = fs.realpath(
         configured if platform_of(configured) == platform else mod.join(root, configured)
     )
-    protected = protected_set(
-        root, home=home, config_file=recorded_config, audit_file=audit_file, package_dirs=(), fs=fs
-    )
+    protected = _foreign_protected(root, home, recorded_config, audit_file, fs)
     context = Context(root, fs, home, problem, protected)
     return Setup(
         root, rules.config, rules, problem, phase, source, bypass_requested(environ), home,
         local or recorded_config, audit_file, context,
     )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=256)
+def _foreign_protected(
+    root: str, home: str | None, config_file: str, audit_file: str, fs: ForeignFileSystem
+) -> ProtectedSet:
+    """The protected set of a recorded project: string rules only, so it never goes stale."""
+    return protected_set(
+        root, home=home, config_file=config_file, audit_file=audit_file, package_dirs=(), fs=fs
+    )
 
 
 def _local_config(environ: Mapping[str, str]) -> str | None:
