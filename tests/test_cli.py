@@ -118,7 +118,7 @@ def test_replay_json_lines(
         ("main", "read", "none", False),
         ("main", "write", "deny", True),
         ("subagent", "write", "none", False),
-        (None, None, None, None),
+        ("unknown", None, None, None),  # not even a JSON object: no session to read off it
     ]
     assert rows[3]["error"] and all("rule" in r for r in rows)
 

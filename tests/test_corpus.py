@@ -1,7 +1,9 @@
 """Replay of the 17,520 real payloads in ../shared/corpus (skipped when it is absent).
 
 Checks: no crash and a valid answer for every payload, and ``session_kind`` agreeing with the
-provenance for every payload that carries a native ``agent_id`` or comes from 2.1.69 on."""
+provenance for every payload that carries a native ``agent_id`` or comes from 2.1.69 on. The
+payloads recorded on Windows (drive-letter cwd) are judged here with Windows path rules, as
+``replay`` does (``setups.setup_for``), and every one of them must be judged (issue 15)."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ import pytest
 from conftest import corpus_dir
 
 from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.paths import WINDOWS
 from orchestrator_boundary.payload import payload_from_obj
 from orchestrator_boundary.session import detect
-from orchestrator_boundary.setups import setup
+from orchestrator_boundary.setups import recorded_platform, setup_for
 from orchestrator_boundary.shell import judge
 from orchestrator_boundary.verdict import render
 
@@ -56,6 +59,7 @@ def test_every_real_payload_gets_a_valid_answer_and_the_right_session_kind(
     provenance = _provenance(CORPUS)
     stats: Counter[str] = Counter()
     mismatches: list[str] = []
+    errors: list[str] = []
     env = {"HOME": "/nonexistent-home"}
     for path in sorted((CORPUS / "payloads").glob("*.jsonl.gz")):
         name = path.name.removesuffix(".jsonl.gz")
@@ -72,17 +76,23 @@ def test_every_real_payload_gets_a_valid_answer_and_the_right_session_kind(
                     assert str(exc)
                     continue
                 kind = detect(payload).kind.value
+                windows = recorded_platform(payload) == WINDOWS
+                stats["windows_recorded"] += windows
                 try:
-                    s = setup(payload.cwd or "/", env)
-                    verdict = judge(payload, s)
+                    verdict = judge(payload, setup_for(payload, env))
                     answer = render(verdict)
                     assert answer.exit_code == 0
                     assert answer.stdout == "" or isinstance(json.loads(answer.stdout), dict)
                     stats["judged"] += 1
+                    stats["windows_judged"] += windows
+                    if windows and verdict.violation is not None:
+                        stats[f"windows_{verdict.violation.code.value}"] += 1
                 except BoundaryInputError as exc:
-                    # a Windows project root cannot be judged on this platform: deliberate answer
                     assert "no usable project root" in str(exc), exc
-                    stats["foreign_platform_root"] += 1
+                    # deliberate: a payload that names no working folder has no root to judge by
+                    stats["no_root"] += 1
+                    if payload.cwd:
+                        errors.append(f"{name}:{n + 1} {exc}")
                 added = meta.get("logger_added_keys") or []
                 logger_added = any(str(k).startswith("agent_id") for k in added)  # type: ignore[attr-defined]
                 native = "agent_id" in data and not logger_added
@@ -106,4 +116,8 @@ def test_every_real_payload_gets_a_valid_answer_and_the_right_session_kind(
     with capsys.disabled():
         print(f"\ncorpus replay: {dict(stats)}")
     assert stats["payloads"] == 17_520
+    assert stats["windows_recorded"] == 4_296
+    assert stats["windows_judged"] == 4_296, errors[:20]
+    assert not errors, errors[:20]  # only the 13 payloads without a cwd have no root
+    assert stats["no_root"] == 13
     assert not mismatches, mismatches[:20]

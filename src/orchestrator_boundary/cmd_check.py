@@ -13,7 +13,8 @@ from typing import Any
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.payload import HookPayload, parse_payload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.setups import setup
+from orchestrator_boundary.session import SessionKind
+from orchestrator_boundary.setups import setup_for
 from orchestrator_boundary.shell import judge
 from orchestrator_boundary.verdict import Verdict, render
 
@@ -22,7 +23,10 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="boundary.toml to use (default: PROJECT/.claude/boundary.toml)")
     p.add_argument("--phase", choices=[ph.value for ph in Phase], help="override the phase")
     p.add_argument(
-        "--project", help="project root (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"
+        "--project",
+        help="project root (default: $CLAUDE_PROJECT_DIR, else the payload's cwd); for a payload"
+        " recorded on another platform the root is its cwd and this names the local checkout"
+        " whose config applies",
     )
 
 
@@ -58,10 +62,36 @@ def verdict_summary(v: Verdict) -> dict[str, Any]:
     }
 
 
+def unjudged(data: object, error: str) -> dict[str, Any]:
+    """The row of a line that cannot be judged: what the payload says about itself, and why."""
+    fields = data if isinstance(data, dict) else {}
+
+    def text(key: str) -> str | None:
+        v = fields.get(key)
+        return v if isinstance(v, str) else None
+
+    kind = "unknown"
+    if isinstance(data, dict):  # a subagent's exactly when agent_id is there (ADR 0003)
+        kind = SessionKind.SUBAGENT.value if data.get("agent_id") else SessionKind.MAIN.value
+    return {
+        "event": text("hook_event_name"),
+        "session_kind": kind,
+        "agent_type": text("agent_type"),
+        "tool_name": text("tool_name"),
+        "tool_class": None,
+        "decision": None,
+        "would_deny": None,
+        "rule": None,
+        "code": None,
+        "error": error,
+    }
+
+
 def judge_with_args(payload: HookPayload, env: dict[str, str], args: argparse.Namespace) -> Verdict:
-    """The verdict for ``payload`` with the common options (--config, --phase) applied."""
-    s = setup(
-        payload.cwd,
+    """The verdict for ``payload`` with the common options (--config, --phase) applied, under
+    the path rules of the platform it was recorded on (``setups.setup_for``)."""
+    s = setup_for(
+        payload,
         env,
         config_file=args.config and os.path.abspath(args.config),
         phase_override=Phase(args.phase) if args.phase else None,
@@ -95,10 +125,11 @@ def run(args: argparse.Namespace) -> int:
         payload = parse_payload(raw)
         verdict = judge_with_args(payload, env, args)
     except BoundaryInputError as exc:
+        row = unjudged(_object(raw), str(exc))
         if args.json:
-            print(json.dumps({"decision": None, "error": str(exc)}))
+            print(json.dumps(row))
         else:
-            print(f"error: {exc}")
+            print(f"error: {exc}\n  session: {row['session_kind']}")
         return 2
     summary = verdict_summary(verdict)
     if args.json:
@@ -109,6 +140,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(text_report(verdict, summary))
     return 0
+
+
+def _object(raw: bytes) -> object:
+    """``raw`` as JSON, None when it is not JSON at all."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
 
 
 def bash_json(v: Verdict) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from orchestrator_boundary.cmd_check import add_common, judge_with_args, verdict_summary
+from orchestrator_boundary.cmd_check import add_common, judge_with_args, unjudged, verdict_summary
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.payload import payload_from_obj
 from orchestrator_boundary.progress import Progress
@@ -47,7 +47,10 @@ def lines(files: list[str]) -> Iterator[tuple[str, int, str]]:
 def judge_line(
     line: str, env: dict[str, str], args: argparse.Namespace
 ) -> tuple[dict[str, Any], Any]:
+    """The summary of one line's verdict, or of why it cannot be judged: either way with the
+    ``session_kind`` the payload shows (``unknown`` only for a line that is no JSON object)."""
     expect = None
+    data: object = None
     try:
         data = json.loads(line)
         if isinstance(data, dict):
@@ -58,15 +61,7 @@ def judge_line(
         msg = (
             str(exc) if isinstance(exc, BoundaryInputError) else f"not JSON ({type(exc).__name__})"
         )
-        return {
-            "session_kind": None,
-            "tool_class": None,
-            "decision": None,
-            "would_deny": None,
-            "rule": None,
-            "code": None,
-            "error": msg,
-        }, expect
+        return unjudged(data, msg), expect
 
 
 def mismatch(result: dict[str, Any], expect: Any) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import ntpath
 import os
+import posixpath
 import stat
 import sys
 from functools import lru_cache
@@ -84,6 +86,79 @@ class RealFileSystem:
             if len(out) >= limit:
                 break
         return out[:limit]
+
+
+_MAIN_STREAM = "::$data"
+
+
+def _windows_name(part: str) -> str:
+    """A name as Win32 reads it: trailing dots and spaces dropped, ``name::$DATA`` is ``name``."""
+    if part.lower().endswith(_MAIN_STREAM):
+        part = part[: -len(_MAIN_STREAM)]
+    return part if part in (".", "..") else part.rstrip(". ")
+
+
+def windows_normal(path: str, drive: str = "") -> str:
+    """``path`` as Windows would name it, by string rules alone: ``/`` is ``\\``, the
+    ``\\\\?\\`` and ``\\\\.\\`` prefixes go (``\\\\?\\UNC\\`` is ``\\\\``), a rooted
+    path without a drive is on ``drive``, ``.`` and ``..`` are collapsed, and trailing dots and
+    spaces of each name are dropped (not below ``\\\\?\\``, which takes names literally)."""
+    p = path.replace("/", "\\")
+    literal = p.startswith("\\\\?\\")
+    if literal or p.startswith("\\\\.\\"):
+        p = p[4:]
+        if p[:4].upper() == "UNC\\":
+            p = "\\" + p[3:]
+    elif p.startswith("\\") and not p.startswith("\\\\"):
+        p = drive + p
+    if not literal:
+        p = "\\".join(_windows_name(part) for part in p.split("\\"))
+    return ntpath.normpath(p)
+
+
+class ForeignFileSystem:
+    """``paths.FileSystem`` for a payload recorded on another platform (``replay``, ``check``):
+    that platform's path rules, and none of its file-system facts, which cannot be checked
+    from here. Nothing exists there, nothing is a link, a path's real path is its normal form
+    (``windows_normal``, or POSIX's ``normpath``); names compare case-insensitively on Windows
+    and as ``insensitive`` says elsewhere. Holds no state between calls."""
+
+    __slots__ = ("drive", "insensitive", "windows")
+
+    def __init__(self, windows: bool, insensitive: bool | None = None, drive: str = "") -> None:
+        self.windows = windows
+        self.insensitive = windows if insensitive is None else insensitive
+        self.drive = drive  # Windows: the drive a rooted path without one is on (the cwd's)
+
+    def __repr__(self) -> str:
+        return f"ForeignFileSystem(windows={self.windows}, insensitive={self.insensitive})"
+
+    def _key(self) -> tuple[bool, bool, str]:
+        return self.windows, self.insensitive, self.drive
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ForeignFileSystem) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def realpath(self, path: str) -> str:
+        if self.windows:
+            return windows_normal(path, self.drive)
+        out = posixpath.normpath(path)
+        return "/" + out.lstrip("/") if out.startswith("//") else out
+
+    def resolve(self, path: str, real_root: str) -> Resolved:
+        return Resolved(self.realpath(path), True, None)  # looked: nothing is there
+
+    def case_insensitive(self, root: str) -> bool:
+        return self.insensitive
+
+    def identity(self, path: str) -> Identity | None:
+        return None
+
+    def files_below(self, folder: str, limit: int) -> list[str]:
+        return []
 
 
 def sha256_of(path: str, limit: int = 256 * 1024 * 1024) -> str | None:

@@ -11,7 +11,9 @@ cannot be resolved is never inside anything.
 from __future__ import annotations
 
 import ntpath
+import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import field
 from typing import Protocol
 
@@ -55,6 +57,43 @@ class FileSystem(Protocol):
     def files_below(self, folder: str, limit: int) -> list[str]:
         """Up to ``limit`` file paths below ``folder``."""
         ...
+
+
+WINDOWS, POSIX = "windows", "posix"
+
+
+def platform_of(path: object) -> str | None:
+    """The platform an absolute path was written on: ``windows`` for a drive path (``C:\\``,
+    ``c:/``), a UNC path or a ``\\\\?\\`` prefix, ``posix`` for a ``/`` path, else None."""
+    if not isinstance(path, str) or not path:
+        return None
+    if len(path) >= 3 and path[0].isascii() and path[0].isalpha() and path[1] == ":":
+        return WINDOWS if path[2] in "\\/" else None
+    if path.startswith("\\\\"):
+        return WINDOWS
+    return POSIX if path.startswith("/") else None
+
+
+def recorded_on(paths: Sequence[object]) -> str | None:
+    """The platform of the first of ``paths`` that tells (a payload's cwd, then its
+    transcript path, then the paths its tool names): None when none does."""
+    for path in paths:
+        found = platform_of(path)
+        if found is not None:
+            return found
+    return None
+
+
+def recorded_home(transcript_path: object, windows: bool) -> str | None:
+    """The home folder of the machine a payload was recorded on, read off its transcript
+    path (``<home>/.claude/projects/<project>/<session>.jsonl``); None when it does not say."""
+    if not isinstance(transcript_path, str):
+        return None
+    if windows:
+        found = re.search(r"\\\.claude\\projects\\", transcript_path.replace("/", "\\"), re.I)
+    else:
+        found = re.search(r"/\.claude/projects/", transcript_path)
+    return transcript_path[: found.start()] if found and found.start() > 0 else None
 
 
 @value
