@@ -10,6 +10,14 @@ the environment and working folder the hook process sent, never its own. It
   judges in-process and the next call starts a current evaluator);
 - quits after ``ORCHESTRATOR_BOUNDARY_DAEMON_IDLE`` seconds without a request (default 600),
   or when its socket file was removed or replaced.
+- keeps its resources bounded (issue 13 point 5): at most ``wire.MAX_CONNECTIONS`` at once
+  (the rest are closed at accept and judged in the hook's process), each request read within
+  ``READ_TIMEOUT`` into buffers of the announced field sizes, refused as soon as a length is
+  over ``wire.MAX_EVALUATOR_PAYLOAD_BYTES`` (or the whole over that plus the environment's
+  ``wire.MAX_EVALUATOR_ENV_BYTES``).
+
+The client verifies this process before it sends anything (ADR 0026): its executable and its
+exact command line, as ``client.start_daemon`` gives it.
 
 Evaluations run one at a time (a lock): the policy keeps per-process caches and the working
 folder is process-wide. Reading requests and writing replies happen in a thread per connection.
@@ -89,11 +97,19 @@ def read_request(conn: socket.socket, deadline: float) -> list[bytes]:
             fields.append(bytes(pending[:size]))
             del pending[:size]
             continue
-        buf = bytearray(size)
-        got = len(pending)
-        buf[:got] = pending
+        fields.append(_read_rest(conn, deadline, pending, size))
         pending.clear()
-        view = memoryview(buf)
+
+
+def _read_rest(conn: socket.socket, deadline: float, start: bytearray, size: int) -> bytes:
+    """A field of ``size`` bytes that begins with ``start``: the rest read into one buffer."""
+    import time
+
+    buf = bytearray(size)
+    got = len(start)
+    buf[:got] = start
+    view = memoryview(buf)
+    try:
         while got < size:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -103,9 +119,9 @@ def read_request(conn: socket.socket, deadline: float) -> list[bytes]:
             if not n:
                 raise Refused("truncated")
             got += n
+    finally:
         view.release()
-        fields.append(bytes(buf))
-        del buf
+    return bytes(buf)
 
 
 def peer_allowed(peer_uid: int, own_uid: int) -> bool:
