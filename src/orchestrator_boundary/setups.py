@@ -356,18 +356,18 @@ def foreign_setup(
     local = config_file or _local_config(environ)
     key = (platform, cwd, recorded, local, phase_override, *map(environ.get, wire.DECISION_ENV))
     hit = _FOREIGN.get(key)
-    if hit is not None and (local is None or stat_key(local) == hit[0]):
+    if hit is not None and (local is None or config_key(local) == hit[0]):
         return hit[1]
     made = _foreign_setup(cwd, recorded, platform, local, environ, phase_override)
     if len(_FOREIGN) > 256:
         _FOREIGN.clear()
-    # the stat key the config was loaded under (taken before reading it), not a newer one
-    _FOREIGN[key] = (CACHE.configs[(local, made.home)][0] if local else (-1, -1), made)
+    # the key the config was loaded under (taken before reading it), not a newer one
+    _FOREIGN[key] = (CACHE.configs[(local, made.home)][0] if local else (-1, -1, b""), made)
     return made
 
 
-# foreign_setup's key -> (the local config's stat key, the Setup): no file-system facts to expire
-_FOREIGN: dict[tuple[Any, ...], tuple[tuple[int, int], Setup]] = {}
+# foreign_setup's key -> (the local config's key, the Setup): no file-system facts to expire
+_FOREIGN: dict[tuple[Any, ...], tuple[ConfigKey, Setup]] = {}
 
 
 def _foreign_setup(
