@@ -1,0 +1,249 @@
+"""Delegation contracts: what an Agent call says its subagent may change. ADR 0027.
+
+Pure. An Agent call's prompt may carry two directive lines:
+
+    Intent: login-fix
+    Scope: src/auth/**, tests/auth/test_login.py
+
+The grammar, strictly:
+- A directive is a whole line that starts, at its first character, with ``Intent:`` or
+  ``Scope:`` (exactly that case). Spaces and tabs around the value are ignored.
+- ``Intent:`` holds one intent id (``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, compared exactly with
+  the keys of ``[intents]``) and nothing else.
+- ``Scope:`` holds patterns separated by commas, in ``write_scope``'s syntax (``scope``); at
+  least one is not an exclusion; none is empty, quoted or back-ticked; at most 32.
+- Each key appears at most once. A line that starts with a key in another case (``intent:``,
+  ``SCOPE :``) is an error, not prose: a contract that silently did not apply would be wider
+  than its author meant.
+Anything else in the prompt is free text.
+
+The effective scope is a list of pattern sets that must all cover a path: the agent type's
+``write_scope``, the intent's ``owned_scope``, the ``Scope:`` line and, for a nested
+delegation, every set of its parent's. A delegation can therefore only narrow.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from orchestrator_boundary import scope
+from orchestrator_boundary.contracts_config import INTENT_ID
+from orchestrator_boundary.paths import Located
+from orchestrator_boundary.value import value
+
+INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
+MAX_SCOPE_PATTERNS = 32
+MAX_PATTERN_CHARS = 512
+_KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
+_QUOTES = frozenset("`\"'")
+BUILT_IN_TYPES = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup", "fork")
+DEFAULT_TYPE = "general-purpose"  # what the CLI starts when subagent_type is omitted
+
+
+@value
+class DirectiveError:
+    line: int  # 1-based line of the prompt
+    key: str  # "Intent" or "Scope"
+    problem: str
+
+    def __str__(self) -> str:
+        return f"prompt line {self.line} ({self.key}:): {self.problem}"
+
+
+@value
+class Directives:
+    intent: str | None = None
+    scope: tuple[str, ...] | None = None  # the Scope: line's patterns
+    error: DirectiveError | None = None
+
+
+NO_DIRECTIVES = Directives()
+
+
+def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
+    items = [item.strip() for item in text.split(",")]
+    if not text or any(not item for item in items):
+        return DirectiveError(line, SCOPE_KEY, "an empty pattern (write `Scope: a/**, b.py`)")
+    if len(items) > MAX_SCOPE_PATTERNS:
+        return DirectiveError(line, SCOPE_KEY, f"more than {MAX_SCOPE_PATTERNS} patterns")
+    for item in items:
+        if _QUOTES.intersection(item):
+            return DirectiveError(line, SCOPE_KEY, f"{item!r}: write patterns bare, unquoted")
+        if len(item) > MAX_PATTERN_CHARS:
+            return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")
+        try:
+            scope.validate([item])
+        except scope.PatternError as exc:
+            return DirectiveError(line, SCOPE_KEY, str(exc))
+    if all(item.startswith("!") for item in items):
+        return DirectiveError(line, SCOPE_KEY, "only exclusions: name what the agent may change")
+    return tuple(items)
+
+
+def parse_directives(prompt: str) -> Directives:
+    """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
+    intent: str | None = None
+    patterns: tuple[str, ...] | None = None
+    for n, line in enumerate(prompt.splitlines(), 1):
+        m = _KEY_LINE.match(line)
+        if m is None:
+            continue
+        key = INTENT_KEY if m.group(1).lower() == "intent" else SCOPE_KEY
+        if not line.startswith(key + ":"):
+            found = line[: m.end()]
+            return Directives(error=DirectiveError(n, key, f"write {key + ':'!r}, not {found!r}"))
+        text = line[m.end() :].strip(" \t")
+        if key == INTENT_KEY:
+            if intent is not None:
+                return Directives(error=DirectiveError(n, key, "a second Intent: line"))
+            if not INTENT_ID.fullmatch(text):
+                problem = f"{text[:80]!r} is not one intent id"
+                return Directives(error=DirectiveError(n, key, problem))
+            intent = text
+        else:
+            if patterns is not None:
+                return Directives(error=DirectiveError(n, key, "a second Scope: line"))
+            parsed = _scope_patterns(text, n)
+            if isinstance(parsed, DirectiveError):
+                return Directives(error=parsed)
+            patterns = parsed
+    if intent is None and patterns is None:
+        return NO_DIRECTIVES
+    return Directives(intent, patterns)
+
+
+def type_key(name: str) -> str:
+    """An agent type name as the CLI compares them: NFKC, case-insensitive, without
+    whitespace, dashes and underscores (``General_Purpose`` is ``general-purpose``)."""
+    folded = unicodedata.normalize("NFKC", name).lower()
+    return "".join(c for c in folded if not (c.isspace() or c in "-_\u2010\u2011\u2013\u2014"))
+
+
+def resolve_type(requested: str | None, configured: Sequence[str]) -> str:
+    """The agent type an Agent call's raw ``subagent_type`` starts: a configured name, a
+    built-in one, or the raw text (which the CLI will refuse)."""
+    if not requested:
+        return DEFAULT_TYPE
+    key = type_key(requested)
+    for name in (*configured, *BUILT_IN_TYPES):
+        if type_key(name) == key:
+            return name
+    return requested
+
+
+@value
+class ScopeSet:
+    source: str  # where it comes from: 'intents."login-fix".owned_scope', "Scope: line", ...
+    patterns: tuple[str, ...]
+
+
+@value
+class EffectiveScope:
+    """Pattern sets that must all cover a path; no set: the delegation does not narrow."""
+
+    sets: tuple[ScopeSet, ...] = ()
+
+    def narrowed(self, *more: ScopeSet) -> EffectiveScope:
+        return EffectiveScope((*self.sets, *(s for s in more if s not in self.sets)))
+
+    def describe(self) -> str:
+        if not self.sets:
+            return "no narrowing"
+        return " AND ".join(f"{s.source} ({', '.join(s.patterns)})" for s in self.sets)
+
+
+UNNARROWED = EffectiveScope()
+
+
+@value
+class ScopeMiss:
+    source: str  # the set that does not cover the path
+    patterns: tuple[str, ...]
+    why: str
+
+
+def within(located: Located, effective: EffectiveScope, insensitive: bool) -> ScopeMiss | None:
+    """None when every set covers ``located`` (exclusions winning), else the first that does
+    not."""
+    for s in effective.sets:
+        match = scope.check(located, s.patterns, insensitive)
+        if match.allowed:
+            continue
+        if match.excluded_by:
+            why = f"excluded by {match.excluded_by!r}"
+        else:
+            why = located.problem or "no pattern covers it"
+        return ScopeMiss(s.source, s.patterns, why)
+    return None
+
+
+@value
+class Delegation:
+    """The Agent call that started a subagent, and the contract it set."""
+
+    agent_id: str
+    tool_use_id: str
+    description: str
+    agent_type: str
+    intent: str | None
+    scope: EffectiveScope
+    depth: int  # 1: started by the main agent
+    parent: str | None  # the agent id of the subagent that delegated; None: the main agent
+
+    def audit(self) -> dict[str, object]:
+        return {
+            "tool_use_id": self.tool_use_id,
+            "description": self.description,
+            "intent": self.intent,
+            "scope": [[s.source, list(s.patterns)] for s in self.scope.sets],
+            "depth": self.depth,
+            "parent": self.parent,
+        }
+
+
+@value
+class UnknownDelegation:
+    """A subagent whose Agent call could not be found: said so, never guessed."""
+
+    agent_id: str
+    reason: str
+
+    def audit(self) -> dict[str, object]:
+        return {"unknown": self.reason}
+
+
+Record = Delegation | UnknownDelegation
+
+
+def literal_head(pattern: str) -> tuple[bool, str]:
+    """(absolute?, the pattern's folders before its first wildcard) of an inclusion."""
+    body = pattern.lstrip("/")
+    head: list[str] = []
+    for part in body.split("/"):
+        if not part or any(c in part for c in "*?[\\"):
+            break
+        head.append(part)
+    return pattern.startswith("/"), "/".join(head)
+
+
+def _overlaps(a: str, b: str) -> bool:
+    """Could inclusions ``a`` and ``b`` cover a common path? True unless their literal heads
+    (the folders before any wildcard) are provably apart; exact for literal paths."""
+    (abs_a, head_a), (abs_b, head_b) = literal_head(a), literal_head(b)
+    head_a, head_b = head_a.casefold(), head_b.casefold()  # never apart by case alone
+    if abs_a != abs_b:
+        return False
+    if not head_a or not head_b:
+        return True
+    return head_a == head_b or head_a.startswith(head_b + "/") or head_b.startswith(head_a + "/")
+
+
+def disjoint(patterns: Sequence[str], outer: Sequence[str]) -> list[str]:
+    """The inclusions of ``patterns`` that provably cover nothing ``outer`` covers (compared
+    by literal heads, so a pattern with a wildcard near the root is never reported)."""
+    outer_in = [p for p in outer if not p.startswith("!")]
+    return [
+        p for p in patterns if not p.startswith("!") and not any(_overlaps(p, q) for q in outer_in)
+    ]
