@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.contracts_config import INTENT_ID
@@ -247,3 +247,74 @@ def disjoint(patterns: Sequence[str], outer: Sequence[str]) -> list[str]:
     return [
         p for p in patterns if not p.startswith("!") and not any(_overlaps(p, q) for q in outer_in)
     ]
+
+
+def scope_from_json(data: object) -> EffectiveScope:
+    """An effective scope as ``launch_json`` stored it."""
+    if not isinstance(data, list):
+        raise ValueError("scope: not a list")
+    sets = []
+    for item in data:
+        source, patterns = item
+        if not isinstance(source, str) or not all(isinstance(p, str) for p in patterns):
+            raise ValueError("scope: not [source, [pattern, ...]]")
+        sets.append(ScopeSet(source, tuple(patterns)))
+    return EffectiveScope(tuple(sets))
+
+
+def resolve(
+    agent_id: str,
+    agent_type: str | None,
+    linked: str | None,
+    meta: Mapping[str, object] | None,
+    launch: Mapping[str, object] | None,
+) -> Record:
+    """A subagent's record from what Claude Code's own records say, whatever order its hooks
+    fired in. ``linked``: the Agent call's ``tool_use_id`` its PostToolUse named for this
+    agent (``tool_response.agentId``); ``meta``: ``agent-<id>.meta.json``; ``launch``: what
+    the Agent call's PreToolUse stored for that ``tool_use_id``. Where they disagree, or
+    nothing names the Agent call, the record is unknown with the reason: never a guess."""
+    meta_id = meta.get("toolUseId") if meta is not None else None
+    if meta is not None and not isinstance(meta_id, str):
+        return UnknownDelegation(agent_id, "its meta.json names no toolUseId")
+    if linked and meta_id and linked != meta_id:
+        return UnknownDelegation(
+            agent_id, f"the Agent call {linked} launched it, but its meta.json names {meta_id}"
+        )
+    tool_use_id = linked or (meta_id if isinstance(meta_id, str) else None)
+    if not tool_use_id:
+        return UnknownDelegation(agent_id, "no Agent call names it and its meta.json was not found")
+    if launch is None:
+        return UnknownDelegation(
+            agent_id, f"no PreToolUse of the Agent call {tool_use_id} was recorded"
+        )
+    recorded_type = str(launch.get("agent_type") or "")
+    if agent_type and recorded_type and type_key(agent_type) != type_key(recorded_type):
+        return UnknownDelegation(
+            agent_id, f"the Agent call {tool_use_id} asked for {recorded_type}, not {agent_type}"
+        )
+    parent = launch.get("parent")
+    meta_parent = meta.get("parentAgentId") if meta is not None else None
+    if meta is not None and (meta_parent or None) != (parent or None):
+        return UnknownDelegation(
+            agent_id, f"its meta.json names parent {meta_parent!r}, the Agent call {parent!r}"
+        )
+    depth = launch.get("depth")
+    meta_depth = meta.get("spawnDepth") if meta is not None else None
+    if isinstance(meta_depth, int) and not isinstance(meta_depth, bool):
+        depth = meta_depth
+    try:
+        scope_sets = scope_from_json(launch.get("scope"))
+    except (TypeError, ValueError) as exc:
+        return UnknownDelegation(agent_id, f"the stored contract is damaged ({exc})")
+    intent = launch.get("intent")
+    return Delegation(
+        agent_id,
+        tool_use_id,
+        str(launch.get("description") or ""),
+        agent_type or recorded_type,
+        intent if isinstance(intent, str) else None,
+        scope_sets,
+        depth if isinstance(depth, int) else 0,
+        parent if isinstance(parent, str) else None,
+    )
