@@ -16,14 +16,12 @@ from orchestrator_boundary.contracts import (
     Breach,
     Contracts,
     Launch,
-    Lease,
     Profile,
     can_write,
     check_launch,
     delegation_scope,
     file_leased,
     stale_file,
-    stop_check,
 )
 from orchestrator_boundary.contracts_config import (
     AgentRequires,
@@ -34,9 +32,11 @@ from orchestrator_boundary.contracts_config import (
 from orchestrator_boundary.delegation import (
     Delegation,
     EffectiveScope,
+    Lease,
     ScopeSet,
     UnknownDelegation,
 )
+from orchestrator_boundary.deliverables import stop_check
 from orchestrator_boundary.paths import Located
 
 INTENTS = {

@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 
 from orchestrator_boundary import state
-from orchestrator_boundary.contracts import Launch, Lease
+from orchestrator_boundary.contracts import Launch
 from orchestrator_boundary.delegation import (
     Delegation,
     EffectiveScope,
+    Lease,
     ScopeSet,
+    Seen,
     UnknownDelegation,
 )
 from orchestrator_boundary.state import UNAVAILABLE, Store, read_meta, state_path
@@ -86,8 +88,8 @@ def test_seen_and_last_writer(store: Store) -> None:
     assert store.seen("s", "a1", "src/x.py") is None
     store.saw("s", "a1", "src/x.py", "aa", wrote=False)
     store.saw("s", "a2", "src/x.py", "bb", wrote=True)
-    assert store.seen("s", "a1", "src/x.py") == ("aa", False)
-    assert store.seen("s", "a2", "src/x.py") == ("bb", True)
+    assert store.seen("s", "a1", "src/x.py") == Seen("aa", False)
+    assert store.seen("s", "a2", "src/x.py") == Seen("bb", True)
     assert store.last_writer("s", "src/x.py") == "a2"
     assert store.seen("other-session", "a1", "src/x.py") is None
 
@@ -102,6 +104,22 @@ def test_a_lease_holds_while_its_holder_runs(store: Store) -> None:
     assert store.lease("s", "f.py") is None
     store.take_lease("s", "f.py", "a2", "two")
     assert store.lease("s", "f.py") == Lease("a2", "two")
+
+
+def test_a_lease_lapses_without_writes(tmp_path: Path) -> None:
+    now = [1000.0]
+    s = Store(str(tmp_path / "st"), clock=lambda: now[0])
+    s.note_running("s", "a1", "one")
+    s.note_running("s", "a2", "two")
+    s.take_lease("s", "f.py", "a1", "one")
+    now[0] += state.LEASE_TTL_S - 1
+    s.take_lease("s", "f.py", "a1", "one")  # its own write renews it
+    now[0] += state.LEASE_TTL_S - 1
+    assert s.lease("s", "f.py") == Lease("a1", "one")
+    now[0] += 2
+    assert s.lease("s", "f.py") is None
+    s.take_lease("s", "f.py", "a2", "two")
+    assert s.lease("s", "f.py") == Lease("a2", "two")
 
 
 def test_counts_and_stop_blocks(store: Store) -> None:

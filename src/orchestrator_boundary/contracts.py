@@ -7,21 +7,26 @@ gathered from the state store) and returns a ``Breach`` or None.
 - ``delegation_scope``: a subagent's write outside its delegation's effective scope.
 - ``stale_file``: an agent's write to a file changed since it last read or wrote it.
 - ``file_leased``: a subagent's write to a file another running subagent wrote.
-- ``stop_check``: a subagent stopping without its role's deliverables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from orchestrator_boundary.contracts_config import WRITE_DELIVERABLE, Deliverable, Intent
+from orchestrator_boundary.contracts_config import (
+    DelegationConfig,
+    Deliverable,
+    Intent,
+)
 from orchestrator_boundary.delegation import (
     DEFAULT_TYPE,
     UNNARROWED,
     Delegation,
     Directives,
     EffectiveScope,
+    Lease,
     Record,
     ScopeSet,
     UnknownDelegation,
@@ -87,6 +92,43 @@ class Launch:
     scope: EffectiveScope
     depth: int
     parent: str | None
+
+
+class _AgentProfile(Protocol):
+    """``config.AgentProfile`` as far as contracts read it."""
+
+    @property
+    def tools(self) -> list[str] | None: ...
+
+    @property
+    def write_scope(self) -> list[str] | None: ...
+
+
+def compile_contracts(
+    intents: Mapping[str, Intent],
+    agents: Mapping[str, _AgentProfile],
+    outside: Sequence[str],
+    delegation: DelegationConfig,
+    requires: Mapping[str, Sequence[Deliverable]] | None = None,
+) -> Contracts:
+    """The contract tables of a loaded config, compiled once (``ruleset``)."""
+    requires = requires or {}
+    profiles = {
+        name: Profile(
+            None if p.tools is None else tuple(p.tools),
+            None if p.write_scope is None else tuple(p.write_scope),
+            tuple(requires.get(name, ())),
+        )
+        for name, p in agents.items()
+    }
+    return Contracts(
+        dict(intents),
+        profiles,
+        tuple(outside),
+        delegation.require,
+        delegation.leases,
+        delegation.max_stop_blocks,
+    )
 
 
 def profile_of(contracts: Contracts, agent_type: str) -> tuple[str, Profile] | None:
@@ -301,12 +343,6 @@ def stale_file(path: str, known: str | None, current: str | None, by: str = "") 
     )
 
 
-@value
-class Lease:
-    agent_id: str
-    description: str
-
-
 def file_leased(path: str, holder: Lease | None, me: str, mode: str) -> tuple[Breach | None, str]:
     """(a breach in ``enforce``, an advisory in ``warn``) when another running subagent holds
     ``path``."""
@@ -319,53 +355,3 @@ def file_leased(path: str, holder: Lease | None, me: str, mode: str) -> tuple[Br
     if mode == "warn":
         return None, f"orchestrator-boundary (delegation.leases = warn): {text}"
     return Breach(FILE_LEASED, "delegation.leases", text, REPORT_BACK, path), ""
-
-
-@value
-class StopAnswer:
-    block: bool
-    reason: str = ""
-    missing: tuple[tuple[str, int, int], ...] = ()  # (deliverable, have, need)
-
-
-def missing(
-    requires: Sequence[Deliverable], counts: Mapping[str, int]
-) -> list[tuple[str, int, int]]:
-    return [
-        (d.deliverable, counts.get(d.deliverable, 0), d.min)
-        for d in requires
-        if counts.get(d.deliverable, 0) < d.min
-    ]
-
-
-def _named(name: str, need: int) -> str:
-    if name == WRITE_DELIVERABLE:
-        return f"{need} file change{'s' if need > 1 else ''}"
-    return f"{need} successful {name} call{'s' if need > 1 else ''}"
-
-
-def stop_check(
-    agent_type: str,
-    requires: Sequence[Deliverable],
-    counts: Mapping[str, int],
-    *,
-    stop_hook_active: bool,
-    blocked_before: int,
-    max_blocks: int,
-) -> StopAnswer:
-    """Block a subagent's stop while its role's deliverables are missing: never while
-    ``stop_hook_active`` (it is already continuing because of a stop hook) and at most
-    ``max_blocks`` times in its life."""
-    gaps = tuple(missing(requires, counts))
-    if not gaps:
-        return StopAnswer(False)
-    if stop_hook_active or blocked_before >= max_blocks:
-        return StopAnswer(False, "", gaps)
-    wanted = "; ".join(f"{_named(n, need)} (has {have})" for n, have, need in gaps)
-    return StopAnswer(
-        True,
-        f"orchestrator-boundary: a {agent_type} subagent must deliver {wanted} before it stops "
-        "([agents." + agent_type + "] requires). Do that now, or if it cannot be done, say why "
-        "in your final report.",
-        gaps,
-    )

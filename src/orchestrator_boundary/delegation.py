@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from typing import Final, Protocol
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.contracts_config import INTENT_ID
@@ -288,6 +289,9 @@ def resolve(
         return UnknownDelegation(
             agent_id, f"no PreToolUse of the Agent call {tool_use_id} was recorded"
         )
+    refused = launch.get("refused")
+    if refused:
+        return UnknownDelegation(agent_id, f"its Agent call {tool_use_id} was refused ({refused})")
     recorded_type = str(launch.get("agent_type") or "")
     if agent_type and recorded_type and type_key(agent_type) != type_key(recorded_type):
         return UnknownDelegation(
@@ -318,3 +322,54 @@ def resolve(
         depth if isinstance(depth, int) else 0,
         parent if isinstance(parent, str) else None,
     )
+
+
+# ---- what the contract rules ask of the state the shell keeps ----
+
+
+class Unavailable:
+    """The state store could not be reached: a deliberate answer, never an exception."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNAVAILABLE"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNAVAILABLE: Final = Unavailable()
+
+
+@value
+class Seen:
+    """What an agent last read or wrote at a path: its SHA-256 (None: it was gone)."""
+
+    sha256: str | None
+    wrote: bool
+
+
+@value
+class Lease:
+    agent_id: str
+    description: str
+
+
+class Ledger(Protocol):
+    """What the contract rules ask of the state the shell keeps (``state``, ``ledger``)."""
+
+    def record(self) -> Record | None:
+        """The calling subagent's delegation; None for the main agent."""
+
+    def seen(self, located: Located) -> Seen | Unavailable | None:
+        """What this agent last read or wrote there; None: never."""
+
+    def current(self, located: Located) -> str | None:
+        """The file's SHA-256 now; None: gone or unreadable."""
+
+    def last_writer(self, located: Located) -> str:
+        """Who last wrote it, as a label ("" when unknown)."""
+
+    def lease(self, located: Located) -> Lease | Unavailable | None:
+        """The running subagent that holds it."""

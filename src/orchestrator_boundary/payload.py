@@ -32,6 +32,7 @@ class HookPayload(BaseModel):
     tool_response: Any = None
     agent_id: str | None = None
     agent_type: str | None = None
+    stop_hook_active: Any = None  # SubagentStop/Stop: true while a stop hook's block runs
 
 
 def _describe(err: ValidationError) -> str:

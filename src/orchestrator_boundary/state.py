@@ -20,29 +20,28 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
-from orchestrator_boundary.contracts import Launch, Lease
-from orchestrator_boundary.delegation import Record, UnknownDelegation, resolve
+from orchestrator_boundary.contracts import Launch
+from orchestrator_boundary.delegation import (
+    UNAVAILABLE,
+    Lease,
+    Record,
+    Seen,
+    Unavailable,
+    UnknownDelegation,
+    resolve,
+)
 
 BUSY_MS = 200
 MAX_ROWS = 20_000  # per table; beyond, the oldest rows go
+# A lease lapses this long after its holder's last write: a SubagentStop that never came (not
+# registered, a killed session) must not hold a file for ever.
+LEASE_TTL_S = 30 * 60
 SUFFIX = ".state.sqlite3"
 MAIN = "main"  # the main agent's key where an agent id is expected
 T = TypeVar("T")
 
-
-class _Unavailable:
-    """The state store could not be reached: a deliberate answer, never an exception."""
-
-    def __repr__(self) -> str:
-        return "UNAVAILABLE"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNAVAILABLE: Final = _Unavailable()
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS launches (
@@ -128,7 +127,7 @@ class Store:
             raise
         conn.execute("COMMIT")
 
-    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T | _Unavailable:
+    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T | Unavailable:
         try:
             return fn(self._connect())
         except (sqlite3.Error, OSError, ValueError):
@@ -149,6 +148,17 @@ class Store:
     def record_launch(self, session: str, tool_use_id: str, launch: Launch, desc: str) -> bool:
         """The Agent call's PreToolUse: the contract its subagent will run under."""
         row = (session, tool_use_id, launch_json(launch, desc), self.clock())
+        return self._write(
+            lambda c: (
+                c.execute("INSERT OR REPLACE INTO launches VALUES (?, ?, ?, ?)", row),
+                _bound(c, "launches"),
+            )
+        )
+
+    def record_refused(self, session: str, tool_use_id: str, reason: str) -> bool:
+        """An Agent call the contract refused but the phase let through: its subagent's
+        record says so (no contract is guessed for it)."""
+        row = (session, tool_use_id, json.dumps({"refused": reason[:500]}), self.clock())
         return self._write(
             lambda c: (
                 c.execute("INSERT OR REPLACE INTO launches VALUES (?, ?, ?, ?)", row),
@@ -195,7 +205,7 @@ class Store:
             return resolve(agent_id, agent_type, linked, meta, launch)
 
         found = self._read(read)
-        if isinstance(found, _Unavailable):
+        if isinstance(found, Unavailable):
             return UnknownDelegation(agent_id, "the state store is unavailable")
         return found
 
@@ -210,22 +220,19 @@ class Store:
 
     # ---- what each agent saw of a file ----
 
-    def seen(
-        self, session: str, agent: str, path: str
-    ) -> tuple[str | None, bool] | _Unavailable | None:
-        """(the SHA-256 ``agent`` last read or wrote at ``path``, None: gone; whether it
-        wrote it) or None when it never saw it; ``UNAVAILABLE``."""
+    def seen(self, session: str, agent: str, path: str) -> Seen | Unavailable | None:
+        """What ``agent`` last read or wrote at ``path``; None when it never did."""
 
-        def read(c: sqlite3.Connection) -> tuple[str | None, bool] | None:
+        def read(c: sqlite3.Connection) -> Seen | None:
             row = c.execute(
                 "SELECT sha256, wrote FROM seen WHERE session = ? AND agent = ? AND path = ?",
                 (session, agent, path),
             ).fetchone()
-            return (row[0], bool(row[1])) if row else None
+            return Seen(row[0], bool(row[1])) if row else None
 
         return self._read(read)
 
-    def last_writer(self, session: str, path: str) -> str | _Unavailable | None:
+    def last_writer(self, session: str, path: str) -> str | Unavailable | None:
         """The agent that last wrote ``path`` (``UNAVAILABLE`` when unreachable)."""
 
         def read(c: sqlite3.Connection) -> str | None:
@@ -249,27 +256,29 @@ class Store:
 
     # ---- leases ----
 
-    def lease(self, session: str, path: str) -> Lease | _Unavailable | None:
+    def lease(self, session: str, path: str) -> Lease | Unavailable | None:
         def read(c: sqlite3.Connection) -> Lease | None:
             row = c.execute(
                 "SELECT l.agent_id, l.description FROM leases l JOIN agents a "
                 "ON a.session = l.session AND a.agent_id = l.agent_id "
-                "WHERE l.session = ? AND l.path = ? AND a.running = 1",
-                (session, path),
+                "WHERE l.session = ? AND l.path = ? AND a.running = 1 AND l.ts > ?",
+                (session, path, self.clock() - LEASE_TTL_S),
             ).fetchone()
             return Lease(row[0], row[1] or "") if row else None
 
         return self._read(read)
 
     def take_lease(self, session: str, path: str, agent_id: str, description: str) -> bool:
-        """A running subagent wrote ``path``: it holds it until it stops (the first holder
-        keeps it while it runs)."""
-        row = (session, path, agent_id, description, self.clock())
+        """A running subagent wrote ``path``: it holds it until it stops (the holder keeps it,
+        and renews it with each write, while it runs and the lease has not lapsed)."""
+        now = self.clock()
+        row = (session, path, agent_id, description, now, now - LEASE_TTL_S)
         sql = (
-            "INSERT INTO leases VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, path) DO UPDATE "
-            "SET agent_id = excluded.agent_id, description = excluded.description, "
-            "ts = excluded.ts WHERE NOT EXISTS (SELECT 1 FROM agents a WHERE "
-            "a.session = leases.session AND a.agent_id = leases.agent_id AND a.running = 1)"
+            "INSERT INTO leases VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (session, path) DO "
+            "UPDATE SET agent_id = excluded.agent_id, description = excluded.description, "
+            "ts = excluded.ts WHERE leases.agent_id = excluded.agent_id OR leases.ts <= ?6 "
+            "OR NOT EXISTS (SELECT 1 FROM agents a WHERE a.session = leases.session "
+            "AND a.agent_id = leases.agent_id AND a.running = 1)"
         )
         return self._write(lambda c: (c.execute(sql, row), _bound(c, "leases")))
 
@@ -284,7 +293,7 @@ class Store:
         )
         return self._write(lambda c: (c.executemany(sql, rows), _bound(c, "counts")))
 
-    def counts(self, session: str, agent_id: str) -> dict[str, int] | _Unavailable:
+    def counts(self, session: str, agent_id: str) -> dict[str, int] | Unavailable:
         return self._read(
             lambda c: dict(
                 c.execute(
@@ -294,7 +303,7 @@ class Store:
             )
         )
 
-    def stop_blocks(self, session: str, agent_id: str) -> int | _Unavailable:
+    def stop_blocks(self, session: str, agent_id: str) -> int | Unavailable:
         def read(c: sqlite3.Connection) -> int:
             row = c.execute(
                 "SELECT stop_blocks FROM agents WHERE session = ? AND agent_id = ?",
