@@ -132,17 +132,28 @@ def after(
 ) -> None:
     """PostToolUse: the Agent call's link to its subagent; what the agent read (``read``) or
     wrote (with the content hash now); its leases; its deliverable counts."""
+    with ledger.store.batch() as result:
+        _record_after(contracts, payload, ledger, read, written)
+    ledger.unavailable |= not result[0]
+
+
+def _record_after(
+    contracts: Contracts,
+    payload: HookPayload,
+    ledger: StoreLedger,
+    read: Located | None,
+    written: Sequence[Located],
+) -> None:
     store, session, agent = ledger.store, ledger.session, ledger.agent
-    ok = True
     resp = payload.tool_response
     if payload.tool_name in AGENT_TOOLS and isinstance(resp, Mapping):
         started = resp.get("agentId")
         if isinstance(started, str) and started and payload.tool_use_id:
-            ok &= store.link(session, started, payload.tool_use_id, _description(payload))
+            store.link(session, started, payload.tool_use_id, _description(payload))
     if read is not None:
-        ok &= store.saw(session, agent, read.display, ledger.current(read), wrote=False)
+        store.saw(session, agent, read.display, ledger.current(read), wrote=False)
     for located in written:
-        ok &= store.saw(session, agent, located.display, ledger.current(located), wrote=True)
+        store.saw(session, agent, located.display, ledger.current(located), wrote=True)
     if payload.agent_id:
         record = ledger.record()
         desc = (
@@ -150,16 +161,13 @@ def after(
             if record is not None and not isinstance(record, UnknownDelegation)
             else ""
         )
-        ok &= store.note_running(session, payload.agent_id, desc)
+        store.note_running(session, payload.agent_id, desc)
         if contracts.leases != "off":
             for located in written:
-                ok &= store.take_lease(
+                store.take_lease(
                     session, located.display, payload.agent_id, desc or payload.agent_id
                 )
-        ok &= store.count(
-            session, payload.agent_id, [payload.tool_name, *(["write"] if written else [])]
-        )
-    ledger.unavailable |= not ok
+        store.count(session, payload.agent_id, [payload.tool_name, *(["write"] if written else [])])
 
 
 def lifecycle(

@@ -33,12 +33,14 @@ from orchestrator_boundary.delegation import (
     resolve,
 )
 
-BUSY_MS = 200
+BUSY_MS = 200  # the longest any operation waits for the file's lock
+STEP_MS = 2  # SQLite's own wait per attempt; ``_begin`` retries until ``BUSY_MS``
 MAX_ROWS = 20_000  # per table; beyond, the oldest rows go
 # A lease lapses this long after its holder's last write: a SubagentStop that never came (not
 # registered, a killed session) must not hold a file for ever.
 LEASE_TTL_S = 30 * 60
 SUFFIX = ".state.sqlite3"
+SCHEMA_VERSION = 1
 MAIN = "main"  # the main agent's key where an agent id is expected
 T = TypeVar("T")
 
@@ -87,23 +89,25 @@ class Store:
     def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
         self.path, self.clock = path, clock
         self._conn: sqlite3.Connection | None = None
+        self._pending: list[Callable[[sqlite3.Connection], object]] | None = None
 
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
             os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
             fresh = not os.path.exists(self.path)
             conn = sqlite3.connect(
-                self.path, timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=False
+                self.path, timeout=STEP_MS / 1000, isolation_level=None, check_same_thread=False
             )
             try:
                 if fresh:
                     with contextlib.suppress(OSError):
                         os.chmod(self.path, 0o600)
-                conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-                if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                    conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute(f"PRAGMA busy_timeout = {STEP_MS}")
                 conn.execute("PRAGMA synchronous = NORMAL")
-                conn.executescript(_SCHEMA)
+                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                        conn.execute("PRAGMA journal_mode = WAL")
+                    conn.executescript(_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
             except BaseException:
                 conn.close()
                 raise
@@ -116,10 +120,28 @@ class Store:
                 self._conn.close()
             self._conn = None
 
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """BEGIN IMMEDIATE, retried every few milliseconds for at most ``BUSY_MS`` (SQLite's
+        own busy handler backs off to sleeps of 25 ms and more, far longer than a lock is
+        held here)."""
+        deadline = time.monotonic() + BUSY_MS / 1000
+        delay = 0.0005
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.004)
+
     @contextlib.contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         conn = self._connect()
-        conn.execute("BEGIN IMMEDIATE")
+        self._begin(conn)
         try:
             yield conn
         except BaseException:
@@ -135,6 +157,9 @@ class Store:
             return UNAVAILABLE
 
     def _write(self, fn: Callable[[sqlite3.Connection], object]) -> bool:
+        if self._pending is not None:
+            self._pending.append(fn)
+            return True
         try:
             with self._tx() as conn:
                 fn(conn)
@@ -142,6 +167,24 @@ class Store:
         except (sqlite3.Error, OSError, ValueError):
             self.close()
             return False
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[list[bool]]:
+        """The writes made inside run in one transaction when it ends (fewer lock waits for
+        parallel hooks); the list then holds its one result."""
+        self._pending = []
+        result: list[bool] = []
+        try:
+            yield result
+            pending = self._pending
+        finally:
+            self._pending = None
+
+        def run_all(c: sqlite3.Connection) -> None:
+            for fn in pending:
+                fn(c)
+
+        result.append(self._write(run_all) if pending else True)
 
     # ---- delegations ----
 
@@ -343,7 +386,11 @@ class Store:
 
 
 def _bound(c: sqlite3.Connection, table: str) -> int:
-    """Keep a table at most ``MAX_ROWS`` rows, dropping the oldest; how many went."""
+    """Keep a table at most ``MAX_ROWS`` rows, dropping the oldest; how many went. Counted
+    only when the rowid span says it may be over (two index lookups, not a scan)."""
+    lo, hi = c.execute(f"SELECT MIN(rowid), MAX(rowid) FROM {table}").fetchone()  # noqa: S608
+    if lo is None or hi - lo < MAX_ROWS:
+        return 0
     (n,) = c.execute(f"SELECT COUNT(*) FROM {table}").fetchone()  # noqa: S608 - ours
     if n <= MAX_ROWS:
         return 0
