@@ -11,7 +11,8 @@ The grammar, strictly:
 - ``Intent:`` holds one intent id (``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, compared exactly with
   the keys of ``[intents]``) and nothing else.
 - ``Scope:`` holds patterns separated by commas, in ``write_scope``'s syntax (``scope``); at
-  least one is not an exclusion; none is empty, quoted or back-ticked; at most 32.
+  least one is not an exclusion; none is empty, quoted, back-ticked or holds a space (a prose
+  "Scope: the login flow" is an error, not a pattern that matches nothing); at most 32.
 - Each key appears at most once. A line that starts with a key in another case (``intent:``,
   ``SCOPE :``) is an error, not prose: a contract that silently did not apply would be wider
   than its author meant.
@@ -72,6 +73,13 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
     for item in items:
         if _QUOTES.intersection(item):
             return DirectiveError(line, SCOPE_KEY, f"{item!r}: write patterns bare, unquoted")
+        if any(c.isspace() for c in item):
+            return DirectiveError(
+                line,
+                SCOPE_KEY,
+                f"{item[:60]!r} holds a space: list patterns, not prose ('?' "
+                "matches a space in a file name)",
+            )
         if len(item) > MAX_PATTERN_CHARS:
             return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")
         try:
