@@ -34,12 +34,12 @@ def child(case: str, calls: int) -> int:
     sys.path.insert(0, str(HERE))
     import hook_latency
 
-    from orchestrator_boundary import hook
+    from orchestrator_boundary import setups
 
     # Under callgrind a decision runs ~50x slower, so the file-system facts a long-lived
     # process reuses for FS_TTL (1 s) would be gathered again every ~400 calls instead of every
     # ~20,000: counted per call, that is work the real process does not do.
-    hook.FS_TTL = 3600.0
+    setups.CACHE.ttl = 3600.0
     tmp = Path(tempfile.mkdtemp(prefix="obinstr-"))
     try:
         fns = hook_latency.decisions(*hook_latency.make_project(tmp))

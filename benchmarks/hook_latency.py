@@ -135,7 +135,7 @@ def decisions(root: Path, home: Path) -> dict[str, Any]:
     with the benchmark's whole environment; plus the Bash case with its analysis memo emptied
     first ("main Bash > (first analysis)")."""
     os.environ.pop("ORCHESTRATOR_BOUNDARY_PHASE", None)
-    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary import bash, setups, shell
     from orchestrator_boundary.payload import parse_payload
 
     env = decide_env(root, home)
@@ -144,7 +144,7 @@ def decisions(root: Path, home: Path) -> dict[str, Any]:
         p = parse_payload(raw)
 
         def one(p: Any = p) -> None:
-            hook.judge(p, hook.setup(p.cwd, env))
+            shell.judge(p, setups.setup(p.cwd, env))
 
         out[name] = one
         if name == "main Bash >":
@@ -390,7 +390,7 @@ def decide_env(root: Path, home: Path) -> dict[str, str]:
 
 def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
     decide = decisions(root, home)
-    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary import bash, shell
 
     env = decide_env(root, home)
     full = {}
@@ -398,7 +398,7 @@ def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
         event = "PostToolUse" if script == POST else "PreToolUse"
 
         def whole(raw: bytes = raw, event: str = event) -> None:
-            hook.evaluate(raw, env, event=event)
+            shell.evaluate(raw, env, event=event)
 
         full[name] = whole
         if name == "main Bash >":  # the same call with the analysis memo emptied first
@@ -435,14 +435,14 @@ def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
 def _passes(payloads: list[Any], env: dict[str, str], passes: int) -> tuple[float, float]:
     """(best, median) decisions per CPU-second of judging ``payloads`` in order, ``passes``
     times, the Bash memo emptied before each pass."""
-    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary import bash, setups, shell
 
     rates = []
     for _ in range(passes):
         bash.clear_memo()
         t0 = time.process_time()
         for p in payloads:
-            hook.judge(p, hook.setup(p.cwd, env))
+            shell.judge(p, setups.setup(p.cwd, env))
         rates.append(len(payloads) / (time.process_time() - t0))
     return max(rates), statistics.median(rates)
 

@@ -18,7 +18,7 @@ import atheris
 from _common import check, make_project
 
 with atheris.instrument_imports():
-    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary import bash
 
 ROOT = make_project()
 ENV = {"CLAUDE_PROJECT_DIR": ROOT, "HOME": ROOT + "/..", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
@@ -42,7 +42,7 @@ def one_input(data: bytes) -> None:
         }
         if agent:
             payload.update(agent_id="a1", agent_type=agent)
-        check(hook.evaluate(json.dumps(payload).encode(), ENV), "enforce")
+        check(shell.evaluate(json.dumps(payload).encode(), ENV), "enforce")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import atheris
 from _common import PHASES, check, make_project
 
 with atheris.instrument_imports():
-    from orchestrator_boundary import hook
+    from orchestrator_boundary import shell
 
 ROOT = make_project()
 
@@ -26,7 +26,7 @@ def one_input(data: bytes) -> None:
     phase = PHASES[data[0] % 4]
     event = "PostToolUse" if data[0] & 4 else "PreToolUse"
     env = {"CLAUDE_PROJECT_DIR": ROOT, "HOME": ROOT + "/..", "ORCHESTRATOR_BOUNDARY_PHASE": phase}
-    check(hook.evaluate(data[1:], env, event=event), phase)
+    check(shell.evaluate(data[1:], env, event=event), phase)
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ def run_hook(
     payload: dict[str, Any] | bytes, env: dict[str, str], event: str = "PreToolUse"
 ) -> tuple[int, dict[str, Any] | None, str]:
     """Run the hook shell in process; returns (exit code, parsed stdout or None, stderr)."""
-    from orchestrator_boundary.hook import evaluate
+    from orchestrator_boundary.shell import evaluate
 
     raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     answer = evaluate(raw, env, event=event)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orchestrator_boundary import hook
+from orchestrator_boundary import shell
 from orchestrator_boundary.verdict import PRE, HookAnswer
 
 BASE_CONFIG = """
@@ -84,7 +84,7 @@ class Project:
     ) -> tuple[HookAnswer, dict[str, Any]]:
         raw = data if isinstance(data, bytes) else json.dumps(data).encode()
         environ = {**self.env, **(env or {})}
-        answer = hook.evaluate(raw, environ, event=event)
+        answer = shell.evaluate(raw, environ, event=event)
         lines = self.audit.read_text(encoding="utf-8").splitlines()
         return answer, json.loads(lines[-1])
 

@@ -1,6 +1,6 @@
 """Audit trails for the report tests, made by REALLY replaying payloads through the hook shell.
 
-Every record comes from ``orchestrator_boundary.hook.evaluate`` with a controllable clock, so
+Every record comes from ``orchestrator_boundary.shell.evaluate`` with a controllable clock, so
 the report is tested against what the hooks actually write, not against hand-made JSON.
 """
 
@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from orchestrator_boundary.hook import evaluate
+from orchestrator_boundary.shell import evaluate
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 TODAY = (START + timedelta(days=40)).date()

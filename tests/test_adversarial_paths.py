@@ -1,4 +1,4 @@
-"""Issue 6.2: adversarial paths, through ``hook.evaluate`` with real files and CLAUDE_PROJECT_DIR.
+"""Issue 6.2: adversarial paths, through ``shell.evaluate`` with real files and CLAUDE_PROJECT_DIR.
 
 Two callers throughout (phase enforce):
   main  - orchestrator, ``write_allow = ["STATE.md", "docs/**"]``
@@ -18,7 +18,8 @@ import pytest
 from harden_support import Project, make_project
 
 from orchestrator_boundary import fs as fs_mod
-from orchestrator_boundary import hook
+from orchestrator_boundary import setups
+from orchestrator_boundary.paths import Resolved
 
 
 @pytest.fixture
@@ -233,15 +234,24 @@ class InsensitiveFS:
     def realpath(self, path: str) -> str:
         return os.path.realpath(path)
 
+    def resolve(self, path: str, real_root: str) -> Resolved:
+        return Resolved(os.path.realpath(path))
+
     def case_insensitive(self, root: str) -> bool:
         self.asked.append(root)
         return True
+
+    def identity(self, path: str) -> None:
+        return None  # no hard links on this double
+
+    def files_below(self, folder: str, limit: int) -> list[str]:
+        return []
 
 
 @pytest.fixture
 def insensitive(tree: Project, monkeypatch: pytest.MonkeyPatch) -> InsensitiveFS:
     fake = InsensitiveFS()
-    monkeypatch.setattr(hook, "_FS", fake)
+    monkeypatch.setattr(setups, "FS", fake)
     return fake
 
 
@@ -288,7 +298,7 @@ def test_nfd_spelling_of_protected_file_on_a_normalising_filesystem(
     p = P(root, tmp_path / "home")
     p.env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path / "home")}
     p.configure(BASE_CONFIG)
-    monkeypatch.setattr(hook, "_FS", InsensitiveFS())
+    monkeypatch.setattr(setups, "FS", InsensitiveFS())
     nfd_root = unicodedata.normalize("NFD", str(root))
     assert nfd_root != str(root)
     _check(p, f"{nfd_root}/.claude/settings.json", TAMPER, TAMPER)
@@ -338,7 +348,7 @@ def test_root_whose_folded_form_changes_length(
     p = P(root, tmp_path / "home")
     p.env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path / "home")}
     p.configure(BASE_CONFIG)
-    monkeypatch.setattr(hook, "_FS", InsensitiveFS())
+    monkeypatch.setattr(setups, "FS", InsensitiveFS())
     _check(p, f"{root}/Xdocs/evil.py", ORCH, SCOPE)
     _check(p, f"{root}/Xsrc/evil.py", ORCH, SCOPE)
     _check(p, f"{root}/docs/fine.md", OK, SCOPE)

@@ -4,7 +4,6 @@ tests/payloads/expected/ (that JSON is the contract with Claude Code)."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import REPO
 
-from orchestrator_boundary.hook import post_tool_use_main, pre_tool_use_main
+from orchestrator_boundary.shell import evaluate
 
 PAYLOADS = REPO / "tests" / "payloads"
 EXPECTED = PAYLOADS / "expected"
@@ -45,15 +44,9 @@ def expected(name: str, root: Path) -> Any:
 def answer(name: str, root: Path) -> tuple[int, Any]:
     raw = captured(name, root)
     event = json.loads(raw)["hook_event_name"]
-    out, err = io.StringIO(), io.StringIO()
-    entry = post_tool_use_main if event == "PostToolUse" else pre_tool_use_main
-    rc = entry(
-        stdin=io.BytesIO(raw),
-        stdout=out,
-        stderr=err,
-        environ={"CLAUDE_PROJECT_DIR": str(root), "HOME": str(root.parent / "home")},
-    )
-    return rc, (json.loads(out.getvalue()) if out.getvalue() else None)
+    env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(root.parent / "home")}
+    rc, out, _err = evaluate(raw, env, event=event).encoded()
+    return rc, (json.loads(out) if out else None)
 
 
 def test_the_captures_cover_what_the_policy_tells_apart() -> None:

@@ -16,9 +16,10 @@ import pytest
 from conftest import corpus_dir
 
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.hook import judge, setup
 from orchestrator_boundary.payload import payload_from_obj
 from orchestrator_boundary.session import detect
+from orchestrator_boundary.setups import setup
+from orchestrator_boundary.shell import judge
 from orchestrator_boundary.verdict import render
 
 pytestmark = pytest.mark.corpus

@@ -35,8 +35,8 @@ if _loaded is not None and not str(getattr(_loaded, "__file__", "")).startswith(
     for _name in [m for m in sys.modules if m.split(".")[0] == "orchestrator_boundary"]:
         del sys.modules[_name]
 
-from orchestrator_boundary import client, daemon  # noqa: E402
-from orchestrator_boundary.hook import evaluate  # noqa: E402
+from orchestrator_boundary import client, daemon, setups, wire  # noqa: E402
+from orchestrator_boundary.shell import evaluate  # noqa: E402
 
 HOOKS = {
     "PreToolUse": REPO / "hooks" / "pre_tool_use.py",
@@ -136,7 +136,7 @@ def expected(event: str, raw: bytes, env: dict[str, str]) -> tuple[int, bytes, b
 
 
 def sock_of(proj: Path, rt: Path) -> Path:
-    return Path(client.socket_path(str(proj), {b"ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": bytes(rt)}))
+    return Path(wire.socket_path(str(proj), {b"ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": bytes(rt)}))
 
 
 def start_and_wait(proj: Path, rt: Path, env: dict[str, str]) -> Path:
@@ -329,7 +329,7 @@ def test_permissions_of_folder_and_socket(proj: Path, rt: Path) -> None:
 
 def test_an_open_runtime_folder_is_not_used(proj: Path, rt: Path) -> None:
     rt.chmod(0o755)
-    assert not client.private_dir(str(rt), create=False)
+    assert not wire.private_dir(str(rt), create=False)
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
     raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
     got = run_hook("PreToolUse", raw, env, proj)
@@ -512,11 +512,11 @@ def test_peer_check() -> None:
 
 def test_framing_round_trip_and_rejects_truncation() -> None:
     fields = [b"", b"a", b"x" * 1000, b"k=v\x00\xff", b"12:34"]
-    assert client.unpack(client.pack(fields)) == fields
+    assert wire.unpack(wire.pack(fields)) == fields
     with pytest.raises(ValueError):
-        client.unpack(client.pack(fields)[:-1])
+        wire.unpack(wire.pack(fields)[:-1])
     with pytest.raises(ValueError):
-        client.unpack(b"abc")
+        wire.unpack(b"abc")
 
 
 def test_hook_command_forms() -> None:
@@ -608,7 +608,7 @@ def test_edited_source_retires_the_evaluator_and_installed_form_works(
 def test_hook_command_survives_the_shell(tmp_path: Path) -> None:
     odd = tmp_path / 'it\'s a $HOME "dir" `x`'
     odd.mkdir()
-    for event in client.EVENTS:
+    for event in wire.EVENTS:
         cmd = client.hook_command(event, sys.executable, hooks_dir=str(odd))
         echo = subprocess.run(
             ["sh", "-c", "printf '%s\\n' " + cmd.replace(" -I -S ", " ")],
@@ -637,7 +637,7 @@ def test_a_listener_that_is_not_the_evaluator_is_never_asked(proj: Path, rt: Pat
             held.append(conn)
             with contextlib.suppress(OSError):  # the client hangs up without asking
                 conn.recv(1 << 20)
-                conn.sendall(b"OBA1" + client.pack([b"0", b"", b""]))
+                conn.sendall(b"OBA1" + wire.pack([b"0", b"", b""]))
 
     threading.Thread(target=lenient, daemon=True).start()
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
@@ -718,10 +718,10 @@ def _forget_decisions() -> None:
     """Empty what a long-lived process remembers of earlier calls (Setups, Bash analyses):
     the next call is judged like a new process would judge it. The file-system facts stay:
     they expire by themselves within FS_TTL and nothing on disk changes here."""
-    from orchestrator_boundary import bash, hook
+    from orchestrator_boundary import bash
 
     bash.clear_memo()
-    hook._SETUP_CACHE.clear()
+    setups.CACHE.setups.clear()
 
 
 @pytest.mark.corpus
@@ -737,7 +737,7 @@ def test_a_long_lived_evaluator_answers_the_corpus_as_a_new_process_would(
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
     sample = _corpus_sample(proj, every=3)
     sock = str(start_and_wait(proj, rt, env))
-    head = [client.version_tag()]
+    head = [wire.version_tag()]
     tail = [os.fsencode(proj), *(f"{k}={v}".encode() for k, v in env.items()), b""]
     decisions: dict[bytes, int] = {}
     for event, raw in sample:

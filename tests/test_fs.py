@@ -1,4 +1,5 @@
-"""The real filesystem's shortcuts give exactly what the slow, obvious call gives."""
+"""The real file system's resolution gives exactly what the slow, obvious call gives, and
+keeps what it observed in the value it returns, not in the object."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def _build(root: Path, out: Path, tree: dict[str, str]) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tree=TREES, parts=PARTS)
-def test_realpath_under_equals_realpath(tree: dict[str, str], parts: list[str]) -> None:
+def test_resolve_equals_realpath(tree: dict[str, str], parts: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(os.path.realpath(tmp))
         root, out = base / "proj", base / "out"
@@ -49,55 +50,58 @@ def test_realpath_under_equals_realpath(tree: dict[str, str], parts: list[str]) 
         _build(root, out, tree)
         fs = RealFileSystem()
         path = str(root) + "/" + "/".join(parts)
-        assert fs.realpath_under(path, str(root)) == os.path.realpath(path)
-        # identity() right after the walk (it may reuse the walk's lstat) is what stat() says
+        assert fs.resolve(path, str(root)).path == os.path.realpath(path)
+        # what a resolution observed of the file it ends at is what stat() says
         real = os.path.realpath(path)
         try:
             st_ = os.stat(real)
             expected = (st_.st_dev, st_.st_ino, st_.st_nlink) if Path(real).is_file() else None
         except OSError:
             expected = None
-        fs.realpath_under(real, str(root))
+        resolved = fs.resolve(real, str(root))
+        if resolved.observed:
+            assert resolved.identity == expected
         assert fs.identity(real) == expected
 
 
-def test_realpath_under_elsewhere_and_on_the_root_itself(tmp_path: Path) -> None:
+def test_resolve_elsewhere_and_on_the_root_itself(tmp_path: Path) -> None:
     fs = RealFileSystem()
     root = os.path.realpath(tmp_path)
     (tmp_path / "x").mkdir()
-    assert fs.realpath_under(root, root) == root
-    assert fs.realpath_under("/etc/../etc/hostname", root) == os.path.realpath("/etc/hostname")
-    assert fs.realpath_under(root + "x/y", root) == os.path.realpath(root + "x/y")
+    assert fs.resolve(root, root).path == root
+    assert fs.resolve("/etc/../etc/hostname", root).path == os.path.realpath("/etc/hostname")
+    assert fs.resolve(root + "x/y", root).path == os.path.realpath(root + "x/y")
 
 
-def test_identity_is_not_reused_for_a_file_replaced_by_a_link(tmp_path: Path) -> None:
-    """The lstat the walk took answers identity() once, for the same path, right after."""
+def test_a_resolution_is_a_value_of_what_it_saw(tmp_path: Path) -> None:
+    """The walk's lstat is kept in the Resolved value; the file system holds nothing, so a
+    later look stats again and sees a file replaced by a link."""
     fs = RealFileSystem()
     root = os.path.realpath(tmp_path)
     target, other = tmp_path / "f", tmp_path / "g"
     target.write_text("1")
     other.write_text("2")
     os.link(other, tmp_path / "g2")
-    assert fs.realpath_under(str(target), root) == str(target)
+    resolved = fs.resolve(str(target), root)
+    assert resolved.path == str(target) and resolved.observed
     target.unlink()
     target.symlink_to(other)  # replaced between the walk and a second look
-    first = fs.identity(str(target))
-    assert first is not None and first[2] == 1  # the walk's own lstat, used once
-    again = fs.identity(str(target))  # a second look stats again: the linked file now
+    assert resolved.identity is not None and resolved.identity[2] == 1  # what the walk saw
+    again = fs.identity(str(target))  # a new look: the linked file now
     assert again == (os.stat(other).st_dev, os.stat(other).st_ino, 2)
 
 
 def test_a_file_made_after_the_walk_is_seen_on_the_next_look(tmp_path: Path) -> None:
-    """A walk that found nothing answers identity() once (None, as stat() would have said);
-    the next look stats again and sees the file, hard links included."""
+    """A walk that found nothing says so (None, as stat() would have said); any later look
+    stats again and sees the file, hard links included, whatever was resolved in between."""
     fs = RealFileSystem()
     root = os.path.realpath(tmp_path)
     new = tmp_path / "new.txt"
-    assert fs.realpath_under(str(new), root) == str(new)
+    resolved = fs.resolve(str(new), root)
+    assert (resolved.path, resolved.observed, resolved.identity) == (str(new), True, None)
     (tmp_path / "settings.json").write_text("{}")
     os.link(tmp_path / "settings.json", new)
-    assert fs.identity(str(new)) is None  # the walk's own answer, used once
     st_ = os.stat(new)
     assert fs.identity(str(new)) == (st_.st_dev, st_.st_ino, 2)
-    fs.realpath_under(str(tmp_path / "gone" / "x"), root)  # a missing folder on the way
-    assert fs.identity(str(new)) == (st_.st_dev, st_.st_ino, 2)  # another path: stat
+    fs.resolve(str(tmp_path / "gone" / "x"), root)  # a missing folder on the way
+    assert fs.identity(str(new)) == (st_.st_dev, st_.st_ino, 2)

@@ -1,6 +1,6 @@
 """Issue 6.3: every input gets a deliberate answer, through both entry points.
 
-In-process through ``hook.main`` for many examples, through real subprocesses of
+In-process through ``shell.evaluate`` for many examples, through real subprocesses of
 ``hooks/pre_tool_use.py`` and ``hooks/post_tool_use.py`` for a few. The contract checked for
 every input: exit code 0 or 2; stdout empty or exactly one JSON object of the protocol (never
 ``allow``, never a traceback); exit 2 comes with one line on stderr; in enforce, input that
@@ -12,7 +12,6 @@ Profile: ``BOUNDARY_FUZZ_PROFILE`` (default ``ci``: derandomized, bounded, a few
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -24,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orchestrator_boundary import hook
+from orchestrator_boundary import shell
 from orchestrator_boundary.payload import MAX_PAYLOAD_BYTES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -295,9 +294,8 @@ def check_answer(rc: int, out: str, err: str, *, understood: bool | None, phase:
 
 
 def run_in_process(raw: bytes, env: dict[str, str], event: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    rc = hook.main(stdin=io.BytesIO(raw), stdout=out, stderr=err, environ=env, event=event)
-    return rc, out.getvalue(), err.getvalue()
+    rc, out, err = shell.evaluate(raw, env, event=event).encoded()
+    return rc, out.decode(), err.decode()
 
 
 def _env(proj: dict[str, Any], phase: str, bypass: bool) -> dict[str, str]:

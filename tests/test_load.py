@@ -1,7 +1,7 @@
 """Issue 6.4/6.5: 16 concurrent hook processes x 500 calls against one project.
 
 Each worker is a separate interpreter (a small driver run with ``python -c``) that calls the
-hook shell (``hook.evaluate``, what both entry points run) 500 times with varied payloads:
+hook shell (``shell.evaluate``, what both entry points run) 500 times with varied payloads:
 allowed and denied, main and subagent, PreToolUse and PostToolUse. Checked: every answer is
 the expected one; the audit trail holds exactly 8,000 well-formed JSON lines, one per
 tool_use_id, none interleaved or lost, also when a small ``[audit] max_bytes`` makes it rotate
@@ -32,7 +32,7 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 DRIVER = textwrap.dedent(
     r"""
     import json, sys, time
-    from orchestrator_boundary import hook
+    from orchestrator_boundary import shell
 
     root, worker, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     env = {"CLAUDE_PROJECT_DIR": root, "HOME": root + "/../home", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
@@ -62,7 +62,7 @@ DRIVER = textwrap.dedent(
             data["tool_response"] = {"success": True}
         raw = json.dumps(data).encode()
         t0 = time.perf_counter()
-        answer = hook.evaluate(raw, env, event=event)
+        answer = shell.evaluate(raw, env, event=event)
         latencies.append(time.perf_counter() - t0)
         out = json.loads(answer.stdout) if answer.stdout else {}
         if event == "PreToolUse":
@@ -204,7 +204,7 @@ def test_a_held_lock_cannot_hang_the_hook(tmp_path: Path, monkeypatch: pytest.Mo
     wait is bounded: the verdict still comes, the line goes to stderr."""
     import fcntl
 
-    from orchestrator_boundary import hook
+    from orchestrator_boundary import shell
 
     root = _project(tmp_path, 0, 20)
     folder = root / ".claude" / "boundary"
@@ -222,7 +222,7 @@ def test_a_held_lock_cannot_hang_the_hook(tmp_path: Path, monkeypatch: pytest.Mo
         }
         env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path / "home")}
         started = time.perf_counter()
-        answer = hook.evaluate(json.dumps(data).encode(), env)
+        answer = shell.evaluate(json.dumps(data).encode(), env)
         elapsed = time.perf_counter() - started
     finally:
         os.close(holder)

@@ -62,12 +62,12 @@ def test_bad_input_goes_through_and_is_recorded_in_warn_and_off(
 def test_internal_error_is_a_deliberate_answer(
     project: Path, make_payload: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from orchestrator_boundary import hook
+    from orchestrator_boundary import shell
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(hook, "judge", boom)
+    monkeypatch.setattr(shell, "judge", boom)
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
     rc, out, err = run_hook(make_payload("Read", {}), env)
     assert (rc, out) == (2, None) and "internal error (RuntimeError: simulated bug)" in err

@@ -1,5 +1,5 @@
 """Decision tables over the policy: tool class x session kind x phase x config, through the
-real hook shell (``hook.evaluate``) with real files under a temporary project."""
+real hook shell (``shell.evaluate``) with real files under a temporary project."""
 
 from __future__ import annotations
 

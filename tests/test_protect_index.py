@@ -1,14 +1,13 @@
-"""``protect.hit`` looks entries up in an index built once per protected set; it answers what
-a plain walk over the set answers, for every set in use."""
+"""``protect.hit`` looks entries up in the index built with the protected set; it answers what
+a plain walk over the set answers, for every set."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from orchestrator_boundary import protect
 from orchestrator_boundary.paths import Located, fold
-from orchestrator_boundary.protect import Protected, hit
+from orchestrator_boundary.protect import Protected, hit, index
 
 PARTS = st.sampled_from(["a", "b", "B", ".claude", "x.1"])
 PATHS = st.lists(PARTS, max_size=4).map(lambda parts: "/" + "/".join(parts)) | st.sampled_from(
@@ -69,17 +68,16 @@ def test_hit_answers_what_a_walk_over_the_set_answers(
     anchors: tuple[str, ...],
 ) -> None:
     located = Located(raw, absolutes, (), "")
-    assert hit(located, protected, insensitive, anchors) == _plain(
+    assert hit(located, index(protected, insensitive), anchors) == _plain(
         located, protected, insensitive, anchors
     )
 
 
 def test_each_protected_set_is_read_for_itself() -> None:
-    """A set made later (after FS_TTL) gets its own index, and older ones still answer."""
-    sets = [(Protected(f"/p/{i}", True, f"set {i}"),) for i in range(12)]
+    """A set made later (after FS_TTL) has its own index, and older ones still answer."""
+    sets = [index((Protected(f"/p/{i}", True, f"set {i}"),), False) for i in range(12)]
     for _ in range(2):
         for i, protected in enumerate(sets):
-            found = hit(Located("", (f"/p/{i}/f",), (), ""), protected, False)
+            found = hit(Located("", (f"/p/{i}/f",), (), ""), protected)
             assert found is not None and found.label == f"set {i}"
-            assert hit(Located("", (f"/p/{i + 1}/f",), (), ""), protected, False) is None
-    assert len(protect._INDEXES) <= 8
+            assert hit(Located("", (f"/p/{i + 1}/f",), (), ""), protected) is None

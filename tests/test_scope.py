@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from orchestrator_boundary.paths import Located, locate
+from orchestrator_boundary.paths import Located, Resolved, locate
 from orchestrator_boundary.scope import PatternError, check, validate
 
 ROOT = "/p"
@@ -25,8 +25,17 @@ class FakeFS:
                 norm = dst + norm[len(src) :]
         return norm.replace("//", "/")
 
+    def resolve(self, path: str, real_root: str) -> Resolved:
+        return Resolved(self.realpath(path))
+
     def case_insensitive(self, root: str) -> bool:
         return self.insensitive
+
+    def identity(self, path: str) -> None:
+        return None
+
+    def files_below(self, folder: str, limit: int) -> list[str]:
+        return []
 
 
 def inside(rel: str) -> Located:

@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from orchestrator_boundary import hook
+from orchestrator_boundary import setups, wire
+from orchestrator_boundary.phase import Phase
 
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
-    """hook's view of time.monotonic, moved by hand; the other clocks stay real."""
+    """The Setup cache's clock, moved by hand; the other clocks stay real."""
     fake = SimpleNamespace(now=1000.0)
-    monkeypatch.setattr(
-        hook,
-        "time",
-        SimpleNamespace(monotonic=lambda: fake.now, perf_counter=time.perf_counter, time=time.time),
-    )
-    monkeypatch.setattr(hook, "_SETUP_CACHE", {})
-    monkeypatch.setattr(hook, "_FS_FACTS", {})
+    monkeypatch.setattr(setups, "CACHE", setups.SetupCache(clock=lambda: fake.now))
     return fake
 
 
-def _protects(s: hook.Setup, folder: Path) -> bool:
-    return any(e.path.startswith(str(folder)) for e in s.facts.protected)
+def _protects(s: setups.Setup, folder: Path) -> bool:
+    return any(e.path.startswith(str(folder)) for e in s.context.protected.entries)
 
 
 def test_no_setup_outlives_the_file_system_facts_it_shares(
@@ -40,15 +34,15 @@ def test_no_setup_outlives_the_file_system_facts_it_shares(
     first = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path)}
     second = {**first, "SOMETHING_ELSE": "1"}  # another environment, the same project
 
-    hook.setup(str(root), first)  # resolves the protected set at t = 0
-    clock.now += 0.9 * hook.FS_TTL
-    assert not _protects(hook.setup(str(root), second), elsewhere)  # shares it, 0.1 s left
+    setups.setup(str(root), first)  # resolves the protected set at t = 0
+    clock.now += 0.9 * setups.FS_TTL
+    assert not _protects(setups.setup(str(root), second), elsewhere)  # shares it, 0.1 s left
 
     (root / ".claude").rmdir()
     (root / ".claude").symlink_to(elsewhere)  # settings now live in the dotfiles folder
-    clock.now += 0.2 * hook.FS_TTL  # 1.1 x FS_TTL after the set was resolved
-    assert _protects(hook.setup(str(root), second), elsewhere)
-    assert _protects(hook.setup(str(root), first), elsewhere)
+    clock.now += 0.2 * setups.FS_TTL  # 1.1 x FS_TTL after the set was resolved
+    assert _protects(setups.setup(str(root), second), elsewhere)
+    assert _protects(setups.setup(str(root), first), elsewhere)
 
 
 def test_config_changes_are_seen_on_the_next_call_whatever_the_ttl(
@@ -57,10 +51,10 @@ def test_config_changes_are_seen_on_the_next_call_whatever_the_ttl(
     root = tmp_path / "proj"
     (root / ".claude").mkdir(parents=True)
     env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path)}
-    assert hook.setup(str(root), env).phase_source == "default"
+    assert setups.setup(str(root), env).phase_source == "default"
     (root / ".claude" / "boundary.toml").write_text('phase = "enforce"\n')
-    s = hook.setup(str(root), env)  # same instant: only the config's stat key changed
-    assert (s.phase, s.phase_source) == (hook.Phase.ENFORCE, "config")
+    s = setups.setup(str(root), env)  # same instant: only the config's stat key changed
+    assert (s.phase, s.phase_source) == (Phase.ENFORCE, "config")
 
 
 class _Recording(dict[str, str]):
@@ -113,14 +107,14 @@ class _Recording(dict[str, str]):
 def test_the_setup_cache_key_holds_every_variable_a_setup_reads(
     clock: SimpleNamespace, tmp_path: Path, extra: dict[str, str]
 ) -> None:
-    """The Setup cache is keyed on SETUP_ENV only: a variable _setup() reads that is not in it
+    """The Setup cache is keyed on wire.DECISION_ENV only: a variable _setup() reads that is not in it
     would let a changed environment reuse a Setup made for another one."""
     root = tmp_path / "proj"
     (root / ".claude").mkdir(parents=True)
     env = _Recording({"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path), **extra})
     env["UNRELATED"] = "1"
-    hook._setup(str(root), env)
-    assert env.read <= set(hook.SETUP_ENV), env.read - set(hook.SETUP_ENV)
+    setups.CACHE._gather(str(root), env, None, None)
+    assert env.read <= set(wire.DECISION_ENV), env.read - set(wire.DECISION_ENV)
 
 
 def test_a_change_in_a_variable_it_reads_makes_a_new_setup(
@@ -129,11 +123,11 @@ def test_a_change_in_a_variable_it_reads_makes_a_new_setup(
     root = tmp_path / "proj"
     (root / ".claude").mkdir(parents=True)
     env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path), "PATH": "/bin"}
-    first = hook.setup(str(root), env)
-    assert hook.setup(str(root), {**env, "PATH": "/usr/bin"}) is first  # not read: same Setup
+    first = setups.setup(str(root), env)
+    assert setups.setup(str(root), {**env, "PATH": "/usr/bin"}) is first  # not read: same Setup
     for name, value in [
         ("ORCHESTRATOR_BOUNDARY_PHASE", "enforce"),
         ("AMPLIFIER_BYPASS_BOUNDARY", "1"),
         ("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg")),
     ]:
-        assert hook.setup(str(root), {**env, name: value}) is not first, name
+        assert setups.setup(str(root), {**env, name: value}) is not first, name

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from orchestrator_boundary.config import Config, parse_config
+from orchestrator_boundary.ruleset import Writer, compile_config
 from orchestrator_boundary.suggest import delegate_hint, suitable_agent
 
 AGENTS = """
@@ -25,10 +26,11 @@ tools = ["write"]
 """
 
 
-def config(text: str) -> Config:
+def config(text: str) -> tuple[Writer, ...]:
+    """The deny hint's candidates, as the config compiled at load holds them."""
     loaded = parse_config(text, "boundary.toml")
     assert isinstance(loaded, Config), loaded
-    return loaded
+    return compile_config(loaded).writers
 
 
 @pytest.mark.parametrize(
@@ -49,7 +51,7 @@ def test_the_first_writer_whose_scope_covers_the_path(path: str | None, agent: s
 def test_without_a_writer_the_built_in_agent_is_named() -> None:
     only_readers = config('[agents.explorer]\ntools = ["Read"]\n[agents."*"]\ntools = ["Write"]\n')
     assert suitable_agent(only_readers, "src/app.py") == "general-purpose"
-    assert suitable_agent(Config(), "src/app.py") == "general-purpose"
+    assert suitable_agent(compile_config(Config()).writers, "src/app.py") == "general-purpose"
 
 
 def test_each_config_is_read_for_itself() -> None:

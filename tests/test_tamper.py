@@ -1,6 +1,6 @@
 """Issue 6.1: no agent may change what guards the agents (ADR 0010).
 
-Every test goes through the hook shell (``hook.evaluate``) against a real project in
+Every test goes through the hook shell (``shell.evaluate``) against a real project in
 tmp_path, so the protected set is the one the shell really builds.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from harden_support import Project, make_project, parse_answer
 
 from orchestrator_boundary import bash as bash_mod
-from orchestrator_boundary import hook
+from orchestrator_boundary import shell, wire
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
 
 
@@ -33,9 +33,9 @@ TARGETS = {
     "audit trail": lambda p: p.audit,
     "rotated audit file": lambda p: Path(f"{p.audit}.3"),
     "audit folder file": lambda p: p.root / ".claude/boundary/other.jsonl",
-    "package module": lambda p: Path(hook.PACKAGE_DIR) / "policy.py",
-    "package new file": lambda p: Path(hook.PACKAGE_DIR) / "evil.py",
-    "hook entry script": lambda p: Path(hook.PACKAGE_DIR).parents[1] / "hooks/pre_tool_use.py",
+    "package module": lambda p: Path(wire.PACKAGE_DIR) / "policy.py",
+    "package new file": lambda p: Path(wire.PACKAGE_DIR) / "evil.py",
+    "hook entry script": lambda p: Path(wire.PACKAGE_DIR).parents[1] / "hooks/pre_tool_use.py",
     "agent definition": lambda p: p.root / ".claude/agents/coder.md",
     "new agent definition": lambda p: p.root / ".claude/agents/new.md",
     "user agent definition": lambda p: p.home / ".claude/agents/mine.md",
@@ -623,7 +623,7 @@ def test_audit_trail_replaced_by_a_fifo_does_not_hang(project: Project, no_hang:
     data = project.payload(
         "Write", {"file_path": str(project.root / ".claude/settings.json"), "content": ""}
     )
-    answer = hook.evaluate(json.dumps(data).encode(), project.env)
+    answer = shell.evaluate(json.dumps(data).encode(), project.env)
     assert parse_answer(answer)["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
     assert "audit trail not writable" in answer.stderr
 

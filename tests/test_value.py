@@ -19,15 +19,15 @@ from mypy import api as mypy_api
 
 from orchestrator_boundary import bash, scope
 from orchestrator_boundary.config import Config
+from orchestrator_boundary.context import Context
 from orchestrator_boundary.fs import RealFileSystem
-from orchestrator_boundary.hook import setup
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.policy import Facts
 from orchestrator_boundary.protect import Protected
-from orchestrator_boundary.rules import Assessment, Code, Violation
 from orchestrator_boundary.session import Session, SessionKind
+from orchestrator_boundary.setups import setup
 from orchestrator_boundary.tools import Classification, ToolClass
 from orchestrator_boundary.verdict import Decision, Verdict
+from orchestrator_boundary.violation import Assessment, Code, Violation
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -37,7 +37,7 @@ from orchestrator_boundary.bash.scan import Tok
 from orchestrator_boundary.bash.words import Word
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.scope import ScopeMatch
-from orchestrator_boundary.rules import Assessment, Violation
+from orchestrator_boundary.violation import Assessment, Violation
 from orchestrator_boundary.session import Session
 from orchestrator_boundary.tools import Classification
 from orchestrator_boundary.verdict import HookAnswer, Verdict
@@ -100,8 +100,8 @@ def test_what_later_calls_read_again_stays_frozen_at_run_time(tmp_path: Path) ->
     analysis = bash.analyze("echo hi > out.txt", cwd=str(tmp_path), home=str(tmp_path))
     shared: list[tuple[object, str]] = [
         (s, "phase"),
-        (s.facts, "bypass"),
-        (Facts(root, fs), "root"),
+        (s.context, "home"),
+        (Context(root, fs), "root"),
         (Protected("/x", False, "label"), "path"),
         (scope.compiled(["src/**"])[0], "text"),
         (analysis, "status"),

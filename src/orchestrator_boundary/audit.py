@@ -21,6 +21,13 @@ from typing import Any
 
 import structlog
 
+from orchestrator_boundary import __version__
+from orchestrator_boundary.config import DEFAULT_AUDIT_PATH
+from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.session import detect
+from orchestrator_boundary.verdict import POST, Verdict
+
 # The order the fields appear in; anything else follows.
 FIELDS = (
     "ts",
@@ -148,3 +155,68 @@ def trail_files(path: str) -> list[str]:
         rotated.append(f"{path}.{n}")
         n += 1
     return [*reversed(rotated), *([path] if os.path.exists(path) else [])]
+
+
+def trail_path(root: str, configured: str = DEFAULT_AUDIT_PATH) -> str:
+    """The trail's file: ``[audit] path`` relative to the project root unless absolute (with
+    no root known, the hook's working folder takes its place)."""
+    return configured if os.path.isabs(configured) else os.path.join(root, configured)
+
+
+def iso(ts: float) -> str:
+    """An audit timestamp: ISO 8601 in UTC, to the microsecond."""
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")
+
+
+def record(payload: HookPayload | None, verdict: Verdict | None, **extra: Any) -> dict[str, Any]:
+    """The audit record of one judged call (``extra`` must hold ``ts``, a clock time)."""
+    rec: dict[str, Any] = {"ts": iso(extra.pop("ts")), "event": extra.pop("event", "")}
+    if payload is not None:
+        s = detect(payload)
+        rec.update(
+            event=payload.hook_event_name,
+            session_id=payload.session_id,
+            session_kind=s.kind.value,
+            agent_id=s.agent_id,
+            agent_type=s.agent_type,
+            tool_name=payload.tool_name,
+            tool_use_id=payload.tool_use_id,
+        )
+    if verdict is not None:
+        a, v = verdict.assessment, verdict.violation
+        rec.update(
+            tool_class=a.classification.tool_class.value,
+            paths=list(a.paths),
+            decision=verdict.decision.value,
+            would_deny=verdict.would_deny,
+            phase=verdict.phase.value,
+            phase_source=verdict.phase_source,
+            rule=v.rule if v else None,
+            code=v.code.value if v else None,
+            bypassed=verdict.bypassed,
+            post_block=verdict.post_block,
+        )
+        if a.bash is not None:
+            rec["bash_status"] = a.bash.status.value
+        if payload is not None and payload.hook_event_name == POST and v is not None:
+            rec["went_through"] = True
+    rec.setdefault("error", None)
+    rec.update(extra)
+    rec["version"] = __version__
+    return rec
+
+
+def failure_record(
+    event: str, phase: Phase, error: str, input_bytes: int, *, blocks: bool
+) -> dict[str, Any]:
+    """The record of a call that could not be judged (the shell's guard answered it)."""
+    return {
+        "event": event,
+        "decision": "deny" if blocks else "none",
+        "phase": phase.value,
+        "error": error,
+        "input_bytes": input_bytes,
+        "would_deny": None,
+    }

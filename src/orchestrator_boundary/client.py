@@ -1,13 +1,14 @@
 """The hook's fast path: hand the call to a resident evaluator, else judge it here. ADR 0009.
 
 Claude Code starts a new process for every hook call, so this module is what that process runs.
-It imports nothing beyond ``os``, ``sys`` and ``_socket`` (no ``json``, ``re`` or ``socket``):
-it reads the payload bytes, sends them with the hook's own environment to the project's
-evaluator (``orchestrator_boundary.daemon``) over a Unix socket and writes back the answer.
+It imports nothing beyond ``os``, ``sys``, ``_socket`` and the import-free ``wire`` leaf (no
+``json``, ``re`` or ``socket``): it reads the payload bytes, sends them with the hook's own
+environment to the project's evaluator (``orchestrator_boundary.daemon``) over a Unix socket and
+writes back the answer.
 
 Whenever the evaluator cannot answer (disabled, no socket, refused, timeout, a reply it does
 not understand, another version) the call is judged in this process by the same
-``hook.evaluate``: nothing ever fails open because the evaluator is missing. A missing
+``shell.evaluate``: nothing ever fails open because the evaluator is missing. A missing
 evaluator is started in the background for the next call.
 
 Runnable by path without ``site`` (``python -I -S .../client.py PreToolUse``) or imported by
@@ -19,142 +20,22 @@ from __future__ import annotations
 import os
 import sys
 
-PROTOCOL = b"OB1"
-REQUEST_MAGIC = b"OBQ1"
-REPLY_MAGIC = b"OBA1"
-MISMATCH = b"OBX1"
-NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
-RUNTIME_DIR_ENV = "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR"
-TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
+if __name__ == "__main__":  # run by path with -I -S: find the package beside this file
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from orchestrator_boundary import wire
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    import _socket
+
 DEFAULT_TIMEOUT = 2.5  # seconds; well below any sensible hook timeout, then judge in-process
-MAX_PAYLOAD_BYTES = (
-    32 * 1024 * 1024
-)  # as payload.MAX_PAYLOAD_BYTES: read one byte more, the shell refuses it
-MAX_REPLY_BYTES = 4 * 1024 * 1024
-SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS
-EVENTS = ("PreToolUse", "PostToolUse")
-
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-IMPORT_ROOT = os.path.dirname(PACKAGE_DIR)  # src/ in a checkout, site-packages when installed
-
-
-# ---- framing (shared with the daemon): a field is b"<decimal length>:" + bytes ----
-
-
-def pack(fields: list[bytes]) -> bytes:
-    return b"".join(b"%d:%s" % (len(f), f) for f in fields)
-
-
-def unpack(data: bytes, start: int = 0) -> list[bytes]:
-    """The fields of ``data[start:]``; ValueError when it is not exactly a field sequence."""
-    out = []
-    i, n = start, len(data)
-    while i < n:
-        colon = data.index(b":", i, i + 12)
-        size = int(data[i:colon])
-        if size < 0 or colon + 1 + size > n:
-            raise ValueError("truncated field")
-        out.append(data[colon + 1 : colon + 1 + size])
-        i = colon + 1 + size
-    return out
-
-
-def _source_stamp(folder: str, depth: int = 2) -> int:
-    """The newest mtime (ns) among the package's ``.py`` files (~30 stat calls).
-
-    Not the folders' own: writing ``__pycache__`` changes those, and would retire every
-    evaluator started before the first compile.
-    """
-    newest = 0
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.endswith(".py"):
-                    newest = max(newest, entry.stat().st_mtime_ns)
-                elif depth > 1 and entry.name != "__pycache__" and entry.is_dir():
-                    newest = max(newest, _source_stamp(entry.path, depth - 1))
-    except OSError:
-        pass
-    return newest
-
-
-def version_tag() -> bytes:
-    """Protocol + package version + the newest source mtime (an edit or upgrade in place).
-
-    Client and evaluator must agree exactly; otherwise the evaluator quits and the call is
-    judged in-process, so changed code never talks to an old process.
-    """
-    from orchestrator_boundary import __version__
-
-    return b"%s/%s/%d" % (PROTOCOL, __version__.encode(), _source_stamp(PACKAGE_DIR))
-
-
-def _fnv1a64(data: bytes) -> int:
-    h = 0xCBF29CE484222325
-    for byte in data:
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
-
-
-def runtime_dir(environ: dict[bytes, bytes] | None = None) -> str:
-    env = os.environb if environ is None else environ
-    explicit = env.get(RUNTIME_DIR_ENV.encode())
-    if explicit:
-        return os.fsdecode(explicit)
-    xdg = env.get(b"XDG_RUNTIME_DIR")
-    if xdg and xdg.startswith(b"/"):
-        return os.path.join(os.fsdecode(xdg), "orchestrator-boundary")
-    return "/tmp/orchestrator-boundary-%d" % os.getuid()  # noqa: S108 - checked: ours, 0700
-
-
-def socket_path(root: str, environ: dict[bytes, bytes] | None = None) -> str:
-    """One evaluator per user (the folder), project root, interpreter and installation."""
-    key = b"\0".join((os.fsencode(root), os.fsencode(sys.executable), os.fsencode(PACKAGE_DIR)))
-    return os.path.join(runtime_dir(environ), "%016x.sock" % _fnv1a64(key))
-
-
-def private_dir(path: str, *, create: bool) -> bool:
-    """True when ``path`` is a real folder owned by us that nobody else can enter (0700)."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        if not create:
-            return False
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        except OSError:
-            return False
-        try:
-            st = os.lstat(path)
-        except OSError:
-            return False
-    except OSError:
-        return False
-    return (
-        (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
-    )
 
 
 # ---- the evaluator route ----
 
 
-def _recv_all(sock: object, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    total = 0
-    while True:
-        chunk = sock.recv(65536)  # type: ignore[attr-defined]
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        total += len(chunk)
-        if total > limit:
-            raise ValueError("reply too large")
-
-
-def server_is_evaluator(sock: object, path: str) -> bool:
+def server_is_evaluator(sock: _socket.socket, path: str) -> bool:
     """On Linux: the process behind the socket has our uid and runs ``daemon.py`` for this
     socket (SO_PEERCRED, /proc/PID/cmdline). A plain listener someone bound in its place (a
     stale test server, a typo'd script) is then never asked. Not a defence against code that
@@ -164,7 +45,7 @@ def server_is_evaluator(sock: object, path: str) -> bool:
     opt = getattr(_socket, "SO_PEERCRED", None)
     if opt is None or not os.path.isdir("/proc/self"):
         return True  # elsewhere the 0700 folder is the check
-    creds = sock.getsockopt(_socket.SOL_SOCKET, opt, 12)  # type: ignore[attr-defined]
+    creds = sock.getsockopt(_socket.SOL_SOCKET, opt, 12)
     pid = int.from_bytes(creds[0:4], sys.byteorder)
     uid = int.from_bytes(creds[4:8], sys.byteorder)
     if uid != os.getuid():
@@ -195,21 +76,17 @@ def request(path: str, fields: list[bytes], timeout: float) -> list[bytes] | Non
         sock.connect(path)
         if not server_is_evaluator(sock, path):
             return None
-        sock.sendall(REQUEST_MAGIC + pack(fields))
+        sock.sendall(wire.REQUEST_MAGIC + wire.pack(fields))
         sock.shutdown(_socket.SHUT_WR)
-        reply = _recv_all(sock, MAX_REPLY_BYTES)
+        reply = wire.recv_all(sock, wire.MAX_REPLY_BYTES)
     finally:
         sock.close()
-    if not reply.startswith(REPLY_MAGIC):
+    if not reply.startswith(wire.REPLY_MAGIC):
         return None  # MISMATCH, empty (the evaluator died) or garbage
-    answer = unpack(reply, len(REPLY_MAGIC))
+    answer = wire.unpack(reply, len(wire.REPLY_MAGIC))
     if len(answer) != 3 or answer[0] not in (b"0", b"2"):
         return None
     return answer
-
-
-def lock_path(path: str) -> str:
-    return path[: -len(".sock")] + ".lock" if path.endswith(".sock") else path + ".lock"
 
 
 def starting(path: str) -> bool:
@@ -221,7 +98,7 @@ def starting(path: str) -> bool:
     import fcntl
 
     try:
-        fd = os.open(lock_path(path), os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(wire.lock_path(path), os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return False
     try:
@@ -241,8 +118,8 @@ def start_daemon(path: str, root: str) -> None:
     """
     if starting(path):
         return
-    daemon_py = os.path.join(PACKAGE_DIR, "daemon.py")
-    env = {k: v for k, v in os.environb.items() if k != b"AMPLIFIER_BYPASS_BOUNDARY"}
+    daemon_py = os.path.join(wire.PACKAGE_DIR, "daemon.py")
+    env = {k: v for k, v in os.environb.items() if k != wire.BYPASS_ENV.encode()}
     argv = [sys.executable, "-I", "-S", daemon_py, path, root]
     try:
         pid = os.fork()
@@ -271,26 +148,26 @@ def start_daemon(path: str, root: str) -> None:
 def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     """The evaluator's answer, or None when the call must be judged in-process."""
     env = os.environb
-    if env.get(NO_DAEMON_ENV.encode(), b"").strip().lower() in (b"1", b"true", b"yes", b"on"):
+    if env.get(wire.NO_DAEMON_ENV.encode(), b"").strip().lower() in (b"1", b"true", b"yes", b"on"):
         return None
-    root_b = env.get(b"CLAUDE_PROJECT_DIR")
+    root_b = env.get(wire.PROJECT_DIR_ENV.encode())
     if not root_b or not root_b.startswith(b"/") or not hasattr(os, "fork"):
         return None
     root = os.fsdecode(root_b)
-    path = socket_path(root)
-    if len(os.fsencode(path)) > SOCKET_PATH_MAX or not private_dir(
+    path = wire.socket_path(root, env)
+    if len(os.fsencode(path)) > wire.SOCKET_PATH_MAX or not wire.private_dir(
         os.path.dirname(path), create=True
     ):
         return None
     try:
-        timeout = float(env.get(TIMEOUT_ENV.encode(), b"") or DEFAULT_TIMEOUT)
+        timeout = float(env.get(wire.TIMEOUT_ENV.encode(), b"") or DEFAULT_TIMEOUT)
     except ValueError:
         timeout = DEFAULT_TIMEOUT
     try:
         cwd = os.fsencode(os.getcwd())
     except OSError:
         cwd = b""
-    fields = [version_tag(), event.encode(), cwd]
+    fields = [wire.version_tag(), event.encode(), cwd]
     for key, value in env.items():
         fields.append(key + b"=" + value)
     fields.append(b"")  # end of the environment
@@ -310,26 +187,11 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
 # ---- the in-process route (same function the evaluator calls) ----
 
 
-def _import_path() -> None:
-    """Make the package and its dependencies importable when started with ``-S``."""
-    if IMPORT_ROOT not in sys.path:
-        sys.path.insert(0, IMPORT_ROOT)
-    if "site" not in sys.modules:
-        import site
-
-        site.main()
-        if IMPORT_ROOT in sys.path:  # keep this copy first, ahead of any installed one
-            sys.path.remove(IMPORT_ROOT)
-        sys.path.insert(0, IMPORT_ROOT)
-
-
 def in_process(raw: bytes, event: str) -> tuple[int, bytes, bytes]:
-    _import_path()
-    from orchestrator_boundary.hook import evaluate
+    wire.import_path()
+    from orchestrator_boundary.shell import evaluate
 
-    answer = evaluate(raw, os.environ, event=event)
-    out = (answer.stdout + "\n").encode("utf-8", "backslashreplace") if answer.stdout else b""
-    return answer.exit_code, out, answer.stderr.encode("utf-8", "backslashreplace")
+    return evaluate(raw, os.environ, event=event).encoded()
 
 
 def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
@@ -341,20 +203,20 @@ def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
     line = (
         "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
     ).encode("utf-8", "backslashreplace")[:2000]
-    phase = os.environb.get(b"ORCHESTRATOR_BOUNDARY_PHASE", b"").strip().lower()
+    phase = os.environb.get(wire.PHASE_ENV.encode(), b"").strip().lower()
     return (0 if phase in (b"off", b"warn") else 2), b"", line
 
 
 def read_stdin() -> bytes:
     chunks = []
     total = 0
-    while total <= MAX_PAYLOAD_BYTES:
+    while total <= wire.MAX_PAYLOAD_BYTES:
         chunk = os.read(0, 1 << 20)
         if not chunk:
             break
         chunks.append(chunk)
         total += len(chunk)
-    return b"".join(chunks)[: MAX_PAYLOAD_BYTES + 1]
+    return b"".join(chunks)[: wire.MAX_PAYLOAD_BYTES + 1]
 
 
 def _write(fd: int, data: bytes) -> None:
@@ -419,10 +281,10 @@ def hook_command(
     exe = os.path.abspath(python or sys.executable)
     if hooks_dir:
         script = os.path.join(
-            hooks_dir, "pre_tool_use.py" if name == EVENTS[0] else "post_tool_use.py"
+            hooks_dir, "pre_tool_use.py" if name == wire.EVENTS[0] else "post_tool_use.py"
         )
         return f"{_sh_quote(exe)} -I -S {_sh_quote(script)}"
-    client_py = os.path.join(os.path.abspath(package_dir or PACKAGE_DIR), "client.py")
+    client_py = os.path.join(os.path.abspath(package_dir or wire.PACKAGE_DIR), "client.py")
     return f"{_sh_quote(exe)} -I -S {_sh_quote(client_py)} {name}"
 
 
@@ -434,8 +296,6 @@ def _sh_quote(word: str) -> str:
 
 
 if __name__ == "__main__":
-    if IMPORT_ROOT not in sys.path:
-        sys.path.insert(0, IMPORT_ROOT)
     if len(sys.argv) != 2 or sys.argv[1] not in EVENT_ARGS:
         sys.stderr.write("usage: client.py PreToolUse|PostToolUse\n")
         sys.exit(2)  # a misregistered hook blocks rather than failing open

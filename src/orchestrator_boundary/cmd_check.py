@@ -11,9 +11,10 @@ import sys
 from typing import Any
 
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.hook import judge, setup
 from orchestrator_boundary.payload import HookPayload, parse_payload
 from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.setups import setup
+from orchestrator_boundary.shell import judge
 from orchestrator_boundary.verdict import Verdict, render
 
 

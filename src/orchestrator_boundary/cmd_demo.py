@@ -13,9 +13,10 @@ from importlib import resources
 from typing import Any
 
 from orchestrator_boundary.cmd_check import verdict_summary
-from orchestrator_boundary.hook import judge, setup
 from orchestrator_boundary.payload import payload_from_obj
 from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.setups import setup
+from orchestrator_boundary.shell import judge
 
 DEMO_CONFIG = """\
 phase = "warn"

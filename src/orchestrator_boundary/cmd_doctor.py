@@ -20,8 +20,8 @@ from typing import Any
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.hook import setup
 from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV, bypass_requested
+from orchestrator_boundary.setups import setup
 
 MIN_CLAUDE = (2, 1, 69)  # first version whose payloads carry agent_id
 RUN_TIMEOUT_S = 20.0

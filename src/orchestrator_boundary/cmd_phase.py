@@ -16,8 +16,8 @@ from tomlkit.exceptions import TOMLKitError
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import Config, config_path, parse_config
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.hook import setup
 from orchestrator_boundary.phase import PHASE_ENV, Phase, env_phase
+from orchestrator_boundary.setups import setup
 
 
 def register(sub: Any) -> None:

@@ -18,8 +18,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from orchestrator_boundary import scope
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.wire import CONFIG_ENV
 
-CONFIG_ENV = "ORCHESTRATOR_BOUNDARY_CONFIG"
+__all__ = ["CONFIG_ENV", "Config", "ConfigProblem", "config_path", "load_config", "parse_config"]
+
 DEFAULT_CONFIG_PATH = ".claude/boundary.toml"
 DEFAULT_AUDIT_PATH = ".claude/boundary/audit.jsonl"
 

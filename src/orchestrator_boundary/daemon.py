@@ -1,7 +1,7 @@
 """The resident evaluator: one process per user and project keeps the policy imported. ADR 0009.
 
 Started on demand by ``client.start_daemon`` as ``python -I -S daemon.py SOCKET ROOT``. It
-answers each request with ``hook.evaluate`` (so its verdicts are the in-process ones), using
+answers each request with ``shell.evaluate`` (so its verdicts are the in-process ones), using
 the environment and working folder the hook process sent, never its own. It
 
 - takes an exclusive lock beside the socket before anything else: a second copy exits;
@@ -24,12 +24,15 @@ import sys
 if __name__ == "__main__":  # run by path with -S: find the package the way the client does
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from orchestrator_boundary import client
+from orchestrator_boundary import wire
 
-IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    import socket
+
 DEFAULT_IDLE = 600.0
 READ_TIMEOUT = 5.0
-MAX_REQUEST_BYTES = client.MAX_PAYLOAD_BYTES + 2 * 1024 * 1024  # the payload and the env
+MAX_REQUEST_BYTES = wire.MAX_PAYLOAD_BYTES + 2 * 1024 * 1024  # the payload and the env
 
 
 def peer_allowed(peer_uid: int, own_uid: int) -> bool:
@@ -37,7 +40,7 @@ def peer_allowed(peer_uid: int, own_uid: int) -> bool:
     return peer_uid == own_uid
 
 
-def peer_uid(conn: object) -> int | None:
+def peer_uid(conn: socket.socket) -> int | None:
     """The connecting process's uid from SO_PEERCRED (Linux); None when unavailable."""
     import socket
     import struct
@@ -45,7 +48,7 @@ def peer_uid(conn: object) -> int | None:
     opt = getattr(socket, "SO_PEERCRED", None)
     if opt is None:
         return None
-    raw = conn.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize("3i"))  # type: ignore[attr-defined]
+    raw = conn.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize("3i"))
     _pid, uid, _gid = struct.unpack("3i", raw)
     return int(uid)
 
@@ -55,21 +58,21 @@ class Evaluator:
         import threading
 
         self.path, self.root, self.idle = path, root, idle
-        self.version = client.version_tag()
+        self.version = wire.version_tag()
         self.eval_lock = threading.Lock()
         self.state_lock = threading.Lock()
         self.active = 0
         self.last = 0.0
         self.ino: int | None = None
         self.lock_fd = -1
-        self.listener: object = None
+        self.listener: socket.socket | None = None
 
     # -- start --
 
     def acquire(self) -> bool:
         import fcntl
 
-        fd = os.open(client.lock_path(self.path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(wire.lock_path(self.path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -85,8 +88,9 @@ class Evaluator:
         import datetime  # noqa: F401 - the audit timestamp imports it lazily
         import json  # noqa: F401
 
-        from orchestrator_boundary import hook
         from orchestrator_boundary.payload import payload_from_obj
+        from orchestrator_boundary.setups import setup
+        from orchestrator_boundary.shell import judge
 
         env = {"CLAUDE_PROJECT_DIR": self.root}
         for tool, tool_input in (
@@ -104,8 +108,7 @@ class Evaluator:
                         "tool_input": tool_input,
                     }
                 )
-                s = hook.setup(payload.cwd, env)
-                hook.judge(payload, s)
+                judge(payload, setup(payload.cwd, env))
             except Exception:  # noqa: BLE001, S112 - warming up is best effort
                 continue
 
@@ -158,9 +161,11 @@ class Evaluator:
         import threading
         import time
 
+        listener = self.listener
+        assert listener is not None, "bind() first"
         while True:
             try:
-                conn, _ = self.listener.accept()  # type: ignore[attr-defined]
+                conn, _ = listener.accept()
             except TimeoutError:
                 with self.state_lock:
                     idle = self.active == 0 and time.monotonic() - self.last > self.idle
@@ -174,7 +179,7 @@ class Evaluator:
                 self.last = time.monotonic()
             threading.Thread(target=self.handle, args=(conn,), daemon=True).start()
 
-    def handle(self, conn: object) -> None:
+    def handle(self, conn: socket.socket) -> None:
         import time
 
         try:
@@ -183,28 +188,28 @@ class Evaluator:
             pass
         finally:
             with contextlib.suppress(OSError):
-                conn.close()  # type: ignore[attr-defined]
+                conn.close()
             with self.state_lock:
                 self.active -= 1
                 self.last = time.monotonic()
 
-    def answer(self, conn: object) -> None:
+    def answer(self, conn: socket.socket) -> None:
         uid = peer_uid(conn)
         if uid is not None and not peer_allowed(uid, os.getuid()):
             return
-        conn.settimeout(READ_TIMEOUT)  # type: ignore[attr-defined]
-        data = client._recv_all(conn, MAX_REQUEST_BYTES)
-        if not data.startswith(client.REQUEST_MAGIC):
+        conn.settimeout(READ_TIMEOUT)
+        data = wire.recv_all(conn, MAX_REQUEST_BYTES)
+        if not data.startswith(wire.REQUEST_MAGIC):
             return
-        fields = client.unpack(data, len(client.REQUEST_MAGIC))
+        fields = wire.unpack(data, len(wire.REQUEST_MAGIC))
         if not fields:
             return
         if fields[0] != self.version:
-            conn.sendall(client.MISMATCH + client.pack([self.version]))  # type: ignore[attr-defined]
+            conn.sendall(wire.MISMATCH + wire.pack([self.version]))
             self.quit()
         event, cwd = fields[1].decode(), fields[2]
         end = fields.index(b"", 3)
-        if event not in client.EVENTS or len(fields) != end + 2:
+        if event not in wire.EVENTS or len(fields) != end + 2:
             return
         environ = {}
         for item in fields[3:end]:
@@ -212,7 +217,7 @@ class Evaluator:
             if sep:
                 environ[os.fsdecode(key)] = os.fsdecode(value)
         raw = fields[end + 1]
-        from orchestrator_boundary.hook import evaluate
+        from orchestrator_boundary.shell import evaluate
 
         with self.eval_lock:
             try:
@@ -220,15 +225,13 @@ class Evaluator:
             except OSError:
                 os.chdir("/")
             result = evaluate(raw, environ, event=event)
-        out = (result.stdout + "\n").encode("utf-8", "backslashreplace") if result.stdout else b""
-        err = result.stderr.encode("utf-8", "backslashreplace")
-        reply = client.REPLY_MAGIC + client.pack([b"%d" % result.exit_code, out, err])
-        conn.sendall(reply)  # type: ignore[attr-defined]
+        code, out, err = result.encoded()
+        conn.sendall(wire.REPLY_MAGIC + wire.pack([b"%d" % code, out, err]))
 
 
 def idle_seconds() -> float:
     try:
-        return float(os.environ.get(IDLE_ENV, "") or DEFAULT_IDLE)
+        return float(os.environ.get(wire.IDLE_ENV, "") or DEFAULT_IDLE)
     except ValueError:
         return DEFAULT_IDLE
 
@@ -238,13 +241,13 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("usage: daemon.py SOCKET ROOT\n")
         return 2
     path, root = argv
-    if not client.private_dir(os.path.dirname(path), create=False):
+    if not wire.private_dir(os.path.dirname(path), create=False):
         return 1
     ev = Evaluator(path, root, idle_seconds())
     if not ev.acquire():
         return 0  # another evaluator runs (or is starting) for this socket
     try:
-        client._import_path()
+        wire.import_path()
         ev.warm_up()
         ev.bind()
     except BaseException:

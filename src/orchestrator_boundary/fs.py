@@ -8,6 +8,8 @@ import stat
 import sys
 from functools import lru_cache
 
+from orchestrator_boundary.paths import Identity, Resolved
+
 _UNUSUAL = frozenset({"", ".", ".."})
 
 
@@ -22,29 +24,32 @@ def _probe_case_insensitive(root: str) -> bool:
         return False
 
 
-class RealFileSystem:
-    windows = os.name == "nt"
+def _identity(st: os.stat_result) -> Identity | None:
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return st.st_dev, st.st_ino, st.st_nlink
 
-    def __init__(self) -> None:
-        # (path, lstat) of the last component realpath_under() looked at, or (path, None) when
-        # the walk could not look at it (a new file): identity() of the same path right after
-        # needs no second stat.
-        self._last: tuple[str, os.stat_result | None] | None = None
+
+class RealFileSystem:
+    """``paths.FileSystem`` on the machine's own file system. Holds no state between calls."""
+
+    windows = os.name == "nt"
 
     def realpath(self, path: str) -> str:
         return os.path.realpath(path)
 
-    def realpath_under(self, path: str, real_root: str) -> str:
+    def resolve(self, path: str, real_root: str) -> Resolved:
         """``os.path.realpath(path)`` when ``real_root`` is already resolved: only the
         components below the root are looked at (one ``lstat`` each, as realpath does), and
         anything unusual (a symlink, ``.``, ``..``, ``//``, a path elsewhere) takes the full
-        ``os.path.realpath``. Same result, without re-walking the root's own components."""
-        self._last = None
+        ``os.path.realpath``. Same path, without re-walking the root's own components; the
+        last ``lstat`` of a plain walk is what ``stat`` would say, so it is kept as the
+        identity."""
         if self.windows or not path.startswith(real_root + "/") or real_root == "/":
-            return os.path.realpath(path)
+            return Resolved(os.path.realpath(path))
         parts = path[len(real_root) + 1 :].split("/")
         if not _UNUSUAL.isdisjoint(parts):
-            return os.path.realpath(path)
+            return Resolved(os.path.realpath(path))
         current = real_root
         st = None
         for part in parts:
@@ -54,37 +59,22 @@ class RealFileSystem:
             except OSError:
                 # realpath() joins the rest literally: below a component that cannot be
                 # looked at, nothing can be looked at either (nor stat()ed)
-                self._last = (path, None)
-                return path
+                return Resolved(path, True, None)
             if stat.S_ISLNK(st.st_mode):
-                return os.path.realpath(path)
-        if st is not None:
-            self._last = (path, st)
-        return path
+                return Resolved(os.path.realpath(path))
+        if st is None:
+            return Resolved(path)
+        return Resolved(path, True, _identity(st))
 
     def case_insensitive(self, root: str) -> bool:
         return _probe_case_insensitive(root)
 
-    def identity(self, path: str) -> tuple[int, int, int] | None:
+    def identity(self, path: str) -> Identity | None:
         """(device, inode, link count) of a regular file; None when it is not one."""
-        last = self._last
-        if (
-            last is not None
-            and last[0] == path
-            and (last[1] is None or stat.S_ISREG(last[1].st_mode))
-        ):
-            self._last = None  # used once, right after the walk that took it
-            if last[1] is None:
-                return None  # nothing there a moment ago: what stat() would say
-            st = last[1]  # lstat of a regular file (not a link): what stat() would say
-        else:
-            try:
-                st = os.stat(path)
-            except (OSError, ValueError):
-                return None
-        if not stat.S_ISREG(st.st_mode):
+        try:
+            return _identity(os.stat(path))
+        except (OSError, ValueError):
             return None
-        return st.st_dev, st.st_ino, st.st_nlink
 
     def files_below(self, folder: str, limit: int) -> list[str]:
         """Up to ``limit`` file paths below ``folder`` (for the hard-link check)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ntpath
 import unicodedata
+from dataclasses import field
 from typing import Protocol
 
 from orchestrator_boundary.value import value
@@ -20,14 +21,40 @@ MAX_PATH_CHARS = 16_384
 ROOT_ITSELF = "is the project root itself"
 
 
+Identity = tuple[int, int, int]  # (device, inode, link count) of a regular file
+
+
+@value
+class Resolved:
+    """What resolving one path observed: where it points, and, when the walk looked at the
+    final component, that file's identity (None: not a regular file, or nothing there)."""
+
+    path: str
+    observed: bool = False  # False: identity was not looked at (ask ``FileSystem.identity``)
+    identity: Identity | None = None
+
+
 class FileSystem(Protocol):
-    """The filesystem facts the core needs; ``fs.RealFileSystem`` is the real one."""
+    """Every file-system fact the core uses; ``fs.RealFileSystem`` is the real one. Stateless:
+    each answer depends only on the arguments and the file system, never on an earlier call."""
 
     windows: bool
 
     def realpath(self, path: str) -> str: ...
 
+    def resolve(self, path: str, real_root: str) -> Resolved:
+        """``realpath(path)`` for a ``real_root`` already resolved, with what it observed."""
+        ...
+
     def case_insensitive(self, root: str) -> bool: ...
+
+    def identity(self, path: str) -> Identity | None:
+        """(device, inode, link count) of the regular file at ``path``; None otherwise."""
+        ...
+
+    def files_below(self, folder: str, limit: int) -> list[str]:
+        """Up to ``limit`` file paths below ``folder``."""
+        ...
 
 
 @value
@@ -36,6 +63,15 @@ class Located:
     absolutes: tuple[str, ...]  # every reading, resolved; empty when unresolvable
     relatives: tuple[str, ...]  # '/'-separated, under the root; empty unless every reading is
     problem: str  # "" when inside; otherwise why not ("outside the project root", ...)
+    # the identities the resolution observed, per absolute reading (not part of the value)
+    seen: tuple[tuple[str, Identity | None], ...] = field(default=(), compare=False)
+
+    def identity_of(self, absolute: str, fs: FileSystem) -> Identity | None:
+        """The identity of one reading: as observed while resolving it, else asked now."""
+        for path, identity in self.seen:
+            if path == absolute:
+                return identity
+        return fs.identity(absolute)
 
     @property
     def inside(self) -> bool:
@@ -95,8 +131,8 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
         readings.append(raw.replace("\\", "/"))
     if insensitive is None:
         insensitive = fs.case_insensitive(root)
-    under = getattr(fs, "realpath_under", None)  # the real filesystem's shortcut (same result)
     absolutes: list[str] = []
+    seen: list[tuple[str, Identity | None]] = []
     rels: list[str] = []
     problem = ""
     for reading in readings:
@@ -104,11 +140,14 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
         if not (ntpath.isabs(reading) if windows else reading.startswith("/")):
             return Located(raw, (), (), "not an absolute path on this platform")
         try:
-            real = under(reading, root) if under is not None else fs.realpath(reading)
+            resolved = fs.resolve(reading, root)
         except (OSError, ValueError) as exc:
             return Located(raw, (), (), f"cannot be resolved ({type(exc).__name__})")
+        real = resolved.path
         if real not in absolutes:
             absolutes.append(real)
+            if resolved.observed:
+                seen.append((real, resolved.identity))
         rel = _relative(real, root, windows, insensitive)
         if rel is None:
             problem = problem or "outside the project root"
@@ -116,4 +155,4 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
             problem = problem or ROOT_ITSELF
         elif rel not in rels:
             rels.append(rel)
-    return Located(raw, tuple(absolutes), () if problem else tuple(rels), problem)
+    return Located(raw, tuple(absolutes), () if problem else tuple(rels), problem, tuple(seen))

@@ -7,8 +7,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 
-PHASE_ENV = "ORCHESTRATOR_BOUNDARY_PHASE"
-BYPASS_ENV = "AMPLIFIER_BYPASS_BOUNDARY"
+from orchestrator_boundary.wire import BYPASS_ENV, PHASE_ENV
+
+__all__ = ["BYPASS_ENV", "DEFAULT_PHASE", "PHASE_ENV", "Phase", "bypass_requested", "env_phase"]
 _TRUTHY = frozenset({"1", "true", "yes", "on"})
 
 

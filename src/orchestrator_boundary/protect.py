@@ -10,7 +10,7 @@ for the literal and the symlink-resolved form of each protected entry.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from orchestrator_boundary.paths import FileSystem, Located, fold
@@ -49,7 +49,8 @@ def protected_set(
     package_dirs: Iterable[str],
     fs: FileSystem,
     claude_config_dir: str | None = None,
-) -> tuple[Protected, ...]:
+) -> ProtectedSet:
+    """The protected set for this project, indexed for the root's file system."""
     entries: list[Protected] = []
 
     def add(path: str, folder: bool, label: str) -> None:
@@ -81,36 +82,33 @@ def protected_set(
     entries.append(Protected(audit_file + ".", False, "the audit trail", prefix=True))
     for pkg in package_dirs:
         add(pkg, True, "orchestrator-boundary's own files")
-    return tuple(entries)
+    return index(tuple(entries), fs.case_insensitive(root))
 
 
-@dataclass(frozen=True, slots=True)
-class _Index:
-    """The protected set in the form ``hit`` looks things up in (computed once per set)."""
+@dataclass(frozen=True, slots=True, eq=False)
+class ProtectedSet:
+    """The protected entries, and the index ``hit`` looks things up in (built with the set)."""
 
-    exact: dict[str, Protected]  # compared form of each entry's own path
-    folders: dict[str, Protected]  # entries that cover everything below them
+    entries: tuple[Protected, ...]
+    insensitive: bool  # the keys below are folded for a case-insensitive file system
+    exact: Mapping[str, Protected]  # compared form of each entry's own path
+    folders: Mapping[str, Protected]  # entries that cover everything below them
     prefixes: tuple[tuple[str, Protected], ...]  # rotated audit files: audit.jsonl.*
-    holders: dict[str, Protected]  # every folder above an entry -> the first entry it holds
+    holders: Mapping[str, Protected]  # every folder above an entry -> the first entry it holds
     below: tuple[str, ...]  # each folder's key + "/": a path starting with none is in none
-
-
-_INDEXES: list[tuple[tuple[Protected, ...], bool, _Index]] = []
 
 
 def _key(path: str, insensitive: bool) -> str:
     return fold(path.replace("\\", "/"), insensitive).rstrip("/")
 
 
-def _index(protected: tuple[Protected, ...], insensitive: bool) -> _Index:
-    for cached, flag, index in reversed(_INDEXES):  # newest first: the one in use
-        if cached is protected and flag == insensitive:
-            return index
+def index(entries: tuple[Protected, ...], insensitive: bool) -> ProtectedSet:
+    """``entries`` with their lookup index, keys compared as the file system compares them."""
     exact: dict[str, Protected] = {}
     folders: dict[str, Protected] = {}
     prefixes: list[tuple[str, Protected]] = []
     holders: dict[str, Protected] = {}
-    for entry in protected:
+    for entry in entries:
         if entry.prefix:
             prefixes.append((fold(entry.path.replace("\\", "/"), insensitive), entry))
             continue
@@ -122,9 +120,11 @@ def _index(protected: tuple[Protected, ...], insensitive: bool) -> _Index:
         while "/" in parent:
             parent = parent.rpartition("/")[0]
             holders.setdefault(parent, entry)
-    index = _Index(exact, folders, tuple(prefixes), holders, tuple(k + "/" for k in folders))
-    _INDEXES[:] = [*_INDEXES[-7:], (protected, insensitive, index)]
-    return index
+    below = tuple(k + "/" for k in folders)
+    return ProtectedSet(entries, insensitive, exact, folders, tuple(prefixes), holders, below)
+
+
+EMPTY = index((), False)
 
 
 def _above(a: str, anchor: str) -> bool:
@@ -132,10 +132,7 @@ def _above(a: str, anchor: str) -> bool:
 
 
 def hit(
-    located: Located,
-    protected: tuple[Protected, ...],
-    insensitive: bool,
-    anchors: tuple[str, ...] = (),
+    located: Located, protected: ProtectedSet, anchors: tuple[str, ...] = ()
 ) -> Protected | None:
     """The protected entry a write to ``located`` would change, if any.
 
@@ -145,26 +142,25 @@ def hit(
     ``tar xf x.tar`` or ``git checkout -- .`` in the root are ordinary work, judged by the
     write rules, not tampering (the policy passes no anchors for deletes).
     """
-    index = _index(protected, insensitive)
-    exact, folders = index.exact, index.folders
+    insensitive, exact, folders = protected.insensitive, protected.exact, protected.folders
     for absolute in located.absolutes or (located.raw,):
         raw = absolute.replace("\\", "/")
         if insensitive:
             raw = fold(raw, insensitive)
-        for prefix, entry in index.prefixes:
+        for prefix, entry in protected.prefixes:
             if raw.startswith(prefix):
                 return entry
         a = raw.rstrip("/")
         found = exact.get(a)
         if found is not None:
             return found
-        if a.startswith(index.below):  # inside a protected folder: the nearest one
+        if a.startswith(protected.below):  # inside a protected folder: the nearest one
             parent = a
             while "/" in parent:
                 parent = parent.rpartition("/")[0]
                 if parent in folders:
                     return folders[parent]
-        holder = index.holders.get(a)
+        holder = protected.holders.get(a)
         if holder is not None and not any(_above(a, _key(x, insensitive)) for x in anchors):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
     return None
@@ -173,39 +169,35 @@ def hit(
 LINK_SCAN_LIMIT = 4096
 
 
-def linked(located: Located, protected: tuple[Protected, ...], fs: FileSystem) -> Protected | None:
+def linked(located: Located, protected: ProtectedSet, fs: FileSystem) -> Protected | None:
     """The protected file a hard link at ``located`` shares its content with, if any.
 
     A hard link resolves to itself, so path matching cannot see it: ``ln .claude/settings.json
     src/x`` (inside a subagent's scope) and a later Write to ``src/x`` rewrites the settings.
-    Only files with more than one link are compared, so the usual call costs one ``stat``.
-    File systems without ``identity`` (test doubles) skip the check.
+    Only files with more than one link are compared, so the usual call costs no ``stat`` beyond
+    the one its resolution already made.
     """
-    identity = getattr(fs, "identity", None)
-    if identity is None:
-        return None
     wanted = set()
     for absolute in located.absolutes:
-        ident = identity(absolute)
+        ident = located.identity_of(absolute, fs)
         if ident is not None and ident[2] > 1:
             wanted.add(ident[:2])
     if not wanted:
         return None
-    below = getattr(fs, "files_below", None)
-    for entry in protected:
+    for entry in protected.entries:
         if entry.prefix:
             head = entry.path.rpartition("/")[0]
             candidates = [
                 f
-                for f in (below(head, LINK_SCAN_LIMIT) if below else [])
+                for f in fs.files_below(head, LINK_SCAN_LIMIT)
                 if f.startswith(entry.path) and "/" not in f[len(head) + 1 :]
             ]
         elif entry.folder:
-            candidates = below(entry.path, LINK_SCAN_LIMIT) if below else []
+            candidates = fs.files_below(entry.path, LINK_SCAN_LIMIT)
         else:
             candidates = [entry.path]
         for candidate in candidates:
-            ident = identity(candidate)
+            ident = fs.identity(candidate)
             if ident is not None and ident[:2] in wanted:
                 return Protected(entry.path, entry.folder, f"a hard link to {entry.label}")
     return None

@@ -121,3 +121,43 @@ def check(located: Located, patterns: Sequence[str], insensitive: bool) -> Scope
             if include is None or excluded is not None:
                 return ScopeMatch(False, include, excluded)
     return ScopeMatch(include is not None, include, None)
+
+
+@lru_cache(maxsize=256)
+def _exclusion_heads(
+    patterns: tuple[str, ...], insensitive: bool
+) -> tuple[tuple[str, bool, str], ...]:
+    """(exclusion, absolute?, its literal head folded) for each exclusion that has a head."""
+    out = []
+    for text in patterns:
+        if not text.startswith("!"):
+            continue
+        body = text[1:]
+        head: list[str] = []
+        for part in body.strip("/").split("/"):
+            if not part or any(c in part for c in "*?[\\"):
+                break
+            head.append(part)
+        if head:
+            out.append((text, body.startswith("/"), fold("/".join(head), insensitive)))
+    return tuple(out)
+
+
+def exclusion_within(located: Located, patterns: Sequence[str], insensitive: bool) -> str | None:
+    """An exclusion whose literal folder is the target or lies below it.
+
+    ``!src/secrets/**`` excludes what is inside ``src/secrets``; changing the folder itself or
+    one above it (``rm -rf src/secrets``, ``mv src old``, swapping it for a link) changes the
+    excluded files without naming them. Only the literal head of an exclusion can be compared
+    this way (``!**/*.key`` has none).
+    """
+    for text, absolute, prefix in _exclusion_heads(tuple(patterns), insensitive):
+        if absolute:
+            subjects = [a.replace("\\", "/").lstrip("/") for a in located.absolutes]
+        else:
+            subjects = list(located.relatives) if located.inside else []
+        for subject in subjects:
+            folded = fold(subject, insensitive).rstrip("/")
+            if folded and (prefix == folded or prefix.startswith(folded + "/")):
+                return text
+    return None

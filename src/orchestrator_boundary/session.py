@@ -31,11 +31,6 @@ class Session:
         return "main agent" + (f" (--agent {self.agent_type})" if self.agent_type else "")
 
 
-# Members read on every call are bound once (here and in policy, verdict): Python 3.11 reads
-# `Enum.MEMBER` through EnumType.__getattr__, ~1k instructions a lookup (ADR 16).
-_MAIN, _SUBAGENT = SessionKind.MAIN, SessionKind.SUBAGENT
-
-
 def detect(payload: HookPayload) -> Session:
-    kind = _SUBAGENT if payload.agent_id else _MAIN
+    kind = SessionKind.SUBAGENT if payload.agent_id else SessionKind.MAIN
     return Session(kind, payload.session_id, payload.agent_id or None, payload.agent_type or None)

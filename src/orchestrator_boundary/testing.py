@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from orchestrator_boundary import wire
+
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 SCRIPTS = {
     "PreToolUse": "orchestrator-boundary-pre-tool-use",
@@ -26,11 +28,11 @@ SCRIPTS = {
 }
 # what the hook reads from its environment; cleared so the developer's shell cannot leak in
 OWN_ENV = (
-    "CLAUDE_PROJECT_DIR",
-    "ORCHESTRATOR_BOUNDARY_PHASE",
-    "ORCHESTRATOR_BOUNDARY_CONFIG",
-    "AMPLIFIER_BYPASS_BOUNDARY",
-    "CLAUDE_PLUGIN_ROOT",
+    wire.PROJECT_DIR_ENV,
+    wire.PHASE_ENV,
+    wire.CONFIG_ENV,
+    wire.BYPASS_ENV,
+    wire.PLUGIN_ROOT_ENV,
 )
 PATH_KEYS = ("file_path", "notebook_path")
 
@@ -178,8 +180,10 @@ def _audit_file(project: str, config_file: str | None, home: str | None) -> str:
     from orchestrator_boundary.config import DEFAULT_CONFIG_PATH, Config, load_config
 
     loaded = load_config(config_file or os.path.join(project, DEFAULT_CONFIG_PATH), home)
+    from orchestrator_boundary.audit import trail_path
+
     path = loaded.audit.path if isinstance(loaded, Config) else Config().audit.path
-    return path if os.path.isabs(path) else os.path.join(project, path)
+    return trail_path(project, path)
 
 
 def _last_record(path: str, offset: int, tool_use_id: str) -> dict[str, Any] | None:
@@ -197,6 +201,42 @@ def _last_record(path: str, offset: int, tool_use_id: str) -> dict[str, Any] | N
         if isinstance(rec, dict) and (not tool_use_id or rec.get("tool_use_id") == tool_use_id):
             return rec
     return None
+
+
+def _config_file(
+    project: str,
+    config: str | None,
+    config_file: str | os.PathLike[str] | None,
+    scratch: str | None,
+) -> str | None:
+    """The config the hook is to read: TOML text written to a scratch file, or a path."""
+    if config is not None and config_file is not None:
+        raise ValueError("give config (TOML text) or config_file (a path), not both")
+    if config is not None:
+        where = Path(scratch or project) / ".boundary-test-config.toml"
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_text(config, encoding="utf-8")
+        return str(where)
+    if config_file is not None:
+        return os.path.abspath(os.fspath(config_file))
+    return None
+
+
+def _hook_environ(project: str, cfg: str | None, phase: str | None) -> dict[str, str]:
+    """This process's environment without the project's own variables, set for one run."""
+    environ = {k: v for k, v in os.environ.items() if k not in OWN_ENV}
+    environ[wire.PROJECT_DIR_ENV] = project
+    environ["PYTHONPATH"] = os.pathsep.join(
+        [PACKAGE_PARENT, *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
+    if cfg:
+        environ[wire.CONFIG_ENV] = cfg
+    if phase:
+        environ[wire.PHASE_ENV] = phase
+    # judged in the hook process itself: no resident evaluator outlives the test run (the
+    # verdicts are the same either way, tests/test_daemon.py)
+    environ.setdefault(wire.NO_DAEMON_ENV, "1")
+    return environ
 
 
 def run_hook(
@@ -220,30 +260,9 @@ def run_hook(
     else:
         raw = payload.encode() if isinstance(payload, str) else payload
         event, tool_use_id = event or "PreToolUse", ""
-    environ = {k: v for k, v in os.environ.items() if k not in OWN_ENV}
-    environ["CLAUDE_PROJECT_DIR"] = project
-    environ["PYTHONPATH"] = os.pathsep.join(
-        [PACKAGE_PARENT, *filter(None, [os.environ.get("PYTHONPATH")])]
-    )
-    cfg: str | None = None
-    if config is not None and config_file is not None:
-        raise ValueError("give config (TOML text) or config_file (a path), not both")
-    if config is not None:
-        where = Path(scratch or project) / ".boundary-test-config.toml"
-        where.parent.mkdir(parents=True, exist_ok=True)
-        where.write_text(config, encoding="utf-8")
-        cfg = str(where)
-    elif config_file is not None:
-        cfg = os.path.abspath(os.fspath(config_file))
-    if cfg:
-        environ["ORCHESTRATOR_BOUNDARY_CONFIG"] = cfg
-    if phase:
-        environ["ORCHESTRATOR_BOUNDARY_PHASE"] = phase
-    # judged in the hook process itself: no resident evaluator outlives the test run (the
-    # verdicts are the same either way, tests/test_daemon.py)
-    environ.setdefault("ORCHESTRATOR_BOUNDARY_NO_DAEMON", "1")
+    environ = _hook_environ(project, _config_file(project, config, config_file, scratch), phase)
     environ.update(env or {})
-    trail = _audit_file(project, environ.get("ORCHESTRATOR_BOUNDARY_CONFIG"), environ.get("HOME"))
+    trail = _audit_file(project, environ.get(wire.CONFIG_ENV), environ.get(wire.HOME_ENV))
     try:
         offset = os.path.getsize(trail)
     except OSError:

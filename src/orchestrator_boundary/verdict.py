@@ -12,8 +12,8 @@ from typing import assert_never
 
 from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
-from orchestrator_boundary.rules import Assessment, Code, Violation
 from orchestrator_boundary.value import value
+from orchestrator_boundary.violation import Assessment, Code, Violation
 
 PRE, POST = "PreToolUse", "PostToolUse"
 
@@ -49,15 +49,17 @@ class HookAnswer:
     stdout: str
     stderr: str = ""
 
-
-# read on every call: bound once (Enum.MEMBER is a slow lookup in Python 3.11, see session)
-_NONE, _OFF, _TAMPER = Decision.NONE, Phase.OFF, Code.TAMPER
+    def encoded(self) -> tuple[int, bytes, bytes]:
+        """(exit code, stdout bytes, stderr bytes) as the hook process writes them: the JSON
+        answer ends with a newline; text that is not UTF-8 is escaped, never an error."""
+        out = (self.stdout + "\n").encode("utf-8", "backslashreplace") if self.stdout else b""
+        return self.exit_code, out, self.stderr.encode("utf-8", "backslashreplace")
 
 
 def reason_text(v: Violation, tool: str) -> str:
     """A short explanation for the model, then one line of JSON for programs: the text of
     ``json.dumps({"error": v.code, "reason": ..., "path": v.path[, "command": ...]})``, written
-    out (tests/test_jsontext.py compares the two)."""
+    out (why: ``jsontext``; tests/test_jsontext.py compares the two)."""
     head = f"orchestrator-boundary blocked {tool} ({v.code}): {v.reason}"
     data = (
         f'{{"error": {string(v.code)}, "reason": {string(v.reason)}, '
@@ -69,7 +71,7 @@ def reason_text(v: Violation, tool: str) -> str:
     return f"{head}\nRule: {v.rule}.\nInstead: {v.suggestion}\n{data}"
 
 
-def decide_phase(
+def decide(
     event: str,
     assessment: Assessment,
     phase: Phase,
@@ -82,12 +84,12 @@ def decide_phase(
     """Apply the phase (and the bypass) to what ``enforce`` would do."""
     v = assessment.violation
     note = f"orchestrator-boundary: {config_note}" if config_note else ""
-    decision, message, post_block, bypassed = _NONE, "", False, False
+    decision, message, post_block, bypassed = Decision.NONE, "", False, False
     if v is None:
         message = assessment.advisory
-    elif phase is _OFF:
+    elif phase is Phase.OFF:
         pass
-    elif bypass and (v.code is not _TAMPER or bypass_opens_protected):
+    elif bypass and (v.code is not Code.TAMPER or bypass_opens_protected):
         bypassed = True
         note = (
             f"orchestrator-boundary is bypassed ({BYPASS_ENV} is set): "
@@ -95,7 +97,6 @@ def decide_phase(
         )
     else:
         decision, message, post_block = _enforced(event, v, assessment.tool_name, phase)
-    # one constructor call per answer (dataclasses.replace() of a base costs three times more)
     return Verdict(
         event,
         assessment,
@@ -112,7 +113,7 @@ def decide_phase(
 
 def _enforced(event: str, v: Violation, tool: str, phase: Phase) -> tuple[Decision, str, bool]:
     """(decision, message, post_block) for a violation the phase acts on (not off, no bypass)."""
-    tamper = v.code is _TAMPER
+    tamper = v.code is Code.TAMPER
     reason = reason_text(v, tool)
     if event == POST:
         block = tamper or phase is Phase.ENFORCE
@@ -131,7 +132,7 @@ def _enforced(event: str, v: Violation, tool: str, phase: Phase) -> tuple[Decisi
             return Decision.ASK, reason, False
         case Phase.ENFORCE:
             return Decision.DENY, reason, False
-        case Phase.OFF:  # handled by decide_phase; here for exhaustiveness
+        case Phase.OFF:  # handled by decide; here for exhaustiveness
             return Decision.NONE, "", False
         case other:
             assert_never(other)

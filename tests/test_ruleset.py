@@ -1,5 +1,5 @@
-"""The policy reads a config's lists in a form built once per config (``policy._lists``, looked
-up by identity): every config is still read for itself, however many are in use."""
+"""The policy reads a config in the form compiled once at load (``ruleset.compile_config``):
+every config is read for itself, however many are in use."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator_boundary import policy
+from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config, parse_config
+from orchestrator_boundary.context import Context
 from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.policy import Facts, assess
+from orchestrator_boundary.policy import assess
+from orchestrator_boundary.ruleset import compile_config
 
 
 def _config(text: str) -> Config:
@@ -30,7 +32,7 @@ def _code(config: Config, root: Path, tool: str, tool_input: Mapping[str, str], 
         tool_input=dict(tool_input),
         **who,
     )
-    v = assess(payload, config, Facts(str(root), RealFileSystem())).violation
+    v = assess(payload, compile_config(config), Context(str(root), RealFileSystem())).violation
     return v.code.value if v else "-"
 
 
@@ -69,7 +71,6 @@ def test_each_config_is_read_for_itself(root: Path) -> None:
             other = {"file_path": str(root / "src" / f"a{i + 1}.py"), "content": "x"}
             assert _code(config, root, "Write", mine) == "-"
             assert _code(config, root, "Write", other) == "ORCHESTRATOR_WRITE"
-    assert len(policy._LISTS) <= 8
 
 
 def test_bash_lists_follow_the_config(root: Path) -> None:
@@ -97,4 +98,4 @@ def test_bash_lists_follow_the_config(root: Path) -> None:
     ],
 )
 def test_exclusion_heads(patterns: tuple[str, ...], heads: tuple[object, ...]) -> None:
-    assert policy._exclusion_heads(patterns, False) == heads
+    assert scope._exclusion_heads(patterns, False) == heads

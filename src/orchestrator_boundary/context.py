@@ -1,0 +1,20 @@
+"""What the shell tells the policy about the environment of a call (the core reads nothing
+else): the resolved project root, the file-system interface, the home folder, a config problem
+and the protected set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from orchestrator_boundary.config import ConfigProblem
+from orchestrator_boundary.paths import FileSystem
+from orchestrator_boundary.protect import EMPTY, ProtectedSet
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    root: str  # the project root, resolved
+    fs: FileSystem
+    home: str | None = None
+    config_problem: ConfigProblem | None = None
+    protected: ProtectedSet = EMPTY

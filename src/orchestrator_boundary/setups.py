@@ -1,0 +1,240 @@
+"""The Setup of a call (root, config, phase, protected set) and the one cache that keeps it.
+
+Shell side: this module reads the environment mapping it is given, ``stat``s the config file
+and resolves paths. A Setup (the resolved root, the compiled config, and the policy's Context
+incl. the protected set: ~20 realpath() calls) is reused by a long-lived process (the resident
+evaluator, replay) for at most ``SetupCache.ttl`` seconds after its file-system facts were
+gathered, so a new symlink is seen within that. The root and the protected set are also
+shared between Setups (another environment, the same project) under the same bound. A config
+file is reloaded as soon as its stat key changes. A one-shot hook process gathers everything
+once anyway.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import stat
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from orchestrator_boundary import audit, wire
+from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
+from orchestrator_boundary.context import Context
+from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.fs import RealFileSystem
+from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
+from orchestrator_boundary.protect import ProtectedSet, protected_set
+from orchestrator_boundary.ruleset import RuleSet, compile_config
+
+T = TypeVar("T")
+FS_TTL = 1.0
+HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(wire.PACKAGE_DIR)), "hooks")
+FS = RealFileSystem()
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The environment facts for one invocation."""
+
+    root: str
+    config: Config
+    rules: RuleSet  # the config compiled once, at load
+    problem: ConfigProblem | None
+    phase: Phase
+    phase_source: str
+    bypass: bool
+    home: str | None
+    config_file: str
+    audit_file: str
+    context: Context  # what the policy core is told about the environment
+
+
+def stat_key(path: str) -> tuple[int, int]:
+    """(mtime, size) of a regular file; (-1, -1) when missing, (-2, mode) when not regular."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    if not stat.S_ISREG(st.st_mode):
+        return (-2, st.st_mode)
+    return (st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=1)
+def runtime_dirs() -> tuple[str, ...]:
+    """Where the interpreter running this hook finds its code: site-packages (the dependencies,
+    and ``.pth`` files that run at start-up) and the scripts folder (console entry points).
+    Changing any of them can make the hook crash, and a crashing hook fails open. Fixed for
+    the life of the process."""
+    import site
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    dirs = [paths.get(k) for k in ("purelib", "platlib", "scripts")]
+    if site.ENABLE_USER_SITE:
+        dirs.append(site.getusersitepackages())
+    return tuple(dict.fromkeys(d for d in dirs if d and os.path.isabs(d)))
+
+
+def package_dirs(environ: Mapping[str, str]) -> list[str]:
+    """This package, its entry scripts, its interpreter's code and its evaluator's folder."""
+    evaluator_dir = wire.runtime_dir(
+        os.fsencode(environ.get(wire.RUNTIME_DIR_ENV, "")) or None,
+        os.fsencode(environ.get(wire.XDG_RUNTIME_DIR_ENV, "")) or None,
+    )
+    dirs = [wire.PACKAGE_DIR, HOOKS_DIR, *runtime_dirs(), evaluator_dir]
+    if environ.get(wire.PLUGIN_ROOT_ENV):
+        dirs.append(environ[wire.PLUGIN_ROOT_ENV])
+    return dirs
+
+
+def _phase(
+    loaded: Config | ConfigProblem, environ: Mapping[str, str], override: Phase | None
+) -> tuple[Phase, str, ConfigProblem | None]:
+    """(phase, where it came from, the config problem if any): a broken config enforces."""
+    problem = loaded if isinstance(loaded, ConfigProblem) else None
+    env_value, env_problem = env_phase(environ)
+    if env_problem and problem is None:
+        problem = ConfigProblem("environment", wire.PHASE_ENV, env_problem)
+    if problem is not None:
+        return Phase.ENFORCE, "broken config", problem
+    if override is not None:
+        return override, "command line", None
+    if env_value is not None:
+        return env_value, "environment", None
+    if isinstance(loaded, Config) and "phase" in loaded.model_fields_set:
+        return loaded.phase, "config", None
+    return DEFAULT_PHASE, "default", None
+
+
+class SetupCache:
+    """Everything a long-lived process reuses between calls, each kind in its own field."""
+
+    def __init__(self, ttl: float = FS_TTL, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl, self.clock = ttl, clock
+        # (config file, home) -> (its stat key when read, the config or its problem, compiled)
+        self.configs: dict[tuple[str, str | None], tuple[tuple[int, int], Any, RuleSet]] = {}
+        # Setup key -> (expires, the config's stat key, the Setup)
+        self.setups: dict[tuple[Any, ...], tuple[float, tuple[int, int], Setup]] = {}
+        # file-system facts (the resolved root, protected sets) -> (expires, value)
+        self.fs_facts: dict[tuple[Any, ...], tuple[float, Any]] = {}
+
+    def fs_fact(self, key: tuple[Any, ...], make: Callable[[], T]) -> tuple[T, float]:
+        """``make()``, reused for ``ttl`` after it ran: (value, the clock time it expires)."""
+        now = self.clock()
+        hit = self.fs_facts.get(key)
+        if hit is not None and now < hit[0]:
+            return hit[1], hit[0]
+        value = make()
+        if len(self.fs_facts) > 512:
+            self.fs_facts.clear()
+        self.fs_facts[key] = (now + self.ttl, value)
+        return value, now + self.ttl
+
+    def config(self, path: str, home: str | None) -> tuple[Config | ConfigProblem, RuleSet]:
+        """The config at ``path`` (``~`` in patterns expanded with ``home``) and its compiled
+        form; loaded again when the file's stat key changed."""
+        key = stat_key(path)
+        hit = self.configs.get((path, home))
+        if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes it
+            return hit[1], hit[2]
+        if key[0] == -2:  # a FIFO or a device would block the read until Claude Code's timeout
+            loaded: Config | ConfigProblem = ConfigProblem(path, "", "not a regular file")
+        else:
+            loaded = load_config(path, home)
+        rules = compile_config(loaded if isinstance(loaded, Config) else Config())
+        self.configs[(path, home)] = (key, loaded, rules)
+        return loaded, rules
+
+    def setup(
+        self,
+        root_hint: str,
+        environ: Mapping[str, str],
+        *,
+        config_file: str | None = None,
+        phase_override: Phase | None = None,
+    ) -> Setup:
+        """The Setup for these inputs, reused for the same root hint and the same values of
+        ``wire.DECISION_ENV`` while the config file's stat key is unchanged, for at most ttl."""
+        key = (root_hint, config_file, phase_override, *map(environ.get, wire.DECISION_ENV))
+        hit = self.setups.get(key)
+        if hit is not None and self.clock() < hit[0] and stat_key(hit[2].config_file) == hit[1]:
+            return hit[2]
+        made, expires = self._gather(root_hint, environ, config_file, phase_override)
+        if len(self.setups) > 256:
+            self.setups.clear()
+        # the stat key the config was loaded under (taken before reading it), not a newer one
+        self.setups[key] = (expires, self.configs[(made.config_file, made.home)][0], made)
+        return made
+
+    def _gather(
+        self,
+        root_hint: str,
+        environ: Mapping[str, str],
+        config_file: str | None,
+        phase_override: Phase | None,
+    ) -> tuple[Setup, float]:
+        """A new Setup, and when its file-system facts expire."""
+        root = environ.get(wire.PROJECT_DIR_ENV) or root_hint
+        if not root or not os.path.isabs(root):
+            raise BoundaryInputError(
+                f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}"
+            )
+        root, root_expires = self.fs_fact(("root", root), functools.partial(FS.realpath, root))
+        home = environ.get(wire.HOME_ENV) or None
+        cfg_file = config_file or config_path(root, environ)
+        loaded, rules = self.config(cfg_file, home)
+        phase, source, problem = _phase(loaded, environ, phase_override)
+        audit_file = audit.trail_path(root, rules.config.audit.path)
+        bypass = bypass_requested(environ)
+        protected, protected_expires = self.protected(root, home, cfg_file, audit_file, environ)
+        context = Context(root, FS, home, problem, protected)
+        made = Setup(
+            root, rules.config, rules, problem, phase, source, bypass, home, cfg_file,
+            audit_file, context,
+        )  # fmt: skip
+        return made, min(root_expires, protected_expires)
+
+    def protected(
+        self,
+        root: str,
+        home: str | None,
+        config_file: str,
+        audit_file: str,
+        environ: Mapping[str, str],
+    ) -> tuple[ProtectedSet, float]:
+        """What no agent may change (ADR 0010), and when this answer expires."""
+        dirs = package_dirs(environ)
+        config_dir = environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or None
+        if config_dir and not os.path.isabs(config_dir):
+            config_dir = os.path.join(home or root, config_dir)
+        make = functools.partial(
+            protected_set,
+            root,
+            home=home,
+            config_file=config_file,
+            audit_file=audit_file,
+            package_dirs=dirs,
+            fs=FS,
+            claude_config_dir=config_dir,
+        )
+        return self.fs_fact(
+            ("protected", root, home, config_file, audit_file, config_dir, *dirs), make
+        )
+
+
+CACHE = SetupCache()
+
+
+def setup(
+    root_hint: str,
+    environ: Mapping[str, str],
+    *,
+    config_file: str | None = None,
+    phase_override: Phase | None = None,
+) -> Setup:
+    """``CACHE.setup``: the Setup for these inputs in this process."""
+    return CACHE.setup(root_hint, environ, config_file=config_file, phase_override=phase_override)

@@ -1,0 +1,144 @@
+"""The hook shell: raw payload -> Setup -> policy -> verdict -> one audit line -> the answer.
+
+Nothing here decides; it gathers facts (``setups``), calls the core and maps the verdict to the
+protocol. ``evaluate`` is what both routes run: the hook process itself (``client``) and the
+resident evaluator (``daemon``). Its one guard turns any failure into a deliberate answer
+(ADR 0004): in ``enforce``/``ask`` a call whose input cannot be understood is blocked with
+exit 2 and a one-line reason on stderr; in ``warn``/``off`` it goes through and is recorded as
+an error. Tracebacks never reach stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from orchestrator_boundary import audit
+from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.fs import sha256_of
+from orchestrator_boundary.payload import TOOL_EVENTS, HookPayload, parse_payload
+from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.policy import assess
+from orchestrator_boundary.session import detect
+from orchestrator_boundary.setups import Setup, setup
+from orchestrator_boundary.tools import ToolClass, classify
+from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide, render
+from orchestrator_boundary.violation import Assessment
+
+
+def judge(payload: HookPayload, s: Setup) -> Verdict:
+    """The verdict for one parsed payload (shared by the hooks, ``check`` and ``replay``)."""
+    if payload.hook_event_name in TOOL_EVENTS:
+        assessment = assess(payload, s.rules, s.context)
+    else:  # not a tool event: nothing to decide, but still recorded
+        assessment = Assessment(detect(payload), payload.tool_name, classify(payload.tool_name))
+    return decide(
+        payload.hook_event_name,
+        assessment,
+        s.phase,
+        s.phase_source,
+        bypass=s.bypass,
+        bypass_opens_protected=s.bypass and s.config.protect.bypass_opens,  # read with bypass
+        config_note=f"config problem: {s.problem}; writes are blocked until it is fixed"
+        if s.problem
+        else "",
+    )
+
+
+def traces(payload: HookPayload, verdict: Verdict, root: str) -> list[dict[str, Any]]:
+    """Content hashes of the files a successful write changed (PostToolUse)."""
+    a = verdict.assessment
+    if payload.hook_event_name != POST:
+        return []
+    if a.classification.tool_class is ToolClass.WRITE:
+        paths = list(a.paths)
+    elif a.bash is not None:
+        paths = [e.resolved for e in a.bash.effects if e.resolved]
+    else:
+        return []
+    out = []
+    for p in paths:
+        if not p or p == "?":
+            continue
+        full = p if os.path.isabs(p) else os.path.join(root, p)
+        rel = os.path.relpath(full, root) if full.startswith(root + os.sep) else full
+        out.append({"path": rel, "sha256": sha256_of(full)})
+    return out
+
+
+def _cannot_judge(
+    exc: BaseException, raw_len: int, environ: Mapping[str, str], event: str, root_hint: str
+) -> tuple[HookAnswer, str | None, dict[str, Any]]:
+    """A deliberate answer for input (or an internal state) the core cannot handle."""
+    internal = not isinstance(exc, BoundaryInputError)
+    message = f"internal error ({type(exc).__name__}: {exc})" if internal else str(exc)
+    phase, audit_file = Phase.ENFORCE, None
+    try:
+        s = setup(root_hint or os.getcwd(), environ)
+        phase, audit_file = s.phase, s.audit_file
+    except Exception:  # noqa: BLE001, S110 - even the setup failed: stay fail-closed
+        pass
+    blocks = phase in (Phase.ENFORCE, Phase.ASK)
+    rec = audit.failure_record(event, phase, message, raw_len, blocks=blocks)
+    if internal:
+        rec["traceback"] = traceback.format_exc(limit=8)
+    line = f"orchestrator-boundary: cannot judge this call: {message}"
+    return HookAnswer(2 if blocks else 0, "", line[:2000] + "\n"), audit_file, rec
+
+
+def evaluate(
+    raw: bytes,
+    environ: Mapping[str, str],
+    *,
+    event: str = PRE,
+    clock: Callable[[], float] = time.time,
+) -> HookAnswer:
+    """One hook invocation, start to finish; never raises."""
+    started = time.perf_counter()
+    payload: HookPayload | None = None
+    audit_file: str | None = None
+    try:
+        payload = parse_payload(raw)
+        s = setup(payload.cwd, environ)
+        audit_file = s.audit_file
+        verdict = judge(payload, s)
+        answer = render(verdict)
+        trace = traces(payload, verdict, s.root) or None
+        rec = audit.record(payload, verdict, ts=clock(), trace=trace)
+        max_bytes, keep = s.config.audit.max_bytes, s.config.audit.keep
+    except Exception as exc:  # noqa: BLE001 - the one guard: every failure gets a verdict
+        cwd = payload.cwd if payload is not None else ""
+        answer, audit_file, rec = _cannot_judge(exc, len(raw), environ, event, cwd)
+        if payload is not None:
+            rec = {
+                **audit.record(payload, None, ts=clock()),
+                **rec,
+                "event": payload.hook_event_name,
+            }
+        rec.setdefault("ts", audit.iso(clock()))
+        max_bytes, keep = 0, 20
+    rec["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    if rec.get("trace") is None:
+        rec.pop("trace", None)
+    return _with_audit(answer, audit_file, rec, max_bytes, keep)
+
+
+def _with_audit(
+    answer: HookAnswer, audit_file: str | None, rec: dict[str, Any], max_bytes: int, keep: int
+) -> HookAnswer:
+    """The answer, after its audit line is written; a trail that cannot be written never
+    costs the verdict: the line goes to stderr instead."""
+    try:
+        if audit_file is None:  # no root known: the hook's working folder (may be gone: guarded)
+            audit_file = audit.trail_path(os.getcwd())
+        audit.write(audit_file, rec, max_bytes=max_bytes, keep=keep)
+    except Exception as exc:  # noqa: BLE001 - never lose the verdict over the trail
+        import json
+
+        lost = json.dumps(rec, default=str)
+        note = f"orchestrator-boundary: audit trail not writable ({exc}); record: {lost}\n"
+        return HookAnswer(answer.exit_code, answer.stdout, answer.stderr + note)
+    return answer

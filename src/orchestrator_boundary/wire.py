@@ -1,0 +1,193 @@
+"""What the hook client and the resident evaluator share: the wire format and runtime paths.
+
+A leaf: it imports only ``os`` and ``sys`` (the client runs with ``-I -S`` and pays for every
+import, ADR 0009), and nothing in the package. ``client`` and ``daemon`` both import it;
+neither imports the other's side, so there is no cycle between them.
+
+A request is ``REQUEST_MAGIC`` + fields, a reply ``REPLY_MAGIC`` + fields, each field
+``b"<decimal length>:" + bytes``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    import _socket
+    from collections.abc import Mapping
+
+    Environ = Mapping[bytes, bytes]  # os.environb, or a test's mapping
+
+PROTOCOL = b"OB1"
+REQUEST_MAGIC = b"OBQ1"
+REPLY_MAGIC = b"OBA1"
+MISMATCH = b"OBX1"
+EVENTS = ("PreToolUse", "PostToolUse")
+MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: one byte more is refused
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS
+
+# The environment variables the hook reads, each named once.
+PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
+HOME_ENV = "HOME"
+CONFIG_ENV = "ORCHESTRATOR_BOUNDARY_CONFIG"
+PHASE_ENV = "ORCHESTRATOR_BOUNDARY_PHASE"
+BYPASS_ENV = "AMPLIFIER_BYPASS_BOUNDARY"
+PLUGIN_ROOT_ENV = "CLAUDE_PLUGIN_ROOT"
+CLAUDE_CONFIG_DIR_ENV = "CLAUDE_CONFIG_DIR"
+RUNTIME_DIR_ENV = "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR"
+XDG_RUNTIME_DIR_ENV = "XDG_RUNTIME_DIR"
+NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
+TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
+IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
+# Every variable a decision depends on: a Setup's cache key (the client hands the evaluator its
+# whole environment). tests/test_setup_cache.py records what a Setup reads and fails if this
+# list misses any. The rest above steer only the evaluator route.
+DECISION_ENV = (
+    PROJECT_DIR_ENV,
+    HOME_ENV,
+    CONFIG_ENV,
+    PHASE_ENV,
+    BYPASS_ENV,
+    PLUGIN_ROOT_ENV,
+    CLAUDE_CONFIG_DIR_ENV,
+    RUNTIME_DIR_ENV,
+    XDG_RUNTIME_DIR_ENV,
+)
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+IMPORT_ROOT = os.path.dirname(PACKAGE_DIR)  # src/ in a checkout, site-packages when installed
+
+
+def pack(fields: list[bytes]) -> bytes:
+    return b"".join(b"%d:%s" % (len(f), f) for f in fields)
+
+
+def unpack(data: bytes, start: int = 0) -> list[bytes]:
+    """The fields of ``data[start:]``; ValueError when it is not exactly a field sequence."""
+    out = []
+    i, n = start, len(data)
+    while i < n:
+        colon = data.index(b":", i, i + 12)
+        size = int(data[i:colon])
+        if size < 0 or colon + 1 + size > n:
+            raise ValueError("truncated field")
+        out.append(data[colon + 1 : colon + 1 + size])
+        i = colon + 1 + size
+    return out
+
+
+def _source_stamp(folder: str, depth: int = 2) -> int:
+    """The newest mtime (ns) among the package's ``.py`` files (~30 stat calls).
+
+    Not the folders' own: writing ``__pycache__`` changes those, and would retire every
+    evaluator started before the first compile.
+    """
+    newest = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".py"):
+                    newest = max(newest, entry.stat().st_mtime_ns)
+                elif depth > 1 and entry.name != "__pycache__" and entry.is_dir():
+                    newest = max(newest, _source_stamp(entry.path, depth - 1))
+    except OSError:
+        pass
+    return newest
+
+
+def version_tag() -> bytes:
+    """Protocol + package version + the newest source mtime (an edit or upgrade in place).
+
+    Client and evaluator must agree exactly; otherwise the evaluator quits and the call is
+    judged in-process, so changed code never talks to an old process.
+    """
+    from orchestrator_boundary import __version__  # the package's __init__ imports nothing
+
+    return b"%s/%s/%d" % (PROTOCOL, __version__.encode(), _source_stamp(PACKAGE_DIR))
+
+
+def _fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def runtime_dir(explicit: bytes | None, xdg: bytes | None) -> str:
+    """The evaluators' folder, from ``$ORCHESTRATOR_BOUNDARY_RUNTIME_DIR`` and
+    ``$XDG_RUNTIME_DIR`` (as bytes, as ``os.environb`` holds them)."""
+    if explicit:
+        return os.fsdecode(explicit)
+    if xdg and xdg.startswith(b"/"):
+        return os.path.join(os.fsdecode(xdg), "orchestrator-boundary")
+    return "/tmp/orchestrator-boundary-%d" % os.getuid()  # noqa: S108 - checked: ours, 0700
+
+
+def runtime_dir_of(environ: Environ) -> str:
+    return runtime_dir(
+        environ.get(RUNTIME_DIR_ENV.encode()), environ.get(XDG_RUNTIME_DIR_ENV.encode())
+    )
+
+
+def socket_path(root: str, environ: Environ) -> str:
+    """One evaluator per user (the folder), project root, interpreter and installation."""
+    key = b"\0".join((os.fsencode(root), os.fsencode(sys.executable), os.fsencode(PACKAGE_DIR)))
+    return os.path.join(runtime_dir_of(environ), "%016x.sock" % _fnv1a64(key))
+
+
+def lock_path(path: str) -> str:
+    return path[: -len(".sock")] + ".lock" if path.endswith(".sock") else path + ".lock"
+
+
+def private_dir(path: str, *, create: bool) -> bool:
+    """True when ``path`` is a real folder owned by us that nobody else can enter (0700)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not create:
+            return False
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            return False
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return False
+    except OSError:
+        return False
+    return (
+        (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
+    )
+
+
+def import_path() -> None:
+    """Make the package and its dependencies importable when started with ``-S``."""
+    if IMPORT_ROOT not in sys.path:
+        sys.path.insert(0, IMPORT_ROOT)
+    if "site" not in sys.modules:
+        import site
+
+        site.main()
+        if IMPORT_ROOT in sys.path:  # keep this copy first, ahead of any installed one
+            sys.path.remove(IMPORT_ROOT)
+        sys.path.insert(0, IMPORT_ROOT)
+
+
+def recv_all(sock: _socket.socket, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise ValueError("reply too large")
