@@ -32,7 +32,8 @@ from orchestrator_boundary.delegation import (  # noqa: E402
     UnknownDelegation,
 )
 from orchestrator_boundary.fs import sha256_of  # noqa: E402
-from orchestrator_boundary.state import Store, read_meta  # noqa: E402
+from orchestrator_boundary.ledger import read_meta  # noqa: E402
+from orchestrator_boundary.state import Store  # noqa: E402
 
 LAUNCH = Launch("coder", "fix", EffectiveScope((ScopeSet("i", ("src/**",)),)), 1, None)
 

@@ -240,7 +240,7 @@ def test_stale_file(known: str | None, current: str | None, stale: bool) -> None
     got = stale_file("src/a.py", known, current, by="subagent coder (a2)")
     assert (got is not None) is stale
     if got is not None:
-        assert got.code == STALE_FILE and "Read src/a.py again" in got.suggestion
+        assert got.code == STALE_FILE and "Read it again (src/a.py)" in got.suggestion
         assert "by subagent coder (a2)" in got.reason
 
 

@@ -23,7 +23,8 @@ from orchestrator_boundary.delegation import (
     Seen,
     UnknownDelegation,
 )
-from orchestrator_boundary.state import UNAVAILABLE, Store, read_meta, state_path
+from orchestrator_boundary.ledger import read_meta
+from orchestrator_boundary.state import UNAVAILABLE, Store, state_path
 
 SCOPE = EffectiveScope((ScopeSet('intents."fix".owned_scope', ("src/**",)),))
 LAUNCH = Launch("coder", "fix", SCOPE, 1, None)
@@ -222,3 +223,14 @@ def test_read_meta(tmp_path: Path) -> None:
     assert read_meta(str(transcript), "a3") is None
     assert read_meta(str(transcript), "../a1") is None
     assert read_meta(str(tmp_path / "proj" / "sess"), "a1") is None
+
+
+def test_a_kept_connection_follows_a_replaced_file(store: Store) -> None:
+    store.saw("s", "a1", "f", "x", wrote=True)
+    Path(store.path).unlink()
+    for extra in ("-wal", "-shm"):
+        Path(store.path + extra).unlink(missing_ok=True)
+    assert store.saw("s", "a1", "g", "y", wrote=True)  # reconnects to a new file
+    other = Store(store.path)
+    assert other.seen("s", "a1", "g") == Seen("y", True)
+    assert other.seen("s", "a1", "f") is None

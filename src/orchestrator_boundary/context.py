@@ -1,12 +1,13 @@
 """What the shell tells the policy about the environment of a call (the core reads nothing
 else): the resolved project root, the file-system interface, the home folder, a config problem
-and the protected set."""
+the protected set, and per call the delegation ledger."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from orchestrator_boundary.config import ConfigProblem
+from orchestrator_boundary.delegation import Ledger
 from orchestrator_boundary.paths import FileSystem
 from orchestrator_boundary.protect import EMPTY, ProtectedSet
 
@@ -18,3 +19,4 @@ class Context:
     home: str | None = None
     config_problem: ConfigProblem | None = None
     protected: ProtectedSet = EMPTY
+    ledger: Ledger | None = None  # the state the contract rules read (per call; ADR 27)

@@ -338,7 +338,7 @@ def stale_file(path: str, known: str | None, current: str | None, by: str = "") 
         "delegation.stale",
         f"{path} changed since this agent last read or wrote it{who} (it saw "
         f"{known[:12]}, {now}); this write would overwrite that change.",
-        f"Read {path} again and make the change on its current content.",
+        f"Read it again ({path}) and make the change on its current content.",
         path,
     )
 

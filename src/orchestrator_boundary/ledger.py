@@ -9,6 +9,7 @@ or lease finding, a stop that is not blocked) and says so in the audit line; non
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,13 +23,38 @@ from orchestrator_boundary.delegation import (
 )
 from orchestrator_boundary.deliverables import stop_check
 from orchestrator_boundary.fs import sha256_of
-from orchestrator_boundary.paths import Located
+from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.state import MAIN, Store, read_meta, state_path
+from orchestrator_boundary.session_summary import summary
+from orchestrator_boundary.setups import Setup
+from orchestrator_boundary.state import MAIN, Store, state_path
+from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
-STOP_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
+# Events that are not tool calls: recorded, and SubagentStop/SessionEnd acted on. A failure
+# on them never blocks (``shell._cannot_judge``).
+LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
+
+
+def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
+    """``agent-<id>.meta.json`` beside the session transcript (``transcript_path`` without
+    ``.jsonl``, then ``subagents/``), or None when absent, unreadable or not a JSON object."""
+    if not transcript_path.endswith(".jsonl") or not _safe_id(agent_id):
+        return None
+    folder = os.path.join(transcript_path[: -len(".jsonl")], "subagents")
+    path = os.path.join(folder, f"agent-{agent_id}.meta.json")
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(65537)
+        data = json.loads(raw) if len(raw) <= 65536 else None
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _safe_id(agent_id: str) -> bool:
+    return 0 < len(agent_id) <= 64 and all(c.isalnum() or c in "-_" for c in agent_id)
 
 
 class StoreLedger:
@@ -87,8 +113,27 @@ class StoreLedger:
         return out
 
 
+# One open Store per state file in this process: the resident evaluator judges one call at a
+# time (its lock), so a kept connection saves a connect per call; a one-shot hook process
+# opens it once anyway. A Store reconnects when its file was removed or replaced.
+_STORES: dict[str, Store] = {}
+MAX_STORES = 8
+
+
+def store_for(audit_file: str) -> Store:
+    path = state_path(audit_file)
+    store = _STORES.get(path)
+    if store is None:
+        if len(_STORES) >= MAX_STORES:
+            for old in _STORES.values():
+                old.close()
+            _STORES.clear()
+        store = _STORES[path] = Store(path)
+    return store
+
+
 def ledger_for(payload: HookPayload, audit_file: str) -> StoreLedger:
-    return StoreLedger(Store(state_path(audit_file)), payload)
+    return StoreLedger(store_for(audit_file), payload)
 
 
 def _description(payload: HookPayload) -> str:
@@ -217,3 +262,93 @@ def lifecycle(
     if not store.stopped(session, agent_id):
         extra["state"] = "unavailable"
     return "", extra
+
+
+class ToolCall:
+    """One tool event's use of the state store: the ledger the rules read (``view``), then
+    what the call leaves behind (``done``)."""
+
+    def __init__(self, payload: HookPayload, s: Setup) -> None:
+        self.payload, self.s = payload, s
+        self.view = ledger_for(payload, s.audit_file)
+
+    def _located(self, raw: str) -> Located:
+        root = self.s.root
+        full = raw if os.path.isabs(raw) else os.path.join(root, raw)
+        return locate(full, root, self.s.context.fs)
+
+    def done(self, verdict: Verdict, trace: list[dict[str, Any]] | None) -> dict[str, Any]:
+        p, contracts = self.payload, self.s.rules.contracts
+        extra: dict[str, Any] = {}
+        if p.hook_event_name == PRE:
+            before(contracts, p, self.view, denied=verdict.decision is Decision.DENY)
+            if contracts.leases == "warn" and p.agent_id:
+                extra = self._leased(verdict.assessment.paths, p.agent_id)
+        elif p.hook_event_name == POST:
+            raw = p.tool_input.get("file_path")
+            read = (
+                self._located(raw)
+                if p.tool_name == "Read" and isinstance(raw, str) and raw
+                else None
+            )
+            written = [
+                self._located(t["path"]) for t in trace or () if isinstance(t.get("path"), str)
+            ]
+            after(contracts, p, self.view, read, written)
+        if p.agent_id:
+            self.view.record()
+        return {**self.view.audit(), **extra}
+
+    def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
+        """``leases = "warn"``: the files this call would write that another running subagent
+        holds, for the audit line (FILE_LEASED in ``enforce``)."""
+        held = {}
+        for path in paths[:16]:
+            holder = self.view.store.lease(self.view.session, path)
+            if isinstance(holder, Lease) and holder.agent_id != me:
+                held[path] = f"{holder.description} ({holder.agent_id})"
+        return {"leased_to": held} if held else {}
+
+
+def contracts_call(payload: HookPayload, s: Setup) -> ToolCall:
+    return ToolCall(payload, s)
+
+
+SUMMARY_TAIL_BYTES = 4 * 1024 * 1024  # the Stop summary reads at most this much of the trail
+
+
+def _tail_records(path: str) -> list[dict[str, Any]]:
+    """The audit records in the last ``SUMMARY_TAIL_BYTES`` of the trail (a long session's
+    first lines may be cut: the summary says what the tail holds)."""
+    try:
+        with open(path, "rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - SUMMARY_TAIL_BYTES))
+            data = fh.read(SUMMARY_TAIL_BYTES)
+    except OSError:
+        return []
+    lines = data.split(b"\n")
+    if size > SUMMARY_TAIL_BYTES:
+        lines = lines[1:]  # a line cut in the middle
+    out = []
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict):
+            out.append(rec)
+    return out
+
+
+def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
+    """SubagentStop and SessionEnd against the state store (``lifecycle``); the session
+    summary at Stop with ``[report] stop_summary = true``."""
+    if payload.hook_event_name == "Stop":
+        if not s.config.report.stop_summary or payload.stop_hook_active is True:
+            return "", {}
+        text = summary(_tail_records(s.audit_file), payload.session_id)
+        return (json.dumps({"systemMessage": text}), {"summary": True}) if text else ("", {})
+    return lifecycle(
+        s.rules.contracts, payload, ledger_for(payload, s.audit_file), s.phase, s.bypass
+    )

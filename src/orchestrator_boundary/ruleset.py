@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
+from orchestrator_boundary.contracts import Contracts, compile_contracts
 
 _WRITERS = frozenset({"Write", "Edit", "write"})
 
@@ -29,6 +30,7 @@ class RuleSet:
     tools: Mapping[str, frozenset[str]]  # agent type -> its tools entries
     read_only: frozenset[str]  # bash.read_only_commands
     writers: tuple[Writer, ...]  # the deny hint's candidates, in config order
+    contracts: Contracts  # intents, delegation settings, profiles' requires (ADR 27)
 
 
 def writers(config: Config) -> tuple[Writer, ...]:
@@ -53,4 +55,11 @@ def compile_config(config: Config) -> RuleSet:
         {n: frozenset(p.tools) for n, p in agents if p.tools is not None},
         frozenset(config.bash.read_only_commands),
         writers(config),
+        compile_contracts(
+            config.intents,
+            config.agents,
+            outside,
+            config.delegation,
+            {n: p.requires for n, p in agents},
+        ),
     )

@@ -1,15 +1,11 @@
 """What outlives one hook process: delegations, what each agent saw of a file, leases and
-deliverable counts. One SQLite file beside the audit trail, in WAL mode. ADR 0027.
+deliverable counts, in one SQLite file beside the audit trail, in WAL mode. ADR 0027.
 
-Shell side. Hooks run in parallel and in separate processes (and in the resident
-evaluator), so every operation is one short transaction on a connection that waits at most
-``BUSY_MS`` for a lock. The file is ``<trail>.state.sqlite3``: the trail's protected prefix
-(``audit.jsonl.*``, ADR 0010) covers it and its ``-wal`` and ``-shm`` files, so no agent may
-change it. It is bounded (``MAX_ROWS`` per table, oldest dropped) and cleaned when a subagent
-stops and when the session ends.
-
-Any failure (a locked, damaged or unwritable file) raises nothing: reads return
-``UNAVAILABLE`` and writes return False, and the caller decides what that means (ADR 0027).
+Shell side. Every operation is one short transaction that waits at most ``BUSY_MS`` for the
+lock. The file is ``<trail>.state.sqlite3``: the trail's protected prefix (ADR 0010) covers it
+and its ``-wal`` and ``-shm`` files. Bounded (``MAX_ROWS`` per table), cleaned when a subagent
+stops and when the session ends. A failure (a locked, damaged or unwritable file) raises
+nothing: reads return ``UNAVAILABLE``, writes False, and the caller decides what that means.
 """
 
 from __future__ import annotations
@@ -20,7 +16,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from orchestrator_boundary.contracts import Launch
 from orchestrator_boundary.delegation import (
@@ -89,9 +85,17 @@ class Store:
     def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
         self.path, self.clock = path, clock
         self._conn: sqlite3.Connection | None = None
+        self._ino: int | None = None
         self._pending: list[Callable[[sqlite3.Connection], object]] | None = None
 
     def _connect(self) -> sqlite3.Connection:
+        if self._conn is not None and self._ino is not None:
+            try:  # a kept connection to a file since removed or replaced would write nowhere
+                same = os.stat(self.path).st_ino == self._ino
+            except OSError:
+                same = False
+            if not same:
+                self.close()
         if self._conn is None:
             os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
             fresh = not os.path.exists(self.path)
@@ -112,6 +116,7 @@ class Store:
                 conn.close()
                 raise
             self._conn = conn
+            self._ino = os.stat(self.path).st_ino
         return self._conn
 
     def close(self) -> None:
@@ -190,24 +195,17 @@ class Store:
 
     def record_launch(self, session: str, tool_use_id: str, launch: Launch, desc: str) -> bool:
         """The Agent call's PreToolUse: the contract its subagent will run under."""
-        row = (session, tool_use_id, launch_json(launch, desc), self.clock())
-        return self._write(
-            lambda c: (
-                c.execute("INSERT OR REPLACE INTO launches VALUES (?, ?, ?, ?)", row),
-                _bound(c, "launches"),
-            )
-        )
+        return self._launch(session, tool_use_id, launch_json(launch, desc))
 
     def record_refused(self, session: str, tool_use_id: str, reason: str) -> bool:
         """An Agent call the contract refused but the phase let through: its subagent's
         record says so (no contract is guessed for it)."""
-        row = (session, tool_use_id, json.dumps({"refused": reason[:500]}), self.clock())
-        return self._write(
-            lambda c: (
-                c.execute("INSERT OR REPLACE INTO launches VALUES (?, ?, ?, ?)", row),
-                _bound(c, "launches"),
-            )
-        )
+        return self._launch(session, tool_use_id, json.dumps({"refused": reason[:500]}))
+
+    def _launch(self, session: str, tool_use_id: str, text: str) -> bool:
+        row = (session, tool_use_id, text, self.clock())
+        sql = "INSERT OR REPLACE INTO launches VALUES (?, ?, ?, ?)"
+        return self._write(lambda c: (c.execute(sql, row), _bound(c, "launches")))
 
     def link(self, session: str, agent_id: str, tool_use_id: str, description: str) -> bool:
         """The Agent call's PostToolUse named the subagent it started: the first link stays."""
@@ -400,23 +398,3 @@ def _bound(c: sqlite3.Connection, table: str) -> int:
         (n - MAX_ROWS,),
     )
     return int(n - MAX_ROWS)
-
-
-def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
-    """``agent-<id>.meta.json`` beside the session transcript (``transcript_path`` without
-    ``.jsonl``, then ``subagents/``), or None when absent, unreadable or not a JSON object."""
-    if not transcript_path.endswith(".jsonl") or not _safe_id(agent_id):
-        return None
-    folder = os.path.join(transcript_path[: -len(".jsonl")], "subagents")
-    path = os.path.join(folder, f"agent-{agent_id}.meta.json")
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(65537)
-        data = json.loads(raw) if len(raw) <= 65536 else None
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _safe_id(agent_id: str) -> bool:
-    return 0 < len(agent_id) <= 64 and all(c.isalnum() or c in "-_" for c in agent_id)
