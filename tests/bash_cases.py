@@ -23,6 +23,11 @@ def C(path: str | None) -> tuple[EffectKind, str | None]:
     return (EffectKind.CHANGE, path)
 
 
+def X(path: str | None) -> tuple[EffectKind, str | None]:
+    """This product's own CLI changing the boundary (ADR 0021)."""
+    return (EffectKind.CONTROL, path)
+
+
 GIT = W("/w/p/.git")
 
 CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] = [
@@ -55,7 +60,10 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("redir-dev-stderr", "echo oops > /dev/stderr", R, ()),
     ("redir-dev-stdout", "echo ok >> /dev/stdout", R, ()),
     ("redir-dev-tty", "echo hi > /dev/tty", R, ()),
-    ("redir-dev-fd", "echo hi > /dev/fd/3", R, ()),
+    ("redir-dev-fd", "echo hi > /dev/fd/3", WR, (W(None),)),  # fd 3: maybe a file (#12)
+    ("redir-dev-fd-opened", "echo hi 3>f > /dev/fd/3", WR, (W("/w/p/f"), W("/w/p/f"))),
+    ("redir-dev-stdin-file", "cat < f > /dev/stdin", WR, (W("/w/p/f"),)),
+    ("redir-nul-posix", "echo x > nul", WR, (W("/w/p/nul"),)),
     ("redir-dup", "cmd-y 2>&1", OP, ()),
     ("redir-dup-out", "echo err >&2", R, ()),
     ("redir-close", "ls 2>&-", R, ()),
@@ -69,7 +77,8 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("redir-test-gt", "[[ a > b ]]", R, ()),
     ("redir-test-gt-write", "[[ a > b ]] && echo y > r", WR, (W("/w/p/r"),)),
     ("redir-arith", "echo $((3 > 2))", R, ()),
-    ("redir-arith-cmd", "(( x > 2 )) && echo big", R, ()),
+    ("redir-arith-cmd", "(( x > 2 )) && echo big", OP, ()),  # x's value is evaluated (#12)
+    ("redir-arith-literal", "(( 3 > 2 )) && echo big", R, ()),
     ("redir-comment", "ls # > f", R, ()),
     ("redir-comment-line", "# echo x > f\nls", R, ()),
     ("redir-heredoc-cat", "cat <<EOF > conf.ini\n[a]\nEOF", WR, (W("/w/p/conf.ini"),)),
@@ -95,7 +104,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("for-literal", "for f in a b; do touch x.$f; done", WR, (W(None),)),
     ("while", "while true; do rm q; break; done", WR, (D("/w/p/q"),)),
     ("until", "until false; do touch u; done", WR, (W("/w/p/u"),)),
-    ("c-for", "for ((i=0;i<2;i++)); do mkdir d$i; done", WR, (W(None),)),
+    ("c-for", "for ((i=0;i<2;i++)); do mkdir d$i; done", OP, (W(None),)),
     ("case", "case $x in a) rm a;; b) touch b;; esac", WR, (D("/w/p/a"), W("/w/p/b"))),
     ("case-ro", "case $1 in -h) echo usage;; esac", R, ()),
     ("function", "f() { rm -f cache; }; f", OP, (D("/w/p/cache"),)),
@@ -112,7 +121,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("procsub-out", "ls | tee >(gzip > l.gz)", WR, (W("/w/p/l.gz"),)),
     ("procsub-arg", "cp <(echo x) dest.txt", WR, (W("/w/p/dest.txt"),)),
     ("arith-left-alone", "echo $(( 1 << 2 ))", R, ()),
-    ("arith-with-cmdsub", "echo $(( $(rm n) + 1 ))", WR, (D("/w/p/n"),)),
+    ("arith-with-cmdsub", "echo $(( $(rm n) + 1 ))", OP, (D("/w/p/n"),)),
     ("heredoc-expansion-cmdsub", "cat <<EOF\n$(rm inside)\nEOF", WR, (D("/w/p/inside"),)),
     ("heredoc-quoted-no-cmdsub", "cat <<'EOF'\n$(rm inside)\nEOF", R, ()),
     ("assign-only", "FOO=bar", R, ()),
@@ -123,13 +132,13 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("export-path-system", 'export PATH="/opt/homebrew/bin:$PATH"', R, ()),
     ("export-plain", "export NODE_ENV=production", R, ()),
     ("env-path-prefix", "PATH=./bin:$PATH ls", OP, ()),
-    ("env-git-pager", "GIT_PAGER='rm x' git log", OP, ()),
+    ("env-git-pager", "GIT_PAGER='rm x' git log", OP, (D("/w/p/x"),)),  # the pager's effects
     ("env-ld-preload", "env LD_PRELOAD=/tmp/x.so ls", OP, ()),
     ("env-sudo-bash-env", "sudo BASH_ENV=/tmp/e bash -c ls", OP, ()),
-    ("env-node-options", "NODE_OPTIONS='--require ./x.js' node -e '1'", OP, ()),
+    ("env-node-options", "NODE_OPTIONS='--require ./x.js' node -e '1'", OP, (W(None),)),
     ("env-harmless-prefix", "NO_COLOR=1 git status", R, ()),
-    ("git-c-pager", "git -c core.pager='rm x' log", OP, ()),
-    ("git-c-alias", "git -c alias.st='!rm -rf x' st", OP, ()),
+    ("git-c-pager", "git -c core.pager='rm x' log", OP, (D("/w/p/x"),)),
+    ("git-c-alias", "git -c alias.st='!rm -rf x' st", OP, (D("/w/p/x"),)),
     ("git-c-http", "git -c http.version=HTTP/1.1 push", WR, (GIT,)),
     ("trap-code", "trap 'rm -f tmp.lock' EXIT", WR, (D("/w/p/tmp.lock"),)),
     ("trap-list", "trap -p", R, ()),
@@ -248,12 +257,12 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("git-C", "git -C ../other commit -m x", WR, (W("/w/other/.git"),)),
     ("git-C-ro", "git -C sub status", R, ()),
     ("git-c-option", "git -c user.name=x commit -m y", WR, (GIT,)),
-    ("npx-ro", "npx tsc --noEmit", OP, ()),
+    ("npx-ro", "npx tsc --noEmit", R, ()),  # npx X is analysed as X (#12)
     ("npx-rm", "npx rimraf dist", OP, ()),
     ("npx-c", "npx -c 'rm nc'", WR, (D("/w/p/nc"),)),
-    ("uvx", "uvx ruff check .", OP, ()),
+    ("uvx", "uvx ruff check .", R, ()),
     ("pnpm-dlx", "pnpm dlx create-thing app", OP, ()),
-    ("bunx", "bunx prettier --check .", OP, ()),
+    ("bunx", "bunx prettier --check .", R, ()),
     ("uv-run-python-c", "uv run python -c 'print(1)'", R, ()),
     ("uv-run-python-c-write", "uv run python -c \"open('o','w')\"", WR, (W("/w/p/o"),)),
     ("uv-run-pytest", "uv run pytest -q", OP, ()),
@@ -614,8 +623,10 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
         (D("/w/p/a"), W("/w/p/b")),
     ),
     ("py-c-subprocess", "python -c \"import subprocess; subprocess.run(['ls'])\"", OP, ()),
-    ("py-c-os-system", "python -c \"import os; os.system('rm x')\"", OP, ()),
-    ("py-c-exec", "python -c \"exec('x=1')\"", OP, ()),
+    ("py-c-os-system", "python -c \"import os; os.system('rm x')\"", OP, (D("/w/p/x"),)),
+    ("py-c-exec", "python -c \"exec('x=1')\"", R, ()),  # literal code: analysed (#12)
+    ("py-c-exec-literal-write", 'python -c "exec(\'open(\\"f\\", \\"w\\")\')"', WR, (W("/w/p/f"),)),
+    ("py-c-exec-computed", 'python -c "exec(x)"', OP, (W(None),)),
     ("py-c-local-import", "python -c 'import myapp; myapp.main()'", OP, ()),
     ("py-c-syntax-error", "python -c 'def ('", OP, ()),
     ("py-c-var", 'python -c "$CODE"', OP, ()),
@@ -647,7 +658,8 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("py-script", "python app.py", OP, ()),
     ("py-m-pytest", "python -m pytest -q", OP, ()),
     ("py-version", "python3 --version", R, ()),
-    ("py-stdin-pipe", "echo 'print(1)' | python3", OP, ()),
+    ("py-stdin-pipe", "echo 'print(1)' | python3", R, ()),  # literal code piped in (#12)
+    ("py-stdin-pipe-dynamic", 'echo "$CODE" | python3', OP, ()),
     ("py-m-json-tool", "python -m json.tool a.json", R, ()),
     ("py-venv", "python3 -m venv .venv", WR, (W("/w/p/.venv"),)),
     ("node-e-ro", "node -e 'console.log(1)'", R, ()),
@@ -690,7 +702,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
         WR,
         (W(None),),
     ),
-    ("node-e-child", "node -e \"require('child_process').execSync('rm x')\"", OP, ()),
+    ("node-e-child", "node -e \"require('child_process').execSync('rm x')\"", OP, (D("/w/p/x"),)),
     ("node-e-module", "node -e \"require('./build')\"", OP, ()),
     ("node-e-template", 'node -e \'require("fs").writeFileSync(`${d}/x`, "")\'', WR, (W(None),)),
     ("node-e-shell-expands", "node -e \"require('fs').writeFileSync('$D/x', '')\"", OP, ()),
@@ -718,7 +730,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     # --- opaque and read-only programs -------------------------------------------------------------
     ("opaque-make", "make", OP, ()),
     ("opaque-pytest", "pytest -x", OP, ()),
-    ("opaque-cargo", "cargo build", OP, ()),
+    ("opaque-cargo", "cargo build", OP, (W("/w/p/target"),)),
     ("opaque-script", "./run.sh", OP, ()),
     ("opaque-unknown", "frobnicate --all", OP, ()),
     ("opaque-source", "source .venv/bin/activate", OP, ()),
@@ -755,12 +767,56 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("unparse-rw-redirect", "cat 3<> f", U, ()),
     ("unparse-case", "case x in", U, ()),
     ("unparse-for", "for", U, ()),
+    # --- issue 12: read_only is a proof (ADR 0021); the reality-checked table is
+    # tests/reality_cases.py, these pin details it does not --------------------------------
+    ("i12-sed-abbrev", "sed --in s/a/b/ f", WR, (W("/w/p/f"),)),
+    ("i12-sed-unknown-option", "sed --frobnicate s/a/b/ f", OP, ()),
+    ("i12-sed-ro-twin", "sed -n --quiet p f", R, ()),
+    ("i12-sort-attached", "sort -ofile x", WR, (W("/w/p/file"),)),
+    ("i12-sort-equals", "sort -o=f x", WR, (W("/w/p/=f"),)),
+    ("i12-cp-target-abbrev", "cp --target=d a", WR, (W("/w/p/d"),)),
+    ("i12-tar-extract-stdout", "tar -xOf x.tar", R, ()),
+    ("i12-tar-remove-files", "tar -cf a.tar --remove-files d", WR, (W("/w/p/a.tar"), D("/w/p/d"))),
+    ("i12-git-diff-output", "git diff --out=f HEAD", WR, (W("/w/p/f"),)),
+    ("i12-git-log-ro", "git log --oneline -5", R, ()),
+    ("i12-git-reflog-expire", "git reflog expire --all", WR, (GIT,)),
+    ("i12-nul-posix-append", "ls >> NUL", WR, (W("/w/p/NUL"),)),
+    ("i12-nul-windows", "echo x > NUL.txt", R, ()),
+    ("i12-pwd", 'rm "$PWD/x"', WR, (D("/w/p/x"),)),
+    ("i12-pwd-after-cd", 'cd sub && rm "${PWD}/y"', WR, (D("/w/p/sub/y"),)),
+    ("i12-pwd-after-unknown-cd", 'cd sub; rm "$PWD/y"', WR, (D(None),)),
+    ("i12-arith-literal", "echo $((1 + 2))", R, ()),
+    ("i12-arith-value", "echo $((n + 1))", OP, ()),
+    ("i12-ansi-c-hex", "$'\\x74ouch' f", WR, (W("/w/p/f"),)),
+    ("i12-echo-pipe-sh", "echo 'rm x' | sh", WR, (D("/w/p/x"),)),
+    ("i12-echo-pipe-cat", "echo 'rm x' | cat", R, ()),
+    ("i12-link-target", "ln -s a l && echo x > l", WR, (C("/w/p/l"), W("/w/p/l"), W("/w/p/a"))),
+    ("i12-formatter-write", "black src", WR, (W("/w/p/src"),)),
+    ("i12-formatter-check", "black --check src", R, ()),
+    ("i12-formatter-unknown-option", "black --frob src", OP, (W("/w/p/src"),)),
+    ("i12-cli-phase-set", "orchestrator-boundary phase off", WR, (X(None),)),
+    ("i12-cli-phase-show", "orchestrator-boundary phase", R, ()),
+    ("i12-cli-module", "python3 -m orchestrator_boundary uninstall", WR, (X(None),)),
+    ("i12-cli-uv-run", "uv run orchestrator-boundary install", WR, (X(None),)),
+    ("i12-cli-dry-run", "orchestrator-boundary install --dry-run", R, ()),
+    ("i12-cli-report", "orchestrator-boundary report", R, ()),
+    ("i12-cli-import", "python3 -c 'import orchestrator_boundary.cli'", OP, (X(None),)),
+    ("i12-py-os-system", "python3 -c \"import os; os.system('rm x')\"", OP, (D("/w/p/x"),)),
+    (
+        "i12-py-hidden-call",
+        "python3 -c \"import os; vars(os)['remove']('f')\"",
+        OP,
+        (W("/w/p/remove"), W("/w/p/f")),
+    ),
+    ("i12-php-write", "php -r 'file_put_contents(\"f\", 1);'", WR, (W("/w/p/f"),)),
+    ("i12-lua-ro", "lua -e 'print(1)'", R, ()),
 ]
 
 # per-case keyword overrides for analyze()
 OVERRIDES: dict[str, dict[str, object]] = {
     "ro-caller-list": {"read_only_commands": frozenset({"mytool"})},
     "redir-windows-cwd": {"cwd": "C:\\w\\p"},
+    "i12-nul-windows": {"cwd": "C:\\w\\p"},
 }
 
 # PowerShell (shell="powershell"), cwd=/w/p, home=/home/u
@@ -808,8 +864,20 @@ PS_CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]
     ("ps-foreach-remove", "gci *.tmp | ForEach-Object { Remove-Item $_ }", WR, (D(None),)),
     ("ps-where", "gci | Where-Object { $_.Length -gt 100 }", R, ()),
     ("ps-set-location", "Set-Location sub; Remove-Item f", WR, (D(None),)),
-    ("ps-unknown", "Invoke-WebRequest https://x -OutFile a.zip", OP, ()),
+    ("ps-iwr-outfile", "Invoke-WebRequest https://x -OutFile a.zip", WR, (W("/w/p/a.zip"),)),
+    ("ps-unknown", "Invoke-Expression $code", OP, ()),
     ("ps-call-operator", "& ./build.ps1", OP, ()),
     ("ps-comment", "# Remove-Item x\nGet-Date", R, ()),
     ("ps-string-gt", "Write-Output 'a > b'", R, ()),
+    ("ps-assigned-set-content", "$null = Set-Content f.txt x", WR, (W("/w/p/f.txt"),)),
+    ("ps-assigned-new-item", "$r = New-Item -ItemType File n.txt", WR, (W("/w/p/n.txt"),)),
+    ("ps-assigned-expression", "$x = 5", R, ()),
+    ("ps-whatif-false", "Remove-Item a -WhatIf:$false", WR, (D("/w/p/a"),)),
+    ("ps-whatif-zero", "Remove-Item a -WhatIf:0", WR, (D("/w/p/a"),)),
+    ("ps-whatif-true", "Remove-Item a -WhatIf:$true", R, ()),
+    ("ps-expand-archive", "Expand-Archive a.zip -DestinationPath out", WR, (W("/w/p/out"),)),
+    ("ps-io-file-write", "[IO.File]::WriteAllText('f.txt', 'x')", WR, (W("/w/p/f.txt"),)),
+    ("ps-io-file-read", "[System.IO.File]::ReadAllText('f.txt')", R, ()),
+    ("ps-cmd-redirect", 'cmd /c "echo x > f.txt"', OP, (W("/w/p/f.txt"),)),
+    ("ps-nul-posix", "echo x > nul", WR, (W("/w/p/nul"),)),
 ]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest_windows import windows_sim  # noqa: F401 - the fixture (tests/windows_sim.py)
 from corpus_commands import corpus_dir  # one place finds ../shared/corpus
 from hypothesis import settings
 

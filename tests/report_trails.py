@@ -52,6 +52,7 @@ class TrailBuilder:
         phase: str | None = None,
         event: str = "PreToolUse",
         raw: bytes | None = None,
+        tool_use_id: str | None = None,
     ) -> Any:
         tool_input: dict[str, Any]
         if tool in ("Write", "Edit", "Read"):
@@ -74,7 +75,7 @@ class TrailBuilder:
             "hook_event_name": event,
             "tool_name": tool,
             "tool_input": tool_input,
-            "tool_use_id": f"toolu_{self.calls:05d}",
+            "tool_use_id": tool_use_id or f"toolu_{self.calls:05d}",
         }
         if agent_id:
             payload["agent_id"] = agent_id
@@ -90,6 +91,15 @@ class TrailBuilder:
         self.calls += 1
         data = raw if raw is not None else json.dumps(payload).encode()
         return evaluate(data, env, event=event, clock=lambda: self._clock(day))
+
+    def pair(self, day: int, session: str, tool: str, **kw: Any) -> Any:
+        """One tool call as Claude Code makes it: PreToolUse, then PostToolUse with the same
+        ``tool_use_id`` when the call went through (not denied)."""
+        call_id = f"toolu_{session}_{self.calls:05d}"
+        answer = self.call(day, session, tool, tool_use_id=call_id, **kw)
+        if '"permissionDecision": "deny"' not in answer.stdout:
+            self.call(day, session, tool, tool_use_id=call_id, event="PostToolUse", **kw)
+        return answer
 
     def session(
         self,
@@ -110,23 +120,20 @@ class TrailBuilder:
         self.call(day, sid, "Grep", phase=phase, bypass=bypass)
         if subagent:
             self.call(day, sid, "Agent", phase=phase, bypass=bypass)
-            aid = f"a{sid}" if agent_id else None
-            for event in ("PreToolUse", "PostToolUse"):
-                self.call(
-                    day,
-                    sid,
-                    "Edit",
-                    path=f"src/feature_{day}.py",
-                    agent_id=aid,
-                    agent_type="coder",
-                    event=event,
-                    phase=phase,
-                    bypass=bypass,
-                )
+            self.pair(
+                day,
+                sid,
+                "Edit",
+                path=f"src/feature_{day}.py",
+                agent_id=f"a{sid}" if agent_id else None,
+                agent_type="coder",
+                phase=phase,
+                bypass=bypass,
+            )
         for k in range(main_writes):
             tool = "Write" if k % 2 == 0 else "Edit"
             target = "src/hotfix.py" if tool == "Write" else "README.md"
-            self.call(day, sid, tool, path=target, phase=phase, bypass=bypass)
+            self.pair(day, sid, tool, path=target, phase=phase, bypass=bypass)
 
     def garbage(self, lines: list[str]) -> None:
         with self.audit.open("a") as fh:
@@ -171,3 +178,22 @@ def build(
     for k in range(bad_inputs):
         b.call(k % days, "ignored", raw=b"{not json")
     return b
+
+
+def keep_notes(
+    b: TrailBuilder,
+    days: range,
+    *,
+    path: str = "STATE.md",
+    tool: str = "Edit",
+    per_session: int = 2,
+) -> None:
+    """The orchestrator updating its own notes file in each day's session (after ``build``,
+    whose session on day ``d`` is ``s{d + 1:03d}`` with one session a day). For ``tool="Bash"``
+    the main agent appends with ``echo``."""
+    for d in days:
+        for _ in range(per_session):
+            if tool == "Bash":
+                b.pair(d, f"s{d + 1:03d}", "Bash", path=f"echo 'step done' >> {path}")
+            else:
+                b.pair(d, f"s{d + 1:03d}", tool, path=path)

@@ -71,3 +71,13 @@ def test_the_hook_answers_such_a_command_deliberately(project: Path, make_payloa
     assert (rc, out) == (0, None)
     record = json.loads((project / ".claude/boundary/audit.jsonl").read_text().splitlines()[-1])
     assert record["bash_status"] == "unparseable"
+
+
+def test_encode_character_classes_match_the_comparisons() -> None:
+    from orchestrator_boundary.bash.analysis import _ABOVE_PARSER_MAX, _SURROGATE
+
+    edges = [0, 0x7F, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF, 0x10000, 0x1FFFF, 0x20000]
+    for cp in [*edges, 0x10FFFF, *range(0, 0x110000, 97)]:
+        ch = chr(cp)
+        assert bool(_ABOVE_PARSER_MAX.search(ch)) == (ch > chr(0x1FFFF)), hex(cp)
+        assert bool(_SURROGATE.search(ch)) == ("\ud800" <= ch <= "\udfff"), hex(cp)

@@ -273,3 +273,82 @@ def test_hanging_command_times_out(proj: Path, capsys: pytest.CaptureFixture[str
     )
     code, lines = doctor(proj, capsys)
     assert code == 1 and "no answer within 1s" in lines["commands"]
+
+
+@pytest.mark.parametrize(
+    ("version", "phase", "status", "says"),
+    [
+        ("2.1.330", "enforce", "OK", "phase enforce: every entry blocks when it cannot run"),
+        ("2.1.295", "ask", "OK", "phase ask: every entry blocks"),
+        ("2.1.294", "enforce", "WARN", 'claude 2.1.294 ignores "onFailure" (2.1.295+)'),
+        ("2.1.200", "warn", "OK", "phase warn: no onFailure"),
+    ],
+    ids=["enforce on 2.1.330", "ask on 2.1.295", "enforce on 2.1.294", "warn"],
+)
+def test_onfailure_is_checked_against_the_cli_version(
+    proj: Path,
+    fake_bin: Path,
+    capsys: pytest.CaptureFixture[str],
+    version: str,
+    phase: str,
+    status: str,
+    says: str,
+) -> None:
+    fake_claude(fake_bin, version)
+    install(proj, capsys, "--phase", phase)
+    _code, lines = doctor(proj, capsys)
+    assert lines["onfailure"].startswith(f"{status:4} onfailure: "), lines["onfailure"]
+    assert says in lines["onfailure"]
+
+
+def test_onfailure_out_of_step_with_the_phase_fails(
+    proj: Path, fake_bin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_claude(fake_bin, "2.1.330")
+    install(proj, capsys, "--phase", "warn")
+    cfg = proj / ".claude" / "boundary.toml"
+    cfg.write_text(cfg.read_text().replace('phase = "warn"', 'phase = "enforce"'))
+    code, lines = doctor(proj, capsys)
+    assert code == 1
+    assert lines["onfailure"].startswith("FAIL onfailure: phase enforce, but entries in ")
+    assert "run: orchestrator-boundary phase enforce" in lines["onfailure"]
+    assert cli.main(["phase", "enforce", "--force", "--project", str(proj)]) == 0
+    capsys.readouterr()
+    code, lines = doctor(proj, capsys)
+    assert lines["onfailure"].startswith("OK   onfailure: phase enforce"), lines
+
+
+def test_mods_and_plugin_hooks_that_could_answer_first(
+    proj: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(proj, capsys)
+    home = Path(os.environ["HOME"])
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"enabledPlugins": {"helper@market": True, "old@market": False}})
+    )
+    plugin_hooks = home / ".claude" / "plugins" / "cache" / "market" / "helper" / "1.0" / "hooks"
+    plugin_hooks.mkdir(parents=True)
+    (plugin_hooks.parent / ".claude-plugin").mkdir()
+    (plugin_hooks.parent / ".claude-plugin" / "plugin.json").write_text('{"name": "helper"}')
+    (plugin_hooks / "hooks.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {"matcher": "Write", "hooks": [{"type": "command", "command": "ok-all"}]}
+                    ]
+                }
+            }
+        )
+    )
+    _code, lines = doctor(proj, capsys)
+    assert lines["mods"].startswith("WARN mods: enabled plugins (helper@market) may bring mods")
+    assert "--managed-only" in lines["mods"]
+    assert "'ok-all' (matcher 'Write') in plugin " in lines["other-hooks"]
+    managed = tmp_path / "managed.json"
+    monkeypatch.setenv(se.MANAGED_ENV, str(managed))
+    assert cli.main(["install", "--scope", "managed", "--managed-only"]) == 0
+    capsys.readouterr()
+    _code, lines = doctor(proj, capsys)
+    assert lines["mods"] == "OK   mods: managed settings limit mods to the organization's"

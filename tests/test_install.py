@@ -54,6 +54,10 @@ def ours(data: dict[str, Any], event: str) -> list[dict[str, Any]]:
     return se.registered(data)[event]
 
 
+def backup_folder() -> Path:
+    return Path(os.environ["HOME"]) / ".claude" / "orchestrator-boundary" / "backups"
+
+
 # ---- the pure merge ----------------------------------------------------------------------
 
 
@@ -180,7 +184,7 @@ def test_hook_command_quotes_spaces_and_has_the_marker() -> None:
         "/opt/my env/bin/python",
         "-I",
         "-S",
-        "/src/a b/orchestrator_boundary/client.py",
+        "/src/a b/orchestrator_boundary/launcher.py",
         "PreToolUse",
     ]
     inst = se.hook_command(
@@ -192,7 +196,7 @@ def test_hook_command_quotes_spaces_and_has_the_marker() -> None:
         "/usr/bin/python3",
         "-I",
         "-S",
-        "/v/lib/python3.11/site-packages/orchestrator_boundary/client.py",
+        "/v/lib/python3.11/site-packages/orchestrator_boundary/launcher.py",
         "PostToolUse",
     ]
     assert se.is_ours({"command": cmd}) and se.is_ours({"command": inst})
@@ -242,7 +246,8 @@ def test_install_into_a_rich_file_then_uninstall_restores_it(
     assert data["permissions"] == RICH["permissions"] and data["env"]["FOO"] == "bär"
     assert data["hooks"]["PreToolUse"][0] == USER_BASH_HOOK
     assert len(ours(data, "PreToolUse")) == len(ours(data, "PostToolUse")) == 1
-    backups = list((proj / ".claude").glob("settings.json.bak-*"))
+    assert not list((proj / ".claude").glob("*.bak-*"))  # never beside a committed file
+    backups = list(backup_folder().glob("*settings-json.bak-*"))
     assert len(backups) == 1 and json.loads(backups[0].read_text(encoding="utf-8")) == RICH
 
     code, out, _ = run_cli("uninstall", "--project", str(proj), capsys=capsys)
@@ -354,8 +359,12 @@ def test_scopes(
     assert run_cli("install", "--scope", "managed", "--managed-only", capsys=capsys)[0] == 0
     data = json.loads(managed.read_text())
     assert data["allowManagedHooksOnly"] is True and ours(data, "PreToolUse")
+    assert se.mods_managed_only(data)
+    assert data["pluginConfigs"] == {
+        "cc-plugin-sec-default@builtin": {"options": {"allowManagedModsOnly": True}}
+    }
     assert run_cli("uninstall", "--scope", "managed", "--managed-only", capsys=capsys)[0] == 0
-    assert json.loads(managed.read_text()) == {}
+    assert not managed.exists()  # install created it: uninstall leaves no "{}" behind
 
 
 def test_managed_paths_by_platform() -> None:
@@ -401,8 +410,9 @@ def test_installed_command_runs_through_sh_with_spaces(
     if probe.returncode != 0:
         pytest.skip("cannot build a venv-like interpreter path here")
     monkeypatch.setattr(sys, "executable", str(python))
-    assert run_cli("install", "--project", str(proj), capsys=capsys)[0] == 0
-    data = json.loads(settings(proj).read_text(encoding="utf-8"))
+    code = run_cli("install", "--project", str(proj), "--scope", "local", capsys=capsys)[0]
+    assert code == 0
+    data = json.loads((proj / ".claude" / "settings.local.json").read_text(encoding="utf-8"))
     pre = ours(data, "PreToolUse")[0]["command"]
     assert shlex.split(pre)[0] == str(python)
     payload = {
@@ -463,7 +473,12 @@ def test_json_report_of_a_real_install(proj: Path, capsys: pytest.CaptureFixture
     data = json.loads(out)
     assert code == 0 and data["changed"] is True and data["error"] is None
     assert data["settings_file"] == str(settings(proj))
-    assert {f["what"] for f in data["files"]} == {"settings", "starter config"}
+    assert {f["what"] for f in data["files"]} == {
+        "settings",
+        "starter config",
+        "launcher",
+        "pointer",
+    }
     assert all(f["written"] and f["backup"] is None for f in data["files"])
     assert "diff" not in data["files"][0]
 
@@ -481,7 +496,7 @@ def test_unreadable_target_is_reported(
 def test_write_failure_is_an_error(
     proj: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def refuse(path: str, text: str, *, backup: bool = True) -> None:
+    def refuse(path: str, text: str, *, backup: bool = True, backup_to: str = "") -> None:
         raise PermissionError(13, "Permission denied", path)
 
     monkeypatch.setattr(se, "write_atomic", refuse)
@@ -507,3 +522,22 @@ def test_registered_command_runs_from_a_shell(proj: Path) -> None:
         ["sh", "-c", cmd], input=payload.encode(), env=env, capture_output=True, timeout=60
     )
     assert ok.returncode == 0 and ok.stdout == b"", ok.stderr
+
+
+def test_managed_only_keeps_other_plugin_configs_and_uninstall_restores_them() -> None:
+    old = {
+        "pluginConfigs": {
+            "cc-plugin-sec-default@builtin": {"options": {"forceHotReloadPrompt": True}},
+            "x@y": {"options": {"a": 1}},
+        }
+    }
+    new = se.with_hooks(old, managed_only=True).new
+    assert new["allowManagedHooksOnly"] is True and se.mods_managed_only(new)
+    assert new["pluginConfigs"]["x@y"] == {"options": {"a": 1}}
+    assert new["pluginConfigs"]["cc-plugin-sec-default@builtin"]["options"] == {
+        "forceHotReloadPrompt": True,
+        "allowManagedModsOnly": True,
+    }
+    assert se.without_hooks(new, managed_only=True).new == old
+    with pytest.raises(se.SettingsError, match="pluginConfigs"):
+        se.with_hooks({"pluginConfigs": []}, managed_only=True)

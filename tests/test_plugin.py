@@ -53,6 +53,9 @@ def test_hooks_json_shape() -> None:
         # -I -S: the import-free client starts like a bare interpreter (ADR 0009)
         assert hook["command"] == f'python3 -I -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/{script}"'
         assert (REPO / "hooks" / script).is_file()
+        # a hook that cannot start blocks (ADR 0024), and the description says so
+        assert hook["onFailure"] == "block"
+    assert '"onFailure": "block"' in data["description"] and "2.1.295" in data["description"]
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from orchestrator_boundary import audit
 from orchestrator_boundary.config import ReportConfig
 from orchestrator_boundary.progress import Progress
 from orchestrator_boundary.report import Thresholds, compute, load_trail, parse_since, slope
+from orchestrator_boundary.report_words import plural
 
 
 def report_of(b, **kw):
@@ -85,8 +86,19 @@ def test_bypass_share_is_per_session(tmp_path):
     assert rep.bypassed_calls == sum(max(0, 3 - d // 4) for d in range(2))
     # the bypassed violations still count as violations (they would be denied in enforce)
     assert rep.violations == 24
+    lines = [json.loads(x) for x in ready_lines(tmp_path / "proj")]
+    assert sum(1 for x in lines if x.get("bypassed")) == 2 * rep.bypassed_calls  # Pre + Post
     ok = report_of(build(tmp_path / "proj2", bypass_sessions=1))
     assert "bypass" not in red(ok)
+
+
+def ready_lines(root):
+    return (root / ".claude" / "boundary" / "audit.jsonl").read_text().splitlines()
+
+
+def test_empty_trail_has_no_notes_and_no_intended_writes():
+    rep = compute([], Thresholds(), TODAY)
+    assert rep.notes == [] and rep.intended is None and rep.write_allow == []
 
 
 def test_no_agent_id_means_subagent_writes_look_like_the_main_agents(tmp_path):
@@ -150,6 +162,7 @@ def test_empty_trail_is_not_ready():
     rep = compute([], Thresholds(), TODAY)
     assert not rep.ready
     assert red(rep) == {"days", "tool_uses", "subagents", "trend"}
+    assert "intended_writes" not in red(rep)
     assert rep.to_json()["verdict"] == "NOT READY"
 
 
@@ -220,6 +233,7 @@ def test_json_has_every_number(ready_trail):
         "hook_errors",
         "bypass",
         "trend",
+        "intended_writes",
     ]
 
 
@@ -252,3 +266,85 @@ def test_streaming_gives_the_same_report(tmp_path):
     loaded = report_of(b)
     assert streamed.to_json() == loaded.to_json()
     assert streamed.malformed == 2
+
+
+# ------------------------------------------------------------- one call counts once
+
+
+def test_a_bypassed_call_counts_once(tmp_path):
+    b = build(tmp_path / "proj", days=1, writes=lambda d: 0)
+    for _ in range(3):
+        b.pair(0, "s001", "Write", path="src/hot.py", bypass=True)  # PreToolUse + PostToolUse
+    lines = [json.loads(x) for x in ready_lines(b.root)]
+    assert [x["event"] for x in lines if x.get("bypassed")] == ["PreToolUse", "PostToolUse"] * 3
+    rep = report_of(b)
+    assert rep.bypassed_calls == 3
+    assert rep.violations == 3 and rep.sessions_with_bypass == 1
+
+
+def test_a_bypassed_call_without_tool_use_id_counts_once():
+    def rec(event, **kw):
+        return {
+            "ts": "2026-01-01T10:00:00+00:00",
+            "event": event,
+            "session_id": "s",
+            "session_kind": "main",
+            "tool_name": "Write",
+            "would_deny": True,
+            "bypassed": True,
+            "error": None,
+            **kw,
+        }
+
+    calls = [rec("PreToolUse"), rec("PostToolUse")]  # one call, no id (older Claude Code)
+    calls += [rec(e, tool_use_id="toolu_1") for e in ("PreToolUse", "PostToolUse")]
+    calls += [rec("PostToolUse", tool_use_id="toolu_2")]  # its PreToolUse line is rotated away
+    rep = compute(calls, Thresholds(), TODAY)
+    assert rep.bypassed_calls == 3
+    assert rep.tool_uses == 2 and rep.violations == 2
+
+
+def test_a_call_judged_twice_counts_once(tmp_path):
+    """The boundary registered twice (settings and plugin): two lines per event, one call."""
+    b = build(tmp_path / "proj", days=1, writes=lambda d: 0)
+    base = report_of(b)
+    for event in ("PreToolUse", "PreToolUse", "PostToolUse", "PostToolUse"):
+        b.call(0, "s001", "Write", path="src/hot.py", tool_use_id="toolu_twice", event=event)
+    rep = report_of(b)
+    assert rep.tool_uses == base.tool_uses + 1
+    assert rep.violations == 1 and dict(rep.by_file) == {"src/hot.py": 1}
+    assert rep.repeated_records == 1
+    assert rep.invocations == base.invocations + 4  # every hook run is still an invocation
+    assert rep.notes == [
+        "1 record repeats a call that was already counted, as happens when the boundary is "
+        "registered twice (in the settings and as a plugin); each call is counted once."
+    ]
+
+
+# ------------------------------------------------------------- words
+
+
+@pytest.mark.parametrize(
+    ("n", "noun", "many", "expected"),
+    [
+        (0, "day", None, "0 days"),
+        (1, "day", None, "1 day"),
+        (2, "day", None, "2 days"),
+        (1, "tool use", None, "1 tool use"),
+        (3, "more file", None, "3 more files"),
+        (2, "entry", "entries", "2 entries"),
+    ],
+    ids=["zero", "one", "two", "two words", "more", "irregular"],
+)
+def test_plural(n, noun, many, expected):
+    assert plural(n, noun, many) == expected
+
+
+def test_one_of_everything_is_singular(tmp_path):
+    b = build(tmp_path / "proj", days=1, bad_inputs=1, writes=lambda d: 1)
+    rep = report_of(b)
+    values = {c.key: c.value for c in rep.criteria}
+    assert values["days"] == "1 day (1 with records)"
+    assert values["subagents"] == "1 call"
+    assert values["hook_errors"].endswith("(1 error)")
+    assert values["bypass"] == "0.0 % (0 sessions)"

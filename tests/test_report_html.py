@@ -14,7 +14,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from report_trails import TODAY, build
+from report_trails import TODAY, build, keep_notes
 
 from orchestrator_boundary import audit
 from orchestrator_boundary.report import Thresholds, compute, load_trail
@@ -159,7 +159,8 @@ def test_chromium_renders_verdict_and_charts(ready_page, tmp_path):
     assert "<polyline" in per_day
     by_tool = dom.split('id="chart-by-tool"', 1)[1].split("</svg>", 1)[0]
     assert by_tool.count('class="bar"') == len(rep.by_tool) == 2
-    assert dom.count('data-ok="true"') == 6
+    assert dom.count('data-ok="true"') == 7
+    assert 'id="notes"' not in dom and 'id="write-allow"' not in dom
 
 
 def test_chromium_screenshot_is_not_blank(ready_page, tmp_path):
@@ -189,6 +190,26 @@ def test_chromium_shows_not_ready_in_red(tmp_path):
     assert colour_counts(shot.read_bytes())["red"] > 200
 
 
+def test_chromium_shows_the_intended_write_and_the_error_causes(tmp_path):
+    b = build(tmp_path / "proj")
+    keep_notes(b, range(20))
+    for raw in (b"{not json", b"{not json either"):
+        b.call(3, "ignored", raw=raw)
+    page, rep = page_for(b, tmp_path, "notes")
+    assert rep.intended is not None and rep.by_cause
+    proc = browser(page, tmp_path, "--dump-dom")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    dom = proc.stdout
+    assert re.search(r'id="verdict"[^>]*>NOT READY<', dom)
+    assert dom.count('data-ok="false"') == 1 and "intended orchestrator writes" in dom
+    notes = dom.split('id="notes"', 1)[1].split("</div>", 1)[0]
+    assert "The top violation, STATE.md, looks like a file the orchestrator" in notes
+    pre = re.search(r'<pre id="write-allow">(.*?)</pre>', notes, re.S)
+    assert pre and pre[1] == '[orchestrator]\nwrite_allow = ["STATE.md"]'  # text: quotes as is
+    causes = dom.split('id="errors-by-cause"', 1)[1].split("</div>", 1)[0]
+    assert '<code>input is not valid JSON</code></td><td class="n">2</td>' in causes, causes
+
+
 def test_empty_report_renders(tmp_path):
     rep = compute([], Thresholds(), TODAY)
     html = render_html(rep)
@@ -209,3 +230,25 @@ def test_names_are_escaped(tmp_path):
     ]
     html = render_html(compute(recs, Thresholds(), TODAY))
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b>x" not in html
+
+
+def test_long_tool_names_are_shown_in_full_below_the_chart():
+    tool = "mcp__a_really_long_server_name__and_a_long_tool_name"
+    recs = [
+        {
+            "ts": "2026-01-01T00:00:00+00:00",
+            "event": "PreToolUse",
+            "session_id": "s",
+            "tool_name": name,
+            "would_deny": True,
+            "error": None,
+        }
+        for name in (tool, "Write")
+    ]
+    html = render_html(compute(recs, Thresholds(), TODAY))
+    chart = html.split('id="chart-by-tool"', 1)[1].split("</svg>", 1)[0]
+    assert f">{tool}<" not in chart and "\u2026" in chart  # the chart's label is shortened
+    full = html.split('id="tools-in-full"', 1)[1].split("</div>", 1)[0]
+    assert f"<code>{tool}</code>" in full and "<code>Write</code>" in full
+    short = render_html(compute(recs[1:], Thresholds(), TODAY))
+    assert 'id="tools-in-full"' not in short

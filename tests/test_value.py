@@ -32,7 +32,7 @@ from orchestrator_boundary.violation import Assessment, Code, Violation
 REPO = Path(__file__).resolve().parents[1]
 
 WRITES = """\
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome
 from orchestrator_boundary.bash.scan import Tok
 from orchestrator_boundary.bash.words import Word
 from orchestrator_boundary.paths import Located

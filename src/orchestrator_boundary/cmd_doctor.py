@@ -1,129 +1,69 @@
 """``orchestrator-boundary doctor``: is the boundary actually in force here? One line per check,
 each with what to do. Every check is a small function returning a ``Check``; exit 1 when any
-fails."""
+fails. The checks on what surrounds the hooks live in ``doctor_surroundings``."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import re
-import shutil
-import signal
-import subprocess
-import tempfile
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
+from orchestrator_boundary.doctor_context import (
+    FAIL,
+    MIN_CLAUDE,
+    OK,
+    RUN_TIMEOUT_S,
+    WARN,
+    Check,
+    Context,
+    claude_version,
+    entries_to_probe,
+    forget_versions,
+    ours,
+    plugin_enabled,
+    shown,
+)
+from orchestrator_boundary.doctor_probe import argv_of, probe_command
+from orchestrator_boundary.doctor_surroundings import (
+    check_evaluators,
+    check_mods,
+    check_on_failure,
+    check_other_hooks,
+    check_subagent_writes,
+    check_windows_shell,
+)
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV, bypass_requested
 from orchestrator_boundary.setups import setup
 
-MIN_CLAUDE = (2, 1, 69)  # first version whose payloads carry agent_id
-RUN_TIMEOUT_S = 20.0
-OK, WARN, FAIL = "ok", "warn", "fail"
-_GUARDED = ("CLAUDE", "ORCHESTRATOR_BOUNDARY", "AMPLIFIER_BYPASS")
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    status: str
-    message: str
-    fix: str = ""
-
-
-@dataclass(frozen=True)
-class Context:
-    root: str
-    environ: Mapping[str, str]
-    home: str | None
-
-    def settings(self) -> list[tuple[str, str, dict[str, Any] | None, str]]:
-        """(scope, path, parsed or None, problem) for each settings file that exists."""
-        out: list[tuple[str, str, dict[str, Any] | None, str]] = []
-        for scope, path in se.all_settings_paths(self.root, home=self.home, environ=self.environ):
-            try:
-                text = se.read_text(path)
-                if text is None:
-                    continue
-                out.append((scope, path, se.parse_settings(text, path), ""))
-            except se.SettingsError as exc:
-                out.append((scope, path, None, exc.problem))
-            except OSError as exc:
-                out.append((scope, path, None, f"cannot be read ({exc})"))
-        return out
+__all__ = ["Check", "Context", "check_windows_shell", "diagnose", "probe_command"]
 
 
 def check_claude(ctx: Context) -> Check:
-    exe = shutil.which("claude", path=ctx.environ.get("PATH"))
+    exe, version, problem = claude_version(ctx)
     if exe is None:
         return Check(
             "claude",
             WARN,
-            "claude is not on PATH here",
+            problem,
             "install Claude Code >= 2.1.69, or ignore if it runs elsewhere",
         )
-    try:
-        done = subprocess.run(
-            [exe, "--version"],
-            capture_output=True,
-            text=True,
-            timeout=15,
-            env=dict(ctx.environ),
-            check=False,
-        )
-        text = (done.stdout or "") + (done.stderr or "")
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return Check(
-            "claude",
-            WARN,
-            f"{exe} --version did not answer ({exc})",
-            "check the Claude Code installation",
-        )
-    m = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
-    if m is None:
-        return Check(
-            "claude",
-            WARN,
-            f"{exe} --version printed no version: {text.strip()[:80]!r}",
-            "check the Claude Code installation",
-        )
-    version = tuple(int(g) for g in m.groups())
-    shown = ".".join(m.groups())
+    if version is None:
+        return Check("claude", WARN, problem, "check the Claude Code installation")
     if version < MIN_CLAUDE:
         return Check(
             "claude",
             FAIL,
-            f"claude {shown} at {exe} is older than 2.1.69: its payloads carry no "
+            f"claude {shown(version)} at {exe} is older than 2.1.69: its payloads carry no "
             "agent_id, so subagents cannot be told from the main agent",
             "update Claude Code (npm install -g @anthropic-ai/claude-code)",
         )
-    return Check("claude", OK, f"claude {shown} at {exe}")
-
-
-def _ours(ctx: Context) -> dict[str, list[tuple[str, dict[str, Any]]]]:
-    found: dict[str, list[tuple[str, dict[str, Any]]]] = {e: [] for e in se.EVENTS}
-    for _scope, path, data, _problem in ctx.settings():
-        if data is None:
-            continue
-        for event, hooks in se.registered(data).items():
-            found[event].extend((path, h) for h in hooks)
-    return found
-
-
-def _plugin_enabled(ctx: Context) -> str | None:
-    for _scope, path, data, _ in ctx.settings():
-        plugins = (data or {}).get("enabledPlugins")
-        if isinstance(plugins, dict):
-            for name, on in plugins.items():
-                if on and "orchestrator-boundary" in str(name):
-                    return f"plugin {name} enabled in {path}"
-    return None
+    return Check("claude", OK, f"claude {shown(version)} at {exe}")
 
 
 def check_settings_files(ctx: Context) -> Check:
@@ -140,12 +80,25 @@ def check_settings_files(ctx: Context) -> Check:
 
 
 def check_hooks_registered(ctx: Context) -> Check:
-    found = _ours(ctx)
+    found = ours(ctx)
     missing = [e for e in se.EVENTS if not found[e]]
+    routes = ctx.plugin_routes()
+    plugin = (
+        "plugin (" + ", ".join(f"{r.why}: {r.root}" for r in routes) + ")"
+        if routes
+        else plugin_enabled(ctx)
+    )
     if not missing:
         where = sorted({p for e in se.EVENTS for p, _ in found[e]})
+        if plugin:
+            return Check(
+                "hooks",
+                WARN,
+                "both routes are active: settings (" + ", ".join(where) + f") and {plugin}; "
+                "every call is judged twice and recorded twice",
+                "keep one: orchestrator-boundary uninstall, or disable the plugin",
+            )
         return Check("hooks", OK, "PreToolUse and PostToolUse registered in " + ", ".join(where))
-    plugin = _plugin_enabled(ctx)
     if plugin:
         return Check("hooks", OK, f"registered through the {plugin}")
     if len(missing) == 2:
@@ -163,101 +116,22 @@ def check_hooks_registered(ctx: Context) -> Check:
     )
 
 
-def _payload(root: str, event: str, tool: str, tool_input: dict[str, Any]) -> bytes:
-    data: dict[str, Any] = {
-        "session_id": "doctor",
-        "transcript_path": "",
-        "cwd": root,
-        "hook_event_name": event,
-        "tool_name": tool,
-        "tool_input": tool_input,
-        "tool_use_id": "toolu_doctor",
-    }
-    if event == "PostToolUse":
-        data["tool_response"] = {}
-    return json.dumps(data).encode()
-
-
-def _run_hook(
-    command: str, stdin: bytes, env: dict[str, str], timeout: float, cwd: str
-) -> tuple[int | None, str, str]:
-    try:
-        proc = subprocess.Popen(
-            ["sh", "-c", command],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=cwd,
-            start_new_session=True,
-        )
-    except OSError as exc:
-        return None, "", str(exc)
-    try:
-        out_b, err_b = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # the whole group: no orphan keeps the pipes
-        proc.communicate()
-        return None, "", f"no answer within {timeout:g}s"
-    return proc.returncode, out_b.decode(errors="replace"), err_b.decode(errors="replace")
-
-
-def probe_command(event: str, command: str, timeout: float, environ: Mapping[str, str]) -> str:
-    """'' when ``command`` behaves like our hook in a temporary project; else what went wrong."""
-    with tempfile.TemporaryDirectory(prefix="ob-doctor-") as tmp:
-        root = os.path.realpath(tmp)
-        os.makedirs(os.path.join(root, ".claude"))
-        env = {k: v for k, v in environ.items() if not k.startswith(_GUARDED)}
-        env.update(CLAUDE_PROJECT_DIR=root, CLAUDECODE="1")
-        target = os.path.join(root, "src", "doctor.py")
-        code, out, err = _run_hook(
-            command, _payload(root, event, "Read", {"file_path": target}), env, timeout, root
-        )
-        if code != 0 or out.strip():
-            return (
-                f"main agent Read: exit {code}, stdout {out.strip()[:80]!r}, "
-                f"stderr {err.strip()[:160]!r} (expected exit 0 and no output)"
-            )
-        if event != "PreToolUse":
-            return ""
-        env[PHASE_ENV] = "enforce"
-        code, out, err = _run_hook(
-            command,
-            _payload(root, event, "Write", {"file_path": target, "content": "x\n"}),
-            env,
-            timeout,
-            root,
-        )
-        try:
-            decision = json.loads(out)["hookSpecificOutput"]["permissionDecision"]
-        except (ValueError, KeyError, TypeError):
-            decision = None
-        if code != 0 or decision != "deny":
-            return (
-                f"main agent Write in enforce: exit {code}, stdout {out.strip()[:80]!r}, "
-                f"stderr {err.strip()[:160]!r} (expected a deny)"
-            )
-    return ""
-
-
 def check_commands_runnable(ctx: Context) -> Check:
-    found = _ours(ctx)
     seen: set[tuple[str, str]] = set()
     problems = []
     count = 0
-    for event in se.EVENTS:
-        for path, hook in found[event]:
-            command = str(hook.get("command"))
-            if (event, command) in seen:
-                continue
-            seen.add((event, command))
-            count += 1
-            timeout = hook.get("timeout")
-            limit = float(timeout) if isinstance(timeout, int | float) and timeout > 0 else 600.0
-            why = probe_command(event, command, min(limit, RUN_TIMEOUT_S), ctx.environ)
-            if why:
-                problems.append(f"{event} command {command!r} in {path}: {why}")
+    for event, path, hook, extra in entries_to_probe(ctx):
+        command = json.dumps(hook, sort_keys=True) + json.dumps(extra)
+        if (event, command) in seen:
+            continue
+        seen.add((event, command))
+        count += 1
+        timeout = hook.get("timeout")
+        limit = float(timeout) if isinstance(timeout, int | float) and timeout > 0 else 600.0
+        why = probe_command(event, hook, min(limit, RUN_TIMEOUT_S), ctx.environ, ctx.root, extra)
+        if why:
+            shown = " ".join(argv_of(hook)[2:] if "args" not in hook else argv_of(hook))
+            problems.append(f"{event} command {shown!r} in {path}: {why}")
     if not count:
         return Check(
             "commands", WARN, "no registered command to try", "run: orchestrator-boundary install"
@@ -368,37 +242,26 @@ def check_bypass(ctx: Context) -> Check:
     return Check("bypass", OK, f"{BYPASS_ENV} not set")
 
 
-def check_other_hooks(ctx: Context) -> Check:
-    others = []
-    for _scope, path, data, _ in ctx.settings():
-        for matcher, what in se.foreign_write_hooks(data or {}):
-            others.append(f"{what!r} (matcher {matcher!r}) in {path}")
-    if others:
-        return Check(
-            "other-hooks",
-            WARN,
-            "another PreToolUse hook sees Write/Edit and could answer allow: "
-            + "; ".join(others)
-            + " — it would not override a deny, but worth knowing",
-            "make sure it answers nothing rather than allow for writes",
-        )
-    return Check("other-hooks", OK, "no other PreToolUse hook sees Write/Edit")
-
-
 CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_claude,
     check_settings_files,
     check_hooks_registered,
     check_commands_runnable,
+    check_on_failure,
     check_config,
     check_audit,
     check_phase,
     check_bypass,
     check_other_hooks,
+    check_mods,
+    check_subagent_writes,
+    check_windows_shell,
+    check_evaluators,
 )
 
 
 def diagnose(ctx: Context) -> list[Check]:
+    forget_versions()
     out = []
     for check in CHECKS:
         try:
@@ -419,13 +282,21 @@ def register(sub: Any) -> None:
     p = sub.add_parser("doctor", help="check that the boundary is installed and working here")
     p.add_argument("--project", default=None, help="project root (default: current directory)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--plugin-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a plugin folder Claude Code is started with (claude --plugin-dir DIR)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     environ = dict(os.environ)
     root = os.path.realpath(args.project or environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    ctx = Context(root, environ, environ.get("HOME") or None)
+    dirs = tuple(os.path.abspath(d) for d in getattr(args, "plugin_dir", []) or [])
+    ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs)
     checks = diagnose(ctx)
     failed = any(c.status == FAIL for c in checks)
     if args.json:

@@ -4,14 +4,22 @@ file, merged into what is there. ADR 0011. The JSON logic lives in ``settings_ed
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from orchestrator_boundary import registration
 from orchestrator_boundary import settings_edit as se
-from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
+from orchestrator_boundary.config import (
+    DEFAULT_CONFIG_PATH,
+    Config,
+    ConfigProblem,
+    config_path,
+    load_config,
+)
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 
 GITIGNORE_LINE = ".claude/boundary/"
@@ -113,9 +121,11 @@ def in_git_repo(path: str) -> bool:
 
 @dataclass
 class FileEdit:
+    """One file to write (``new``) or to remove (``new`` None)."""
+
     path: str
     old: str | None
-    new: str
+    new: str | None
     what: str
     backup: bool = True
     written: bool = False
@@ -149,10 +159,11 @@ class Result:
                     "path": e.path,
                     "what": e.what,
                     "created": e.old is None,
+                    "removed": e.new is None,
                     "written": e.written,
                     "backup": e.backup_file,
                     **(
-                        {"diff": se.unified_diff(e.old or "", e.new, e.path)}
+                        {"diff": se.unified_diff(e.old or "", e.new or "", e.path)}
                         if self.dry_run
                         else {}
                     ),
@@ -174,7 +185,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--managed-only",
         action="store_true",
-        help="with --scope managed: also set allowManagedHooksOnly",
+        help="with --scope managed: also set allowManagedHooksOnly and allowManagedModsOnly",
     )
     p.add_argument("--dry-run", action="store_true", help="print a unified diff, write nothing")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -199,6 +210,18 @@ def _project(args: argparse.Namespace) -> str:
     return os.path.abspath(args.project or os.getcwd())
 
 
+def hook_phase(project: str, phase: str | None, environ: Any) -> str:
+    """The phase the registered entries are written for (``onFailure``, the launcher's
+    fallback): the project config's own, else ``--phase``, else the default. A broken config
+    counts as enforce, as the hooks treat it. The environment's override is not persisted."""
+    loaded = load_config(config_path(project, environ), environ.get("HOME"))
+    if isinstance(loaded, ConfigProblem):
+        return Phase.ENFORCE.value
+    if isinstance(loaded, Config) and "phase" in loaded.model_fields_set:
+        return loaded.phase.value
+    return phase or DEFAULT_PHASE.value
+
+
 def plan(
     action: str,
     project: str,
@@ -207,6 +230,8 @@ def plan(
     phase: str | None = None,
     managed_only: bool = False,
     environ: Any = None,
+    python: str | None = None,
+    platform: str | None = None,
 ) -> Result:
     """What ``install``/``uninstall`` would change; raises ``SettingsError`` for a file we must
     leave alone."""
@@ -218,41 +243,31 @@ def plan(
     if managed_only and scope != "managed":
         res.notes.append("--managed-only only applies to --scope managed; ignored")
         managed_only = False
-    change = (
-        se.with_hooks(old, path, managed_only=managed_only)
-        if action == "install"
-        else se.without_hooks(old, path, managed_only=managed_only)
-    )
+    written_phase = hook_phase(project, phase, env)
+    if action == "install":
+        entries = registration.entries(
+            scope, written_phase, python=python, platform=platform, timeout=se.HOOK_TIMEOUT_S
+        )
+        change = se.with_hooks(old, path, entries=entries, managed_only=managed_only)
+    else:
+        change = se.without_hooks(old, path, managed_only=managed_only)
     res.actions.extend(change.actions)
-    if change.changed or (action == "install" and old_text is None):
+    if action == "uninstall" and change.changed and not change.new and old_text is not None:
+        res.edits.append(FileEdit(path, old_text, None, "settings"))
+        res.actions.append("removed the settings file, left empty")
+    elif change.changed or (action == "install" and old_text is None):
         text = se.dump_settings(change.new, se.detect_indent(old_text))
         res.edits.append(FileEdit(path, old_text, text, "settings"))
+    if action == "install":
+        _plan_machine_files(res, project, scope, env, python)
     if action == "install" and scope in ("project", "local"):
-        cfg = os.path.join(project, DEFAULT_CONFIG_PATH)
-        if not os.path.exists(cfg):
-            res.edits.append(
-                FileEdit(
-                    cfg,
-                    None,
-                    starter_config(phase or DEFAULT_PHASE.value),
-                    "starter config",
-                    backup=False,
-                )
-            )
-            res.actions.append(
-                f"wrote a starter {DEFAULT_CONFIG_PATH} (phase {phase or DEFAULT_PHASE.value})"
-            )
-        elif phase:
-            res.notes.append(
-                f"{cfg} exists; --phase ignored (use: orchestrator-boundary phase {phase})"
-            )
-        if in_git_repo(project):
-            gi = os.path.join(project, ".gitignore")
-            gi_old = se.read_text(gi)
-            gi_new = gitignore_with(gi_old)
-            if gi_new is not None:
-                res.edits.append(FileEdit(gi, gi_old, gi_new, "gitignore", backup=False))
-                res.actions.append(f"added {GITIGNORE_LINE} to .gitignore")
+        _plan_project_files(res, project, phase)
+    if action == "uninstall" and scope == "project":
+        shim = os.path.join(project, *registration.SHIM_RELPATH.split("/"))
+        shim_old = se.read_text(shim)
+        if shim_old is not None:
+            res.edits.append(FileEdit(shim, shim_old, None, "launcher", backup=False))
+            res.actions.append(f"removed {registration.SHIM_RELPATH}")
     if action == "uninstall":
         res.notes.append(
             f"left in place: {DEFAULT_CONFIG_PATH} and the audit trail "
@@ -262,9 +277,64 @@ def plan(
     return res
 
 
-def apply(res: Result) -> None:
+def _plan_machine_files(
+    res: Result, project: str, scope: str, env: Any, python: str | None
+) -> None:
+    """The launcher (project scope, committed) and this user's pointer to this installation."""
+    if scope == "project":
+        shim = os.path.join(project, *registration.SHIM_RELPATH.split("/"))
+        shim_old, shim_new = se.read_text(shim), registration.shim_text()
+        if shim_old != shim_new:
+            res.edits.append(FileEdit(shim, shim_old, shim_new, "launcher", backup=False))
+            res.actions.append(f"wrote {registration.SHIM_RELPATH} (commit it)")
+    pointer = registration.pointer_path(env)
+    pointer_old, pointer_new = se.read_text(pointer), registration.pointer_text(python)
+    if pointer_old != pointer_new:
+        res.edits.append(FileEdit(pointer, pointer_old, pointer_new, "pointer", backup=False))
+        res.actions.append(f"pointed {pointer} at this installation")
+
+
+def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
+    cfg = os.path.join(project, DEFAULT_CONFIG_PATH)
+    if not os.path.exists(cfg):
+        res.edits.append(
+            FileEdit(
+                cfg,
+                None,
+                starter_config(phase or DEFAULT_PHASE.value),
+                "starter config",
+                backup=False,
+            )
+        )
+        res.actions.append(
+            f"wrote a starter {DEFAULT_CONFIG_PATH} (phase {phase or DEFAULT_PHASE.value})"
+        )
+    elif phase:
+        res.notes.append(
+            f"{cfg} exists; --phase ignored (use: orchestrator-boundary phase {phase})"
+        )
+    if in_git_repo(project):
+        gi = os.path.join(project, ".gitignore")
+        gi_old = se.read_text(gi)
+        gi_new = gitignore_with(gi_old)
+        if gi_new is not None:
+            res.edits.append(FileEdit(gi, gi_old, gi_new, "gitignore", backup=False))
+            res.actions.append(f"added {GITIGNORE_LINE} to .gitignore")
+
+
+def apply(res: Result, environ: Any = None) -> None:
+    backups = se.backup_dir(os.environ if environ is None else environ)
     for e in res.edits:
-        e.backup_file = se.write_atomic(e.path, e.new, backup=e.backup and e.old is not None)
+        keep = e.backup and e.old is not None
+        if e.new is None:
+            e.backup_file = se.remove_with_backup(e.path, backup_to=backups) if keep else None
+            if not keep:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(e.path)
+                with contextlib.suppress(OSError):
+                    os.rmdir(os.path.dirname(e.path))  # only when left empty
+        else:
+            e.backup_file = se.write_atomic(e.path, e.new, backup=keep, backup_to=backups)
         e.written = True
 
 
@@ -314,7 +384,9 @@ def text_report(res: Result) -> str:
         lines.append(f"nothing to change: {res.settings_file} already {done}")
     elif res.dry_run:
         lines.append(f"dry run: {res.command} would change (nothing written):")
-        lines.extend(se.unified_diff(e.old or "", e.new, e.path).rstrip("\n") for e in res.edits)
+        lines.extend(
+            se.unified_diff(e.old or "", e.new or "", e.path).rstrip("\n") for e in res.edits
+        )
     else:
         lines.append(f"{res.command}: {res.settings_file} ({res.scope} scope)")
         lines.extend(f"  {a}" for a in res.actions)

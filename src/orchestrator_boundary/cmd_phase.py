@@ -8,15 +8,18 @@ import argparse
 import json
 import os
 from collections.abc import Mapping
+from datetime import UTC, date, datetime
 from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary.cmd_report import NoReport, project_report
 from orchestrator_boundary.config import Config, config_path, parse_config
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.phase import PHASE_ENV, Phase, env_phase
+from orchestrator_boundary.report import Report
 from orchestrator_boundary.setups import setup
 
 
@@ -31,6 +34,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--project", default=None, help="project root (default: current directory)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="switch to enforce even when the report says NOT READY",
+    )
     p.set_defaults(func=run)
 
 
@@ -54,10 +62,57 @@ def set_phase_text(text: str, value: str) -> str:
     return tomlkit.dumps(doc)
 
 
+def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str]:
+    """Bring our entries in the project's settings files in step with ``phase``: their
+    ``onFailure`` (ADR 0024) and the launcher's fallback phase (ADR 0023). The files changed."""
+    changed = []
+    for scope in ("project", "local"):
+        path = se.settings_path(scope, root, environ=environ)
+        text = se.read_text(path)
+        if text is None:
+            continue
+        change = se.in_step(se.parse_settings(text, path), phase, path)
+        if change.changed:
+            new = se.dump_settings(change.new, se.detect_indent(text))
+            se.write_atomic(path, new, backup_to=se.backup_dir(environ))
+            changed.append(path)
+    return changed
+
+
+def readiness(root: str, environ: Mapping[str, str], today: date | None = None) -> Report | str:
+    """The rollout report for the project's trail (ADR 0012, 0025) exactly as ``report`` makes
+    it, or why there is none."""
+    try:
+        made = project_report(root, environ, today or datetime.now(UTC).date())
+    except NoReport as exc:
+        return str(exc)
+    return made.report
+
+
+def not_ready(root: str, environ: Mapping[str, str]) -> str:
+    """'' when the report says READY; else why not, in one paragraph."""
+    rep = readiness(root, environ)
+    if isinstance(rep, str):
+        return rep
+    if rep.ready:
+        return ""
+    missing = [f"{c.label}: {c.value} (needs {c.needed})" for c in rep.criteria if not c.ok]
+    return "the report says NOT READY: " + "; ".join(missing or ["no criteria met"])
+
+
 def run(args: argparse.Namespace) -> int:
     root = os.path.abspath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     environ = dict(os.environ)
     out: dict[str, Any] = {"changed": False, "notes": []}
+    if args.value == Phase.ENFORCE.value and not getattr(args, "force", False):
+        current = effective(root, environ)
+        why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
+        if why:
+            return _fail(
+                args,
+                f"not switching to enforce: {why}. See: orchestrator-boundary report. "
+                "To enforce anyway: orchestrator-boundary phase enforce --force",
+            )
     if args.value is not None:
         path = config_path(root, environ)
         try:
@@ -75,6 +130,13 @@ def run(args: argparse.Namespace) -> int:
                 return _fail(args, f"{path}: cannot write ({exc})")
             out["changed"] = True
         out["set"] = args.value
+        try:
+            out["hooks_in_step"] = hooks_in_step(root, args.value, environ)
+        except (OSError, se.SettingsError) as exc:
+            out["notes"].append(
+                f"the hook entries were not brought in step ({exc}); "
+                "run: orchestrator-boundary install"
+            )
         checked = parse_config(new, path)
         if not isinstance(checked, Config):
             out["notes"].append(
@@ -99,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         if args.value is not None:
             verb = "set" if out["changed"] else "already"
             print(f'{verb}: phase = "{args.value}" in {out["config_file"]}')
+            for path in out.get("hooks_in_step", []):
+                print(f"hooks in step with {args.value}: {path}")
         print(f"effective phase: {out['phase']} (from {out['source']})")
         if out["problem"]:
             print(f"config problem: {out['problem']}")

@@ -1,22 +1,69 @@
 """Activation readiness: is this project's audit trail good enough for ``enforce``? ADR 0012.
 
 Pure computation: ``compute(records, thresholds, today)`` takes already-parsed audit records
-and returns a ``Report`` (numbers, per-day series, criteria, verdict). Reading the trail is
-``load_trail`` (malformed lines are counted, never fatal); rendering lives in ``cmd_report``
-(text, JSON) and ``report_html`` (one self-contained page).
+and returns a ``Report`` (numbers, per-day series, criteria, verdict, notes). Reading the trail
+is ``report_trail`` (re-exported here); rendering lives in ``report_text``, ``report_html`` and
+``Report.to_json``.
+
+Counting is per call, not per line: a call's PreToolUse and PostToolUse lines share its
+``tool_use_id``, so a bypassed call counts once, and a PreToolUse line whose ``tool_use_id`` was
+already counted (the boundary registered twice) is a repeated record, not a second tool use.
+
+Intended writes (``report_signals``) block READY: when the top violation is the orchestrator
+keeping its own notes, ``enforce`` would deny that in every session, and a steady stream of
+them can hide how the other violations move. The team decides first: allow the file (the
+report suggests the exact ``write_allow`` line, and re-judges the recorded writes with the
+current list, so the criterion turns green at once) or stop the writes and judge the trail
+from then on (``--since``).
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date
 from typing import Any
 
 from orchestrator_boundary.config import ReportConfig
-from orchestrator_boundary.progress import Progress
+from orchestrator_boundary.report_json import report_json
+from orchestrator_boundary.report_signals import (
+    WRITE_CODES,
+    FileWrites,
+    IntendedWrite,
+    WriteAllow,
+    error_cause,
+    intended_write,
+    suggested_write_allow,
+)
+from orchestrator_boundary.report_trail import (  # re-exported: the report's public names
+    Trail,
+    iter_records,
+    load_trail,
+    parse_lines,
+    parse_since,
+    record_day,
+)
+from orchestrator_boundary.report_verdict import Criterion, criteria, notes
+from orchestrator_boundary.report_words import plural
+
+__all__ = [
+    "Criterion",
+    "Day",
+    "Report",
+    "Thresholds",
+    "Trail",
+    "WriteAllow",
+    "compute",
+    "criteria",
+    "iter_records",
+    "load_trail",
+    "parse_lines",
+    "parse_since",
+    "plural",
+    "record_day",
+    "slope",
+]
 
 PRE = "PreToolUse"
 DEFAULT_TREND_TOLERANCE = 0.005  # per day, in violation rate (0..1): half a point a day
@@ -43,15 +90,6 @@ class Thresholds:
 
 
 @dataclass(frozen=True, slots=True)
-class Criterion:
-    key: str
-    label: str
-    ok: bool
-    value: str  # what the trail shows, human-readable
-    needed: str  # what enforce needs
-
-
-@dataclass(frozen=True, slots=True)
 class Day:
     day: date
     tool_uses: int
@@ -69,6 +107,7 @@ class Report:
     records: int = 0
     malformed: int = 0
     skipped_before_since: int = 0
+    repeated_records: int = 0  # PreToolUse lines of a call already counted
     first: date | None = None
     last: date | None = None
     span_days: int = 0
@@ -77,6 +116,7 @@ class Report:
     tool_uses: int = 0
     sessions: int = 0
     violations: int = 0
+    allowed_by_config: int = 0  # recorded violations the current write_allow now allows
     bypassed_calls: int = 0
     sessions_with_bypass: int = 0
     hook_errors: int = 0
@@ -86,11 +126,16 @@ class Report:
     by_file: list[tuple[str, int]] = field(default_factory=list)
     by_agent: list[tuple[str, int]] = field(default_factory=list)
     by_rule: list[tuple[str, int]] = field(default_factory=list)
+    by_cause: list[tuple[str, int]] = field(default_factory=list)  # hook errors
     per_day: list[Day] = field(default_factory=list)
     slope: float | None = None  # violation rate change per day (least squares)
     first_half_rate: float | None = None
     second_half_rate: float | None = None
+    intended: IntendedWrite | None = None  # the top violation, when it looks intended
+    write_allow: list[str] = field(default_factory=list)  # suggested list; empty: none
+    config_file: str = ""
     criteria: list[Criterion] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # sentences for the team
 
     @property
     def violations_per_session(self) -> float:
@@ -117,136 +162,8 @@ class Report:
         return "READY" if self.ready else "NOT READY"
 
     def to_json(self) -> dict[str, Any]:
-        """Every number and criterion, for programs (``--json``)."""
-        t = self.thresholds
-        return {
-            "verdict": self.verdict,
-            "ready": self.ready,
-            "today": self.today.isoformat(),
-            "thresholds": {
-                "min_days": t.min_days,
-                "min_tool_uses": t.min_tool_uses,
-                "max_hook_error_rate": t.max_hook_error_rate,
-                "max_bypass_session_share": t.max_bypass_session_share,
-                "trend_tolerance": t.trend_tolerance,
-            },
-            "records": self.records,
-            "malformed_lines": self.malformed,
-            "skipped_before_since": self.skipped_before_since,
-            "first_day": self.first.isoformat() if self.first else None,
-            "last_day": self.last.isoformat() if self.last else None,
-            "span_days": self.span_days,
-            "distinct_days": self.distinct_days,
-            "invocations": self.invocations,
-            "tool_uses": self.tool_uses,
-            "sessions": self.sessions,
-            "violations": self.violations,
-            "violation_rate": self.violation_rate,
-            "violations_per_session": self.violations_per_session,
-            "violations_by_tool": dict(self.by_tool),
-            "violations_by_file": dict(self.by_file),
-            "violations_by_agent": dict(self.by_agent),
-            "violations_by_rule": dict(self.by_rule),
-            "bypassed_calls": self.bypassed_calls,
-            "sessions_with_bypass": self.sessions_with_bypass,
-            "bypass_session_share": self.bypass_session_share,
-            "hook_errors": self.hook_errors,
-            "hook_error_rate": self.hook_error_rate,
-            "subagent_calls": self.subagent_calls,
-            "calls_with_agent_id": self.calls_with_agent_id,
-            "per_day": [
-                {
-                    "day": d.day.isoformat(),
-                    "tool_uses": d.tool_uses,
-                    "violations": d.violations,
-                    "rate": d.rate,
-                }
-                for d in self.per_day
-            ],
-            "trend": {
-                "slope_per_day": self.slope,
-                "first_half_rate": self.first_half_rate,
-                "second_half_rate": self.second_half_rate,
-            },
-            "criteria": [
-                {"key": c.key, "label": c.label, "ok": c.ok, "value": c.value, "needed": c.needed}
-                for c in self.criteria
-            ],
-        }
-
-
-# ---------------------------------------------------------------- reading the trail
-
-
-@dataclass(frozen=True, slots=True)
-class Trail:
-    records: list[dict[str, Any]]
-    malformed: int
-    files: list[str]
-
-
-def record_day(rec: Mapping[str, Any]) -> date | None:
-    """The UTC day of a record's ``ts``; None when it has no usable timestamp."""
-    ts = rec.get("ts")
-    if not isinstance(ts, str):
-        return None
-    try:
-        return datetime.fromisoformat(ts).date()
-    except ValueError:
-        return None
-
-
-def parse_lines(
-    lines: Iterable[str], progress: Progress | None = None
-) -> Iterator[dict[str, Any] | None]:
-    """Each non-blank line as a record, or None when it is not a usable audit record."""
-    for line in lines:
-        if progress is not None:
-            progress.advance()
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except (ValueError, RecursionError):
-            yield None
-            continue
-        yield rec if isinstance(rec, dict) and record_day(rec) is not None else None
-
-
-def iter_records(files: list[str], progress: Progress | None = None) -> Iterator[dict[str, Any]]:
-    """Every line of the trail files in order, streamed: a record, or ``{}`` for a malformed
-    line (which ``compute`` counts as malformed), so a large trail is never held in memory."""
-    for name in files:
-        with open(name, encoding="utf-8", errors="replace") as fh:
-            for rec in parse_lines(fh, progress):
-                yield {} if rec is None else rec
-
-
-def load_trail(files: list[str], progress: Progress | None = None) -> Trail:
-    """All records of the given trail files (oldest first); bad lines are counted."""
-    records: list[dict[str, Any]] = []
-    malformed = 0
-    for name in files:
-        with open(name, encoding="utf-8", errors="replace") as fh:
-            for rec in parse_lines(fh, progress):
-                if rec is None:
-                    malformed += 1
-                else:
-                    records.append(rec)
-    return Trail(records, malformed, list(files))
-
-
-def parse_since(text: str, today: date) -> date:
-    """``YYYY-MM-DD`` or ``Nd`` (N days before today)."""
-    text = text.strip()
-    if text.endswith("d") and text[:-1].isdigit():
-        return today - timedelta(days=int(text[:-1]))
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ValueError(
-            f"--since {text!r}: expected YYYY-MM-DD or a number of days like 30d"
-        ) from None
+        """Every number, criterion and note, for programs (``--json``)."""
+        return report_json(self)
 
 
 # ---------------------------------------------------------------- the numbers
@@ -268,14 +185,103 @@ def _ranked(counter: Counter[str]) -> list[tuple[str, int]]:
     return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def _pct(x: float) -> str:
-    return f"{x * 100:.1f} %"
+def _text(rec: Mapping[str, Any], key: str) -> str | None:
+    value = rec.get(key)
+    return value if isinstance(value, str) and value else None
 
 
-def _agent_label(rec: Mapping[str, Any]) -> str:
-    if rec.get("session_kind") == "subagent":
-        return str(rec.get("agent_type") or "subagent (no type)")
-    return "main"
+@dataclass(slots=True)
+class _Tally:
+    """One pass over the records; ``finish`` writes what it gathered into the Report."""
+
+    allow: WriteAllow
+    sessions: set[str] = field(default_factory=set)
+    bypass_sessions: set[str] = field(default_factory=set)
+    days: set[date] = field(default_factory=set)
+    uses_per_day: Counter[date] = field(default_factory=Counter)
+    viol_per_day: Counter[date] = field(default_factory=Counter)
+    by: dict[str, Counter[str]] = field(
+        default_factory=lambda: {k: Counter() for k in ("tool", "file", "agent", "rule", "cause")}
+    )
+    counted: set[str] = field(default_factory=set)  # tool_use_ids of the tool uses counted
+    bypassed: set[str] = field(default_factory=set)  # tool_use_ids of the bypassed calls
+    bypassed_without_id: int = 0
+    writes: dict[str, FileWrites] = field(default_factory=dict)  # main agent, per file
+
+    def add(self, r: Report, rec: Mapping[str, Any], day: date) -> None:
+        r.records += 1
+        r.invocations += 1
+        self.days.add(day)
+        sid, call = _text(rec, "session_id"), _text(rec, "tool_use_id")
+        pre = rec.get("event") == PRE
+        if sid:
+            self.sessions.add(sid)
+        if rec.get("error"):
+            r.hook_errors += 1
+            self.by["cause"][error_cause(rec["error"])] += 1
+            return  # an error record judged nothing: it is not a tool use
+        if rec.get("bypassed"):
+            self._bypass(sid, call, pre)
+        if rec.get("agent_id"):
+            r.calls_with_agent_id += 1
+        if not pre:
+            return
+        if call is not None:
+            if call in self.counted:
+                r.repeated_records += 1
+                return
+            self.counted.add(call)
+        self._tool_use(r, rec, day, sid)
+
+    def _bypass(self, sid: str | None, call: str | None, pre: bool) -> None:
+        """Per call: its PostToolUse line (same ``tool_use_id``) is the same bypass. Without an
+        id, only the PreToolUse line counts (every call that ran had one)."""
+        if sid:
+            self.bypass_sessions.add(sid)
+        if call is not None:
+            self.bypassed.add(call)
+        elif pre:
+            self.bypassed_without_id += 1
+
+    def _tool_use(self, r: Report, rec: Mapping[str, Any], day: date, sid: str | None) -> None:
+        r.tool_uses += 1
+        self.uses_per_day[day] += 1
+        subagent = rec.get("session_kind") == "subagent"
+        r.subagent_calls += subagent
+        if rec.get("would_deny") is not True:
+            return
+        code, paths = str(rec.get("code") or "?"), [str(p) for p in rec.get("paths") or []]
+        if not subagent and self.allow.allows(code, paths):
+            r.allowed_by_config += 1
+            return
+        r.violations += 1
+        self.viol_per_day[day] += 1
+        self.by["tool"][str(rec.get("tool_name") or "?")] += 1
+        self.by["agent"][
+            str(rec.get("agent_type") or "subagent (no type)") if subagent else "main"
+        ] += 1
+        self.by["rule"][f"{code} ({rec.get('rule') or '?'})"] += 1
+        for p in paths:
+            self.by["file"][p] += 1
+            if not subagent and code in WRITE_CODES:
+                self.writes.setdefault(p, FileWrites()).add(sid, day)
+
+    def finish(self, r: Report) -> None:
+        r.sessions, r.sessions_with_bypass = len(self.sessions), len(self.bypass_sessions)
+        r.bypassed_calls = len(self.bypassed) + self.bypassed_without_id
+        if self.days:
+            r.first, r.last = min(self.days), max(self.days)
+            r.span_days = (r.last - r.first).days + 1
+            r.distinct_days = len(self.days)
+        r.by_tool, r.by_file = _ranked(self.by["tool"]), _ranked(self.by["file"])
+        r.by_agent, r.by_rule = _ranked(self.by["agent"]), _ranked(self.by["rule"])
+        r.by_cause = _ranked(self.by["cause"])
+        days = sorted(self.uses_per_day)
+        r.per_day = [Day(d, self.uses_per_day[d], self.viol_per_day[d]) for d in days]
+        r.intended = intended_write(r.by_file, self.writes)
+        if r.intended is not None:
+            r.write_allow = suggested_write_allow(self.allow.patterns, r.intended.path)
+        r.config_file = self.allow.config_file
 
 
 def compute(
@@ -285,66 +291,24 @@ def compute(
     *,
     since: date | None = None,
     malformed: int = 0,
+    allow: WriteAllow | None = None,
 ) -> Report:
-    """The readiness report over parsed audit records (any order)."""
+    """The readiness report over parsed audit records (any order). ``allow``: the current
+    config's allow lists (recorded orchestrator writes they cover are not violations now)."""
     r = Report(today=today, thresholds=thresholds, malformed=malformed)
-    sessions: set[str] = set()
-    bypass_sessions: set[str] = set()
-    days: set[date] = set()
-    uses_per_day: Counter[date] = Counter()
-    viol_per_day: Counter[date] = Counter()
-    by_tool: Counter[str] = Counter()
-    by_file: Counter[str] = Counter()
-    by_agent: Counter[str] = Counter()
-    by_rule: Counter[str] = Counter()
+    tally = _Tally(allow or WriteAllow())
     for rec in records:
         day = record_day(rec)
         if day is None:
             r.malformed += 1
-            continue
-        if since is not None and day < since:
+        elif since is not None and day < since:
             r.skipped_before_since += 1
-            continue
-        r.records += 1
-        r.invocations += 1
-        days.add(day)
-        sid = rec.get("session_id")
-        if isinstance(sid, str) and sid:
-            sessions.add(sid)
-        if rec.get("error"):
-            r.hook_errors += 1
-            continue  # an error record judged nothing: it is not a tool use
-        if rec.get("bypassed"):
-            r.bypassed_calls += 1
-            if isinstance(sid, str) and sid:
-                bypass_sessions.add(sid)
-        if rec.get("agent_id"):
-            r.calls_with_agent_id += 1
-        if rec.get("event") != PRE:
-            continue
-        r.tool_uses += 1
-        uses_per_day[day] += 1
-        if rec.get("session_kind") == "subagent":
-            r.subagent_calls += 1
-        if rec.get("would_deny") is True:
-            r.violations += 1
-            viol_per_day[day] += 1
-            by_tool[str(rec.get("tool_name") or "?")] += 1
-            by_agent[_agent_label(rec)] += 1
-            code, rule = rec.get("code") or "?", rec.get("rule") or "?"
-            by_rule[f"{code} ({rule})"] += 1
-            for p in rec.get("paths") or []:
-                by_file[str(p)] += 1
-    r.sessions, r.sessions_with_bypass = len(sessions), len(bypass_sessions)
-    if days:
-        r.first, r.last = min(days), max(days)
-        r.span_days = (r.last - r.first).days + 1
-        r.distinct_days = len(days)
-    r.by_tool, r.by_file = _ranked(by_tool), _ranked(by_file)
-    r.by_agent, r.by_rule = _ranked(by_agent), _ranked(by_rule)
-    r.per_day = [Day(d, uses_per_day[d], viol_per_day[d]) for d in sorted(uses_per_day)]
+        else:
+            tally.add(r, rec, day)
+    tally.finish(r)
     _trend(r)
     r.criteria = criteria(r)
+    r.notes = notes(r)
     return r
 
 
@@ -359,57 +323,3 @@ def _trend(r: Report) -> None:
         first, second = r.per_day[:half], r.per_day[len(r.per_day) - half :]
         r.first_half_rate = sum(d.violations for d in first) / sum(d.tool_uses for d in first)
         r.second_half_rate = sum(d.violations for d in second) / sum(d.tool_uses for d in second)
-
-
-def criteria(r: Report) -> list[Criterion]:
-    t = r.thresholds
-    trend_ok = r.slope is not None and r.slope <= t.trend_tolerance
-    if r.slope is None:
-        trend_value = "unknown (needs tool uses on 2+ days)"
-    else:
-        word = "falling" if r.slope < -t.trend_tolerance else "stable" if trend_ok else "rising"
-        trend_value = f"{word}, {r.slope * 100:+.2f} points/day"
-    return [
-        Criterion(
-            "days",
-            "days of data",
-            r.span_days >= t.min_days,
-            f"{r.span_days} days ({r.distinct_days} with records)",
-            f">= {t.min_days}",
-        ),
-        Criterion(
-            "tool_uses",
-            "tool uses",
-            r.tool_uses >= t.min_tool_uses,
-            str(r.tool_uses),
-            f">= {t.min_tool_uses}",
-        ),
-        Criterion(
-            "subagents",
-            "subagent calls detected",
-            r.subagent_calls > 0,
-            f"{r.subagent_calls} calls",
-            "> 0",
-        ),
-        Criterion(
-            "hook_errors",
-            "hook errors",
-            r.hook_error_rate < t.max_hook_error_rate,
-            f"{_pct(r.hook_error_rate)} ({r.hook_errors})",
-            f"< {_pct(t.max_hook_error_rate)}",
-        ),
-        Criterion(
-            "bypass",
-            "sessions with bypass",
-            r.bypass_session_share < t.max_bypass_session_share,
-            f"{_pct(r.bypass_session_share)} ({r.sessions_with_bypass})",
-            f"< {_pct(t.max_bypass_session_share)}",
-        ),
-        Criterion(
-            "trend",
-            "violations falling or stable",
-            trend_ok,
-            trend_value,
-            f"slope <= {t.trend_tolerance * 100:+.2f}",
-        ),
-    ]

@@ -7,8 +7,11 @@ import math
 from html import escape
 
 from orchestrator_boundary.report import Report
+from orchestrator_boundary.report_signals import write_allow_toml
+from orchestrator_boundary.report_words import pct, plural
 
 GREEN, RED, BAR, LINE = "#1a7f37", "#cf222e", "#4c6ef5", "#e8590c"
+CHART_LABEL = 22  # characters of a name the tool chart shows; the table below has them all
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;
@@ -25,6 +28,8 @@ tr.ok{background:#dafbe1} tr.fail{background:#ffebe9}
 .grid{display:flex;flex-wrap:wrap;gap:32px} .grid>div{flex:1 1 420px}
 svg text{font:11px system-ui,sans-serif;fill:#1f2328}
 code{font:12px ui-monospace,monospace}
+pre{font:13px ui-monospace,monospace;background:#f6f8fa;padding:8px 12px;border-radius:6px}
+#notes p{max-width:80ch}
 """
 
 
@@ -70,8 +75,8 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
         bh = d.violations / peak * h
         parts.append(
             f'<rect class="bar" x="{x:.1f}" y="{top + h - bh:.1f}" width="{bar_w:.1f}" '
-            f'height="{bh:.1f}" fill="{BAR}"><title>{d.day}: {d.violations} violations'
-            f" / {d.tool_uses} uses</title></rect>"
+            f'height="{bh:.1f}" fill="{BAR}"><title>{d.day}: {plural(d.violations, "violation")}'
+            f" / {plural(d.tool_uses, 'tool use')}</title></rect>"
         )
         points.append(f"{left + i * slot + slot / 2:.1f},{top + h - d.rate / top_rate * h:.1f}")
     parts.append(
@@ -94,7 +99,7 @@ def chart_per_day(r: Report, width: int = 1000, height: int = 260) -> str:
 
 def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
     items = r.by_tool[:limit]
-    row, left, top = 24, 140, 8
+    row, left, top = 24, 160, 8  # left: room for CHART_LABEL characters
     height = top * 2 + max(len(items), 1) * row
     parts = [
         f'<svg id="chart-by-tool" width="{width}" '
@@ -109,7 +114,7 @@ def chart_by_tool(r: Report, width: int = 480, limit: int = 10) -> str:
     for k, (name, n) in enumerate(items):
         y = top + k * row
         bw = max(n / peak * w, 1)
-        label = name if len(name) <= 22 else name[:21] + "\u2026"
+        label = name if len(name) <= CHART_LABEL else name[: CHART_LABEL - 1] + "\u2026"
         parts.append(f'<text x="{left - 6}" y="{y + 16}" text-anchor="end">{escape(label)}</text>')
         parts.append(
             f'<rect class="bar" x="{left}" y="{y + 4}" width="{bw:.1f}" '
@@ -126,44 +131,66 @@ def _table(rows: list[tuple[str, str]]) -> str:
     return f"<table>{body}</table>"
 
 
-def _ranking(title: str, items: list[tuple[str, int]], limit: int = 15) -> str:
+def _names(items: list[tuple[str, int]], limit: int = 10) -> str:
+    """The chart's names in full (its labels are shortened to fit), when any is shortened."""
+    if all(len(name) <= CHART_LABEL for name, _ in items[:limit]):
+        return ""
+    return _ranking("", items, limit, ident="tools-in-full")
+
+
+def _ranking(title: str, items: list[tuple[str, int]], limit: int = 15, ident: str = "") -> str:
     if not items:
         return ""
+    id_attr = f' id="{ident}"' if ident else ""
     body = "".join(
         f"<tr><td><code>{escape(name)}</code></td><td class=n>{n}</td></tr>"
         for name, n in items[:limit]
     )
     more = f"<p class=meta>and {len(items) - limit} more</p>" if len(items) > limit else ""
-    return f"<div><h2>{escape(title)}</h2><table>{body}</table>{more}</div>"
+    heading = f"<h2>{escape(title)}</h2>" if title else ""
+    return f"<div{id_attr}>{heading}<table>{body}</table>{more}</div>"
 
 
-def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
-    verdict_class = "ready" if r.ready else "not-ready"
+def _numbers(r: Report) -> list[tuple[str, str]]:
     span = f"{r.first} .. {r.last}" if r.first else "no records"
-    numbers = [
-        ("days of data (first to last)", f"{r.span_days} ({span})"),
+    rows = [
+        ("days of data (first to last)", f"{plural(r.span_days, 'day')} ({span})"),
         ("days with records", str(r.distinct_days)),
         ("tool uses (PreToolUse)", _num(r.tool_uses)),
         ("hook invocations", _num(r.invocations)),
         ("sessions", _num(r.sessions)),
-        (
-            "violations (would deny)",
-            f"{_num(r.violations)} ({r.violation_rate * 100:.1f} % of uses)",
-        ),
+        ("violations (would deny)", f"{_num(r.violations)} ({pct(r.violation_rate)} of uses)"),
         ("violations per session", f"{r.violations_per_session:.2f}"),
+        ("violations now allowed by write_allow (not counted)", _num(r.allowed_by_config)),
         ("bypassed calls", _num(r.bypassed_calls)),
-        (
-            "sessions with a bypass",
-            f"{r.sessions_with_bypass} ({r.bypass_session_share * 100:.1f} %)",
-        ),
-        ("hook errors", f"{r.hook_errors} ({r.hook_error_rate * 100:.2f} % of invocations)"),
+        ("sessions with a bypass", f"{r.sessions_with_bypass} ({pct(r.bypass_session_share)})"),
+        ("hook errors", f"{r.hook_errors} ({pct(r.hook_error_rate, 2)} of invocations)"),
         ("subagent tool calls", _num(r.subagent_calls)),
         (
             "daily violation rate slope",
-            "-" if r.slope is None else f"{r.slope * 100:+.2f} points per day",
+            "-" if r.slope is None else f"{r.slope * 100:+.2f} points a day",
         ),
         ("malformed lines (skipped)", _num(r.malformed)),
+        ("repeated records of a call (counted once)", _num(r.repeated_records)),
     ]
+    return rows
+
+
+def _notes(r: Report) -> str:
+    """The notes and the suggested ``write_allow`` lines, as in the text form."""
+    if not r.notes:
+        return ""
+    paragraphs = "".join(f"<p>{escape(n)}</p>" for n in r.notes)
+    toml = (
+        f'<pre id="write-allow">{escape(write_allow_toml(r.write_allow))}</pre>'
+        if r.write_allow
+        else ""
+    )
+    return f'<div id="notes"><h2>Notes</h2>{paragraphs}{toml}</div>'
+
+
+def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
+    verdict_class = "ready" if r.ready else "not-ready"
     crit = "".join(
         f'<tr class="{"ok" if c.ok else "fail"}" data-ok="{str(c.ok).lower()}">'
         f"<td class=mark>{'PASS' if c.ok else 'FAIL'}</td><td>{escape(c.label)}</td>"
@@ -178,21 +205,25 @@ def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
 <body>
 <h1>orchestrator-boundary readiness report</h1>
 <p class=meta>{escape(r.today.isoformat())} &middot; trail <code>{escape(trail_path)}</code>
-({files} file{"s" if files != 1 else ""}, {r.records} records)</p>
+({plural(files, "file")}, {plural(r.records, "record")})</p>
 <p>Verdict for <code>enforce</code>:
 <span id="verdict" class="verdict {verdict_class}">{r.verdict}</span></p>
 <h2>Criteria</h2>
 <table id="criteria"><tr><th></th><th>criterion</th><th>trail</th><th>needed</th></tr>{crit}</table>
+{_notes(r)}
 <h2>Violations per day</h2>
 {chart_per_day(r)}
 <div class=grid>
-<div><h2>Numbers</h2>{_table(numbers)}</div>
-<div><h2>Violations by tool</h2>{chart_by_tool(r)}</div>
+<div><h2>Numbers</h2>{_table(_numbers(r))}</div>
+<div><h2>Violations by tool</h2>{chart_by_tool(r)}{_names(r.by_tool)}</div>
 </div>
 <div class=grid>
 {_ranking("Violations by agent", r.by_agent)}
 {_ranking("Violations by rule", r.by_rule)}
 </div>
+<div class=grid>
 {_ranking("Violations by file", r.by_file)}
+{_ranking("Hook errors by cause", r.by_cause, ident="errors-by-cause")}
+</div>
 </body></html>
 """

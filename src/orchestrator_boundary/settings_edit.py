@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from orchestrator_boundary import launcher, registration
+
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 EVENTS = ("PreToolUse", "PostToolUse")
 EVENT_ARG = {"PreToolUse": "pre", "PostToolUse": "post"}
@@ -31,6 +33,11 @@ MARKERS = ("orchestrator_boundary", "orchestrator-boundary")
 # if this were ever hit, Claude Code would let the call through (fail open), so it is generous.
 HOOK_TIMEOUT_S = 10
 SCOPES = ("project", "local", "user", "managed")
+MANAGED_HOOKS_KEY = "allowManagedHooksOnly"
+# Claude Code 2.1.330 reads allowManagedModsOnly as an option of its built-in policy plugin, in
+# managed settings: pluginConfigs["cc-plugin-sec-default@builtin"].options.allowManagedModsOnly.
+MANAGED_MODS_KEY = "allowManagedModsOnly"
+POLICY_PLUGIN = "cc-plugin-sec-default@builtin"
 MANAGED_ENV = "ORCHESTRATOR_BOUNDARY_MANAGED_SETTINGS"  # override, for tests and odd setups
 MANAGED_PATHS = {
     "linux": "/etc/claude-code/managed-settings.json",
@@ -49,23 +56,24 @@ class SettingsError(ValueError):
 def hook_command(
     event: str, *, executable: str | None = None, package_dir: str | None = None
 ) -> str:
-    """The shell command registered for ``event`` ("PreToolUse"/"PostToolUse" or "pre"/"post").
-
-    Pinned to the interpreter that has the package, quoted for POSIX shells: the import-free
-    client by path, ``"<python>" -I -S "<package>/client.py" PreToolUse`` (ADR 0009). The form
-    itself is decided in one place, ``client.hook_command``.
-    """
-    from orchestrator_boundary import client
-
-    return client.hook_command(event, executable, package_dir=package_dir)
+    """The POSIX shell command of a machine-local entry (local, user or managed scope):
+    ``"<python>" -I -S "<package>/launcher.py" PreToolUse``. The forms live in
+    ``registration`` (ADR 0023)."""
+    script = os.path.join(package_dir, "launcher.py") if package_dir else None
+    entry = registration.direct_entry(
+        event, python=executable, launcher_py=script, platform="linux"
+    )
+    return str(entry["command"])
 
 
 def is_ours(hook: object) -> bool:
-    """A hook entry (``{"type": "command", "command": ...}``) that this package registered."""
+    """A hook entry (``{"type": "command", "command": ...}``, or exec form with ``args``) that
+    this package registered."""
     if not isinstance(hook, Mapping):
         return False
-    command = hook.get("command")
-    return isinstance(command, str) and any(m in command for m in MARKERS)
+    command, args = hook.get("command"), hook.get("args")
+    words = [command, *(args if isinstance(args, list) else [])]
+    return any(isinstance(w, str) and any(m in w for m in MARKERS) for w in words)
 
 
 def settings_path(
@@ -157,8 +165,8 @@ def _strip_ours(groups: list[Any]) -> list[Any]:
     return out
 
 
-def _our_group(command: str, timeout: int) -> dict[str, Any]:
-    return {"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": timeout}]}
+def _our_group(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {"matcher": "*", "hooks": [dict(entry)]}
 
 
 def _is_exact(groups: list[Any], want: dict[str, Any]) -> bool:
@@ -188,20 +196,28 @@ def with_hooks(
     old: Mapping[str, Any],
     file: str = "settings.json",
     *,
+    entries: Mapping[str, Mapping[str, Any]] | None = None,
     commands: Mapping[str, str] | None = None,
     timeout: int = HOOK_TIMEOUT_S,
     managed_only: bool = False,
 ) -> Change:
-    """``old`` with our PreToolUse/PostToolUse hooks registered (once, matcher ``*``)."""
+    """``old`` with our PreToolUse/PostToolUse hooks registered (once, matcher ``*``).
+
+    ``entries`` are whole hook entries (``registration.entries``); ``commands`` is the short
+    form for a plain command with our timeout. ``managed_only`` also sets
+    ``allowManagedHooksOnly`` and ``allowManagedModsOnly`` (mods can answer a tool call before
+    plugin hooks run)."""
     _check_shape(old, file)
     new = copy.deepcopy(dict(old))
     actions: list[str] = []
-    cmds = commands or {e: hook_command(e) for e in EVENTS}
+    if entries is None:
+        cmds = commands or {e: hook_command(e) for e in EVENTS}
+        entries = {e: {"type": "command", "command": cmds[e], "timeout": timeout} for e in EVENTS}
     hooks = new.get("hooks")
     if hooks is None:
         hooks = new["hooks"] = {}
     for event in EVENTS:
-        want = _our_group(cmds[event], timeout)
+        want = _our_group(entries[event])
         groups = hooks.get(event, [])
         if _is_exact(groups, want):
             continue
@@ -209,9 +225,13 @@ def with_hooks(
         verb = "replaced" if stripped != groups else "added"
         hooks[event] = [*stripped, want]
         actions.append(f"{verb} the {event} hook")
-    if managed_only and new.get("allowManagedHooksOnly") is not True:
-        new["allowManagedHooksOnly"] = True
-        actions.append("set allowManagedHooksOnly")
+    if managed_only:
+        if new.get(MANAGED_HOOKS_KEY) is not True:
+            new[MANAGED_HOOKS_KEY] = True
+            actions.append(f"set {MANAGED_HOOKS_KEY}")
+        if not mods_managed_only(new):
+            _set_mods_only(new, file)
+            actions.append(f"set {MANAGED_MODS_KEY}")
     if not actions:
         new = copy.deepcopy(dict(old))  # identical, including a missing "hooks"
     return Change(dict(old), new, actions)
@@ -240,9 +260,65 @@ def without_hooks(
                 del hooks[event]
         if actions and not hooks:
             del new["hooks"]
-    if managed_only and new.get("allowManagedHooksOnly") is True:
-        del new["allowManagedHooksOnly"]
-        actions.append("removed allowManagedHooksOnly")
+    if managed_only:
+        if new.get(MANAGED_HOOKS_KEY) is True:
+            del new[MANAGED_HOOKS_KEY]
+            actions.append(f"removed {MANAGED_HOOKS_KEY}")
+        if mods_managed_only(new):
+            _drop_mods_only(new)
+            actions.append(f"removed {MANAGED_MODS_KEY}")
+    return Change(dict(old), new, actions)
+
+
+def mods_managed_only(data: Mapping[str, Any]) -> bool:
+    """Whether ``data`` (managed settings) limits mods to the organization's."""
+    configs = data.get("pluginConfigs")
+    plugin = configs.get(POLICY_PLUGIN) if isinstance(configs, dict) else None
+    options = plugin.get("options") if isinstance(plugin, dict) else None
+    return isinstance(options, dict) and options.get(MANAGED_MODS_KEY) is True
+
+
+def _set_mods_only(data: dict[str, Any], file: str) -> None:
+    node: dict[str, Any] = data
+    for key in ("pluginConfigs", POLICY_PLUGIN, "options"):
+        child = node.setdefault(key, {})
+        if not isinstance(child, dict):
+            raise SettingsError(file, f'"{key}" is a JSON {type(child).__name__}, not an object')
+        node = child
+    node[MANAGED_MODS_KEY] = True
+
+
+def _drop_mods_only(data: dict[str, Any]) -> None:
+    """Remove the option and the containers it leaves empty."""
+    configs = data["pluginConfigs"]
+    options = configs[POLICY_PLUGIN]["options"]
+    del options[MANAGED_MODS_KEY]
+    if not options:
+        del configs[POLICY_PLUGIN]["options"]
+    if not configs[POLICY_PLUGIN]:
+        del configs[POLICY_PLUGIN]
+    if not configs:
+        del data["pluginConfigs"]
+
+
+def in_step(old: Mapping[str, Any], phase: str, file: str = "settings.json") -> Change:
+    """``old`` with each of our entries brought in step with ``phase``: ``onFailure`` and the
+    project launcher's fallback phase (``registration.in_step``). Nothing else changes."""
+    _check_shape(old, file)
+    new = copy.deepcopy(dict(old))
+    actions: list[str] = []
+    hooks = new.get("hooks")
+    for event in EVENTS:
+        groups = hooks.get(event) if isinstance(hooks, dict) else None
+        for group in groups if isinstance(groups, list) else []:
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            for i, hook in enumerate(group["hooks"]):
+                if is_ours(hook) and isinstance(hook, dict):
+                    stepped = registration.in_step(hook, phase)
+                    if stepped != hook:
+                        group["hooks"][i] = stepped
+                        actions.append(f"{event} hook in step with phase {phase}")
     return Change(dict(old), new, actions)
 
 
@@ -322,33 +398,60 @@ def read_text(path: str) -> str | None:
         raise SettingsError(path, "not UTF-8 text") from None
 
 
-def backup_path(path: str, now: float | None = None) -> str:
+def backup_dir(environ: Mapping[str, str]) -> str:
+    """Where settings backups go: the user's Claude folder, never beside a committed file."""
+    return os.path.join(launcher.claude_dir(dict(environ)), "orchestrator-boundary", "backups")
+
+
+def backup_path(path: str, now: float | None = None, directory: str | None = None) -> str:
+    """A new timestamped name for a backup of ``path``: beside it, or in ``directory`` under
+    a name made from the whole path (so two projects' settings.json never collide)."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
-    candidate = f"{path}.bak-{stamp}"
+    if directory is None:
+        base = path
+    else:
+        base = os.path.join(directory, launcher.project_slug(path).strip("-") or "settings")
+    candidate = f"{base}.bak-{stamp}"
     n = 1
     while os.path.exists(candidate):
         n += 1
-        candidate = f"{path}.bak-{stamp}-{n}"
+        candidate = f"{base}.bak-{stamp}-{n}"
     return candidate
 
 
-def write_atomic(path: str, text: str, *, backup: bool = True) -> str | None:
+def _save_backup(target: str, directory: str | None) -> tuple[str | None, int]:
+    """Copy ``target`` to a new backup; (its path or None when there is no file, the mode)."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return None, 0o644
+    mode = st.st_mode & 0o7777
+    if directory is not None:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    saved = backup_path(target, directory=directory)
+    with open(target, "rb") as src, open(saved, "xb") as dst:
+        dst.write(src.read())
+    os.chmod(saved, mode)
+    return saved, mode
+
+
+def write_atomic(
+    path: str, text: str, *, backup: bool = True, backup_to: str | None = None
+) -> str | None:
     """Write ``text`` to ``path`` through a temp file and ``os.replace``; keep the previous
-    content in a timestamped backup next to it. A symlinked file is written through the link.
-    Returns the backup's path (None when there was no previous file)."""
+    content in a timestamped backup (in ``backup_to``, else next to it). A symlinked file is
+    written through the link. Returns the backup's path (None when there was no previous
+    file)."""
     target = os.path.realpath(path)
     directory = os.path.dirname(target)
     os.makedirs(directory, exist_ok=True)
     saved = None
     mode = 0o644
-    with contextlib.suppress(FileNotFoundError):
-        st = os.stat(target)
-        mode = st.st_mode & 0o7777
-        if backup:
-            saved = backup_path(target)
-            with open(target, "rb") as src, open(saved, "xb") as dst:
-                dst.write(src.read())
-            os.chmod(saved, mode)
+    if backup:
+        saved, mode = _save_backup(target, backup_to)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            mode = os.stat(target).st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
@@ -361,4 +464,13 @@ def write_atomic(path: str, text: str, *, backup: bool = True) -> str | None:
         with contextlib.suppress(OSError):
             os.remove(tmp)
         raise
+    return saved
+
+
+def remove_with_backup(path: str, *, backup_to: str | None = None) -> str | None:
+    """Remove ``path`` (through a symlink: the file it names), keeping a backup first."""
+    target = os.path.realpath(path)
+    saved, _ = _save_backup(target, backup_to)
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(target)
     return saved

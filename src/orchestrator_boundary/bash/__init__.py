@@ -1,4 +1,9 @@
-"""Parser-based analysis of what a Bash command writes (see docs/decisions/0006).
+"""The analysis of what a shell command writes: Bash, PowerShell, and the inline code they run.
+
+The package keeps its first name, ``bash``, because Bash is the tool it grew for and the name is
+imported across the project; it analyses PowerShell (``shell="powershell"``) and the inline
+code of interpreters (``python -c``, ``node -e``, ...) too. Its shape: ADR 0022; its grammar:
+ADR 0006.
 
 Public API: ``analyze(command, *, cwd, ...) -> BashAnalysis``. Pure: text in, frozen values out.
 Being pure, its answers are remembered (a bounded LRU, commands up to ``MEMO_MAX_CHARS``): with
@@ -9,10 +14,9 @@ memory. ADR 0016.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
+from orchestrator_boundary.bash.analysis import run
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
 
 __all__ = ["BashAnalysis", "Command", "Effect", "EffectKind", "Status", "analyze"]
@@ -35,11 +39,10 @@ def analyze(
     ``budget`` caps the work (nodes visited, characters scanned); when it runs out the
     result is UNPARSEABLE ("budget exhausted"), never "no effects".
     """
-    # in analysis.run's order: a memo key of positional arguments is a third of a keyword one
     inputs = (cwd, home, frozenset(read_only_commands), shell, budget)
     if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS:
         return _remembered(command, *inputs)
-    return _run(command, *inputs)
+    return run(command, *inputs)
 
 
 def clear_memo() -> None:
@@ -47,16 +50,4 @@ def clear_memo() -> None:
     _remembered.cache_clear()
 
 
-_runner: Callable[..., BashAnalysis] | None = None
-
-
-def _run(command: str, *inputs: Any) -> BashAnalysis:
-    global _runner
-    if _runner is None:  # tree-sitter only when a call needs it; an import per call is ~1.5 us
-        from orchestrator_boundary.bash.analysis import run
-
-        _runner = run
-    return _runner(command, *inputs)
-
-
-_remembered = lru_cache(maxsize=MEMO_ENTRIES)(_run)
+_remembered = lru_cache(maxsize=MEMO_ENTRIES)(run)

@@ -1,27 +1,35 @@
-"""The top of the analysis: size and budget guards, parsing, walking, summarizing."""
+"""The top of the analysis: size and budget guards, parsing, walking, summarizing.
+
+It is also the one implementation of ``outcome.Nested``, the seam through which per-program
+knowledge analyses code found inside a command (ADR 0022): every module of the package sits
+below this one, and none imports it.
+"""
 
 from __future__ import annotations
 
 import re
+import shlex
+from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
-from orchestrator_boundary.bash.facts import OPAQUE, READ_ONLY, UNPARSEABLE, WRITES, Env
-from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect
+from orchestrator_boundary.bash.dispatch import dispatch
+from orchestrator_boundary.bash.evaluated import evaluated, evaluates_values, literal_values
+from orchestrator_boundary.bash.links import through_links
+from orchestrator_boundary.bash.model import BashAnalysis, Command, Status, summarize
+from orchestrator_boundary.bash.outcome import Env, Outcome, runs_code
 from orchestrator_boundary.bash.parse import first_error, parse
-from orchestrator_boundary.bash.paths import normalize_cwd
-from orchestrator_boundary.bash.walk import Walker  # at the top: an import in a call costs ~1 us
-
-_RANK = {READ_ONLY: 0, WRITES: 1, OPAQUE: 2, UNPARSEABLE: 3}
-
+from orchestrator_boundary.bash.paths import is_windows, normalize_cwd
+from orchestrator_boundary.bash.powershell import analyze_powershell, powershell_commands
+from orchestrator_boundary.bash.walk import Walker
+from orchestrator_boundary.bash.words import Word
 
 # tree-sitter-bash 0.25's scanner corrupts memory on code points from U+20000 up (seen here:
 # random text with them crashes the process within a few thousand parses), and a crashed hook
 # fails open. Such text is not analysed: it is reported unparseable (ADR 0014).
 _PARSER_MAX_CODE_POINT = 0x1FFFF
-# Single character classes: one linear scan each, in C. max(code) and a generator over the
-# characters cost ~20 and ~60 ns a character (~0.2 and ~0.6 ms for a 10 KB heredoc).
 _ABOVE_PARSER_MAX = re.compile(f"[{chr(_PARSER_MAX_CODE_POINT + 1)}-\U0010ffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_POWERSHELL = frozenset({"powershell", "pwsh", "powershell.exe", "pwsh.exe"})
 
 
 def _encode(code: str) -> bytes:
@@ -42,38 +50,86 @@ def _encode(code: str) -> bytes:
         return _SURROGATE.sub("\ufffd", code).encode("utf-8")
 
 
-def run_shell(code: str, env: Env) -> list[Command]:
-    """Commands of nested shell code (``bash -c``, ``eval``, a heredoc fed to a shell)."""
-    source = _encode(code)
-    if len(source) > MAX_INPUT_BYTES:
-        raise BudgetExhausted("budget exhausted (nested code too large)")
-    env.budget.spend_text(code)
-    root = parse(source)
-    error = first_error(root, env.budget)
-    if error:
-        return [Command(code, "", UNPARSEABLE, note=f"nested shell code: {error}")]
+class _Nested:
+    """``outcome.Nested``: code inside a command is analysed by the same walk as the command."""
+
+    def dispatch(self, argv: list[Word], env: Env) -> Outcome:
+        return dispatch(argv, env)
+
+    def shell(self, code: str, env: Env) -> list[Command]:
+        source = _encode(code)
+        if len(source) > MAX_INPUT_BYTES:
+            raise BudgetExhausted("budget exhausted (nested code too large)")
+        env.budget.spend_text(code)
+        root = parse(source)
+        error = first_error(root, env.budget)
+        if error:
+            return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
+        out = _evaluated(root, source, env.budget)
+        Walker(env, out, source, code).block(root.named_children, env.cwd, env.nesting + 1)
+        return out
+
+    def powershell(self, code: str, env: Env) -> list[Command]:
+        return powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
+
+
+_NESTED = _Nested()
+
+
+def _evaluated(root: Any, source: bytes, budget: Budget) -> list[Command]:
+    """An opaque entry for text Bash would evaluate as code (evaluated.py), else nothing."""
+    reason, text = evaluated(root, source, budget)
+    return [Command(text, "", Status.OPAQUE, note=reason)] if reason else []
+
+
+_ECHOED_NAME = re.compile(r"""^"?\$\((?:echo|printf) +([\w./-]+)\)"?(?: |$)""")
+
+
+def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str]:
+    """Code a command that runs variable values may run: each literal value the text assigns,
+    on its own and as the program of a command named by an expansion (`x=touch; $x p`)."""
+    values = literal_values(root, budget)
+    codes = list(values)
+    hashed: dict[str, str] = {}  # `hash -p /usr/bin/touch ls`: later, ls runs touch
+    for cmd in commands:
+        words = cmd.text.split()
+        if cmd.program == "hash" and "-p" in words[:-2]:
+            at = words.index("-p")
+            hashed[words[at + 2]] = words[at + 1]
+        elif cmd.program in hashed:
+            codes.append(" ".join([hashed[cmd.program], *words[1:]]))
+        if cmd.note != "program name is not a literal":
+            continue
+        rest = cmd.text.partition(" ")[2]
+        echoed = _ECHOED_NAME.match(cmd.text)  # "$(echo touch)" p
+        names = [echoed.group(1)] if echoed else [v for v in values if v and " " not in v]
+        codes += [f"{name} {rest}" for name in names]
+    return codes
+
+
+def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
+    """A command named by an alias the text defined earlier is analysed as what it expands to
+    (`alias l='ls -l'; l` is `ls -l`)."""
+    if not any(cmd.program == "alias" for cmd in commands):
+        return commands
+    aliases: dict[str, str] = {}
     out: list[Command] = []
-    Walker(env, out, source, code).block(root.named_children, env.cwd, env.nesting + 1)
+    for cmd in commands:
+        if cmd.program == "alias":
+            try:
+                words = shlex.split(cmd.text)[1:]
+            except ValueError:
+                words = []
+            for word in words:
+                name, eq, body = word.partition("=")
+                if eq:
+                    aliases[name] = body
+        elif cmd.program in aliases and cmd.note.startswith("unknown program"):
+            rest = cmd.text.partition(" ")[2]
+            out += runs_code("", f"{aliases[cmd.program]} {rest}", env, "").inner
+            continue
+        out.append(cmd)
     return out
-
-
-def summarize(commands: list[Command], error: str = "") -> BashAnalysis:
-    status = READ_ONLY
-    rank = 0
-    effects: list[Effect] = []
-    opaque: list[Command] = []
-    for cmd in commands:  # one pass for all four (this runs once per analysis)
-        cmd_status = cmd.status
-        cmd_rank = _RANK[cmd_status]
-        if cmd_rank > rank:
-            status, rank = cmd_status, cmd_rank
-        if cmd_rank == 3 and not error:  # UNPARSEABLE
-            error = cmd.note
-        elif cmd_rank == 2:  # OPAQUE
-            opaque.append(cmd)
-        if cmd.effects:
-            effects.extend(cmd.effects)
-    return BashAnalysis(status, tuple(commands), tuple(effects), error, tuple(opaque))
 
 
 def _bash(
@@ -81,15 +137,24 @@ def _bash(
 ) -> BashAnalysis:
     source = _encode(command)
     if len(source) > MAX_INPUT_BYTES:
-        return BashAnalysis(UNPARSEABLE, error=f"input too large ({len(source)} bytes)")
+        return BashAnalysis(Status.UNPARSEABLE, error=f"input too large ({len(source)} bytes)")
     budget.spend_text(command)
     root = parse(source)
-    if root.has_error:  # first_error's own first test, without the call for clean text
-        return BashAnalysis(UNPARSEABLE, error=first_error(root, budget))
-    env = Env(normalize_cwd(cwd), normalize_cwd(home), read_only, budget, 0, run_shell)
-    out: list[Command] = []
+    error = first_error(root, budget)
+    if error:
+        return BashAnalysis(Status.UNPARSEABLE, error=error)
+    start = normalize_cwd(cwd)
+    env = Env(start, normalize_cwd(home), read_only, budget, 0, _NESTED, windows=is_windows(start))
+    out = _evaluated(root, source, budget)
     Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
-    return summarize(out)
+    out = _expand_aliases(out, env)
+    if evaluates_values(out):  # the values it may run are analysed as the code they may be
+        out += [
+            c
+            for code in guessed_code(out, root, budget)
+            for c in runs_code("", code, env, "").inner
+        ]
+    return summarize(through_links(out))
 
 
 def run(
@@ -102,20 +167,14 @@ def run(
 ) -> BashAnalysis:
     work = Budget(MAX_STEPS if budget is None else budget)
     if not isinstance(command, str):
-        return BashAnalysis(UNPARSEABLE, error="command is not text")
+        return BashAnalysis(Status.UNPARSEABLE, error="command is not text")
     try:
-        if shell.lower() in ("powershell", "pwsh", "powershell.exe", "pwsh.exe"):
-            from orchestrator_boundary.bash.powershell import analyze_powershell
-
+        if shell.lower() in _POWERSHELL:
             return analyze_powershell(
-                command,
-                cwd=cwd,
-                home=home,
-                read_only_commands=frozenset(read_only_commands),
-                budget=work,
+                command, cwd=cwd, home=home, read_only_commands=read_only_commands, budget=work
             )
-        return _bash(command, cwd, home, frozenset(read_only_commands), work)
+        return _bash(command, cwd, home, read_only_commands, work)
     except BudgetExhausted as exc:
-        return BashAnalysis(UNPARSEABLE, error=str(exc) or "budget exhausted")
+        return BashAnalysis(Status.UNPARSEABLE, error=str(exc) or "budget exhausted")
     except RecursionError:
-        return BashAnalysis(UNPARSEABLE, error="budget exhausted (nesting too deep)")
+        return BashAnalysis(Status.UNPARSEABLE, error="budget exhausted (nesting too deep)")

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.options import parse, spec
+from orchestrator_boundary.bash.opts import Parsed, split
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    checked,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -27,44 +36,87 @@ _UNPACK = {
 }
 
 
+_TAR = spec(
+    "AcdrtuxjzJaZvkmopOPSWhiBGMUwnlR",
+    "fCTXbHKNgLVFI",
+    """create extract get list diff compare append update concatenate catenate delete
+    test-label verbose gzip gunzip ungzip bzip2 xz lzma lzip lzop zstd auto-compress compress
+    uncompress keep-old-files keep-newer-files skip-old-files overwrite overwrite-dir
+    unlink-first recursive-unlink remove-files to-stdout preserve-permissions
+    same-permissions no-same-owner same-owner no-same-permissions preserve-order same-order
+    numeric-owner absolute-names dereference hard-dereference sparse verify ignore-zeros
+    ignore-failed-read no-recursion recursion wildcards no-wildcards anchored no-anchored
+    ignore-case no-ignore-case totals[=] show-transformed-names show-stored-names check-links
+    no-overwrite-dir touch multi-volume one-file-system exclude-vcs exclude-vcs-ignores
+    exclude-backups exclude-caches exclude-caches-all exclude-caches-under null no-null
+    unquote no-unquote full-time utc checkpoint[=] force-local interactive confirmation seek
+    no-seek warning= posix read-full-records block-number delay-directory-restore
+    no-delay-directory-restore acls no-acls selinux no-selinux xattrs no-xattrs
+    blocking-factor= file= directory= files-from= exclude-from= exclude= format= transform=
+    xform= owner= group= mode= mtime= newer= after-date= newer-mtime= strip-components=
+    label= tape-length= record-size= exclude-tag= exclude-tag-all= exclude-tag-under= sort=
+    occurrence[=] quoting-style= quote-chars= no-quote-chars= backup[=] suffix= level=
+    listed-incremental= incremental atime-preserve[=] index-file= hole-detection=
+    sparse-version= owner-map= group-map= clamp-mtime pax-option= help usage version
+    show-defaults use-compress-program= checkpoint-action= to-command= info-script=
+    new-volume-script= rsh-command= rmt-command=""",
+)
+# options whose value is a command tar runs
+_TAR_RUNS = ("-I", "-F", "--use-compress-program", "--to-command", "--info-script")
+_TAR_RUNS_MORE = ("--new-volume-script", "--rsh-command", "--rmt-command")
+
+
+def _tar_old_style(args: list[Word]) -> list[Word]:
+    """`tar czf out.tgz dir`: the letters are options; valued ones take the next words."""
+    letters = args[0].value or ""
+    out: list[Word] = []
+    rest = args[1:]
+    for letter in letters:
+        out.append(lit("-" + letter))
+        if letter in _TAR.valued and rest:
+            out.append(rest[0])
+            rest = rest[1:]
+    return out + rest
+
+
 def _tar(prog: str, args: list[Word], env: Env) -> Outcome:
     if args and args[0].value and not args[0].value.startswith("-"):
-        args = [lit("-" + args[0].value), *args[1:]]  # old style: `tar czf out.tgz dir`
-    parsed = split(
-        args,
-        "fCTXbHKNgLV",
-        frozenset(
-            {
-                "--file",
-                "--directory",
-                "--files-from",
-                "--exclude-from",
-                "--format",
-                "--use-compress-program",
-                "--transform",
-                "--owner",
-                "--group",
-                "--mode",
-            }
-        ),
-    )
-    if parsed.has("-t", "--list", "-d", "--diff", "--compare"):
-        return read_only(prog, "tar list / compare")
+        args = _tar_old_style(args)
+    parsed = parse(args, _TAR)
+    outcome = _tar_effects(prog, parsed, env)
+    commands = [v for v in parsed.values(*_TAR_RUNS, *_TAR_RUNS_MORE)]
+    for action in parsed.values("--checkpoint-action"):
+        text = "exec" if action is None or action.value is None else action.value
+        if "exec" in text:
+            commands.append(lit(text.partition("exec=")[2]) if action and action.value else None)
+    if commands:
+        code = "; ".join(c.value for c in commands if c is not None and c.value is not None)
+        literal = all(c is not None and c.value is not None for c in commands)
+        return runs_code(prog, code if literal else None, env, "tar runs a command", outcome.fx)
+    return checked(prog, parsed.unknown, outcome)
+
+
+def _tar_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
     archive = parsed.last("-f", "--file")
     into = parsed.last("-C", "--directory")
+    fx = env.fx_many(W, [v for v in parsed.values("--index-file", "-g") if v], "tar log file")
+    fx += env.fx_many(W, [v for v in parsed.values("--listed-incremental") if v], "tar snapshot")
+    if parsed.has("-t", "--list", "-d", "--diff", "--compare", "--test-label"):
+        return writes(prog, fx, "tar list / compare")
     if parsed.has("-x", "--extract", "--get"):
+        if parsed.has("-O", "--to-stdout"):
+            return writes(prog, fx, "tar extracts to stdout")
         base = into if into is not None else lit(".")
-        return writes(prog, env.fx_many(W, [base], "tar extract directory"))
+        return writes(prog, fx + env.fx_many(W, [base], "tar extract directory"))
     if parsed.has(
         "-c", "--create", "-r", "--append", "-u", "--update", "-A", "--concatenate", "--delete"
     ):
-        if archive is None or archive.value == "-":
-            return read_only(prog, "tar writes the archive to stdout")
-        fx = env.fx_many(W, [archive], "tar archive")
+        if archive is not None and archive.value != "-":
+            fx += env.fx_many(W, [archive], "tar archive")
         if parsed.has("--remove-files"):
             fx += env.fx_many(D, parsed.pos, "tar --remove-files")
-        return writes(prog, fx)
-    return read_only(prog, "tar without a mode")
+        return writes(prog, fx, "" if fx else "tar writes the archive to stdout")
+    return writes(prog, fx, "tar without a mode")
 
 
 def _zip(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -77,18 +129,32 @@ def _zip(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(prog, fx)
 
 
+_UNZIP = spec("lvtTzZpcfuonjCXKaqbMLVsUW2", "dxP")
+
+
 def _unzip(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "dxP", frozenset())
+    parsed = parse(args, _UNZIP)
     if parsed.has("-l", "-t", "-v", "-Z", "-p", "-c", "-z"):
-        return read_only(prog, "unzip list / test / to stdout")
+        return checked(prog, parsed.unknown, read_only(prog, "unzip list / test / to stdout"))
     base = parsed.last("-d") or lit(".")
-    return writes(prog, env.fx_many(W, [base], "unzip destination directory"))
+    fx = env.fx_many(W, [base], "unzip destination directory")
+    return checked(prog, parsed.unknown, writes(prog, fx))
+
+
+_COMPRESS = spec(
+    "cdfhklLnNqrtvVzk0123456789FTeHQmMUgD",
+    "bSTo",
+    """stdout to-stdout decompress uncompress force help keep list license no-name name quiet
+    recursive suffix= test verbose version fast best rsyncable synchronous rm threads=
+    output= format= memlimit= no-sparse sparse ultra long[=] adapt[=] no-check check=
+    single-stream no-progress progress extreme block-size= small no-adjust""",
+)
 
 
 def _compress(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "bSTLo", frozenset({"--suffix", "--threads", "--output"}))
+    parsed = parse(args, _COMPRESS)
     if parsed.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"):
-        return read_only(prog, f"{prog} to stdout / list / test")
+        return checked(prog, parsed.unknown, read_only(prog, f"{prog} to stdout / list / test"))
     family = _UNPACK.get(prog, prog)
     unpack = prog in _UNPACK or parsed.has("-d", "--decompress", "--uncompress")
     keep = parsed.has("-k", "--keep") or (family == "zstd" and not parsed.has("--rm"))
@@ -106,7 +172,9 @@ def _compress(prog: str, args: list[Word], env: Env) -> Outcome:
         fx.append(env.fx(W, lit(out) if out else None, f"{prog} output"))
         if not keep:
             fx.append(env.fx(D, operand, f"{prog} replaces its input"))
-    return writes(prog, fx)
+    outputs = [v for v in parsed.values("-o", "--output") if v]
+    fx += env.fx_many(W, outputs, f"{prog} -o output")
+    return checked(prog, parsed.unknown, writes(prog, fx))
 
 
 def _rsync(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -177,134 +245,6 @@ def _patch(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(prog, [Fx(W, "", None, "patch: files named in the patch")])
 
 
-def _url_name(url: Word) -> Word | None:
-    value = url.literal
-    if not value:
-        return None
-    name = value.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-    return lit(name) if name and "." in value.split("://", 1)[-1] and "/" in value else None
-
-
-def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "oDcKdHXuAeEFTbrxmwyYzUQ",
-        frozenset(
-            {
-                "--output",
-                "--dump-header",
-                "--cookie-jar",
-                "--trace",
-                "--trace-ascii",
-                "--stderr",
-                "--data",
-                "--data-raw",
-                "--data-binary",
-                "--header",
-                "--request",
-                "--user",
-                "--user-agent",
-                "--referer",
-                "--form",
-                "--upload-file",
-                "--cookie",
-                "--proxy",
-                "--max-time",
-                "--connect-timeout",
-                "--output-dir",
-                "--config",
-                "--retry",
-                "--write-out",
-                "--data-urlencode",
-                "--url",
-                "--cacert",
-                "--cert",
-                "--key",
-                "--json",
-                "--range",
-                "--limit-rate",
-                "--resolve",
-                "--libcurl",
-                "--etag-save",
-                "--hsts",
-                "--alt-svc",
-            }
-        ),
-    )
-    outdir = parsed.last("--output-dir")
-    env = env.at(env.resolve(outdir)) if outdir is not None else env
-    fx: list[Fx] = []
-    urls = parsed.pos + [v for v in parsed.values("--url") if v]
-    for out in parsed.values("-o", "--output"):
-        if out is not None and out.value != "-":
-            fx += env.fx_many(W, [out], f"{prog} -o output")
-    if parsed.has("-O", "--remote-name", "--remote-name-all"):
-        if parsed.has("-J", "--remote-header-name"):
-            fx.append(Fx(W, "", None, f"{prog} -OJ: name from the server"))
-        for url in urls[: max(1, len(urls) - len(parsed.values("-o", "--output")))]:
-            fx.append(env.fx(W, _url_name(url), f"{prog} -O remote name"))
-    for name in (
-        "-D",
-        "--dump-header",
-        "-c",
-        "--cookie-jar",
-        "--trace",
-        "--trace-ascii",
-        "--stderr",
-        "--libcurl",
-        "--etag-save",
-    ):
-        for out in parsed.values(name):
-            if out is not None and out.value != "-":
-                fx += env.fx_many(W, [out], f"{prog} {name} file")
-    return writes(prog, fx, "" if fx else "output to stdout")
-
-
-def _wget(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "OoaPleAtTUwQeiBRDIX",
-        frozenset(
-            {
-                "--output-document",
-                "--output-file",
-                "--append-output",
-                "--directory-prefix",
-                "--level",
-                "--accept",
-                "--reject",
-                "--tries",
-                "--timeout",
-                "--user-agent",
-                "--header",
-                "--user",
-                "--password",
-                "--input-file",
-                "--base",
-                "--domains",
-                "--post-data",
-            }
-        ),
-    )
-    if parsed.has("--spider"):
-        return read_only(prog, "wget --spider")
-    fx: list[Fx] = []
-    prefix = parsed.last("-P", "--directory-prefix")
-    env = env.at(env.resolve(prefix)) if prefix is not None else env
-    for name in ("-o", "--output-file", "-a", "--append-output"):
-        fx += env.fx_many(W, [v for v in parsed.values(name) if v], f"{prog} log file")
-    doc = parsed.last("-O", "--output-document")
-    if doc is not None:
-        if doc.value != "-":
-            fx += env.fx_many(W, [doc], f"{prog} -O output")
-    elif parsed.has("-r", "--recursive", "-m", "--mirror"):
-        fx += env.fx_many(W, [lit(".")], f"{prog} recursive download directory")
-    else:
-        for url in parsed.pos:
-            fx.append(env.fx(W, _url_name(url), f"{prog} download"))
-    return writes(prog, fx)
-
-
 HANDLERS = {
     "tar": _tar,
     "zip": _zip,
@@ -312,8 +252,6 @@ HANDLERS = {
     "rsync": _rsync,
     "scp": _rsync,
     "patch": _patch,
-    "curl": _curl,
-    "wget": _wget,
     **{
         name: _compress
         for name in (

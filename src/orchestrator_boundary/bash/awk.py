@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, writes
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, runs_code, writes
 from orchestrator_boundary.bash.words import Word
 
 W = EffectKind.WRITE
@@ -61,9 +61,12 @@ def _tokens(code: str) -> list[tuple[str, str]]:
     return out
 
 
-def scan_program(code: str) -> tuple[list[str | None], str]:
-    """Files written by print/printf redirection (None = computed name), and an opaque reason."""
+def scan_program(code: str) -> tuple[list[str | None], str, list[str | None]]:
+    """Files written by print/printf redirection (None = computed name), an opaque reason, and
+    the command lines it runs (system("..."), print | "...", "..." | getline; None = computed)."""
     written: list[str | None] = []
+    commands: list[str | None] = []
+    reason = ""
     toks = _tokens(code)
     in_print = False
     depth = 0
@@ -72,7 +75,11 @@ def scan_program(code: str) -> tuple[list[str | None], str]:
         if kind == "id" and value in ("print", "printf"):
             in_print, depth = True, 0
         elif kind == "id" and value == "system" and nxt == ("op", "("):
-            return written, "awk system() runs commands"
+            after = toks[k + 2] if k + 2 < len(toks) else ("nl", "")
+            closes = toks[k + 3] if k + 3 < len(toks) else ("nl", "")
+            literal = after[0] == "str" and closes == ("op", ")")
+            commands.append(after[1] if literal else None)
+            reason = "awk system() runs commands"
         elif kind == "nl" or (kind == "op" and value in "{}"):
             in_print = False
         elif kind == "op" and value in "([":
@@ -82,24 +89,33 @@ def scan_program(code: str) -> tuple[list[str | None], str]:
         elif kind == "op" and value == "|":
             if nxt == ("op", "|"):
                 continue
-            if (in_print and depth == 0) or nxt == ("id", "getline"):
-                return written, "awk pipes to / from a command"
+            if in_print and depth == 0:
+                commands.append(nxt[1] if nxt[0] == "str" else None)
+                reason = "awk pipes to / from a command"
+            elif nxt == ("id", "getline"):
+                before = toks[k - 1] if k else ("nl", "")
+                commands.append(before[1] if before[0] == "str" else None)
+                reason = "awk pipes to / from a command"
         elif kind == "op" and value in (">", ">>") and in_print and depth == 0:
             written.append(nxt[1] if nxt[0] == "str" else None)
-    return written, ""
+    return written, reason, commands
 
 
 def awk(prog: str, args: list[Word], env: Env) -> Outcome:
     parsed = split(
         args,
-        "FvfiE",
-        frozenset({"--field-separator", "--assign", "--file", "--include", "--exec", "--source"}),
+        "FvfiEl",
+        frozenset(
+            {"--field-separator", "--assign", "--file", "--include", "--exec", "--source", "--load"}
+        ),
     )
     operands = list(parsed.pos)
     in_place = any(
         v is not None and v.value in ("inplace", "inplace.awk")
         for v in parsed.values("-i", "--include")
     )
+    if parsed.has("-l", "--load") or any("@load" in (v.value or "@load") for v in parsed.pos[:1]):
+        return opaque(prog, "awk loads an extension")
     if parsed.has("-f", "--file", "-E", "--exec"):
         return opaque(prog, "awk program file not analyzed")
     sources = [v for v in parsed.values("--source") if v]
@@ -113,7 +129,7 @@ def awk(prog: str, args: list[Word], env: Env) -> Outcome:
         if src.value is None:
             return opaque(prog, "awk program is not a literal", fx)
         env.budget.spend_text(src.value)
-        written, reason = scan_program(src.value)
+        written, reason, commands = scan_program(src.value)
         for name in written:
             fx.append(
                 env.fx(W, name, "awk print redirection")
@@ -122,5 +138,6 @@ def awk(prog: str, args: list[Word], env: Env) -> Outcome:
             )
         fx = [f for f in fx if f.path not in ("/dev/stdout", "/dev/stderr", "/dev/null")]
         if reason:
-            return opaque(prog, reason, fx)
+            code = "\n".join(c for c in commands if c) if all(commands) else None
+            return runs_code(prog, code or None, env, reason, fx)
     return writes(prog, fx, "" if fx else "awk prints to stdout")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Outcome, opaque, read_only
+from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.paths import basename
 from orchestrator_boundary.bash.programs import HANDLERS
 from orchestrator_boundary.bash.readonly_data import (

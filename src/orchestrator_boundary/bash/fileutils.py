@@ -4,31 +4,65 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.options import long_name, parse, spec
+from orchestrator_boundary.bash.opts import Parsed, split
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    checked,
+    opaque,
+    read_only,
+    writes,
+)
+from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.words import Word
 
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE
 _TARGET_DIR = frozenset({"--target-directory", "-t"})
 
 
+_COPY_LIKE = {
+    "cp": spec(
+        "abdfHilLnPpRrsTuvxZcNX",
+        "St",
+        """archive attributes-only backup[=] copy-contents dereference force interactive link
+        no-dereference no-clobber no-preserve= no-target-directory one-file-system parents
+        preserve[=] recursive reflink[=] remove-destination sparse= strip-trailing-slashes
+        suffix= symbolic-link target-directory= update[=] verbose context[=] debug
+        keep-directory-symlink help version""",
+    ),
+    "mv": spec(
+        "bfinTuvZ",
+        "St",
+        """backup[=] force interactive no-clobber no-copy strip-trailing-slashes suffix=
+        target-directory= no-target-directory update[=] verbose context exchange debug help
+        version""",
+    ),
+    "install": spec(
+        "bcCdDpsTvZ",
+        "gmoSt",
+        """backup[=] compare directory group= mode= owner= preserve-timestamps strip
+        strip-program= suffix= target-directory= no-target-directory verbose preserve-context
+        context[=] debug help version""",
+    ),
+    "ln": spec(
+        "bdFfiLnPrsTv",
+        "St",
+        """backup[=] directory force interactive logical no-dereference physical relative
+        symbolic suffix= target-directory= no-target-directory verbose help version""",
+    ),
+}
+
+
 def _copy_like(prog: str, args: list[Word], env: Env) -> Outcome:
     """cp, mv, install, ln: sources then destination (or -t DIR)."""
-    short = {"cp": "tS", "mv": "tS", "install": "tSgmo", "ln": "tS"}[prog]
-    long_ = frozenset(
-        {
-            "--target-directory",
-            "--suffix",
-            "--backup",
-            "--owner",
-            "--group",
-            "--mode",
-            "--sparse",
-            "--reflink",
-        }
-    )
-    parsed = split(args, short, long_)
+    parsed = parse(args, _COPY_LIKE[prog])
+    return checked(prog, parsed.unknown, _copy_effects(prog, parsed, env))
+
+
+def _copy_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
     if prog == "install" and parsed.has("-d", "--directory"):
         return writes(prog, env.fx_many(W, parsed.pos, "install -d directory"))
     target = parsed.last("-t", "--target-directory")
@@ -42,10 +76,25 @@ def _copy_like(prog: str, args: list[Word], env: Env) -> Outcome:
         else:
             return read_only(prog, "no destination")
     kind = C if prog == "ln" else W
-    fx = env.fx_many(kind, [target], f"{prog} destination")
+    source = f"{prog} destination"
+    if prog == "ln" and len(sources) == 1:
+        source = f"ln link to {_link_target(parsed, sources[0], target, env) or '?'}"
+    fx = env.fx_many(kind, [target], source)
     if prog == "mv":
         fx = env.fx_many(D, sources, "mv source") + fx
     return writes(prog, fx)
+
+
+def _link_target(parsed: Parsed, source: Word, link: Word, env: Env) -> str | None:
+    """Where the link ``ln [-s] SOURCE LINK`` makes points: a symbolic link's text is read
+    from the link's own folder, a hard link is the file itself."""
+    value = source.literal
+    if value is None:
+        return None
+    if not parsed.has("-s", "--symbolic") or value.startswith("/"):
+        return env.resolve(source)
+    where = env.resolve(link)
+    return resolve(value, where.rsplit("/", 1)[0] if where else None)
 
 
 def _operands(
@@ -61,6 +110,12 @@ def _operands(
         return writes(prog, env.fx_many(kind, parsed.pos[skip_n:], f"{prog} {label}"))
 
     return handler
+
+
+_CHMOD_LONG = spec(
+    longs="""changes silent quiet verbose no-preserve-root preserve-root reference= recursive
+    dereference no-dereference from= help version"""
+)
 
 
 def _chmod(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -84,11 +139,15 @@ def _chmod(prog: str, args: list[Word], env: Env) -> Outcome:
         "--dereference",
     }
     operands: list[Word] = []
+    unknown: list[str] = []
     has_ref = False
     for arg in args:
         value = arg.value
-        if value is not None and value.startswith("--reference"):
-            has_ref = True
+        if value is not None and value.startswith("--") and len(value) > 2:
+            name = long_name(value.partition("=")[0], _CHMOD_LONG)
+            if name is None:
+                unknown.append(value)
+            has_ref = has_ref or name == "--reference"
         elif value is not None and value in known:
             continue
         elif value is None or not value.startswith("-") or value == "-":
@@ -96,13 +155,18 @@ def _chmod(prog: str, args: list[Word], env: Env) -> Outcome:
         elif len(value) > 1 and set(value) <= mode_chars and not operands and prog == "chmod":
             operands.append(arg)  # a mode such as -x
     targets = operands if has_ref else operands[1:]
-    return writes(prog, env.fx_many(C, targets, f"{prog} target"))
+    return checked(prog, unknown, writes(prog, env.fx_many(C, targets, f"{prog} target")))
+
+
+_TOUCH = spec("acfhm", "drt", "time= date= reference= no-create no-dereference help version")
 
 
 def _touch(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "drt", frozenset({"--date", "--reference", "--time"}))
+    parsed = parse(args, _TOUCH)
     kind = C if parsed.has("-c", "--no-create") else W
-    return writes(prog, env.fx_many(kind, parsed.pos, "touch target"))
+    return checked(
+        prog, parsed.unknown, writes(prog, env.fx_many(kind, parsed.pos, "touch target"))
+    )
 
 
 def _dd(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -110,41 +174,55 @@ def _dd(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(prog, env.fx_many(W, targets, "dd of="))
 
 
+_TEE = spec("aip", "", "append ignore-interrupts output-error[=] help version")
+
+
 def _tee(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "", frozenset({"--output-error"}))
-    return writes(prog, env.fx_many(W, [p for p in parsed.pos if p.value != "-"], "tee output"))
+    parsed = parse(args, _TEE)
+    fx = env.fx_many(W, [p for p in parsed.pos if p.value != "-"], "tee output")
+    return checked(prog, parsed.unknown, writes(prog, fx))
+
+
+_SORT = {
+    "sort": spec(
+        "bcCdfghiMmnRrsuVz",
+        "koStTy",
+        """ignore-leading-blanks dictionary-order ignore-case general-numeric-sort
+        ignore-nonprinting month-sort human-numeric-sort numeric-sort random-sort
+        random-source= reverse sort= version-sort batch-size= check[=] compress-program= debug
+        files0-from= key= merge output= stable buffer-size= field-separator=
+        temporary-directory= unique zero-terminated parallel= help version""",
+    ),
+    "shuf": spec(
+        "erz",
+        "inoR",
+        """echo input-range= head-count= output= random-source= repeat zero-terminated help
+        version""",
+    ),
+}
 
 
 def _sort(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "oktSTy",
-        frozenset(
-            {
-                "--output",
-                "--key",
-                "--field-separator",
-                "--buffer-size",
-                "--temporary-directory",
-                "--parallel",
-                "--files0-from",
-                "--sort",
-            }
-        ),
-    )
-    return writes(
-        prog, env.fx_many(W, [v for v in parsed.values("-o", "--output") if v], f"{prog} -o output")
-    )
+    parsed = parse(args, _SORT[prog])
+    if parsed.has("--compress-program"):
+        return opaque(prog, f"{prog} --compress-program runs a program")
+    outputs = [v for v in parsed.values("-o", "--output") if v]
+    fx = env.fx_many(W, outputs, f"{prog} -o output")
+    return checked(prog, parsed.unknown, writes(prog, fx))
+
+
+_UNIQ = spec(
+    "cdDiuz",
+    "fsw",
+    """count repeated all-repeated[=] skip-fields= ignore-case skip-chars= unique
+    zero-terminated check-chars= group[=] help version""",
+)
 
 
 def _uniq(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "fsw",
-        frozenset({"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}),
-    )
-    out = parsed.pos[1:2]
-    return writes(prog, env.fx_many(W, [o for o in out if o.value != "-"], "uniq output file"))
+    parsed = parse(args, _UNIQ)
+    out = [o for o in parsed.pos[1:2] if o.value != "-"]
+    return checked(prog, parsed.unknown, writes(prog, env.fx_many(W, out, "uniq output file")))
 
 
 def _split(prog: str, args: list[Word], env: Env) -> Outcome:

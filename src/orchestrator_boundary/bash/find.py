@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, read_only
-from orchestrator_boundary.bash.model import EffectKind, Status
+from orchestrator_boundary.bash.model import Command, EffectKind, Status, worst
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FILE_OUT = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
-_RANK = {Status.READ_ONLY: 0, Status.WRITES: 1, Status.OPAQUE: 2, Status.UNPARSEABLE: 3}
 
 
 def find(prog: str, args: list[Word], env: Env) -> Outcome:
-    from orchestrator_boundary.bash.dispatch import dispatch  # cycle: dispatch -> programs
-
     starts: list[Word] = []
     i = 0
     while i < len(args):
@@ -29,6 +26,7 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
     fx: list[Fx] = []
     status = Status.READ_ONLY
     notes: list[str] = []
+    nested: list[Command] = []
     while i < len(args):
         value = args[i].value
         if value == "-delete":
@@ -46,28 +44,42 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
             ]
             if inner:
                 here = env.at(None) if value in ("-execdir", "-okdir") else env
-                outcome = dispatch(inner, here)
+                outcome = env.nested.dispatch(inner, here)
                 fx += [
                     Fx(f.kind, f.path, f.resolved, f"find {value} {outcome.program}: {f.source}")
                     for f in outcome.fx
                 ]
-                if _RANK[outcome.status] > _RANK[status]:
-                    status = outcome.status
+                status = worst(status, outcome.status)
+                nested.extend(outcome.inner)  # `-exec sh -c CODE`: the commands of CODE
                 notes.append(f"{value} {outcome.program}: {outcome.note}".strip(": "))
             i = j
         i += 1
     if status == Status.READ_ONLY and not fx:
-        return read_only(prog, "find without actions")
+        return Outcome(prog, status, (), "find without actions", nested)
     if status == Status.READ_ONLY:
         status = Status.WRITES
-    return Outcome(prog, status, fx, "; ".join(notes))
+    return Outcome(prog, status, fx, "; ".join(notes), nested)
 
 
 def yq(prog: str, args: list[Word], env: Env) -> Outcome:
-    values = [a.value for a in args]
-    if "-i" not in values and "--inplace" not in values:
+    in_place = False
+    operands: list[Word] = []
+    for arg in args:
+        value = arg.value
+        if value is None or not value.startswith("-") or value == "-":
+            operands.append(arg)
+        elif value.startswith("--"):
+            name = value.partition("=")[0]
+            in_place = in_place or (len(name) > 3 and "--inplace".startswith(name))
+        elif "i" in value[1:]:
+            in_place = True
+    if not in_place:
         return read_only(prog, "yq prints to stdout")
-    files = [a for a in args if a.value is None or not a.value.startswith("-")][1:]
+    files = (
+        operands[2:]
+        if operands and operands[0].value in ("eval", "e", "eval-all", "ea")
+        else operands[1:]
+    )
     return Outcome(prog, Status.WRITES, env.fx_many(EffectKind.WRITE, files, "yq -i target"))
 
 

@@ -43,6 +43,44 @@ PY_OPAQUE_CALLS = frozenset(
         "builtins.eval",
         "globals",
         "setattr",
+        "delattr",
+        "vars",
+        "locals",
+        "breakpoint",
+        "os.chdir",
+        "os.fchdir",
+        "os.chroot",
+    }
+)
+# names that, called or not, let code reach callables by computed names
+PY_INTROSPECTION = frozenset(
+    {"getattr", "setattr", "delattr", "vars", "globals", "locals", "__import__", "eval", "exec"}
+)
+# modules that, passed around as values, hand out writing functions
+PY_RISKY_MODULES = names(
+    """os posix nt shutil subprocess io builtins pathlib sys importlib ctypes tempfile zipfile
+    tarfile sqlite3 shelve dbm fileinput logging urllib urllib.request py_compile compileall
+    runpy pty multiprocessing asyncio codecs gzip bz2 lzma"""
+)
+PY_FLAG_OPEN = frozenset({"dbm.open", "shelve.open"})
+PY_INPLACE = frozenset({"fileinput.input", "fileinput.FileInput"})
+# writers whose target is their second argument or a name of their own choosing
+PY_WRITE_UNKNOWN = frozenset(
+    {
+        "urllib.request.urlretrieve",
+        "py_compile.compile",
+        "compileall.compile_dir",
+        "compileall.compile_file",
+        "compileall.compile_path",
+    }
+)
+PY_SHUTIL_READS = frozenset(
+    {
+        "shutil.which",
+        "shutil.disk_usage",
+        "shutil.get_terminal_size",
+        "shutil.get_archive_formats",
+        "shutil.get_unpack_formats",
     }
 )
 PY_OPAQUE_PREFIXES = (
@@ -66,10 +104,9 @@ PY_OPEN_LIKE = frozenset(
         "tarfile.open",
         "zipfile.ZipFile",
         "tarfile.TarFile",
-        "dbm.open",
-        "shelve.open",
         "builtins.open",
         "wave.open",
+        "io.FileIO",
     }
 )
 PY_DELETE_ARG0 = frozenset({"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "shutil.rmtree"})
@@ -109,6 +146,9 @@ PY_WRITE_ARG0 = frozenset(
         "pathlib.Path.touch",
         "logging.FileHandler",
         "logging.basicConfig",
+        "logging.handlers.RotatingFileHandler",
+        "logging.handlers.TimedRotatingFileHandler",
+        "logging.handlers.WatchedFileHandler",
     }
 )
 PY_PATH_METHODS = {
@@ -262,11 +302,22 @@ PERL_CALLS = {
     "remove_tree": (D, 0),
     "rmtree": (D, 0),
     "sysopen": (W, 1),
+    "dbmopen": (W, 1),
+    "tempfile": (W, 99),
+    "tempdir": (W, 99),
 }
 PERL_MOVES = frozenset({"rename", "move"})
 PERL_OPAQUE = frozenset(
-    {"system", "exec", "qx", "fork", "eval", "do", "require", "syscall", "readpipe"}
+    {"system", "exec", "qx", "fork", "eval", "do", "require", "syscall", "readpipe", "chdir"}
+    | {"use"}
 )
+# `use MODULE` that loads no code writing files by itself (the functions they export are known)
+PERL_SAFE_MODULES = frozenset(
+    {"strict", "warnings", "utf8", "feature", "integer", "constant", "File", "Cwd", "Data", "List"}
+    | {"IO"}
+    | {"Scalar", "JSON", "Getopt", "Time", "Encode"}
+)
+PERL_OPAQUE_TEXT = ("IO::Handle", "File::Temp", "FileHandle", "IPC::", "Socket", "IO::Pipe")
 
 RUBY_CALLS = {
     **{f"File.{n}": (W, 0) for n in ("write", "binwrite", "truncate")},

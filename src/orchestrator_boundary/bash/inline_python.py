@@ -7,14 +7,20 @@ import sys
 
 from orchestrator_boundary.bash.inline_data import (
     PY_DELETE_ARG0,
+    PY_FLAG_OPEN,
+    PY_INPLACE,
+    PY_INTROSPECTION,
     PY_MOVE,
     PY_OPAQUE_CALLS,
     PY_OPAQUE_PREFIXES,
     PY_OPEN_LIKE,
     PY_PATH_METHODS,
+    PY_RISKY_MODULES,
+    PY_SHUTIL_READS,
     PY_WRITE_ARG0,
     PY_WRITE_ARG1,
     PY_WRITE_METHODS,
+    PY_WRITE_UNKNOWN,
     SAFE_THIRD_PARTY,
 )
 from orchestrator_boundary.bash.model import EffectKind
@@ -22,6 +28,7 @@ from orchestrator_boundary.bash.model import EffectKind
 Found = tuple[EffectKind, str | None, str]
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE
 MAX_NODES = 20_000
+CONTROL_IMPORT = "imports orchestrator_boundary: may change the boundary itself"
 
 
 def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
@@ -83,63 +90,84 @@ def _writes_mode(mode: ast.AST | None) -> bool:
     return True  # computed mode: assume the worst
 
 
-def _nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree`` in ``ast.walk``'s order (breadth first), as one list.
-
-    ``ast.walk`` is a generator over ``iter_child_nodes`` generators over ``iter_fields``
-    generators, and was run twice (imports, then calls): half the cost of ``python -c``.
-    """
-    nodes = [tree]
-    for node in nodes:  # a list grown while iterated: the appended nodes are visited too
-        for name in node._fields:
-            try:
-                field = getattr(node, name)
-            except AttributeError:
-                continue
-            if isinstance(field, ast.AST):
-                nodes.append(field)
-            elif isinstance(field, list):
-                nodes.extend([item for item in field if isinstance(item, ast.AST)])
-    return nodes
-
-
 def _imports(nodes: list[ast.AST]) -> tuple[dict[str, str], str]:
     aliases: dict[str, str] = {}
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 root = alias.name.split(".")[0]
+                if root == "orchestrator_boundary":
+                    return aliases, CONTROL_IMPORT
                 if root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY:
                     return aliases, f"imports {alias.name}: its code is not analyzed"
                 aliases[alias.asname or root] = alias.name if alias.asname else root
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             root = module.split(".")[0]
+            if root == "orchestrator_boundary":
+                return aliases, CONTROL_IMPORT
             if node.level or (root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY):
                 return aliases, f"imports from {module or '.'}: its code is not analyzed"
             for alias in node.names:
+                if alias.name == "*":
+                    return aliases, f"from {module} import *: names the analysis cannot follow"
                 aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
     return aliases, ""
 
 
+def _opens(name: str, call: ast.Call, aliases: dict[str, str], found: list[Found]) -> bool:
+    """os.open, dbm/shelve.open, fileinput in place, urlretrieve, py_compile: found writes."""
+    if name == "os.open":
+        flags = _arg(call, 1, "flags")
+        if flags is None or _dotted(flags, aliases) != "os.O_RDONLY":
+            found.append((W, _literal(_arg(call, 0, "path"), aliases), "python os.open()"))
+    elif name in PY_FLAG_OPEN:  # dbm.open / shelve.open: flag "c" (shelve's default) creates
+        flag = _arg(call, 1, "flag")
+        default = "c" if name == "shelve.open" else "r"
+        if not (isinstance(flag, ast.Constant) and flag.value == "r") and (
+            flag is not None or default == "c"
+        ):
+            found.append((W, _literal(_arg(call, 0, "file"), aliases), f"python {name}()"))
+    elif name in PY_INPLACE:  # fileinput with inplace=True rewrites its files
+        inplace = _arg(call, 1, "inplace")
+        if inplace is not None and not (isinstance(inplace, ast.Constant) and not inplace.value):
+            found.append((W, _literal(_arg(call, 0, "files"), aliases), f"python {name}()"))
+    elif name in PY_WRITE_UNKNOWN:
+        found.append((W, _literal(_arg(call, 1, "filename"), aliases), f"python {name}()"))
+    else:
+        return False
+    return True
+
+
 def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
+    if not isinstance(call.func, ast.Name | ast.Attribute):
+        return "a call the analysis cannot name (a computed callable)"
     name = _dotted(call.func, aliases) or "<call>"
+    if name == "getattr" and (
+        len(call.args) < 2
+        or not isinstance(call.args[1], ast.Constant)
+        or _risky_value(_dotted(call.args[0], aliases) or "")
+        or str(call.args[1].value) in PY_PATH_METHODS
+        or str(call.args[1].value) in PY_WRITE_METHODS
+    ):
+        return "getattr: a callable the analysis cannot name"
     short = name.rsplit(".", 1)[-1]
+    literal = call.args[0] if call.args else None
+    if (
+        name in ("exec", "eval")
+        and isinstance(literal, ast.Constant)
+        and isinstance(literal.value, str)
+    ):  # exec of a literal: the code it runs is in sight
+        inner, reason = analyze_python(literal.value)
+        found.extend(inner)
+        return reason
     if name in PY_OPAQUE_CALLS or name.startswith(PY_OPAQUE_PREFIXES):
         return f"calls {name}: runs other code"
-    if (
-        name == "getattr"
-        and call.args
-        and _dotted(call.args[0], aliases) in ("os", "shutil", "subprocess")
-    ):
-        return "getattr on a module: indirect call"
     if name in PY_OPEN_LIKE:
         if _writes_mode(_arg(call, 1, "mode")):
             found.append((W, _literal(_arg(call, 0, "file"), aliases), f"python {name}()"))
-    elif name == "os.open":
-        flags = ast.dump(call.args[1]) if len(call.args) > 1 else ""
-        if any(f in flags for f in ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")):
-            found.append((W, _literal(_arg(call, 0, "path"), aliases), "python os.open()"))
+    elif _opens(name, call, aliases, found):
+        pass
     elif name in PY_DELETE_ARG0:
         found.append((D, _literal(_arg(call, 0, "path"), aliases), f"python {name}()"))
     elif name in PY_MOVE:
@@ -149,7 +177,8 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
         found.append((W, _literal(_arg(call, 1, "dst"), aliases), f"python {name}()"))
     elif name in PY_WRITE_ARG0:
         kind = C if name.endswith(("chmod", "chown", "utime", "lchown", "symlink", "link")) else W
-        found.append((kind, _literal(_arg(call, 0, "path"), aliases), f"python {name}()"))
+        target = _arg(call, 0, "path") or _arg(call, 99, "filename") or _arg(call, 99, "file")
+        found.append((kind, _literal(target, aliases), f"python {name}()"))
     elif isinstance(call.func, ast.Attribute) and short in PY_PATH_METHODS:
         receiver = call.func.value
         kind = PY_PATH_METHODS[short]
@@ -166,6 +195,43 @@ def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
             found.append((W, _literal(_arg(call, 0, "target"), aliases), f"python Path.{short}()"))
     elif isinstance(call.func, ast.Attribute) and short in PY_WRITE_METHODS:
         found.append((W, _literal(_arg(call, 0, "path"), aliases), f"python .{short}()"))
+    elif name.startswith("shutil.") and name not in PY_SHUTIL_READS:
+        found.append((W, None, f"python {name}()"))  # any other shutil function writes
+    return ""
+
+
+def _risky_value(name: str) -> bool:
+    """A callable or module that, used as a value, could later write or run code unseen."""
+    return (
+        name in PY_OPEN_LIKE
+        or name in PY_DELETE_ARG0
+        or name in PY_MOVE
+        or name in PY_WRITE_ARG0
+        or name in PY_WRITE_ARG1
+        or name in PY_OPAQUE_CALLS
+        or name in PY_INTROSPECTION
+        or name.startswith(PY_OPAQUE_PREFIXES)
+        or name in PY_RISKY_MODULES
+        or (name.startswith("shutil.") and name not in PY_SHUTIL_READS)
+    )
+
+
+def _escapes(nodes: list[ast.AST], aliases: dict[str, str]) -> str:
+    """Why a writing callable escapes the analysis (``f = os.remove``, ``map(os.remove, l)``,
+    ``x = os``, ``obj.__dict__``); "" when none does."""
+    named = set()
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            named.add(id(node.func))
+        elif isinstance(node, ast.Attribute):
+            named.add(id(node.value))
+            if node.attr.startswith("__") and node.attr not in ("__name__", "__file__", "__doc__"):
+                return f"python reaches {node.attr}: names the analysis cannot follow"
+    for node in nodes:
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in named:
+            name = _dotted(node, aliases) or ""
+            if _risky_value(name):
+                return f"python uses {name} as a value: its calls cannot be followed"
     return ""
 
 
@@ -175,8 +241,11 @@ def analyze_python(code: str) -> tuple[list[Found], str]:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return [], "python code does not parse"
-    nodes = _nodes(tree)
+    nodes = list(ast.walk(tree))
     aliases, reason = _imports(nodes)
+    if reason == CONTROL_IMPORT:  # this product's own code, run by an agent: tampering
+        return [(EffectKind.CONTROL, None, "python imports orchestrator_boundary")], reason
+    reason = reason or _escapes(nodes[: MAX_NODES + 1], aliases)
     if reason:
         return [], reason
     found: list[Found] = []

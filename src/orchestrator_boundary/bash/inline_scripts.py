@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash.inline_data import (
     JS_CALLS,
     JS_MOVES,
@@ -11,6 +13,8 @@ from orchestrator_boundary.bash.inline_data import (
     PERL_CALLS,
     PERL_MOVES,
     PERL_OPAQUE,
+    PERL_OPAQUE_TEXT,
+    PERL_SAFE_MODULES,
     RUBY_CALLS,
     RUBY_MOVES,
     RUBY_OPAQUE,
@@ -35,14 +39,45 @@ def _mode_writes(args: list[list[Tok]], index: int) -> bool:
     return value is None or any(c in value for c in "wa+")
 
 
+_JS_WRITERS = frozenset({*JS_CALLS, *JS_MOVES, *JS_OPEN})
+_JS_ESCAPES = frozenset({"Reflect", "globalThis", "Proxy", "binding", "dlopen", "chdir"})
+_JS_ESCAPES_ANYWHERE = frozenset({"constructor", "__proto__", "mainModule", "prototype"})
+
+
+def _js_escape(toks: list[Tok], k: int) -> str:
+    """Why the token at ``k`` hands a callable to code the scan cannot follow, or ""."""
+    tok = toks[k]
+    if tok.kind == "op" and tok.text == "]" and k + 1 < len(toks) and toks[k + 1].text == "(":
+        return "node calls a computed member"
+    if tok.kind != "id":
+        return ""
+    parts = tok.text.split(".")
+    if (
+        parts[0] in _JS_ESCAPES
+        or _JS_ESCAPES_ANYWHERE.intersection(parts)
+        or (_JS_ESCAPES.intersection(parts[1:]))
+    ):
+        return f"node reaches {tok.text}: calls the analysis cannot follow"
+    is_call = k + 1 < len(toks) and toks[k + 1].text == "("
+    if _JS_WRITERS.intersection(parts[:-1]) or (parts[-1] in _JS_WRITERS and not is_call):
+        return f"node uses {tok.text} as a value: its calls cannot be followed"
+    return ""
+
+
 def analyze_js(code: str) -> tuple[list[Found], str]:
     toks = tokenize(code, "js")
     found: list[Found] = []
     for k, tok in enumerate(toks):
+        reason = _js_escape(toks, k)
+        if reason:
+            return found, reason
         if tok.kind != "id":
             continue
         name = tok.text.rsplit(".", 1)[-1]
         is_call = k + 1 < len(toks) and toks[k + 1].text == "("
+        if tok.text == "Bun.write" and is_call:
+            found.append((W, literal(_arg(call_args(toks, k)[0], 0)), "bun Bun.write()"))
+            continue
         if name in ("require", "import") and is_call:
             spec = literal(_arg(call_args(toks, k)[0], 0))
             if spec is None or not (
@@ -111,6 +146,8 @@ def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
             if lang == "ruby"
             else tok.text.rsplit("::", 1)[-1]
         )
+        if name == "use" and k + 1 < len(toks) and toks[k + 1].text in PERL_SAFE_MODULES:
+            continue
         if name in opaque or tok.text in opaque:
             return found, f"{lang} calls {tok.text}: runs other code"
         if name in calls:
@@ -139,8 +176,37 @@ def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
     return found, ""
 
 
+_IO_FILE = re.compile(
+    r"IO::File\s*->\s*new\s*\(\s*(\"[^\"$@]*\"|'[^']*')\s*(?:,\s*(\"[^\"$@]*\"|'[^']*'))?\s*\)"
+)
+
+
+def _io_files(code: str) -> tuple[list[Found], str]:
+    """IO::File->new(PATH, MODE) / IO::File->new(">PATH"): literal forms only."""
+    found: list[Found] = []
+    calls = code.count("IO::File")
+    matches = list(_IO_FILE.finditer(code))
+    if len(matches) < code.count("IO::File->new") or calls > code.count(
+        "IO::File->new"
+    ) + code.count("use IO::File"):
+        return found, "perl IO::File with arguments that are not literal"
+    for match in matches:
+        path, mode = match.group(1)[1:-1], (match.group(2) or "''")[1:-1]
+        spec = mode or path
+        if any(c in spec for c in "wa>+") or mode.startswith(("O_", "w")):
+            found.append((W, path.lstrip(">+< ").strip() if not mode else path, "perl IO::File"))
+    return found, ""
+
+
 def analyze_perl(code: str) -> tuple[list[Found], str]:
-    return _scan_calls(tokenize(code, "perl"), "perl")
+    for text in PERL_OPAQUE_TEXT:
+        if text in code:
+            return [], f"perl uses {text}: writes the analysis cannot follow"
+    files, reason = _io_files(code)
+    if reason:
+        return files, reason
+    found, reason = _scan_calls(tokenize(code, "perl"), "perl")
+    return files + found, reason
 
 
 def analyze_ruby(code: str) -> tuple[list[Found], str]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
@@ -37,7 +37,6 @@ _NODE_READ = frozenset(
         "why",
         "explain",
         "search",
-        "config",
         "whoami",
         "audit",
         "doctor",
@@ -45,7 +44,6 @@ _NODE_READ = frozenset(
         "bin",
         "prefix",
         "help",
-        "pack",
         "licenses",
     }
 )
@@ -62,7 +60,6 @@ _PIP_READ = frozenset(
         "help",
         "debug",
         "cache",
-        "config",
         "hash",
     }
 )
@@ -116,8 +113,40 @@ def _first(args: list[Word]) -> str | None:
     return None
 
 
+def _node_files(prog: str, sub: str, args: list[Word], env: Env) -> Outcome | None:
+    """npm pack / config / pkg / version: what they write, None for other subcommands."""
+    words = [a.value for a in args if a.value is not None and not a.value.startswith("-")]
+    action = words[1] if len(words) > 1 else None
+    if sub == "pack":
+        if "--dry-run" in [a.value for a in args]:
+            return read_only(prog, f"{prog} pack --dry-run")
+        return writes(prog, [env.fx(W, lit("."), f"{prog} pack tarball")])
+    if sub in ("config", "c"):
+        if action in (None, "get", "list", "ls"):
+            return read_only(prog, f"{prog} config {action or ''}".strip())
+        return writes(prog, [Fx(W, "", None, f"{prog} config {action}: an npmrc file")])
+    if sub == "pkg":
+        if action == "get":
+            return read_only(prog, f"{prog} pkg get")
+        return writes(prog, [env.fx(W, lit("package.json"), f"{prog} pkg {action}")])
+    if sub == "version" and len(words) > 1:
+        return writes(
+            prog,
+            [
+                env.fx(W, lit("package.json"), f"{prog} version"),
+                env.fx(W, lit(".git"), f"{prog} version tag"),
+            ],
+        )
+    if sub == "version":
+        return read_only(prog, f"{prog} version lists versions")
+    return None
+
+
 def node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _first(args)
+    files = _node_files(prog, sub, args, env) if sub else None
+    if files is not None:
+        return files
     if sub is None and prog in ("yarn", "bun") and not [a for a in args if a.value]:
         sub = "install"  # bare `yarn` / `bun` installs
     if sub in _NODE_READ:
@@ -146,6 +175,11 @@ def node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
 
 def pip(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _first(args)
+    if sub == "config":
+        words = [a.value for a in args if a.value is not None and not a.value.startswith("-")]
+        if len(words) < 2 or words[1] in ("get", "list", "debug"):
+            return read_only(prog, "pip config read")
+        return writes(prog, [Fx(W, "", None, f"pip config {words[1]}: a pip config file")])
     if sub in _PIP_READ:
         return read_only(prog, f"pip {sub} reads only")
     if sub in _PIP_WRITE:

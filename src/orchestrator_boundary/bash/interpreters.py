@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from orchestrator_boundary.bash.facts import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash import boundary_cli
+from orchestrator_boundary.bash.inline_hidden import commands_in, strings_in
+from orchestrator_boundary.bash.inline_more import analyze_lua, analyze_php
 from orchestrator_boundary.bash.inline_python import analyze_python
 from orchestrator_boundary.bash.inline_scripts import analyze_js, analyze_perl, analyze_ruby
-from orchestrator_boundary.bash.installers import pip
+from orchestrator_boundary.bash.installers import node_pm, pip
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    opaque,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.words import Word, lit
 
 Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]
@@ -47,7 +58,12 @@ def _inline(
                 path = env.home.rstrip("/") + path[1:] if path.startswith("~/") else None
             fx.append(env.fx(kind, lit(path) if path else None, source))
         if reason:
-            return opaque(prog, reason, fx)
+            hidden = "inline code hides which call writes"
+            fx += [env.fx(EffectKind.WRITE, lit(text), hidden) for text in strings_in(code, reason)]
+            if "calls exec" in reason or "calls eval" in reason or "calls compile" in reason:
+                fx.append(Fx(EffectKind.WRITE, "", None, "runs code the analysis cannot see"))
+            shown = commands_in(code)
+            return runs_code(prog, "\n".join(shown) if shown else None, env, reason, fx)
     return writes(prog, fx, "" if fx else "inline code without file writes")
 
 
@@ -79,6 +95,8 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcome:
+    if module is not None and module.split(".")[0] == boundary_cli.MODULE:
+        return boundary_cli.boundary(prog, rest, env)
     if module == "pip":
         return pip("pip", rest, env)
     if module == "json.tool":
@@ -105,7 +123,10 @@ def node(prog: str, args: list[Word], env: Env) -> Outcome:
             break
         if value in ("-c", "--check"):
             return read_only(prog, "node --check only parses")
-        if value in ("-r", "--require", "--import", "--loader"):
+        name = value.partition("=")[0]
+        if name in ("-r", "--require", "--import", "--loader", "--experimental-loader") or (
+            name.startswith("--") and ("loader" in name or "preload" in name or "policy" in name)
+        ):
             return opaque(prog, "node preloads a module")
         if value == "-" or not value.startswith("-"):
             if value != "-":
@@ -146,9 +167,11 @@ def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
             if letter == "i":
                 in_place = True
                 break
-            if letter in "MmIFlx0":
-                if letter in "Mm" and prog == "ruby":
-                    continue
+            if letter in "IxdC" or (letter in "Mm" and prog == "perl"):
+                # modules or code from outside the text, a script cut from input, a debugger,
+                # another working folder
+                return opaque(prog, f"{prog} -{letter}: code or paths the analysis cannot see")
+            if letter in "Fl0":
                 break  # the rest of the cluster is this option's value
             if letter == "r" and prog == "ruby":
                 lib = rest or (args[i + 1].value if i + 1 < len(args) else None)
@@ -166,9 +189,65 @@ def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
         if env.stdin is None:
             return opaque(prog, "reads its program from stdin")
         codes = [env.stdin]
+    if any(code is not None and "$^I" in code for code in codes):
+        if not operands:
+            why = "perl $^I edits files the code names"
+            named = [t for code in codes for t in strings_in(code or "", why)]
+            return opaque(prog, why, env.fx_many(EffectKind.WRITE, [lit(t) for t in named], why))
+        in_place = True
     extra = env.fx_many(EffectKind.WRITE, operands, f"{prog} -i target") if in_place else []
     analyzer = analyze_perl if prog == "perl" else analyze_ruby
     return _inline(prog, codes, analyzer, env, extra)
 
 
-HANDLERS = {"python": python, "node": node, "perl": perl_like, "ruby": perl_like}
+HANDLERS: dict[str, Callable[[str, list[Word], Env], Outcome]] = {
+    "python": python,
+    "node": node,
+    "perl": perl_like,
+    "ruby": perl_like,
+}
+
+
+def _code_option(args: list[Word], options: tuple[str, ...]) -> tuple[bool, str | None]:
+    """(found, code) of the first ``-e CODE``-style option in ``args``."""
+    for i, arg in enumerate(args):
+        if arg.value in options:
+            return True, args[i + 1].value if i + 1 < len(args) else None
+        if arg.value is None or not arg.value.startswith("-"):
+            break
+    return False, None
+
+
+def php(prog: str, args: list[Word], env: Env) -> Outcome:
+    if args and args[0].value in ("-v", "--version", "-m", "-i", "-l", "--info"):
+        return read_only(prog, f"php {args[0].value}")
+    found, code = _code_option(args, ("-r", "--run"))
+    if found:
+        return _inline(prog, [code], analyze_php, env)
+    return opaque(prog, "runs a script file")
+
+
+def lua(prog: str, args: list[Word], env: Env) -> Outcome:
+    found, code = _code_option(args, ("-e",))
+    if found and len([a for a in args if a.value == "-e"]) == len(
+        [a for a in args if (a.value or "").startswith("-")]
+    ):
+        return _inline(prog, [code], analyze_lua, env)
+    return opaque(prog, "runs a script file or loads a library")
+
+
+def deno(prog: str, args: list[Word], env: Env) -> Outcome:
+    if args and args[0].value == "eval":
+        rest = [a for a in args[1:] if a.value is None or not a.value.startswith("-")]
+        return _inline(prog, [rest[0].value if rest else None], analyze_js, env)
+    return opaque(prog, f"deno {args[0].value if args else ''}: runs code".strip())
+
+
+def bun(prog: str, args: list[Word], env: Env) -> Outcome:
+    found, code = _code_option(args, ("-e", "--eval", "-p", "--print"))
+    if found:
+        return _inline(prog, [code], analyze_js, env)
+    return node_pm(prog, args, env)
+
+
+HANDLERS.update({"php": php, "lua": lua, "deno": deno, "bun": bun})

@@ -1,4 +1,4 @@
-"""The values the Bash analysis returns. Pure data: no parsing here.
+"""The values the shell-command analysis returns. Pure data: no parsing here.
 
 The policy core (``orchestrator_boundary.policy``) consumes only these types, through
 ``orchestrator_boundary.bash.analyze``; everything else in this package is the analysis's
@@ -8,6 +8,7 @@ own business.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -15,18 +16,28 @@ class EffectKind(enum.StrEnum):
     WRITE = "write"  # creates or overwrites content
     DELETE = "delete"  # removes a file or folder
     CHANGE = "change"  # mode, owner, times, links: metadata
+    # runs this product's own CLI to change the boundary itself (`orchestrator-boundary phase
+    # off`, `install`, `uninstall`, `python -m orchestrator_boundary ...`): the policy's TAMPER.
+    # ``resolved`` is None; ``path`` names the command (ADR 0021)
+    CONTROL = "control"
 
 
 class Status(enum.StrEnum):
-    """Overall verdict of the analysis; the worst wins.
-
-    unparseable > opaque > writes > read_only
-    """
+    """Overall verdict of the analysis. The members are declared in their order, best first:
+    read_only < writes < opaque < unparseable; the worst one wins (``worst``)."""
 
     READ_ONLY = "read_only"
     WRITES = "writes"
     OPAQUE = "opaque"
     UNPARSEABLE = "unparseable"
+
+
+_RANK = {status: rank for rank, status in enumerate(Status)}
+
+
+def worst(a: Status, b: Status) -> Status:
+    """The worse of two statuses, in ``Status``'s declared order."""
+    return b if _RANK[b] > _RANK[a] else a
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,3 +70,19 @@ class BashAnalysis:
     effects: tuple[Effect, ...] = ()  # all effects of all commands, in text order
     error: str = ""  # for UNPARSEABLE: what did not parse, or "budget exhausted"
     opaque: tuple[Command, ...] = field(default=())  # the commands that made it OPAQUE
+
+
+def summarize(commands: Iterable[Command], error: str = "") -> BashAnalysis:
+    """The analysis of a command line from the analyses of the simple commands it runs."""
+    listed = tuple(commands)
+    status = Status.READ_ONLY
+    effects: list[Effect] = []
+    opaque: list[Command] = []
+    for cmd in listed:
+        status = worst(status, cmd.status)
+        if cmd.status is Status.UNPARSEABLE and not error:
+            error = cmd.note
+        elif cmd.status is Status.OPAQUE:
+            opaque.append(cmd)
+        effects.extend(cmd.effects)
+    return BashAnalysis(status, listed, tuple(effects), error, tuple(opaque))

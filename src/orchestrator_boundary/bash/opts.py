@@ -12,6 +12,7 @@ class Parsed:
     opts: list[tuple[str, Word | None]] = field(default_factory=list)
     pos: list[Word] = field(default_factory=list)
     rest: list[Word] = field(default_factory=list)  # stop_at_positional: from the 1st operand
+    unknown: list[str] = field(default_factory=list)  # options.parse: options it does not know
 
     def has(self, *names: str) -> bool:
         return any(name in names for name, _ in self.opts)
@@ -59,6 +60,7 @@ def split(
             return out
         if value.startswith("--") or long_single_dash:
             name, eq, attached = value.partition("=")
+            name = _unabbreviated(name, long_val)
             if eq:
                 out.opts.append((name, Word(arg.text, attached)))
             elif name in long_val and i + 1 < n:
@@ -68,20 +70,32 @@ def split(
                 out.opts.append((name, None))
             i += 1
             continue
-        j = 1
-        while j < len(value):
-            letter = value[j]
-            if letter in short_val:
-                rest = value[j + 1 :]
-                if rest:
-                    out.opts.append(("-" + letter, Word(rest, rest)))
-                elif i + 1 < n:
-                    out.opts.append(("-" + letter, args[i + 1]))
-                    i += 1
-                else:
-                    out.opts.append(("-" + letter, None))
-                break
-            out.opts.append(("-" + letter, None))
-            j += 1
-        i += 1
+        i = _short_cluster(args, i, short_val, out)
     return out
+
+
+def _short_cluster(args: list[Word], i: int, short_val: str, out: Parsed) -> int:
+    """Options of the cluster ``args[i]`` (``-abc``, ``-ofile``) into ``out``; the next index."""
+    value = args[i].value or ""
+    for j in range(1, len(value)):
+        letter = value[j]
+        if letter in short_val:
+            rest = value[j + 1 :]
+            if rest:
+                out.opts.append(("-" + letter, Word(rest, rest)))
+            elif i + 1 < len(args):
+                out.opts.append(("-" + letter, args[i + 1]))
+                i += 1
+            else:
+                out.opts.append(("-" + letter, None))
+            break
+        out.opts.append(("-" + letter, None))
+    return i + 1
+
+
+def _unabbreviated(name: str, long_val: frozenset[str] | set[str]) -> str:
+    """getopt takes any unambiguous prefix of a long option: ``--out`` for ``--output``."""
+    if name in long_val or not name.startswith("--") or len(name) < 4:
+        return name
+    matches = [known for known in long_val if known.startswith(name)]
+    return matches[0] if len(matches) == 1 else name

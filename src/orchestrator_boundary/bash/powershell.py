@@ -7,12 +7,19 @@ the common item/content cmdlets and their aliases; anything else is opaque.
 from __future__ import annotations
 
 from orchestrator_boundary.bash import powershell_data as data
-from orchestrator_boundary.bash.analysis import summarize
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_UNWRAP, Budget, BudgetExhausted
-from orchestrator_boundary.bash.facts import Fx
-from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
-from orchestrator_boundary.bash.paths import is_device, normalize_cwd, resolve
+from orchestrator_boundary.bash.model import (
+    BashAnalysis,
+    Command,
+    Effect,
+    EffectKind,
+    Status,
+    summarize,
+)
+from orchestrator_boundary.bash.outcome import Fx
+from orchestrator_boundary.bash.paths import is_device, is_windows, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, tokenize
+from orchestrator_boundary.bash.ps_static import cmd_redirects, static_call
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
 
@@ -22,6 +29,7 @@ class _Ps:
         self, cwd: str | None, home: str | None, read_only: frozenset[str], budget: Budget
     ) -> None:
         self.cwd, self.home, self.read_only, self.budget = cwd, home, read_only, budget
+        self.start = cwd  # where the script started: a Windows drive means Windows devices
         self.out: list[Command] = []
 
     def path(self, value: str | None) -> tuple[str, str | None]:
@@ -33,7 +41,10 @@ class _Ps:
 
     def fx(self, kind: EffectKind, value: str | None, source: str) -> list[Fx]:
         path, resolved = self.path(value)
-        if value is not None and (value.lower() in ("$null", "nul") or is_device(resolved, path)):
+        windows = is_windows(self.start)
+        if value is not None and (
+            value.lower() == "$null" or is_device(resolved, path, windows=windows)
+        ):
             return []
         return [Fx(kind, path or "", resolved, source)]
 
@@ -91,6 +102,14 @@ class _Ps:
         if kind == "block":
             self.run(raw, depth + 1)
             return Status.READ_ONLY, "", "grouping", []
+        assigned = _assignment(words)
+        if assigned is not None:  # `$null = Set-Content ...`: the command runs all the same
+            return self.cmdlet(assigned, depth)
+        static = static_call(
+            raw, words[1][1] if len(words) > 1 and words[1][0] == "block" else None
+        )
+        if static is not None:
+            return self.static(raw, static)
         if (
             raw.startswith("$")
             and "(" not in raw
@@ -111,8 +130,8 @@ class _Ps:
                 if name in data.BLOCK_RUNNERS or r.strip():
                     self.run(r, depth + 1)
                 positional.append(None)
-            elif v is not None and v.startswith("-") and len(v) > 1 and v[1].isalpha():
-                pname, colon, pval = v.lower().partition(":")
+            elif (v or r).startswith("-") and len(r) > 1 and r[1].isalpha() and (v or ":" in r):
+                pname, colon, pval = (v or r).lower().partition(":")
                 if colon:
                     params[pname] = pval
                 elif pname in data.SWITCHES or i + 1 >= len(words):
@@ -125,9 +144,20 @@ class _Ps:
             i += 1
         if name in self.read_only:
             return Status.READ_ONLY, name, "caller's read-only command", []
-        if "-whatif" in params:
+        if params.get("-whatif", "-") in ("", "$true", "true", "1"):
             return Status.READ_ONLY, name, "-WhatIf only reports", []
         return self.known(name, params, positional)
+
+    def static(
+        self, raw: str, found: tuple[str, list[tuple[EffectKind, str | None]]]
+    ) -> tuple[Status, str, str, list[Fx]]:
+        verdict, effects = found
+        fx = [f for kind, path in effects for f in self.fx(kind, path, f"{raw}()")]
+        if verdict == "writes":
+            return Status.WRITES, raw, "", fx
+        if verdict == "reads":
+            return Status.READ_ONLY, raw, ".NET call that reads", []
+        return Status.OPAQUE, raw, ".NET call: effects not known", []
 
     def known(
         self, name: str, params: dict[str, str | None], pos: list[str | None]
@@ -170,6 +200,19 @@ class _Ps:
             if name not in data.COPY:
                 fx = self.fx(D, source, f"{name} source") + fx
             return Status.WRITES, name, "", fx
+        if name in data.DOWNLOADS or name in data.ARCHIVES:
+            target = params.get("-outfile") or params.get("-destinationpath")
+            if name in data.DOWNLOADS and "-outfile" not in params:
+                return Status.READ_ONLY, name, "downloads to the output stream", []
+            if name in data.ARCHIVES and "-destinationpath" not in params:
+                target = "." if name.startswith("expand") else None
+            return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
+        if name in ("cmd", "cmd.exe") and pos:
+            line = (
+                " ".join(p or "" for p in pos[1:]) if (pos[0] or "").lower() in ("/c", "/k") else ""
+            )
+            fx = [f for t in cmd_redirects(line) for f in self.fx(W, t, "cmd redirect")]
+            return Status.OPAQUE, name, "cmd.exe command line", fx
         if name in data.SET_LOCATION:
             self.cwd = None  # a failed Set-Location does not stop the next statement
             return Status.READ_ONLY, name, "changes the location (later paths unknown)", []
@@ -195,3 +238,25 @@ def analyze_powershell(
     return summarize(
         powershell_commands(command, normalize_cwd(cwd), normalize_cwd(home), lowered, budget)
     )
+
+
+def _assignment(words: list[Tok]) -> list[Tok] | None:
+    """The command on the right of ``$x = command`` / ``$x=command``, or None."""
+    kind, raw, _ = words[0]
+    if kind != "word" or not raw.startswith("$"):
+        return None
+    if len(words) > 2 and words[1][1] in ("=", "+=", "-=", ".="):
+        rest = words[2:]
+    elif "=" in raw and raw.index("=") > 1:
+        right = raw[raw.index("=") + 1 :]
+        if not right:
+            return None
+        rest = [("word", right, None if "$" in right else right), *words[1:]]
+    else:
+        return None
+    kind, raw, value = rest[0]
+    if kind != "word" or value is None or not value[:1].isalpha():
+        return None  # `$x = 5`, `$x = "text"`, `$x = $y`: an expression
+    name = value.lower()
+    known = "-" in name or any(name in table for table in data.ALL_NAMES)
+    return rest if known else None

@@ -60,3 +60,8 @@ SWITCHES = frozenset(
         "-raw",
     }
 )
+DOWNLOADS = frozenset(
+    {"invoke-webrequest", "iwr", "invoke-restmethod", "irm", "curl", "wget", "start-bitstransfer"}
+)
+ARCHIVES = frozenset({"expand-archive", "compress-archive"})
+ALL_NAMES = (WRITE_CONTENT, NEW_ITEM, REMOVE, COPY, MOVE, RENAME, SET_LOCATION, READ_ONLY)

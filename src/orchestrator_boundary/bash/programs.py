@@ -7,6 +7,10 @@ from collections.abc import Callable
 from orchestrator_boundary.bash import (
     archives,
     awk,
+    boundary_cli,
+    builtins,
+    devtools,
+    downloads,
     fileutils,
     find,
     git,
@@ -14,18 +18,22 @@ from orchestrator_boundary.bash import (
     interpreters,
     sed,
 )
-from orchestrator_boundary.bash.facts import Env, Outcome
+from orchestrator_boundary.bash.outcome import Env, Outcome
 from orchestrator_boundary.bash.words import Word
 
 Handler = Callable[[str, list[Word], Env], Outcome]
 
 HANDLERS: dict[str, Handler] = {
+    **builtins.HANDLERS,
+    **devtools.HANDLERS,
     **fileutils.HANDLERS,
     **archives.HANDLERS,
+    **downloads.HANDLERS,
     **git.HANDLERS,
     **installers.HANDLERS,
     **interpreters.HANDLERS,
     **find.HANDLERS,
     "sed": sed.sed,
     "awk": awk.awk,
+    boundary_cli.PROGRAM: boundary_cli.boundary,
 }

@@ -11,11 +11,11 @@ def names(text: str) -> frozenset[str]:
 READ_ONLY_PROGRAMS = names(
     """
     ls ll la dir vdir cat tac head tail wc grep egrep fgrep rg ag ack stat file du df
-    ps pgrep pidof top htop which whereis type pwd echo printf jq diff cmp comm sha256sum sha1sum
+    ps pgrep pidof top which whereis type pwd echo printf jq diff cmp comm sha256sum sha1sum
     sha512sum md5sum md5 cksum b2sum shasum tree env printenv true false test [ [[ : cd pushd popd
     export unset set shopt alias unalias read sleep date whoami id groups uname hostname basename
     dirname realpath readlink nproc free uptime cut tr paste column nl rev fold fmt expand
-    unexpand od hexdump strings seq yes expr bc dc numfmt tput clear declare local
+    unexpand od hexdump strings seq yes expr bc numfmt tput clear declare local
     typeset readonly hash ulimit umask wait jobs fg bg lsof netstat ss ifconfig ip ping host dig
     nslookup getent locale arch sw_vers system_profiler vm_stat iostat vmstat lscpu lsblk
     findstr tasklist where zcat bzcat xzcat zgrep zless look join shift getopts
@@ -37,7 +37,9 @@ TRUSTED_DIRS = (
 )
 # Programs commonly run from a project path (.venv/bin/python, node_modules/.bin/...): their
 # own handlers decide (inline code, installers), everything else is opaque anyway.
-PATH_INDEPENDENT = names("python pip node perl ruby uv npm npx pnpm yarn bun bunx uvx")
+PATH_INDEPENDENT = names(
+    "python pip node perl ruby uv npm npx pnpm yarn bun bunx uvx pipx orchestrator-boundary"
+)
 
 # Environment variables that make later programs run other code (or look elsewhere).
 DANGEROUS_ENV = names(
@@ -47,13 +49,22 @@ DANGEROUS_ENV = names(
     GIT_SSH_COMMAND GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS GIT_CONFIG_PARAMETERS
     GIT_CONFIG_COUNT GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_DIR GIT_WORK_TREE GIT_EXEC_PATH
     NODE_OPTIONS PERL5OPT PERL5LIB PERLLIB RUBYOPT RUBYLIB PYTHONSTARTUP PYTHONHOME
-    SHELLOPTS BASHOPTS IFS CDPATH PATH HOME
+    SHELLOPTS BASHOPTS IFS CDPATH PATH HOME PWD PS0 PS1 PS2 PS3 PS4 XDG_CONFIG_HOME PYTHONPATH
+    PYTHONUSERBASE PYTHONBREAKPOINT NODE_PATH LESSOPEN LESSCLOSE GIT_INDEX_FILE
+    GIT_OBJECT_DIRECTORY GIT_TEMPLATE_DIR GIT_PROXY_COMMAND GIT_CONFIG GIT_CONFIG_NOSYSTEM
+    BROWSER JAVA_TOOL_OPTIONS _JAVA_OPTIONS RUSTC_WRAPPER LD_AUDIT BASH_LOADABLES_PATH
+    GCONV_PATH MALLOC_TRACE
     """
 )
+# ... and every variable whose name starts with one of these
+DANGEROUS_ENV_PREFIXES = ("GIT_TRACE", "GIT_CONFIG_", "NPM_CONFIG_", "npm_config_", "BASH_FUNC_")
 # `git -c key=value` keys that cannot run a command
 GIT_SAFE_CONFIG_PREFIXES = (
     "user.",
-    "http.",
+    "http.sslverify",
+    "http.proxy",
+    "http.version",
+    "http.postbuffer",
     "color.",
     "advice.",
     "init.",

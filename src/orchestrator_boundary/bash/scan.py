@@ -26,13 +26,54 @@ def _interpolated(body: str, quote: str, lang: str) -> bool:
     return "$" in body or "@" in body  # perl double quotes
 
 
-def tokenize(code: str, lang: str) -> list[Tok]:
-    """Tokens of ``code``; ``lang`` is "js", "perl" or "ruby".
+def _comment_end(code: str, i: int, js: bool) -> int:
+    """The index after the comment that starts at ``i``, or ``i`` when none starts there."""
+    line_comment = (
+        code.startswith("//", i) if js else code[i] == "#" and (i == 0 or code[i - 1] in " \t\n;")
+    )
+    if line_comment:
+        end = code.find("\n", i)
+        return len(code) if end < 0 else end
+    if js and code.startswith("/*", i):
+        end = code.find("*/", i + 2)
+        return len(code) if end < 0 else end + 2
+    return i
 
-    One pass, character by character where it must be; string bodies are cut at the next
-    quote or backslash with ``str.find`` (tests/test_bash_fast_paths.py pins it against the
-    plain character loop).
-    """
+
+def _string(code: str, i: int, lang: str) -> tuple[Tok, int]:
+    """The quoted string (or perl/ruby backtick command) that starts at ``i``; the next index."""
+    quote = code[i]
+    n = len(code)
+    j = i + 1
+    buf: list[str] = []
+    while j < n and code[j] != quote:
+        if code[j] == "\\" and j + 1 < n:
+            escaped = code[j + 1]
+            buf.append(code[j : j + 2] if quote != "'" or escaped not in "'\\" else escaped)
+            j += 2
+            continue
+        buf.append(code[j])
+        j += 1
+    body = "".join(buf)
+    if quote == "`" and lang != "js":
+        return Tok("tick", body), j + 1
+    value = None if _interpolated(body, quote, lang) or "\\" in body else body
+    return Tok("str", body, value), j + 1
+
+
+def _name_end(code: str, i: int) -> int:
+    """The end of the dotted name (``fs.promises.writeFile``, ``File::Copy``) at ``i``."""
+    n = len(code)
+    j = i + 1
+    while j < n and (
+        _ident_char(code[j]) or (code[j] in ".:" and j + 1 < n and _ident_char(code[j + 1]))
+    ):
+        j += 1
+    return j
+
+
+def tokenize(code: str, lang: str) -> list[Tok]:
+    """Tokens of ``code``; ``lang`` is "js", "perl" or "ruby". One pass."""
     out: list[Tok] = []
     js = lang == "js"
     i = 0
@@ -41,54 +82,17 @@ def tokenize(code: str, lang: str) -> list[Tok]:
         ch = code[i]
         if ch in " \t\r\n":
             i += 1
-        elif js and ch == "/" and code.startswith("//", i):
-            end = code.find("\n", i)
-            i = n if end < 0 else end
-        elif js and ch == "/" and code.startswith("/*", i):
-            end = code.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-        elif not js and ch == "#" and (i == 0 or code[i - 1] in " \t\n;"):
-            end = code.find("\n", i)
-            i = n if end < 0 else end
+            continue
+        skipped = _comment_end(code, i, js)
+        if skipped != i:
+            i = skipped
         elif ch in "'\"`":
-            j = i + 1
-            buf: list[str] = []
-            close = code.find(ch, j)
-            while True:
-                if 0 <= close < j:  # an escaped quote: find the next one (each found once)
-                    close = code.find(ch, j)
-                stop = n if close < 0 else close
-                slash = code.find("\\", j, stop)
-                if slash < 0 or slash + 1 >= n:  # no escape before the quote (or the end)
-                    buf.append(code[j:stop])
-                    j = stop
-                    break
-                buf.append(code[j:slash])
-                escaped = code[slash + 1]
-                buf.append(
-                    code[slash : slash + 2] if ch != "'" or escaped not in "'\\" else escaped
-                )
-                j = slash + 2
-            body = "".join(buf)
-            if ch == "`" and not js:
-                out.append(Tok("tick", body))
-            else:
-                value = None if _interpolated(body, ch, lang) or "\\" in body else body
-                out.append(Tok("str", body, value))
-            i = j + 1
-        elif (ch.isalnum() or ch in "_$") or (
+            tok, i = _string(code, i, lang)
+            out.append(tok)
+        elif _ident_char(ch) or (
             ch == "." and i + 1 < n and _ident_char(code[i + 1]) and not code[i + 1].isdigit()
         ):
-            j = i + 1
-            while j < n:  # _ident_char written out for the current character: it runs per one
-                c = code[j]
-                if not (
-                    c.isalnum()
-                    or c in "_$"
-                    or (c in ".:" and j + 1 < n and _ident_char(code[j + 1]))
-                ):
-                    break
-                j += 1
+            j = _name_end(code, i)
             out.append(Tok("id", code[i:j]))
             i = j
         else:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.facts import Env, Outcome, opaque, writes
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.options import parse, spec
+from orchestrator_boundary.bash.outcome import Env, Outcome, checked, opaque, runs_code, writes
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
@@ -30,10 +31,12 @@ def _to_eol(script: str, i: int) -> tuple[str, int]:
     return script[i:end].strip(), end
 
 
-def scan_script(script: str) -> tuple[list[str], bool]:
-    """Files the script writes with w/W/s///w, and whether it executes commands (e/s///e)."""
+def scan_script(script: str) -> tuple[list[str], bool, list[str]]:
+    """Files the script writes with w/W/s///w, whether it executes commands (e/s///e), and the
+    command lines of its ``e COMMAND`` commands."""
     written: list[str] = []
     executes = False
+    commands: list[str] = []
     i = 0
     n = len(script)
     while i < n:
@@ -64,7 +67,8 @@ def scan_script(script: str) -> tuple[list[str], bool]:
             written.append(name)
         elif ch == "e":
             executes = True
-            i = _to_eol(script, i + 1)[1]
+            command, i = _to_eol(script, i + 1)
+            commands.append(command)
         elif ch in "aicrR:":
             i = _to_eol(script, i + 1)[1]
         elif ch in "btTqQlL":
@@ -73,54 +77,31 @@ def scan_script(script: str) -> tuple[list[str], bool]:
                 i += 1
         else:
             i += 1  # p, d, n, ... and anything unknown
-    return written, executes
+    return written, executes, commands
+
+
+_SED = spec(
+    "nrsuzEba",
+    "efl",
+    """expression= file= in-place[=] line-length= null-data zero-terminated quiet silent
+    regexp-extended separate unbuffered binary debug posix sandbox follow-symlinks help
+    version""",
+    optional="iI",
+)
 
 
 def sed(prog: str, args: list[Word], env: Env) -> Outcome:
-    scripts: list[Word] = []
-    operands: list[Word] = []
-    in_place = script_file = False
-    i = 0
-    while i < len(args):
-        value = args[i].value
-        if value is None or value == "-" or not value.startswith("-"):
-            operands.append(args[i])
-        elif value == "--":
-            operands.extend(args[i + 1 :])
+    for i in range(len(args) - 1):
+        if args[i].value == "-i" and args[i + 1].value == "":
+            args = [*args[: i + 1], *args[i + 2 :]]  # BSD: sed -i '' ...
             break
-        elif value.startswith("--"):
-            name, eq, attached = value.partition("=")
-            if name == "--in-place":
-                in_place = True
-            elif name == "--expression":
-                if not eq and i + 1 < len(args):
-                    i += 1
-                scripts.append(Word(attached, attached) if eq else args[i])
-            elif name == "--file":
-                script_file = True
-            elif name == "--line-length" and not eq:
-                i += 1
-        else:
-            for j in range(1, len(value)):
-                letter, rest = value[j], value[j + 1 :]
-                if letter == "i":
-                    in_place = True
-                    if not rest and i + 1 < len(args) and args[i + 1].value == "":
-                        i += 1  # BSD: sed -i '' ...
-                    break
-                if letter in "efl":
-                    if not rest and i + 1 < len(args):
-                        i += 1
-                        attached_word = args[i]
-                    else:
-                        attached_word = lit(rest)
-                    if letter == "e":
-                        scripts.append(attached_word)
-                    script_file = script_file or letter == "f"
-                    break
-        i += 1
+    p = parse(args, _SED)
+    scripts = [v for v in p.values("-e", "--expression") if v is not None]
+    script_file = p.has("-f", "--file")
+    operands = list(p.pos)
     if not scripts and not script_file and operands:
         scripts, operands = [operands[0]], operands[1:]
+    in_place = p.has("-i", "-I", "--in-place")
     fx = env.fx_many(W, operands, "sed -i target") if in_place else []
     if script_file:
         return opaque(prog, "sed -f: script file not analyzed", fx)
@@ -128,8 +109,10 @@ def sed(prog: str, args: list[Word], env: Env) -> Outcome:
         if script.value is None:
             return opaque(prog, "sed script is not a literal", fx)
         env.budget.spend_text(script.value)
-        written, executes = scan_script(script.value)
+        written, executes, commands = scan_script(script.value)
         fx += env.fx_many(W, [lit(name) for name in written], "sed w command")
         if executes:
-            return opaque(prog, "sed e command runs shell commands", fx)
-    return writes(prog, fx, "" if fx else "sed prints to stdout")
+            # `e COMMAND` runs COMMAND; `e` alone and s///e run text from the input: unknown
+            code = "\n".join(commands) if commands and all(commands) else None
+            return runs_code(prog, code, env, "sed e command runs shell commands", fx)
+    return checked(prog, p.unknown, writes(prog, fx, "" if fx else "sed prints to stdout"))

@@ -3,18 +3,43 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from orchestrator_boundary.bash.dispatch import dispatch
-from orchestrator_boundary.bash.envvars import dangerous
-from orchestrator_boundary.bash.facts import OPAQUE, READ_ONLY, UNPARSEABLE, WRITES, Fx
-from orchestrator_boundary.bash.model import Command, Effect, EffectKind
+from orchestrator_boundary.bash.envvars import LOADS_CODE, code_in, dangerous
+from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
+from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word, word
 
-if TYPE_CHECKING:
-    from orchestrator_boundary.bash.walk import Walker
+State = tuple[str | None, str | None]  # the working directory after success / after failure
+
+
+class Walker(Protocol):
+    """What a simple command needs of the walk it is part of (``walk.Walker`` is the one)."""
+
+    env: Env
+    out: list[Command]
+    code: str | None
+    piped: str | None  # literal text piped into this command (walk.py)
+    inherited: dict[int, Fx | None]  # descriptors an enclosing statement or `exec` opened
+    statement: tuple[int, int, Any] | None  # (start, end) of a redirected statement's body
+    output: str | None  # literal text this command prints, for the next one in a pipeline
+
+    def substitutions(self, node: Any, cwd: str | None, depth: int) -> None: ...
+
+    def stmt(self, node: Any, cwd: str | None, depth: int) -> State: ...
+
+    def pipeline(
+        self,
+        parts: list[Any],
+        cwd: str | None,
+        depth: int,
+        tail: tuple[Any, ...],
+        piped: str | None,
+    ) -> None: ...
+
 
 W = EffectKind.WRITE
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
@@ -22,7 +47,29 @@ _CD = frozenset({"cd", "pushd", "popd"})
 _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command": "[["}
 
 
-def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[Fx]) -> None:
+_STD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+Fds = dict[int, "Fx | None"]  # what this command opened on a descriptor: a file, or no file
+
+
+def _descriptor(node: Any, code: str | None, default: int) -> int:
+    found = node.child_by_field_name("descriptor")
+    text = text_in(code, found) if found is not None else ""
+    return int(text) if text.isdigit() else default
+
+
+def _stream(path: str | None) -> int | None:
+    """The descriptor a path names: /dev/stdin is 0, /dev/fd/N and /proc/self/fd/N are N."""
+    if path is None:
+        return None
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        if path.startswith(prefix) and path[len(prefix) :].isdigit():
+            return int(path[len(prefix) :])
+    return _STD_STREAMS.get(path)
+
+
+def _redirect(
+    w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[Fx], fds: Fds
+) -> None:
     op = ""
     for child in node.children:  # the first unnamed child is the operator
         if not child.is_named:
@@ -32,18 +79,31 @@ def _redirect(w: Walker, node: Any, cwd: str | None, args: list[Word], fx: list[
     if not dests:
         return
     if len(dests) > 1:  # `echo > f hi`: hi is an argument
-        args.extend([word(d, w.env.home, w.code) for d in dests[1:]])
+        args.extend([word(d, w.env.home, w.code, cwd) for d in dests[1:]])
     dest = dests[0]
-    if op == ">&" and dest.type != "number" and text_in(w.code, dest) != "-":
-        op = ">&"  # `>& file` is `&> file`
-    elif op not in _WRITE_OPS:
+    if op in (">&", "<&") and dest.type == "number":  # `2>&1`: a copy of another descriptor
+        fds[_descriptor(node, w.code, 1 if op == ">&" else 0)] = fds.get(int(text_in(w.code, dest)))
         return
-    target = word(dest, w.env.home, w.code)
+    if op == ">&" and text_in(w.code, dest) != "-":
+        op = ">&"  # `>& file` is `&> file`
+    target = word(dest, w.env.home, w.code, cwd)
     literal = target.literal
     resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
-    if is_device(resolved, literal or ""):
-        return
-    fx.append(Fx(W, literal or target.text, resolved, f"redirect '{op}'"))
+    stream = _stream(resolved) if dest.type != "process_substitution" else None
+    if stream is not None:  # /dev/stdout, /dev/fd/3: whatever that descriptor is open on
+        unknown = None if stream in (1, 2) else Fx(W, "", None, "")  # inherited: a terminal?
+        opened = fds[stream] if stream in fds else w.inherited.get(stream, unknown)
+        found = None if opened is None else Fx(W, opened.path, opened.resolved, f"redirect '{op}'")
+    elif is_device(resolved, literal or "", windows=w.env.windows):
+        found = None
+    else:
+        found = Fx(W, literal or target.text, resolved, f"redirect '{op}'")
+    reads = op.startswith("<") and op != "<>"
+    both = op in ("&>", "&>>", ">&")
+    for fd in (1, 2) if both else (_descriptor(node, w.code, 0 if reads else 1),):
+        fds[fd] = found
+    if found is not None and (op in _WRITE_OPS or op == ">&"):
+        fx.append(found)
 
 
 def _heredoc(
@@ -54,6 +114,7 @@ def _heredoc(
     args: list[Word],
     fx: list[Fx],
     followers: list[Any],
+    fds: Fds,
 ) -> str | None:
     start = next((c for c in node.children if c.type == "heredoc_start"), None)
     quoted = start is not None and any(q in text_in(w.code, start) for q in "'\"\\")
@@ -66,10 +127,88 @@ def _heredoc(
             body_text = None if dynamic else text_in(w.code, child)
         elif child.type == "file_redirect":
             w.substitutions(child, cwd, depth + 1)
-            _redirect(w, child, cwd, args, fx)
+            _redirect(w, child, cwd, args, fx, fds)
         elif child.type not in ("heredoc_start", "heredoc_end"):
             followers.append(child)
     return body_text
+
+
+def _command_text(w: Walker, node: Any, redirects: Sequence[Any]) -> str:
+    code = w.code
+    if node is None:
+        return " ".join([text_in(code, r) for r in redirects])
+    statement = w.statement
+    if statement is not None and statement[:2] == (node.start_byte, node.end_byte):
+        return text_in(code, statement[2])  # the redirected statement this command is the body of
+    if redirects:
+        return " ".join([text_in(code, node), *[text_in(code, r) for r in redirects]])
+    return text_in(code, node)
+
+
+def _plain_statement(w: Walker, node: Any, text: str, cwd: str | None, depth: int) -> None:
+    """An assignment, ``declare``, ``unset`` or ``[[ ]]``: no program runs."""
+    w.substitutions(node, cwd, depth + 1)
+    children = node.children
+    program = _PLAIN.get(node.type, text_in(w.code, children[0]) if children else "")
+    risky = _risky_assignment(w, node, cwd, depth)
+    if risky:
+        status, why = Status.OPAQUE, f"sets {risky}: later programs may run other code"
+    else:
+        status, why = Status.READ_ONLY, "builtin / assignment"
+    w.out.append(Command(text, program, status, (), why))
+
+
+def _children(
+    w: Walker, node: Any, cwd: str | None, depth: int, redirects: list[Any]
+) -> tuple[Any, list[Any], str]:
+    """The name node, the argument nodes, and a dangerous variable the command sets; the
+    command's own redirects are added to ``redirects``. Substitutions run in text order."""
+    name: Any = None
+    arg_nodes: list[Any] = []
+    risky = ""
+    for i, child in enumerate(node.children):
+        field = node.field_name_for_child(i)
+        if field == "name":
+            named = child.named_children
+            name = named[0] if named else child
+        elif field == "argument":
+            arg_nodes.append(child)
+        elif field == "redirect" or child.type.endswith("_redirect"):
+            redirects.append(child)
+            continue
+        elif child.type == "variable_assignment":
+            found = _risky_assignment(w, child, cwd, depth)  # each one's code is analysed
+            risky = risky or found
+        w.substitutions(child, cwd, depth + 1)
+    return name, arg_nodes, risky
+
+
+def _redirects(
+    w: Walker,
+    redirects: list[Any],
+    cwd: str | None,
+    depth: int,
+    args: list[Word],
+    fx: list[Fx],
+    followers: list[Any],
+    fds: Fds,
+) -> str | None:
+    """Effects of the redirects into ``fx``; the literal text fed to stdin, if any; what the
+    redirects opened on each descriptor goes into ``fds``."""
+    stdin: str | None = None
+    for red in redirects:
+        w.env.budget.spend()
+        if red.type == "heredoc_redirect":
+            stdin = _heredoc(w, red, cwd, depth, args, fx, followers, fds)
+            continue
+        w.substitutions(red, cwd, depth + 1)
+        if red.type == "herestring_redirect":
+            named = red.named_children
+            value = word(named[0], w.env.home, w.code).value if named else None
+            stdin = None if value is None else value + "\n"
+        elif red.type == "file_redirect":
+            _redirect(w, red, cwd, args, fx, fds)
+    return stdin
 
 
 def simple_command(
@@ -79,109 +218,62 @@ def simple_command(
     cwd: str | None,
     depth: int,
     note: str = "",
-) -> tuple[str | None, str | None]:
+) -> State:
     env = w.env
-    home = env.home
-    code = w.code
-    substitutes = w.substitutes  # else no substitution anywhere: skip the calls (ADR 0016)
-    if node is None:
-        cmd_text = " ".join([text_in(code, r) for r in redirects])
-    else:
-        parent = node.parent  # tree-sitter finds it from the root
-        if parent is not None and parent.type == "redirected_statement":
-            cmd_text = text_in(code, parent)
-        elif redirects:
-            cmd_text = " ".join([text_in(code, node), *[text_in(code, r) for r in redirects]])
-        else:
-            cmd_text = text_in(code, node)
-        if node.type != "command":
-            if substitutes:
-                w.substitutions(node, cwd, depth + 1)
-            children = node.children
-            program = _PLAIN.get(node.type, text_in(code, children[0]) if children else "")
-            risky = _risky_assignment(node, code)
-            status, why = (
-                (OPAQUE, f"sets {risky}: later programs may run other code")
-                if risky
-                else (READ_ONLY, "builtin / assignment")
-            )
-            w.out.append(Command(cmd_text, program, status, (), why))
-            return cwd, cwd
-    name: Any = None
-    arg_nodes: list[Any] = []
+    text = _command_text(w, node, redirects)
+    if node is not None and node.type != "command":
+        _plain_statement(w, node, text, cwd, depth)
+        return cwd, cwd
+    piped, w.piped = w.piped, None
+    redirect_nodes = list(redirects)
+    name, arg_nodes, risky = (
+        (None, [], "") if node is None else _children(w, node, cwd, depth, redirect_nodes)
+    )
+    args = [word(a, env.home, w.code, cwd) for a in arg_nodes]
     fx: list[Fx] = []
     followers: list[Any] = []
-    stdin: str | None = None
-    redirect_nodes = list(redirects)
-    risky = ""
-    if node is not None:
-        for i, child in enumerate(node.children):
-            field = node.field_name_for_child(i)
-            if field == "name":
-                named = child.named_children
-                name = named[0] if named else child
-            elif field == "argument":
-                arg_nodes.append(child)
-            elif field == "redirect" or child.type.endswith("_redirect"):
-                redirect_nodes.append(child)
-                continue
-            elif child.type == "variable_assignment":
-                risky = risky or _risky_assignment(child, code)
-            if substitutes:
-                w.substitutions(child, cwd, depth + 1)
-    args = [word(a, home, code) for a in arg_nodes]
-    spend = env.budget.spend
-    for red in redirect_nodes:
-        spend()
-        red_type = red.type
-        if red_type == "heredoc_redirect":
-            stdin = _heredoc(w, red, cwd, depth, args, fx, followers)
-            continue
-        if substitutes:
-            w.substitutions(red, cwd, depth + 1)
-        if red_type == "herestring_redirect":
-            named = red.named_children
-            value = word(named[0], home, code).value if named else None
-            stdin = None if value is None else value + "\n"
-        elif red_type == "file_redirect":
-            _redirect(w, red, cwd, args, fx)
+    fds: Fds = {}
+    stdin = _redirects(w, redirect_nodes, cwd, depth, args, fx, followers, fds)
+    if piped is not None and not redirect_nodes:
+        stdin = piped
     ok = fail = cwd
     inner: Sequence[Command] = ()
+    if name is None or (text_in(w.code, name) == "exec" and not args):
+        w.inherited.update(fds)  # `exec 3< f`: open for the rest of this shell
     if name is None:
-        status = WRITES if fx else READ_ONLY
-        outcome_program, outcome_note = "", note or "redirect only"
+        status = Status.WRITES if fx else Status.READ_ONLY
+        program, why = "", note or "redirect only"
     else:
-        argv = [word(name, home, code), *args]
+        argv = [word(name, env.home, w.code, cwd), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
-        outcome_program = outcome.program
-        inner = outcome.inner
-        if outcome_program in _CD:
+        w.output = _printed(outcome.program, argv, stdin)
+        program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note
+        if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
-            ok = _cd(argv, cwd, home) if argv[0].value in _CD else None
-        elif outcome_program == "eval" and any(c.program in _CD for c in inner):
+            ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
+        elif program == "eval" and any(c.program in _CD for c in inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
-        if outcome.fx:
-            fx[:0] = outcome.fx  # the program's own effects first, then its redirects
-        status = outcome.status
-        outcome_note = outcome.note
-        if status == READ_ONLY and fx:
-            status = WRITES
-            outcome_note = f"{outcome_note}; output redirected" if outcome_note else ""
-    if risky and status != UNPARSEABLE:
-        status, outcome_note = OPAQUE, f"runs with {risky} set: may run other code"
-    effects = (
-        tuple([Effect(f.kind, f.path, f.resolved, cmd_text, f.source) for f in fx]) if fx else ()
-    )
-    w.out.append(Command(cmd_text, outcome_program, status, effects, outcome_note))
-    if inner:
-        w.out.extend(inner)
+        fx[:0] = outcome.fx  # the program's own effects first, then its redirects
+        if status is Status.READ_ONLY and fx:
+            status = Status.WRITES
+            why = f"{why}; output redirected" if why else ""
+    if risky and status is not Status.UNPARSEABLE:
+        status, why = Status.OPAQUE, f"runs with {risky} set: may run other code"
+    effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source) for f in fx)
+    w.out.append(Command(text, program, status, effects, why))
+    w.out.extend(inner)
+    printed = w.output
     for follower in followers:
-        w.stmt(follower, cwd, depth + 1)
+        if follower.type == "pipeline":  # `cat <<EOF | sh`: this command is its first part
+            w.pipeline(follower.named_children, cwd, depth + 1, (), printed)
+        else:
+            w.stmt(follower, cwd, depth + 1)
     return ok, fail
 
 
-def _risky_assignment(node: Any, code: str | None) -> str:
-    """The name of a dangerous variable that ``node`` (or its direct assignments) sets."""
+def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
+    """The name of a dangerous variable that ``node`` (or its direct assignments) sets; the
+    command a literal value holds (PAGER='touch p', PS4='$(touch p)') is analysed as well."""
     nodes = (
         [node]
         if node.type == "variable_assignment"
@@ -190,8 +282,22 @@ def _risky_assignment(node: Any, code: str | None) -> str:
     for assignment in nodes:
         name_node = assignment.child_by_field_name("name")
         value_node = assignment.child_by_field_name("value")
-        name = text_in(code, name_node) if name_node is not None else ""
-        if dangerous(name, text_in(code, value_node) if value_node is not None else ""):
+        name = text_in(w.code, name_node) if name_node is not None else ""
+        value_text = text_in(w.code, value_node) if value_node is not None else ""
+        if dangerous(name, value_text):
+            value = word(value_node, w.env.home, w.code).value if value_node is not None else ""
+            code = code_in(name, value)
+            if name in LOADS_CODE:  # code from a file: what it writes is not in sight
+                effect = Effect(W, "", None, value_text, f"{name} loads code from a file")
+                w.out.append(Command(value_text, "", Status.OPAQUE, (effect,), effect.source))
+            if name.startswith("GIT_TRACE") and value not in ("", "0", "1", "2", "true", "false"):
+                # GIT_TRACE=/path: git writes its trace to that file
+                path = value if value is not None and value.startswith("/") else None
+                effect = Effect(W, path or value_text, path, value_text, f"{name} file")
+                w.out.append(Command(value_text, "", Status.WRITES, (effect,), f"{name} file"))
+            if code:
+                here = w.env.for_command(cwd, None, depth)
+                w.out.extend(runs_code(name, code, here, "").inner)
             return name
     return ""
 
@@ -206,3 +312,60 @@ def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:
     if target is None or target == "-" or target.startswith(("+", "-")):
         return None
     return resolve(target, cwd)
+
+
+def _printed(program: str, argv: list[Word], stdin: str | None) -> str | None:
+    """The literal text ``echo``, ``printf`` or ``cat`` prints, when it is knowable."""
+    if program not in ("echo", "printf", "cat"):
+        return None
+    texts: list[str] = []
+    for arg in argv[1:]:
+        if arg.value is None:
+            return None
+        texts.append(arg.value)
+    if program == "cat":
+        return stdin if not texts or texts == ["-"] else None
+    if program == "echo":
+        newline = "\n"
+        if texts and texts[0] == "-n":
+            texts, newline = texts[1:], ""
+        if (texts and texts[0].startswith("-")) or any("\\" in t for t in texts):
+            return None  # -e, -E and escapes: not worth decoding here
+        return " ".join(texts) + newline
+    if program == "printf" and texts:
+        form = _printf_escapes(texts[0])
+        if form is not None and "%" not in form:
+            return form
+        if form in ("%s", "%s\n") and len(texts) > 1:
+            end = "\n" if form == "%s\n" else ""
+            return "".join(t + end for t in texts[1:])
+    return None
+
+
+_PRINTF_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
+
+
+def _printf_escapes(form: str) -> str | None:
+    """printf's format with \n, \t and \\ decoded; None for any other escape."""
+    out: list[str] = []
+    i = 0
+    while i < len(form):
+        if form[i] != "\\":
+            out.append(form[i])
+            i += 1
+            continue
+        decoded = _PRINTF_ESCAPES.get(form[i + 1 : i + 2])
+        if decoded is None:
+            return None
+        out.append(decoded)
+        i += 2
+    return "".join(out)
+
+
+def opened(w: Walker, redirects: Sequence[Any], cwd: str | None) -> Fds:
+    """What the redirects of a compound statement (`{ ...; } < f`) open for its body."""
+    fds: Fds = {}
+    for red in redirects:
+        if red.type == "file_redirect":
+            _redirect(w, red, cwd, [], [], fds)
+    return fds

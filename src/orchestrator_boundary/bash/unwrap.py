@@ -10,21 +10,21 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
-from orchestrator_boundary.bash.envvars import dangerous, split_assignment
-from orchestrator_boundary.bash.facts import Env, Outcome, opaque, read_only
+from orchestrator_boundary.bash.envvars import code_in, dangerous, split_assignment
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.bash.opts import split
+from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
 Step = tuple[list[Word], Env] | Outcome | None
 
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"})
 _SHELL_VAL_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 # prefix wrappers: program -> (short options taking a value, long options taking a value)
 _SIMPLE: dict[str, tuple[str, frozenset[str]]] = {
     "nohup": ("", frozenset()),
-    "time": ("o", frozenset({"--output", "--format"})),
     "builtin": ("", frozenset()),
     "exec": ("a", frozenset()),
     "nice": ("n", frozenset({"--adjustment"})),
@@ -37,6 +37,7 @@ _SIMPLE: dict[str, tuple[str, frozenset[str]]] = {
     "bunx": ("p", frozenset({"--package"})),
     "uvx": ("p", frozenset({"--from", "--with", "--python", "--with-requirements"})),
     "command": ("", frozenset()),
+    "coproc": ("", frozenset()),
 }
 _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or environment
     ("pnpm", "dlx"),
@@ -53,6 +54,7 @@ _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or envir
     ("uv", "run"),
     ("rye", "run"),
     ("conda", "run"),
+    ("pipx", "run"),
     ("mamba", "run"),
 }
 _RUNNER_VAL = frozenset(
@@ -75,14 +77,20 @@ _RUNNER_VAL = frozenset(
         "-C",
         "--dir",
         "--with-requirements",
+        "--spec",
     }
 )
+
+
+def _substituted(word: Word) -> bool:
+    """A process substitution's file, ``<(...)``: what it reads is that command's output."""
+    return word.text.startswith("<(") and word.text.endswith(")")
 
 
 def run_code(prog: str, code: str, env: Env) -> Outcome:
     if env.depth >= MAX_UNWRAP:
         raise BudgetExhausted("budget exhausted (nested shells)")
-    inner = env.run_shell(code, replace(env, depth=env.depth + 1, stdin=None))
+    inner = env.nested.shell(code, replace(env, depth=env.depth + 1, stdin=None))
     return Outcome(
         prog, Status.READ_ONLY, note="runs nested shell code (its commands follow)", inner=inner
     )
@@ -111,7 +119,9 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
         if code is None:
             return opaque(prog, "shell code is not a literal")
         return run_code(prog, code, env)
-    if operands:
+    if operands and _substituted(operands[0]):  # `bash <(echo ...)`: `echo ... | bash`
+        return run_code(prog, f"{operands[0].text[2:-1]} | {prog}", env)
+    if operands and not (operands[0].value in _STDIN_FILES and env.stdin is not None):
         return opaque(prog, "runs a script file")
     if env.stdin is not None:
         return run_code(prog, env.stdin, env)
@@ -134,7 +144,8 @@ def _env(args: list[Word], env: Env) -> Step:
     while rest and rest[0].value is not None and split_assignment(rest[0].value):
         var, assigned = split_assignment(rest[0].value) or ("", "")
         if dangerous(var, assigned):
-            return opaque("env", f"sets {var}: the program may run other code")
+            note = f"sets {var}: the program may run other code"
+            return runs_code("env", code_in(var, rest[0].value and assigned), env, note)
         rest = rest[1:]
     if not rest:
         return read_only("env", "prints the environment")
@@ -158,7 +169,8 @@ def _sudo(args: list[Word], env: Env) -> Step:
     while rest and rest[0].value is not None and split_assignment(rest[0].value):
         var, assigned = split_assignment(rest[0].value) or ("", "")
         if dangerous(var, assigned):
-            return opaque("sudo", f"sets {var}: the program may run other code")
+            note = f"sets {var}: the program may run other code"
+            return runs_code("sudo", code_in(var, rest[0].value and assigned), env, note)
         rest = rest[1:]
     if not rest:
         return opaque("sudo", "interactive root shell")
@@ -248,8 +260,6 @@ def _watch(args: list[Word], env: Env) -> Step:
 
 
 def _powershell(prog: str, args: list[Word], env: Env) -> Step:
-    from orchestrator_boundary.bash.powershell import powershell_commands
-
     for i, arg in enumerate(args):
         flag = (arg.value or "").lower()
         if flag in ("-command", "-c", "/command", "/c"):
@@ -259,7 +269,7 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
             code = " ".join(a.value or "" for a in rest)
             if env.depth >= MAX_UNWRAP:
                 raise BudgetExhausted("budget exhausted (nested shells)")
-            inner = powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
+            inner = env.nested.powershell(code, env)
             return Outcome(
                 prog,
                 Status.READ_ONLY,
@@ -285,7 +295,18 @@ _SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
 
 # every program name the checks in ``unwrap`` below can match (but PowerShell's, any case)
 _WRAPPERS = frozenset(
-    {*SHELLS, "eval", "trap", "command", "uv", *_SIMPLE, *_SPECIAL, *(p for p, _ in _RUNNERS)}
+    {
+        *SHELLS,
+        "eval",
+        "trap",
+        "source",
+        ".",
+        "command",
+        "uv",
+        *_SIMPLE,
+        *_SPECIAL,
+        *(p for p, _ in _RUNNERS),
+    }
 )
 
 
@@ -294,6 +315,12 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         return _powershell(prog, args, env) if prog.lower() in ("powershell", "pwsh") else None
     if prog in SHELLS:
         return _shell(prog, args, env)
+    if prog in ("source", "."):
+        if args and _substituted(args[0]):  # `source <(echo ...)`: `echo ... | source ...`
+            return run_code(prog, f"{args[0].text[2:-1]} | {prog} /dev/stdin", env)
+        if args and args[0].value in _STDIN_FILES and env.stdin is not None:
+            return run_code(prog, env.stdin, env)
+        return opaque(prog, "runs a script file")
     if prog == "eval":
         if any(a.value is None for a in args):
             return opaque("eval", "evaluated text is not a literal")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
-from orchestrator_boundary.bash.facts import UNPARSEABLE, Env
-from orchestrator_boundary.bash.model import Command
+from orchestrator_boundary.bash.model import Command, Status
+from orchestrator_boundary.bash.outcome import Env, Fx
 from orchestrator_boundary.bash.parse import text_in
-from orchestrator_boundary.bash.simple import simple_command
+from orchestrator_boundary.bash.simple import opened, simple_command
 
 State = tuple[str | None, str | None]
 _SUBST = frozenset({"command_substitution", "process_substitution"})
@@ -28,7 +28,18 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 
 class Walker:
-    __slots__ = ("code", "env", "out", "source", "spend", "substitutes")
+    __slots__ = (
+        "code",
+        "env",
+        "inherited",
+        "out",
+        "output",
+        "piped",
+        "source",
+        "spend",
+        "statement",
+        "substitutes",
+    )
 
     def __init__(self, env: Env, out: list[Command], source: bytes, code: str) -> None:
         self.env = env
@@ -40,6 +51,10 @@ class Walker:
         # $(...), `...`, <(...) and >(...) all need a '(' or a '`': text without either has
         # no substitution anywhere, and the per-node search for them can be skipped
         self.substitutes = b"(" in source or b"`" in source
+        self.piped: str | None = None  # literal text piped into the next simple command
+        self.inherited: dict[int, Fx | None] = {}  # descriptors opened around or by `exec`
+        self.output: str | None = None  # literal text the last simple command printed
+        self.statement: tuple[int, int, Any] | None = None  # a redirected statement's body
 
     # -- sequences -------------------------------------------------------------------------
     def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
@@ -67,9 +82,7 @@ class Walker:
         if kind == "redirected_statement":
             return self._redirected(node, cwd, depth, tail)
         if kind == "pipeline":
-            parts = node.named_children
-            for i, child in enumerate(parts):
-                self.stmt(child, cwd, depth + 1, tail if i == len(parts) - 1 else ())
+            self.pipeline(node.named_children, cwd, depth, tail, None)
             return cwd, cwd
         if kind == "negated_command":
             ok, fail = cwd, cwd
@@ -77,10 +90,20 @@ class Walker:
                 ok, fail = self.stmt(child, cwd, depth + 1, tail)
             return fail, ok
         if tail:  # a compound command: its redirects are opened before it runs
+            saved = self.inherited
+            self.inherited = {**saved, **opened(self, tail, cwd)}
             result = self.stmt(node, cwd, depth + 1)
+            self.inherited = saved
             simple_command(self, None, tail, cwd, depth, note="redirect of a compound command")
             return result
-        if kind in ("subshell", "function_definition"):
+        if kind == "function_definition":
+            # its redirects apply whenever it runs: walk the body as if redirected so
+            redirects = tuple(c for c in node.named_children if c.type.endswith("redirect"))
+            for child in node.named_children:
+                if not child.type.endswith("redirect") and child.type != "word":
+                    self.stmt(child, cwd, depth + 1, redirects)
+            return cwd, cwd
+        if kind == "subshell":
             self.block(node.named_children, cwd, depth + 1)
             return cwd, cwd
         if kind in ("compound_statement", "program", "do_group"):
@@ -102,6 +125,23 @@ class Walker:
             return simple_command(self, node, (), cwd, depth)
         self.substitutions(node, cwd, depth)
         return cwd, cwd
+
+    def pipeline(
+        self,
+        parts: list[Any],
+        cwd: str | None,
+        depth: int,
+        tail: tuple[Any, ...],
+        piped: str | None,
+    ) -> None:
+        """The parts of a pipeline; ``piped``: literal text fed to the first (`cat <<EOF | sh`:
+        the heredoc's command is outside the pipeline node)."""
+        for i, child in enumerate(parts):
+            # literal text one simple command prints is the next one's stdin (`echo .. | sh`)
+            self.piped = (self.output if i else piped) if child.type == "command" else None
+            self.output = None
+            self.stmt(child, cwd, depth + 1, tail if i == len(parts) - 1 else ())
+        self.piped = self.output = None
 
     def _list(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
         # a && b || c is left-nested; flatten it so long chains do not recurse deeply
@@ -136,6 +176,9 @@ class Walker:
         redirects = (*found, *tail)
         if body is None:
             return simple_command(self, None, redirects, cwd, depth)
+        # the command's text is the whole statement's (`> f echo hi` as written): remembered
+        # here, as asking the body for its parent costs a walk from the root (ADR 0021)
+        self.statement = (body.start_byte, body.end_byte, node)
         return self.stmt(body, cwd, depth + 1, redirects)
 
     # -- nested code -------------------------------------------------------------------------
@@ -189,4 +232,4 @@ class Walker:
         self.out.append(command)
 
     def unparseable(self, source: str, message: str) -> None:
-        self.out.append(Command(source, "", UNPARSEABLE, note=message))
+        self.out.append(Command(source, "", Status.UNPARSEABLE, note=message))

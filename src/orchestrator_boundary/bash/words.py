@@ -91,7 +91,35 @@ _ANSI = {
 }
 
 
+_ANSI_NUMERIC = {"x": (16, 2), "u": (16, 4), "U": (16, 8)}  # \\xHH, \\uHHHH, \\UHHHHHHHH
+
+
+def _ansi_escape(text: str, i: int) -> tuple[str, int] | None:
+    """The character the escape at ``text[i]`` (a backslash) stands for, and the next index;
+    None for an escape Bash does not decode the same way everywhere."""
+    nxt = text[i + 1]
+    if nxt in _ANSI:
+        return _ANSI[nxt], i + 2
+    if nxt in _ANSI_NUMERIC or nxt in "01234567":
+        base, most = _ANSI_NUMERIC.get(nxt, (8, 3))
+        start = i + 2 if nxt in _ANSI_NUMERIC else i + 1
+        digits = "0123456789abcdefABCDEF" if base == 16 else "01234567"
+        end = start
+        while end < len(text) and end - start < most and text[end] in digits:
+            end += 1
+        if end == start:
+            return None
+        code = int(text[start:end], base)
+        if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return None  # NUL ends the word; surrogates are no characters
+        return chr(code), end
+    if nxt == "c" and i + 2 < len(text) and text[i + 2].isascii() and text[i + 2].isalpha():
+        return chr(ord(text[i + 2].upper()) & 0x1F), i + 3
+    return None
+
+
 def _ansi_c(text: str) -> str | None:
+    """The value of ``$'...'``: C escapes decoded, as Bash does (``$'\\x74ouch'`` is ``touch``)."""
     out: list[str] = []
     i = 0
     n = len(text)
@@ -101,12 +129,11 @@ def _ansi_c(text: str) -> str | None:
             out.append(ch)
             i += 1
             continue
-        nxt = text[i + 1]
-        if nxt in _ANSI:
-            out.append(_ANSI[nxt])
-            i += 2
-        else:
-            return None  # \x, \u, octal, \c: decodable, but rare; stay honest
+        decoded = _ansi_escape(text, i)
+        if decoded is None:
+            return None
+        out.append(decoded[0])
+        i = decoded[1]
     return "".join(out)
 
 
@@ -119,9 +146,16 @@ def _tilde(value: str, home: str | None) -> str | None:
     return home.rstrip("/") + (sep + rest if sep else "")
 
 
-def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
+_PWD = frozenset({"$PWD", "${PWD}"})
+
+
+def _part(
+    node: Any, home: str | None, first: bool, code: str | None, pwd: str | None = None
+) -> Word:
     kind = node.type
     text = text_in(code, node)
+    if pwd is not None and text in _PWD:
+        return Word(text, pwd)  # the working directory, where the walk knows it (ADR 0021)
     if kind in _LITERAL_NODES:
         value, glob, brace = _unescape_unquoted(text)
         if first and text.startswith("~"):
@@ -134,15 +168,25 @@ def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
         # an expansion or substitution inside starts with '$' or '`': without either, every
         # child is string_content, and the children need not be read (a property pins it)
         if "$" in text or "`" in text:
-            for child in node.named_children:
-                if child.type != "string_content":
+            children = node.named_children
+            for child in children:
+                if child.type != "string_content" and (
+                    pwd is None or text_in(code, child) not in _PWD
+                ):
                     return unknown(text)
+            return Word(
+                text,
+                "".join(
+                    _unescape_dq(text_in(code, c)) if c.type == "string_content" else pwd or ""
+                    for c in children
+                ),
+            )
         body = text[2:-1] if kind == "translated_string" else text[1:-1]
         return Word(text, _unescape_dq(body))
     if kind == "ansi_c_string":
         return Word(text, _ansi_c(text[2:-1]))
     if kind == "concatenation":
-        parts = [_part(c, home, first and i == 0, code) for i, c in enumerate(node.children)]
+        parts = [_part(c, home, first and i == 0, code, pwd) for i, c in enumerate(node.children)]
         if any(p.value is None for p in parts):
             return unknown(text)
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
@@ -158,10 +202,11 @@ def _part(node: Any, home: str | None, first: bool, code: str | None) -> Word:
     return unknown(text)  # expansions, substitutions, arithmetic, anything new
 
 
-def word(node: Any, home: str | None, code: str | None = None) -> Word:
-    """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``)."""
+def word(node: Any, home: str | None, code: str | None = None, pwd: str | None = None) -> Word:
+    """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``);
+    ``pwd``: the working directory when it is known (``$PWD`` expands to it)."""
     if node.type in _LITERAL_NODES:  # most words: nothing to unescape, no glob, no tilde
         text = text_in(code, node)
         if _SPECIAL_UNQUOTED.isdisjoint(text) and text[:1] != "~":
             return Word(text, text)
-    return _part(node, home, True, code)
+    return _part(node, home, True, code, pwd)

@@ -1,0 +1,147 @@
+"""Text that Bash evaluates as code although it is not a command (ADR 0021).
+
+Bash evaluates a variable's value as an arithmetic expression in ``$((x))``, ``((x))``,
+``for ((...))``, ``[[ $x -eq 0 ]]``, array subscripts (``${a[$i]}``, ``a[$i]=1``) and ``declare
+-i``; an array subscript inside that value runs command substitutions
+(``x='a[$(touch f)]'; echo $((x))`` creates ``f``). ``${x@P}`` expands a value like a prompt,
+``${!x}`` names another variable through a value. None of this is a literal, so a command that
+holds it is opaque. Literal arithmetic (``$((1 + 2))``) is not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from orchestrator_boundary.bash.budget import Budget
+from orchestrator_boundary.bash.model import Command, Status
+
+_ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_VALUE_NODES = frozenset(
+    {
+        "variable_name",
+        "word",
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "subscript",
+        "string",
+        "raw_string",
+        "concatenation",
+    }
+)
+_COMPUTED = frozenset(
+    {"string", "simple_expansion", "expansion", "concatenation", "command_substitution"}
+)
+# a cheap test on the parsed bytes: text without any of these has nothing evaluated
+_MARKERS = re.compile(
+    rb"\(\(|\[|-(?:eq|ne|lt|le|gt|ge|i|n)|@P|\$\{!|declare|local|export|typeset|readonly"
+)
+
+
+def _reads_a_value(node: Any, budget: Budget) -> bool:
+    stack = list(node.named_children)
+    while stack:
+        budget.spend()
+        cur = stack.pop()
+        if cur.type in _VALUE_NODES:
+            return True
+        stack.extend(cur.named_children)
+    return False
+
+
+def _reason(node: Any, budget: Budget) -> str:
+    kind = node.type
+    text = node.text.decode("utf-8", "replace") if kind in ("expansion", "test_command") else ""
+    if kind == "arithmetic_expansion" or kind == "c_style_for_statement":
+        return "arithmetic on a variable's value" if _reads_a_value(node, budget) else ""
+    if kind == "compound_statement" and node.children and node.children[0].type == "((":
+        return "arithmetic on a variable's value" if _reads_a_value(node, budget) else ""
+    if kind == "subscript":
+        index = node.named_children[1:]
+        if any(c.type != "number" and text_of(c) not in ("@", "*") for c in index):
+            return "an array subscript evaluates a value"
+        return ""
+    if kind == "expansion" and ("@P}" in text or (text.startswith("${!") and text[-2] not in "*@")):
+        return "an expansion evaluates a value as code"
+    if kind in ("binary_expression", "unary_expression"):
+        return _test_reason(node)
+    if kind == "declaration_command":
+        if any(c.type in _COMPUTED for c in node.named_children):
+            return "declare / export / local with a computed name evaluates it"
+        flags = [text_of(c) for c in node.named_children if c.type == "word"]
+        if any(f.startswith("-") and ("i" in f or "n" in f) for f in flags):
+            values = [c.child_by_field_name("value") for c in node.named_children]
+            if any(v is not None and v.type != "number" for v in values):
+                return "declare -i / -n evaluates a value"
+    return ""
+
+
+def text_of(node: Any) -> str:
+    raw: bytes = node.text
+    return raw.decode("utf-8", "replace")
+
+
+def _test_reason(node: Any) -> str:
+    ops = [c for c in node.children if c.type == "test_operator"]
+    if not ops:
+        return ""
+    op = text_of(ops[0])
+    operands = [c for c in node.named_children if c.type != "test_operator"]
+    if op in _ARITH_TEST_OPS and any(c.type != "number" for c in operands):
+        return "[[ ... ]] compares a value arithmetically"
+    if op == "-v" and any(c.type != "word" for c in operands):
+        return "[[ -v ]] evaluates a subscript"
+    return ""
+
+
+def evaluated(root: Any, source: bytes, budget: Budget) -> tuple[str, str]:
+    """Why some text in the tree ``root`` is evaluated as code, and that text; ("", "") when
+    none is."""
+    if _MARKERS.search(source) is None:
+        return "", ""
+    stack = [root]
+    while stack:
+        budget.spend()
+        node = stack.pop()
+        reason = _reason(node, budget)
+        if reason:
+            return reason, text_of(node)
+        stack.extend(node.children)
+    return "", ""
+
+
+# opaque commands whose reason is that they evaluate a variable's value as code or as a name
+_EVALUATORS = frozenset(
+    {"", "eval", "printf", "read", "mapfile", "readarray", "test", "[", "let", "git", "hash"}
+)
+
+
+def evaluates_values(commands: list[Command]) -> bool:
+    """Whether an opaque command may run the value of a variable (``eval "$c"``, ``$((x))``,
+    ``$x p``, ``git --config-env``): the literal values in the text are then code too."""
+    for c in commands:
+        if c.status is Status.OPAQUE and (
+            (c.program in _EVALUATORS and (c.program != "git" or "--config-env" in c.note))
+            or c.note == "program name is not a literal"
+        ):
+            return True
+    return False
+
+
+def literal_values(root: Any, budget: Budget) -> list[str]:
+    """The literal values the text assigns to variables (``x='a[$(touch p)]'``, ``c=touch``)."""
+    values: list[str] = []
+    stack = [root]
+    while stack:
+        budget.spend()
+        node = stack.pop()
+        if node.type == "variable_assignment":
+            value = node.child_by_field_name("value")
+            if value is not None and value.type in ("raw_string", "word", "string"):
+                text = text_of(value)
+                if value.type == "raw_string" or (value.type == "string" and "$" not in text):
+                    text = text[1:-1]
+                values.append(text)
+        stack.extend(node.children)
+    return values

@@ -1,0 +1,64 @@
+"""Writes through a link the same command made earlier (ADR 0021).
+
+`ln -s /etc/passwd p && echo x > p` writes /etc/passwd, not ./p. Where a command makes a link
+(ln, os.symlink, fs.symlinkSync, ...) and a later effect lands on that link or below it, the
+effect is also reported at the link's target: its resolved path when the link was made with a
+literal target (ln), else an unknown location, which the policy treats as outside every scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from orchestrator_boundary.bash.model import Command, Effect, Status, worst
+
+
+def _makes_link(effect: Effect) -> bool:
+    return effect.source == "ln destination" or "link" in effect.source
+
+
+def _points_to(effect: Effect) -> str | None:
+    """Where a link points, when fileutils could tell (``ln link to /w/p/a``)."""
+    target = effect.source.removeprefix("ln link to ")
+    return target if target != effect.source and target.startswith("/") else None
+
+
+def through_links(commands: list[Command]) -> list[Command]:
+    if not any(_makes_link(e) for cmd in commands if cmd.effects for e in cmd.effects):
+        return commands  # no link made: nothing to follow
+    links: dict[str, str | None] = {}
+    out: list[Command] = []
+    for cmd in commands:
+        extra = [
+            Effect(e.kind, e.path, _through(e.resolved, links), e.command, f"{e.source}, via link")
+            for e in cmd.effects
+            if links
+            and e.resolved is not None
+            and not _makes_link(e)
+            and _linked(e.resolved, links)
+        ]
+        if extra:
+            cmd = replace(
+                cmd, status=worst(cmd.status, Status.WRITES), effects=(*cmd.effects, *extra)
+            )
+        out.append(cmd)
+        for e in cmd.effects:
+            if e.resolved is not None and _makes_link(e):
+                links[e.resolved] = _points_to(e)
+    return out
+
+
+def _linked(path: str | None, links: dict[str, str | None]) -> bool:
+    return path is not None and any(path == ln or path.startswith(ln + "/") for ln in links)
+
+
+def _through(path: str | None, links: dict[str, str | None]) -> str | None:
+    """``path`` with the link it starts with replaced by the link's target (None: unknown)."""
+    for link, target in links.items():
+        if (
+            path is not None
+            and target is not None
+            and (path == link or path.startswith(link + "/"))
+        ):
+            return target + path[len(link) :]
+    return None

@@ -1,0 +1,297 @@
+"""What ``install`` registers: the hook entries, the project's committed launcher (``launch.sh``)
+and the per-user pointer to this machine's installation. ADRs 0023 (team launcher), 0024
+(``onFailure``). Pure: paths and platform come in as arguments; nothing here touches the disk.
+
+Three forms of entry, by scope:
+- project (committed, shared by the team): ``sh "${CLAUDE_PROJECT_DIR}/.claude/
+  orchestrator-boundary/launch.sh" PreToolUse PHASE``. No path of the installer's machine; the
+  shim finds each teammate's own installation, and without one blocks (enforce/ask) or tells
+  the user once per session (warn). The phase rides along for that fallback; ``phase`` keeps it
+  in step.
+- local, user, managed on POSIX: ``"<python>" -I -S "<package>/launcher.py" PreToolUse``, the
+  absolute interpreter that ran ``install``, quoted for ``sh``.
+- the same on Windows: exec form (``command`` is the absolute ``python.exe``, ``args`` the rest),
+  so no shell parses it: it runs the same whether Claude Code would pick Git Bash or PowerShell,
+  and spaces need no quoting.
+
+``"onFailure": "block"`` goes on both entries in enforce and ask, never in warn or off.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import os
+import posixpath
+import re
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from orchestrator_boundary import launcher
+
+EVENTS = ("PreToolUse", "PostToolUse")
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+LAUNCHER_PY = os.path.join(PACKAGE_DIR, "launcher.py")
+SHIM_DIR = ".claude/orchestrator-boundary"
+SHIM_RELPATH = f"{SHIM_DIR}/launch.sh"
+POINTER_RELPATH = "orchestrator-boundary/launcher"  # under the user's Claude folder
+PYTHON_ENV = "ORCHESTRATOR_BOUNDARY_PYTHON"
+BLOCKING_PHASES = frozenset({"enforce", "ask"})
+PHASES = ("off", "warn", "ask", "enforce")
+# Claude Code versions that understand what we write.
+ON_FAILURE_SINCE = (2, 1, 295)
+EXEC_FORM_SINCE = (2, 1, 139)
+_SHIM_COMMAND = re.compile(
+    r'^sh "\$\{CLAUDE_PROJECT_DIR\}/'
+    + re.escape(SHIM_RELPATH)
+    + r'" (PreToolUse|PostToolUse) (off|warn|ask|enforce)$'
+)
+
+
+def event_name(event: str) -> str:
+    name = launcher.EVENTS.get(event)
+    if name is None:
+        raise ValueError(f"unknown hook event {event!r}")
+    return name
+
+
+def on_failure(phase: str) -> str | None:
+    """``"block"`` in enforce and ask: a hook that cannot start, times out, crashes or prints
+    invalid JSON then blocks the call (Claude Code 2.1.295+). None in warn and off."""
+    return "block" if phase in BLOCKING_PHASES else None
+
+
+def sh_quote(word: str) -> str:
+    """Double quotes (readable in settings.json) unless the word needs the shell's single ones."""
+    if not any(c in word for c in '"$`\\!'):
+        return f'"{word}"'
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def shim_command(event: str, phase: str) -> str:
+    """The committed project entry: runs the project's ``launch.sh`` through ``sh``.
+
+    ``${CLAUDE_PROJECT_DIR}`` (with braces) is expanded by bash from the environment, and
+    Claude Code rewrites it to ``${env:CLAUDE_PROJECT_DIR}`` when the command runs in
+    PowerShell, so the same text reaches the shim in both of its Windows shells."""
+    if phase not in PHASES:
+        raise ValueError(f"unknown phase {phase!r}")
+    return f'sh "${{CLAUDE_PROJECT_DIR}}/{SHIM_RELPATH}" {event_name(event)} {phase}'
+
+
+def shim_phase(command: str) -> tuple[str, str] | None:
+    """(event, phase) of a project entry written by ``shim_command``; None for other commands."""
+    m = _SHIM_COMMAND.match(command)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def is_windows(platform: str | None = None) -> bool:
+    return (platform or sys.platform) == "win32"
+
+
+def direct_entry(
+    event: str,
+    *,
+    python: str | None = None,
+    launcher_py: str | None = None,
+    platform: str | None = None,
+    user_trail: bool = False,
+) -> dict[str, Any]:
+    """A machine-local entry (local/user/managed scope) pinned to an absolute interpreter."""
+    name = event_name(event)
+    exe = python or sys.executable
+    script = launcher_py or LAUNCHER_PY
+    tail = [name, launcher.USER_TRAIL] if user_trail else [name]
+    if is_windows(platform):
+        exe, script = windows_python(exe), ntpath.abspath(script) if _drive(script) else script
+        return {"type": "command", "command": exe, "args": ["-I", "-S", script, *tail]}
+    words = [sh_quote(posixpath.abspath(exe)), "-I", "-S", sh_quote(script), *tail]
+    return {"type": "command", "command": " ".join(words)}
+
+
+def _drive(path: str) -> bool:
+    return bool(ntpath.splitdrive(path)[0])
+
+
+def windows_python(exe: str) -> str:
+    """The absolute ``python.exe`` to register on Windows: never ``python3``/``python`` by name
+    (the Microsoft Store stub answers those and exits 49) and never ``pythonw.exe``."""
+    folder, base = ntpath.split(exe)
+    if not _drive(exe) and not exe.startswith("\\\\"):
+        raise ValueError(f"not an absolute Windows path: {exe!r}")
+    low = base.lower()
+    if low in ("python3.exe", "python3", "python", "pythonw.exe", "pythonw") or (
+        low.startswith("python3.") and low.endswith(".exe")
+    ):
+        base = "python.exe"
+    if "\\windowsapps\\" in exe.lower().replace("/", "\\"):
+        raise ValueError(f"{exe} is the Microsoft Store stub, not an installation")
+    return ntpath.join(folder, base)
+
+
+def hook_entry(base: Mapping[str, Any], phase: str, timeout: int | float | None) -> dict[str, Any]:
+    """``base`` with our timeout and the phase's ``onFailure`` (absent in warn and off)."""
+    entry = {k: v for k, v in base.items() if k != "onFailure"}
+    if timeout is not None:
+        entry["timeout"] = timeout
+    block = on_failure(phase)
+    if block:
+        entry["onFailure"] = block
+    return entry
+
+
+def entries(
+    scope: str,
+    phase: str,
+    *,
+    python: str | None = None,
+    launcher_py: str | None = None,
+    platform: str | None = None,
+    timeout: int = 10,
+) -> dict[str, dict[str, Any]]:
+    """Our hook entry per event for ``scope``."""
+    out = {}
+    for event in EVENTS:
+        if scope == "project":
+            base: dict[str, Any] = {"type": "command", "command": shim_command(event, phase)}
+        else:
+            base = direct_entry(
+                event,
+                python=python,
+                launcher_py=launcher_py,
+                platform=platform,
+                user_trail=scope == "user",
+            )
+        out[event] = hook_entry(base, phase, timeout)
+    return out
+
+
+def in_step(entry: Mapping[str, Any], phase: str) -> dict[str, Any]:
+    """One of our entries brought in step with ``phase``: ``onFailure`` and, for the project
+    shim, the fallback phase in its arguments. Other keys are kept."""
+    new = {k: v for k, v in entry.items() if k != "onFailure"}
+    command = entry.get("command")
+    found = shim_phase(command) if isinstance(command, str) else None
+    if found is not None:
+        new["command"] = shim_command(found[0], phase)
+    block = on_failure(phase)
+    if block:
+        new["onFailure"] = block
+    return new
+
+
+def pointer_text(python: str | None = None, launcher_py: str | None = None) -> str:
+    """The per-user pointer the shim reads: the interpreter, then the launcher, one a line
+    (forward slashes on Windows, which Git Bash and Python both accept)."""
+    lines = [python or sys.executable, launcher_py or LAUNCHER_PY]
+    if any(_drive(p) for p in lines):
+        lines[0] = windows_python(lines[0])
+        lines = [p.replace("\\", "/") for p in lines]
+    return "".join(f"{p}\n" for p in lines)
+
+
+def pointer_path(environ: Mapping[str, str]) -> str:
+    return os.path.join(launcher.claude_dir(dict(environ)), *POINTER_RELPATH.split("/"))
+
+
+INSTALL_HINT = (
+    "Install it on this machine (python3 -m pip install orchestrator-boundary, or pipx install "
+    "orchestrator-boundary), then run: orchestrator-boundary install, in this project. Or set "
+    f"{PYTHON_ENV} to a Python that has it."
+)
+
+
+def shim_text() -> str:
+    """The committed launcher, POSIX sh (Linux, macOS, Git Bash on Windows). ADR 0023."""
+    return SHIM_TEMPLATE.replace("@HINT@", INSTALL_HINT).replace("@PYENV@", PYTHON_ENV)
+
+
+SHIM_TEMPLATE = r"""#!/bin/sh
+# orchestrator-boundary launcher. Written by `orchestrator-boundary install`; commit it.
+# .claude/settings.json runs it as: sh ".../launch.sh" PreToolUse|PostToolUse PHASE
+# It finds this machine's own installation and hands the call to it (ADR 0023), in this order:
+#   1. $@PYENV@ (an interpreter that has the package),
+#   2. the pointer your own `orchestrator-boundary install` wrote:
+#      ${CLAUDE_CONFIG_DIR:-~/.claude}/orchestrator-boundary/launcher,
+#   3. this project's .venv,
+#   4. python3, then python, on PATH (never the Microsoft Store stub in WindowsApps),
+#   5. py -3 (Windows).
+# Each candidate must really have the package. With none, the PHASE argument decides
+# (ORCHESTRATOR_BOUNDARY_PHASE overrides it): enforce and ask block every call and say how to
+# install; warn lets calls through and tells you once per session; off does nothing.
+event=${1:-PreToolUse}
+phase=${ORCHESTRATOR_BOUNDARY_PHASE:-${2:-enforce}}
+nl='
+'
+cr=$(printf '\r')
+
+run() {
+  exec "$1" -I -S "$2" "$event"
+}
+
+probe() {
+  out=$("$@" -I -c 'import sys, orchestrator_boundary.launcher as m
+print(sys.executable)
+print(m.__file__)' </dev/null 2>/dev/null) || return 1
+  exe=${out%%"$nl"*}
+  exe=${exe%"$cr"}
+  script=${out#*"$nl"}
+  script=${script%%"$nl"*}
+  script=${script%"$cr"}
+  if [ -n "$exe" ] && [ -f "$script" ]; then run "$exe" "$script"; fi
+  return 1
+}
+
+if [ -n "${@PYENV@:-}" ]; then probe "$@PYENV@"; fi
+
+claude=${CLAUDE_CONFIG_DIR:-${HOME:-.}/.claude}
+pointer="$claude/orchestrator-boundary/launcher"
+if [ -f "$pointer" ]; then
+  { IFS= read -r exe; IFS= read -r script; } <"$pointer"
+  exe=${exe%"$cr"}
+  script=${script%"$cr"}
+  if [ -n "$exe" ] && [ -x "$exe" ] && [ -f "$script" ]; then run "$exe" "$script"; fi
+fi
+
+root=${CLAUDE_PROJECT_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+for py in "$root/.venv/bin/python" "$root/.venv/Scripts/python.exe"; do
+  if [ -f "$py" ]; then probe "$py"; fi
+done
+for name in python3 python; do
+  py=$(command -v "$name" 2>/dev/null) || continue
+  case $py in
+    *WindowsApps*) continue ;;
+  esac
+  probe "$py"
+done
+if command -v py >/dev/null 2>&1; then probe py -3; fi
+
+# No installation found on this machine.
+payload=$(cat)
+missing="orchestrator-boundary is not installed on this machine"
+hint='@HINT@'
+case $phase in
+  off | OFF) exit 0 ;;
+  warn | WARN)
+    [ "$event" = PreToolUse ] || exit 0
+    sid=${CLAUDE_CODE_SESSION_ID:-}
+    if [ -z "$sid" ]; then
+      sid=$(printf '%s' "$payload" | sed -n 's/^[^{]*{[^}]*"session_id" *: *"\([^"]*\)".*/\1/p')
+    fi
+    sid=$(printf '%s' "${sid:-unknown}" | tr -c 'A-Za-z0-9_-' '_')
+    told="$claude/orchestrator-boundary/told"
+    mkdir -p "$told" 2>/dev/null
+    if mkdir "$told/$sid" 2>/dev/null; then
+      printf '{"systemMessage": "%s: this project is in warn, so tool calls go through %s. %s"}\n' \
+        "$missing" "unguarded and unrecorded" "$hint"
+    fi
+    exit 0
+    ;;
+  *)
+    [ "$event" = PreToolUse ] || exit 0
+    printf 'orchestrator-boundary: this project is guarded (phase %s), but %s, so %s. %s\n' \
+      "$phase" "$missing" "this call is blocked" "$hint" >&2
+    exit 2
+    ;;
+esac
+"""

@@ -1,0 +1,86 @@
+"""Reading the audit trail for ``report``: one record per line, malformed lines counted.
+
+A large trail is streamed (``iter_records``), never held in memory; ``load_trail`` keeps the
+records for callers that want them twice (tests, ``replay``). ADR 0012.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from orchestrator_boundary.progress import Progress
+
+
+@dataclass(frozen=True, slots=True)
+class Trail:
+    records: list[dict[str, Any]]
+    malformed: int
+    files: list[str]
+
+
+def record_day(rec: Mapping[str, Any]) -> date | None:
+    """The UTC day of a record's ``ts``; None when it has no usable timestamp."""
+    ts = rec.get("ts")
+    if not isinstance(ts, str):
+        return None
+    try:
+        return datetime.fromisoformat(ts).date()
+    except ValueError:
+        return None
+
+
+def parse_lines(
+    lines: Iterable[str], progress: Progress | None = None
+) -> Iterator[dict[str, Any] | None]:
+    """Each non-blank line as a record, or None when it is not a usable audit record."""
+    for line in lines:
+        if progress is not None:
+            progress.advance()
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):
+            yield None
+            continue
+        yield rec if isinstance(rec, dict) and record_day(rec) is not None else None
+
+
+def iter_records(files: list[str], progress: Progress | None = None) -> Iterator[dict[str, Any]]:
+    """Every line of the trail files in order, streamed: a record, or ``{}`` for a malformed
+    line (which ``compute`` counts as malformed), so a large trail is never held in memory."""
+    for name in files:
+        with open(name, encoding="utf-8", errors="replace") as fh:
+            for rec in parse_lines(fh, progress):
+                yield {} if rec is None else rec
+
+
+def load_trail(files: list[str], progress: Progress | None = None) -> Trail:
+    """All records of the given trail files (oldest first); bad lines are counted."""
+    records: list[dict[str, Any]] = []
+    malformed = 0
+    for name in files:
+        with open(name, encoding="utf-8", errors="replace") as fh:
+            for rec in parse_lines(fh, progress):
+                if rec is None:
+                    malformed += 1
+                else:
+                    records.append(rec)
+    return Trail(records, malformed, list(files))
+
+
+def parse_since(text: str, today: date) -> date:
+    """``YYYY-MM-DD`` or ``Nd`` (N days before today)."""
+    text = text.strip()
+    if text.endswith("d") and text[:-1].isdigit():
+        return today - timedelta(days=int(text[:-1]))
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(
+            f"--since {text!r} is not a date: give YYYY-MM-DD or a number of days such as 30d."
+        ) from None

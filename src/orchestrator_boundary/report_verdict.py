@@ -1,0 +1,134 @@
+"""What the report's numbers mean: the criteria for ``enforce`` and the notes for the team.
+
+Every note is a whole sentence, the same in the text, the JSON and the HTML form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from orchestrator_boundary.report_words import pct, plural, verb
+
+if TYPE_CHECKING:
+    from orchestrator_boundary.report import Report
+
+
+@dataclass(frozen=True, slots=True)
+class Criterion:
+    key: str
+    label: str
+    ok: bool
+    value: str  # what the trail shows, human-readable
+    needed: str  # what enforce needs
+
+
+def criteria(r: Report) -> list[Criterion]:
+    t = r.thresholds
+    return [
+        Criterion(
+            "days",
+            "days of data",
+            r.span_days >= t.min_days,
+            f"{plural(r.span_days, 'day')} ({r.distinct_days} with records)",
+            f">= {t.min_days}",
+        ),
+        Criterion(
+            "tool_uses",
+            "tool uses",
+            r.tool_uses >= t.min_tool_uses,
+            str(r.tool_uses),
+            f">= {t.min_tool_uses}",
+        ),
+        Criterion(
+            "subagents",
+            "subagent calls detected",
+            r.subagent_calls > 0,
+            plural(r.subagent_calls, "call"),
+            "> 0",
+        ),
+        Criterion(
+            "hook_errors",
+            "hook errors",
+            r.hook_error_rate < t.max_hook_error_rate,
+            f"{pct(r.hook_error_rate, 2)} ({plural(r.hook_errors, 'error')})",
+            f"< {pct(t.max_hook_error_rate, 2)}",
+        ),
+        Criterion(
+            "bypass",
+            "sessions with bypass",
+            r.bypass_session_share < t.max_bypass_session_share,
+            f"{pct(r.bypass_session_share)} ({plural(r.sessions_with_bypass, 'session')})",
+            f"< {pct(t.max_bypass_session_share)}",
+        ),
+        _trend(r),
+        _intended(r),
+    ]
+
+
+def _trend(r: Report) -> Criterion:
+    tolerance = r.thresholds.trend_tolerance
+    ok = r.slope is not None and r.slope <= tolerance
+    if r.slope is None:
+        value = "unknown: needs tool uses on 2 or more days"
+    else:
+        word = "falling" if r.slope < -tolerance else "stable" if ok else "rising"
+        value = f"{word}, {r.slope * 100:+.2f} points a day"
+    return Criterion(
+        "trend", "violations falling or stable", ok, value, f"<= {tolerance * 100:+.2f}"
+    )
+
+
+def _intended(r: Report) -> Criterion:
+    """Intended writes block READY: enforce would deny them in every session (see report)."""
+    value = r.intended.path if r.intended else "none"
+    return Criterion(
+        "intended_writes",
+        "intended orchestrator writes",
+        r.intended is None,
+        value,
+        "none (allow or stop them)",
+    )
+
+
+def notes(r: Report) -> list[str]:
+    """Whole sentences that tell the team what the numbers mean and what to do."""
+    out: list[str] = []
+    if r.tool_uses and not r.subagent_calls:
+        out.append(
+            "No call carried an agent_id, so enforce cannot tell the subagents from the main "
+            "agent and would block their writes too."
+        )
+    out += _intended_note(r)
+    if r.allowed_by_config:
+        n = r.allowed_by_config
+        out.append(
+            f"{plural(n, 'recorded violation')} {verb(n, 'is', 'are')} allowed by the current "
+            f"write_allow in {r.config_file}, so {verb(n, 'it is', 'they are')} not counted."
+        )
+    if r.repeated_records:
+        n = r.repeated_records
+        out.append(
+            f"{plural(n, 'record')} {verb(n, 'repeats', 'repeat')} a call that was already "
+            "counted, as happens when the boundary is registered twice (in the settings and as "
+            "a plugin); each call is counted once."
+        )
+    return out
+
+
+def _intended_note(r: Report) -> list[str]:
+    if r.intended is None:
+        return []
+    w = r.intended
+    sentences = [
+        f"The top violation, {w.path}, looks like a file the orchestrator changes on purpose: "
+        f"the main agent wrote it {plural(w.writes, 'time')} in {plural(w.sessions, 'session')}.",
+        "Enforce would deny each of these writes, so the verdict stays NOT READY until the "
+        "team decides.",
+        f"If the writes are intended, put the lines below into {r.config_file} (merge them "
+        "into an [orchestrator] table that is already there) and run the report again: the "
+        "recorded writes are then judged by the new list.",
+        "If they are not, have a subagent make these changes, and judge only the trail from "
+        "then on with --since.",
+    ]
+    return [" ".join(sentences)]
