@@ -19,8 +19,6 @@ from windows_sim import Simulation
 def windows_sim() -> Iterator[Simulation]:
     """Windows without Windows paths (``os.path`` stays ``posixpath``; see the docstring of
     tests/windows_sim.py): no fcntl, no AF_UNIX, an msvcrt stand-in, ``os.name == "nt"``."""
-    import orchestrator_boundary.client
-    import orchestrator_boundary.hook  # noqa: F401 - its dependencies load with Linux rules
 
     with Simulation() as sim:
         yield sim

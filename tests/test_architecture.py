@@ -28,16 +28,27 @@ SHELL = {
     "cmd_trace",
     "config",
     "daemon",
+    "doctor_context",
+    "doctor_probe",
+    "doctor_surroundings",
+    "evaluators",
     "fs",
+    "hook_routes",
+    "launcher",
     "ledger",
     "progress",
     "pytest_plugin",
+    "registration",
     "report",
     "report_html",
+    "report_model",  # dates as values; it never asks the clock
+    "report_signals",
+    "report_trail",
     "settings_edit",
     "setups",
     "shell",
     "state",
+    "subagent_permissions",
     "testing",
     "wire",
 }
@@ -59,7 +70,7 @@ BANNED_ATTRS = {
 }  # fmt: skip
 BANNED_CALLS = {"open", "print", "input"}
 # Owned by other work in progress; each to be brought under the limits there.
-KNOWN_LONG_MODULES = {"report.py", "cmd_doctor.py"}
+KNOWN_LONG_MODULES = {"settings_edit.py", "cmd_install.py"}  # installer work, to be split
 # Modules other work in progress owns (the function-length check covers the rest).
 OTHERS = {"cmd_install", "settings_edit", "cmd_phase", "cmd_doctor", "report", "cmd_report"}
 OTHERS |= {"report_html"}

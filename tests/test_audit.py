@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 from pathlib import Path
 
 from orchestrator_boundary import audit
@@ -123,3 +124,29 @@ def test_trail_file_is_private(tmp_path: Path) -> None:
     path = tmp_path / "a" / "audit.jsonl"
     audit.write(str(path), {"event": "x"})
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_held_lock_spools_the_line_and_the_next_writer_merges_it(tmp_path: Path) -> None:
+    """An agent holding the trail's lock can neither silence the trail nor stall the hook:
+    the line is spooled beside the trail at once, and merged by the next writer (#13)."""
+    import fcntl
+    import time
+
+    trail = tmp_path / "boundary" / "audit.jsonl"
+    trail.parent.mkdir()
+    holder = os.open(trail.parent, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        started = time.monotonic()
+        audit.write(str(trail), {"event": "PreToolUse", "n": 1})
+        waited = time.monotonic() - started
+        assert waited < audit.LOCK_WAIT_S + 1.0  # bounded, not Claude Code's timeout
+        assert not trail.exists()
+        files = audit.trail_files(str(trail))
+        assert len(files) == 1 and "spool" in files[0]  # the report already sees it
+    finally:
+        os.close(holder)
+    audit.write(str(trail), {"event": "PreToolUse", "n": 2})
+    lines = [json.loads(x) for x in trail.read_text().splitlines()]
+    assert [x["n"] for x in lines] == [1, 2]
+    assert audit.trail_files(str(trail)) == [str(trail)]

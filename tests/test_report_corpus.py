@@ -17,9 +17,9 @@ import pytest
 from conftest import corpus_dir
 
 from orchestrator_boundary import audit
-from orchestrator_boundary.shell import evaluate
 from orchestrator_boundary.report import Thresholds, compute, iter_records
 from orchestrator_boundary.report_text import render_text
+from orchestrator_boundary.shell import evaluate
 
 pytestmark = pytest.mark.corpus
 CORPUS = corpus_dir()

@@ -136,7 +136,7 @@ def test_hook_starts_without_posix_only_modules(drive_c: Path, tmp_path: Path, e
 
 @pytest.mark.parametrize(
     "module",
-    ["orchestrator_boundary.hook", "orchestrator_boundary.client", "orchestrator_boundary.cli"],
+    ["orchestrator_boundary.shell", "orchestrator_boundary.client", "orchestrator_boundary.cli"],
 )
 def test_package_imports_without_posix_only_modules(windows_sim: Simulation, module: str) -> None:
     """In this process: importing the hook's modules (and the CLI's) under Windows tries no
@@ -169,7 +169,7 @@ def test_audit_write_locks_with_msvcrt(windows_sim: Simulation, tmp_path: Path) 
 EVALUATOR = textwrap.dedent(
     """
     import json, os, sys
-    from orchestrator_boundary.hook import evaluate
+    from orchestrator_boundary.shell import evaluate
 
     worker, count = sys.argv[1], int(sys.argv[2])
     for i in range(count):
@@ -288,6 +288,9 @@ def test_broken_install_blocks_on_windows(
     broken.mkdir(parents=True)
     (broken / "__init__.py").write_text('__version__ = "0"\n')
     (broken / "client.py").write_bytes(CLIENT.read_bytes())
+    (broken / "wire.py").write_bytes(
+        (CLIENT.parent / "wire.py").read_bytes()
+    )  # its import-free leaf
     env = hook_env(drive_c, phase=phase)
     done = run_windows_hook(
         drive_c, [str(broken / "client.py"), "PreToolUse"], payload("Write"), env, tmp_path / "r"

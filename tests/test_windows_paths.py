@@ -2,7 +2,7 @@
 
 Payloads shaped like the ones Claude Code records on Windows (drive paths, UNC paths, ``\\\\?\\``
 prefixes, mixed separators, other letter case) go through the public judging API
-(``hook.setup`` + ``hook.judge``, as ``orchestrator-boundary check`` uses it) in one
+(``setups.setup`` + ``shell.judge``, as ``orchestrator-boundary check`` uses it) in one
 interpreter started under the Windows simulation (tests/windows_sim.py, ``paths=True``): the
 project lives on ``C:`` (and on ``\\\\server\\share``), folders mapped to this test's tmp dir.
 Every row says what enforce must answer: ``decision`` ``none`` (no objection) or ``deny`` with
@@ -41,7 +41,8 @@ DRIVER = textwrap.dedent(
     """
     import json, sys
     from orchestrator_boundary.cmd_check import verdict_summary
-    from orchestrator_boundary.hook import judge, setup
+    from orchestrator_boundary.setups import setup
+    from orchestrator_boundary.shell import judge
     from orchestrator_boundary.payload import parse_payload
 
     with open(sys.argv[1]) as fh:

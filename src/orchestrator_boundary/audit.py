@@ -8,12 +8,17 @@ rotated had to reopen and queue again, and under many writers and a small ``max_
 could be rotated away again and again until it gave up (the line was lost from the trail).
 Rotation happens under the same lock: the file is renamed to ``audit.jsonl.1`` (older ones
 shift up, the one at ``keep`` is removed), so no line ever lands in a rotated file.
+
+Nobody can silence the trail by holding its lock (ADR 0028): a writer waits at most
+``LOCK_WAIT_S``, then spools its line to a file of its own beside the trail (``O_EXCL``, no lock
+needed), and the next writer that gets the lock appends the spooled lines first. On Windows,
+where a folder cannot be opened, the lock is ``msvcrt.locking`` on ``<trail>.lock``; no
+POSIX-only module is imported at start-up (issue 15).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import time
 from collections.abc import Mapping, MutableMapping
@@ -61,25 +66,77 @@ def _order(_: Any, __: str, event_dict: MutableMapping[str, Any]) -> dict[str, A
 
 _RENDER = structlog.processors.JSONRenderer(sort_keys=False, ensure_ascii=False)
 
-# How long a writer waits for the trail's lock. A blocking flock had no bound: any process
-# holding the folder's lock (an agent's `flock .claude/boundary sleep 1e9 &`) made every later
-# hook hang until Claude Code's timeout, and a timed-out hook fails open. Far below the
-# registered 10 s; past it the verdict is still delivered and the line goes to stderr.
-LOCK_WAIT_S = 3.0
+# How long a writer waits for the trail's lock before it spools its line instead. A blocking
+# lock had no bound: any process holding it (an agent's `flock .claude/boundary sleep 1e9 &`)
+# made every later hook hang and record nothing.
+LOCK_WAIT_S = 0.2
+_WINDOWS = os.name == "nt"
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+class LockBusy(OSError):
+    """Someone else held the trail's lock for longer than LOCK_WAIT_S."""
+
+
+def _try_lock(fd: int) -> bool:
+    if _WINDOWS:
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _lock(fd: int) -> None:
     deadline = time.monotonic() + LOCK_WAIT_S
     delay = 0.0005
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise OSError(f"the audit trail stayed locked for {LOCK_WAIT_S:g} s") from None
-            time.sleep(delay)
-            delay = min(delay * 2, 0.005)
+    while not _try_lock(fd):
+        if time.monotonic() >= deadline:
+            raise LockBusy(f"the audit trail stayed locked for {LOCK_WAIT_S:g} s")
+        time.sleep(delay)
+        delay = min(delay * 2, 0.005)
+
+
+def _open_lock(folder: str, path: str) -> int:
+    """The descriptor the lock is taken on: the folder itself, or ``<trail>.lock`` on Windows."""
+    if _WINDOWS:
+        return os.open(_beside(path, "lock"), os.O_RDWR | os.O_CREAT | _BINARY, 0o600)
+    return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+
+
+def _beside(path: str, kind: str) -> str:
+    """A hidden file beside the trail (``.audit.jsonl-lock``), never taken for a rotated one."""
+    return os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}-{kind}")
+
+
+def spooled(path: str) -> list[str]:
+    """Lines that waited for the lock, as files beside the trail, oldest first."""
+    folder = os.path.dirname(path) or "."
+    prefix = os.path.basename(_beside(path, "spool-"))
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in sorted(names)]
+
+
+def _spool(path: str, data: bytes) -> None:
+    name = f"{_beside(path, 'spool-')}{time.time_ns():020d}-{os.getpid()}"
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _BINARY, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
 
 
 class LockedAppender:
@@ -91,8 +148,8 @@ class LockedAppender:
     def _open(self) -> int:
         # O_NONBLOCK: a FIFO put in the trail's place fails at once (ENXIO) instead of
         # blocking the hook until its timeout; for a regular file it changes nothing.
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
-        return os.open(self.path, flags, 0o600)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _CLOEXEC | _BINARY
+        return os.open(self.path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)
 
     def _rotate(self) -> None:
         # shift only the files that exist (up to the first gap), not keep-1 blind renames
@@ -111,26 +168,36 @@ class LockedAppender:
         data = (message.replace("\n", " ") + "\n").encode("utf-8", "surrogatepass")
         folder = os.path.dirname(self.path) or "."
         os.makedirs(folder, exist_ok=True)
-        lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        lock = _open_lock(folder, self.path)
         try:
-            _lock(lock)
-            fd = self._open()
             try:
-                size = os.fstat(fd).st_size
-                if self.max_bytes and size and size + len(data) > self.max_bytes:
-                    os.close(fd)
-                    fd = -1
-                    self._rotate()
-                    fd = self._open()
-                view = memoryview(data)
-                while view:
-                    written = os.write(fd, view)
-                    view = view[written:]
-            finally:
-                if fd >= 0:
-                    os.close(fd)
+                _lock(lock)
+            except LockBusy:
+                _spool(self.path, data)  # never lost: the next writer merges it
+                return
+            waiting = spooled(self.path)
+            self._append(b"".join(map(_read, waiting)) + data)
+            for name in waiting:
+                with contextlib.suppress(OSError):
+                    os.remove(name)
         finally:
             os.close(lock)  # closing releases the lock
+
+    def _append(self, data: bytes) -> None:
+        fd = self._open()
+        try:
+            size = os.fstat(fd).st_size
+            if self.max_bytes and size and size + len(data) > self.max_bytes:
+                os.close(fd)
+                fd = -1
+                self._rotate()
+                fd = self._open()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            if fd >= 0:
+                os.close(fd)
 
     info = msg
 
@@ -147,14 +214,23 @@ def write(path: str, record: Mapping[str, Any], *, max_bytes: int = 0, keep: int
     log.info(event, **fields)
 
 
+def _read(name: str) -> bytes:
+    try:
+        with open(name, "rb") as f:
+            data = f.read()
+    except OSError:
+        return b""
+    return data if data.endswith(b"\n") or not data else data + b"\n"
+
+
 def trail_files(path: str) -> list[str]:
-    """The trail and its rotated files, oldest first."""
+    """The trail and its rotated files, oldest first, then lines still spooled."""
     rotated = []
     n = 1
     while os.path.exists(f"{path}.{n}"):
         rotated.append(f"{path}.{n}")
         n += 1
-    return [*reversed(rotated), *([path] if os.path.exists(path) else [])]
+    return [*reversed(rotated), *([path] if os.path.exists(path) else []), *spooled(path)]
 
 
 def trail_path(root: str, configured: str = DEFAULT_AUDIT_PATH) -> str:

@@ -147,11 +147,13 @@ def start_daemon(path: str, root: str) -> None:
 
 def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     """The evaluator's answer, or None when the call must be judged in-process."""
+    if not hasattr(os, "fork") or not hasattr(_socket, "AF_UNIX"):
+        return None  # Windows: no Unix-socket evaluator; judged in this process (issue 15)
     env = os.environb
     if env.get(wire.NO_DAEMON_ENV.encode(), b"").strip().lower() in (b"1", b"true", b"yes", b"on"):
         return None
     root_b = env.get(wire.PROJECT_DIR_ENV.encode())
-    if not root_b or not root_b.startswith(b"/") or not hasattr(os, "fork"):
+    if not root_b or not root_b.startswith(b"/"):
         return None
     root = os.fsdecode(root_b)
     path = wire.socket_path(root, env)
@@ -203,10 +205,10 @@ def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, byt
     line = (
         "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
     ).encode("utf-8", "backslashreplace")[:2000]
-    phase = os.environb.get(wire.PHASE_ENV.encode(), b"").strip().lower()
-    if event not in wire.TOOL_EVENTS:  # SubagentStop, SessionEnd: a block would hold the stop
+    phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()  # no os.environb on Windows
+    if event not in wire.TOOL_EVENTS:  # SubagentStop, Stop, SessionEnd: never hold a stop
         return 0, b"", line
-    return (0 if phase in (b"off", b"warn") else 2), b"", line
+    return (0 if phase in ("off", "warn") else 2), b"", line
 
 
 def read_stdin() -> bytes:

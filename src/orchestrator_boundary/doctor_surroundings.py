@@ -20,8 +20,8 @@ from orchestrator_boundary.doctor_context import (
     shown,
 )
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.setups import setup
 from orchestrator_boundary.phase import PHASE_ENV
+from orchestrator_boundary.setups import setup
 
 
 def check_on_failure(ctx: Context) -> Check:

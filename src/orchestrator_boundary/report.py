@@ -25,12 +25,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from orchestrator_boundary.config import ReportConfig
-from orchestrator_boundary.report_json import report_json
+from orchestrator_boundary.report_model import PRE, Criterion, Day, Report, Thresholds
 from orchestrator_boundary.report_signals import (
     WRITE_CODES,
     FileWrites,
-    IntendedWrite,
     WriteAllow,
     error_cause,
     intended_write,
@@ -44,7 +42,7 @@ from orchestrator_boundary.report_trail import (  # re-exported: the report's pu
     parse_since,
     record_day,
 )
-from orchestrator_boundary.report_verdict import Criterion, criteria, notes
+from orchestrator_boundary.report_verdict import criteria, notes
 from orchestrator_boundary.report_words import plural
 
 __all__ = [
@@ -64,107 +62,6 @@ __all__ = [
     "record_day",
     "slope",
 ]
-
-PRE = "PreToolUse"
-DEFAULT_TREND_TOLERANCE = 0.005  # per day, in violation rate (0..1): half a point a day
-
-
-@dataclass(frozen=True, slots=True)
-class Thresholds:
-    min_days: int = 14
-    min_tool_uses: int = 50
-    max_hook_error_rate: float = 0.01
-    max_bypass_session_share: float = 0.10
-    trend_tolerance: float = DEFAULT_TREND_TOLERANCE
-
-    @classmethod
-    def from_config(cls, rc: ReportConfig, **overrides: Any) -> Thresholds:
-        base: dict[str, Any] = {
-            "min_days": rc.min_days,
-            "min_tool_uses": rc.min_tool_uses,
-            "max_hook_error_rate": rc.max_hook_error_rate,
-            "max_bypass_session_share": rc.max_bypass_session_share,
-        }
-        base.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**base)
-
-
-@dataclass(frozen=True, slots=True)
-class Day:
-    day: date
-    tool_uses: int
-    violations: int
-
-    @property
-    def rate(self) -> float:
-        return self.violations / self.tool_uses if self.tool_uses else 0.0
-
-
-@dataclass(slots=True)
-class Report:
-    today: date
-    thresholds: Thresholds
-    records: int = 0
-    malformed: int = 0
-    skipped_before_since: int = 0
-    repeated_records: int = 0  # PreToolUse lines of a call already counted
-    first: date | None = None
-    last: date | None = None
-    span_days: int = 0
-    distinct_days: int = 0
-    invocations: int = 0
-    tool_uses: int = 0
-    sessions: int = 0
-    violations: int = 0
-    allowed_by_config: int = 0  # recorded violations the current write_allow now allows
-    bypassed_calls: int = 0
-    sessions_with_bypass: int = 0
-    hook_errors: int = 0
-    subagent_calls: int = 0
-    calls_with_agent_id: int = 0
-    by_tool: list[tuple[str, int]] = field(default_factory=list)
-    by_file: list[tuple[str, int]] = field(default_factory=list)
-    by_agent: list[tuple[str, int]] = field(default_factory=list)
-    by_rule: list[tuple[str, int]] = field(default_factory=list)
-    by_cause: list[tuple[str, int]] = field(default_factory=list)  # hook errors
-    per_day: list[Day] = field(default_factory=list)
-    slope: float | None = None  # violation rate change per day (least squares)
-    first_half_rate: float | None = None
-    second_half_rate: float | None = None
-    intended: IntendedWrite | None = None  # the top violation, when it looks intended
-    write_allow: list[str] = field(default_factory=list)  # suggested list; empty: none
-    config_file: str = ""
-    criteria: list[Criterion] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # sentences for the team
-
-    @property
-    def violations_per_session(self) -> float:
-        return self.violations / self.sessions if self.sessions else 0.0
-
-    @property
-    def violation_rate(self) -> float:
-        return self.violations / self.tool_uses if self.tool_uses else 0.0
-
-    @property
-    def hook_error_rate(self) -> float:
-        return self.hook_errors / self.invocations if self.invocations else 0.0
-
-    @property
-    def bypass_session_share(self) -> float:
-        return self.sessions_with_bypass / self.sessions if self.sessions else 0.0
-
-    @property
-    def ready(self) -> bool:
-        return bool(self.criteria) and all(c.ok for c in self.criteria)
-
-    @property
-    def verdict(self) -> str:
-        return "READY" if self.ready else "NOT READY"
-
-    def to_json(self) -> dict[str, Any]:
-        """Every number, criterion and note, for programs (``--json``)."""
-        return report_json(self)
-
 
 # ---------------------------------------------------------------- the numbers
 

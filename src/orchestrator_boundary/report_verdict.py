@@ -5,22 +5,8 @@ Every note is a whole sentence, the same in the text, the JSON and the HTML form
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
+from orchestrator_boundary.report_model import Criterion, Report
 from orchestrator_boundary.report_words import pct, plural, verb
-
-if TYPE_CHECKING:
-    from orchestrator_boundary.report import Report
-
-
-@dataclass(frozen=True, slots=True)
-class Criterion:
-    key: str
-    label: str
-    ok: bool
-    value: str  # what the trail shows, human-readable
-    needed: str  # what enforce needs
 
 
 def criteria(r: Report) -> list[Criterion]:

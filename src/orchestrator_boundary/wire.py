@@ -126,7 +126,8 @@ def runtime_dir(explicit: bytes | None, xdg: bytes | None) -> str:
         return os.fsdecode(explicit)
     if xdg and xdg.startswith(b"/"):
         return os.path.join(os.fsdecode(xdg), "orchestrator-boundary")
-    return "/tmp/orchestrator-boundary-%d" % os.getuid()  # noqa: S108 - checked: ours, 0700
+    uid = os.getuid() if hasattr(os, "getuid") else 0  # Windows has no uid
+    return "/tmp/orchestrator-boundary-%d" % uid  # noqa: S108 - checked: ours, 0700
 
 
 def runtime_dir_of(environ: Environ) -> str:
