@@ -526,7 +526,7 @@ def test_hook_command_forms() -> None:
         f'"/usr/bin/python3" -I -S "{HOOKS["PreToolUse"]}"'
     )
     with pytest.raises(ValueError):
-        client.hook_command("Stop")
+        client.hook_command("Notification")  # not an event the hooks serve
 
 
 def test_the_registered_command_runs_through_the_shell(proj: Path, rt: Path) -> None:

@@ -201,7 +201,7 @@ def test_hook_command_quotes_spaces_and_has_the_marker() -> None:
     ]
     assert se.is_ours({"command": cmd}) and se.is_ours({"command": inst})
     with pytest.raises(ValueError):
-        se.hook_command("Stop")
+        se.hook_command("Notification")  # not an event the hooks serve
 
 
 def test_matcher_rules() -> None:

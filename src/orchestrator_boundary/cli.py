@@ -19,6 +19,7 @@ COMMANDS = (
     "cmd_doctor",
     "cmd_phase",
     "cmd_report",
+    "cmd_trace",
 )
 
 

@@ -242,7 +242,7 @@ def in_process(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
     return evaluate(raw, environ, event=event).encoded()
 
 
-def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
+def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, bytes, bytes]:
     """The package itself cannot run (a broken install): block, unless the phase says not to.
 
     Exit 1 or a traceback would let the call through (fail open), so it is exit 2 with one
@@ -252,6 +252,8 @@ def cannot_load(exc: BaseException) -> tuple[int, bytes, bytes]:
         "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
     ).encode("utf-8", "backslashreplace")[:2000]
     phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()  # no os.environb on Windows
+    if event not in wire.TOOL_EVENTS:  # SubagentStop, Stop, SessionEnd: never hold a stop
+        return 0, b"", line
     return (0 if phase in ("off", "warn") else 2), b"", line
 
 
@@ -287,7 +289,7 @@ def run(event: str) -> int:
         try:
             answer = in_process(raw, event, impostor)
         except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
-            answer = cannot_load(exc)
+            answer = cannot_load(exc, event)
     code, out, err = answer
     if impostor:
         err += b"orchestrator-boundary: not the evaluator on its socket (%s); judged here\n" % (
@@ -313,6 +315,17 @@ EVENT_ARGS = {
     "post": "PostToolUse",
     "PreToolUse": "PreToolUse",
     "PostToolUse": "PostToolUse",
+    "SubagentStop": "SubagentStop",  # delegation contracts (ADR 27)
+    "Stop": "Stop",
+    "SessionEnd": "SessionEnd",
+}
+# The checkout's entry script of each event (``hooks/*.py``).
+HOOK_SCRIPTS = {
+    "PreToolUse": "pre_tool_use.py",
+    "PostToolUse": "post_tool_use.py",
+    "SubagentStop": "subagent_stop.py",
+    "Stop": "stop.py",
+    "SessionEnd": "session_end.py",
 }
 
 
@@ -335,9 +348,7 @@ def hook_command(
         raise ValueError(f"unknown hook event {event!r}")
     exe = os.path.abspath(python or sys.executable)
     if hooks_dir:
-        script = os.path.join(
-            hooks_dir, "pre_tool_use.py" if name == wire.EVENTS[0] else "post_tool_use.py"
-        )
+        script = os.path.join(hooks_dir, HOOK_SCRIPTS[name])
         return f"{_sh_quote(exe)} -I -S {_sh_quote(script)}"
     client_py = os.path.join(os.path.abspath(package_dir or wire.PACKAGE_DIR), "client.py")
     return f"{_sh_quote(exe)} -I -S {_sh_quote(client_py)} {name}"
@@ -352,6 +363,6 @@ def _sh_quote(word: str) -> str:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in EVENT_ARGS:
-        sys.stderr.write("usage: client.py PreToolUse|PostToolUse\n")
+        sys.stderr.write("usage: client.py PreToolUse|PostToolUse|SubagentStop|Stop|SessionEnd\n")
         sys.exit(2)  # a misregistered hook blocks rather than failing open
     sys.exit(run(EVENT_ARGS[sys.argv[1]]))

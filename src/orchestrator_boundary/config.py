@@ -16,6 +16,12 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator_boundary import scope
+from orchestrator_boundary.contracts_config import (
+    DelegationConfig,
+    Intent,
+    IntentId,
+    Requirement,
+)
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.tools import ToolClass, tool_list_notes, unknown_tool_names
 from orchestrator_boundary.wire import CONFIG_ENV
@@ -54,6 +60,7 @@ class SubagentsConfig(_Strict):
 class AgentProfile(_Strict):
     tools: list[str] | None = None  # tool names or class names; None = every tool
     write_scope: Patterns | None = None  # None = anywhere inside the root
+    requires: list[Requirement] = Field(default_factory=list)  # deliverables (ADR 27)
 
 
 class BashConfig(_Strict):
@@ -80,6 +87,7 @@ class ReportConfig(_Strict):
     min_tool_uses: int = Field(default=50, ge=0)
     max_hook_error_rate: float = Field(default=0.01, ge=0, le=1)
     max_bypass_session_share: float = Field(default=0.10, ge=0, le=1)
+    stop_summary: bool = False  # a one-screen session summary when the main agent stops
 
 
 LaxEnum = Field(strict=False)  # enums come from TOML as strings; still only their values pass
@@ -95,6 +103,8 @@ class Config(_Strict):
     audit: AuditConfig = Field(default_factory=AuditConfig)
     protect: ProtectConfig = Field(default_factory=ProtectConfig)
     report: ReportConfig = Field(default_factory=ReportConfig)
+    intents: dict[IntentId, Intent] = Field(default_factory=dict)  # ADR 27
+    delegation: DelegationConfig = Field(default_factory=DelegationConfig)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,13 @@
 """What the shell tells the policy about the environment of a call (the core reads nothing
 else): the resolved project root, the file-system interface, the home folder, a config problem,
-the protected set and the agent types that are defined."""
+the protected set, the agent types that are defined, and per call the delegation ledger."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from orchestrator_boundary.config import ConfigProblem
+from orchestrator_boundary.delegation import Ledger
 from orchestrator_boundary.paths import FileSystem
 from orchestrator_boundary.protect import EMPTY, ProtectedSet
 
@@ -20,3 +21,4 @@ class Context:
     protected: ProtectedSet = EMPTY
     # the agent types defined in .claude/agents/*.md (project, user): what a hint may name
     agent_types: frozenset[str] = frozenset()
+    ledger: Ledger | None = None  # the state the contract rules read (per call; ADR 27)

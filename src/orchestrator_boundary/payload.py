@@ -34,6 +34,7 @@ class HookPayload(BaseModel):
     agent_type: str | None = None
     # MCP tool calls, Claude Code 2.1.330+: {"name": ..., "source": ...}; recorded, never judged
     mcp_server: Any = None
+    stop_hook_active: Any = None  # SubagentStop/Stop: true while a stop hook's block runs
 
 
 def _describe(err: ValidationError) -> str:

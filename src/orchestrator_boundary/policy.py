@@ -6,9 +6,10 @@ touches. Then the target rules judge each target in order, tamper > broken confi
 rules, and the first target that breaks one is the call's target finding. Last, the call's
 rules in ``RULES``, in precedence order, first hit wins:
 
-    TAMPER > CONFIG_INVALID > TOOL_NOT_ALLOWED > the target's write rule
-    (ORCHESTRATOR_WRITE / BASH_WRITE / SCOPE_VIOLATION) > the Bash command's rules
-    (BASH_UNPARSEABLE / BASH_DENIED_COMMAND / BASH_OPAQUE) > UNKNOWN_TOOL.
+    TAMPER > CONFIG_INVALID > TOOL_NOT_ALLOWED > DELEGATION_INVALID (an Agent call) > the
+    target's write rule (ORCHESTRATOR_WRITE / BASH_WRITE / SCOPE_VIOLATION, then the
+    delegation's DELEGATION_SCOPE / FILE_LEASED / STALE_FILE, ADR 27) > the Bash command's
+    rules (BASH_UNPARSEABLE / BASH_DENIED_COMMAND / BASH_OPAQUE) > UNKNOWN_TOOL.
 
 Within a scope an exclusion beats an inclusion (``scope``).
 """
@@ -25,6 +26,12 @@ from orchestrator_boundary import scope
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.config import AgentProfile
 from orchestrator_boundary.context import Context
+from orchestrator_boundary.contract_rules import (
+    agent_contract,
+    delegation_scope,
+    file_leased,
+    stale_file,
+)
 from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.protect import Protected, could_name, hit, linked, protected_reason
@@ -278,6 +285,9 @@ TARGET_RULES: tuple[TargetRule, ...] = (
     tamper,
     broken_config,
     write_rule,
+    delegation_scope,  # the delegation contract (ADR 27): only narrows what write_rule allows
+    file_leased,
+    stale_file,
 )
 
 
@@ -379,6 +389,14 @@ def target_write(call: Call, found: Findings) -> Violation | None:
     return found.target if found.by is write_rule else None
 
 
+_CONTRACT_TARGET_RULES = (delegation_scope, file_leased, stale_file)
+
+
+def target_contract(call: Call, found: Findings) -> Violation | None:
+    """A target's delegation-contract finding (ADR 27), after the write rules."""
+    return found.target if found.by in _CONTRACT_TARGET_RULES else None
+
+
 def bash_command(call: Call, found: Findings) -> Violation | None:
     return found.bash
 
@@ -407,7 +425,9 @@ RULES: tuple[tuple[Rule, frozenset[ToolClass]], ...] = (
     (config_invalid, _TARGETED),
     (unknown_tool_config, frozenset({ToolClass.UNKNOWN})),
     (tool_not_allowed, _EVERY),
+    (agent_contract, frozenset({ToolClass.DELEGATE})),
     (target_write, _TARGETED),
+    (target_contract, _TARGETED),
     (bash_command, frozenset({ToolClass.EXECUTE})),
     (unknown_tool, frozenset({ToolClass.UNKNOWN})),
 )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
+from orchestrator_boundary.contracts import Contracts, compile_contracts
 from orchestrator_boundary.tools import expand_profile_names
 
 _WRITERS = frozenset({"Write", "Edit", "write"})
@@ -30,6 +31,7 @@ class RuleSet:
     tools: Mapping[str, frozenset[str]]  # agent type -> its tools entries, retired names' heirs
     read_only: frozenset[str]  # bash.read_only_commands
     writers: tuple[Writer, ...]  # the deny hint's candidates, in config order
+    contracts: Contracts  # intents, delegation settings, profiles' requires (ADR 27)
     allow_tools: tuple[str, ...] = ()  # orchestrator.allow_tools, retired names' heirs added
 
 
@@ -56,5 +58,12 @@ def compile_config(config: Config) -> RuleSet:
         {n: expand_profile_names(p.tools) for n, p in agents if p.tools is not None},
         frozenset(config.bash.read_only_commands),
         writers(config),
+        compile_contracts(
+            config.intents,
+            config.agents,
+            outside,
+            config.delegation,
+            {n: p.requires for n, p in agents},
+        ),
         tuple(sorted(expand_profile_names(config.orchestrator.allow_tools))),
     )

@@ -14,11 +14,14 @@ import os
 import time
 import traceback
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from orchestrator_boundary import audit
+from orchestrator_boundary.delegation import Ledger
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import sha256_of
+from orchestrator_boundary.ledger import LIFECYCLE_EVENTS, contracts_call, lifecycle_call
 from orchestrator_boundary.payload import TOOL_EVENTS, HookPayload, parse_payload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.policy import assess
@@ -29,10 +32,12 @@ from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide
 from orchestrator_boundary.violation import Assessment
 
 
-def judge(payload: HookPayload, s: Setup) -> Verdict:
-    """The verdict for one parsed payload (shared by the hooks, ``check`` and ``replay``)."""
+def judge(payload: HookPayload, s: Setup, ledger: Ledger | None = None) -> Verdict:
+    """The verdict for one parsed payload (shared by the hooks, ``check`` and ``replay``;
+    only the hooks pass the ``ledger`` of delegation state, ADR 27)."""
     if payload.hook_event_name in TOOL_EVENTS:
-        assessment = assess(payload, s.rules, s.context)
+        context = s.context if ledger is None else replace(s.context, ledger=ledger)
+        assessment = assess(payload, s.rules, context)
     else:  # not a tool event: nothing to decide, but still recorded
         assessment = Assessment(detect(payload), payload.tool_name, classify(payload.tool_name))
     return decide(
@@ -81,7 +86,8 @@ def _cannot_judge(
         phase, audit_file = s.phase, s.audit_file
     except Exception:  # noqa: BLE001, S110 - even the setup failed: stay fail-closed
         pass
-    blocks = phase in (Phase.ENFORCE, Phase.ASK)
+    # a failure on SubagentStop/Stop/SessionEnd never blocks: it would hold a stop (ADR 27)
+    blocks = phase in (Phase.ENFORCE, Phase.ASK) and event not in LIFECYCLE_EVENTS
     rec = audit.failure_record(event, phase, message, raw_len, blocks=blocks)
     if internal:
         rec["traceback"] = traceback.format_exc(limit=8)
@@ -104,10 +110,13 @@ def evaluate(
         payload = parse_payload(raw)
         s = setup(payload.cwd, environ)
         audit_file = s.audit_file
-        verdict = judge(payload, s)
-        answer = render(verdict)
-        trace = traces(payload, verdict, s.root) or None
-        rec = audit.record(payload, verdict, ts=clock(), trace=trace)
+        if payload.hook_event_name in LIFECYCLE_EVENTS:
+            verdict = judge(payload, s)
+            out, extra = lifecycle_call(payload, s)
+            answer = HookAnswer(0, out) if out else render(verdict)
+            rec = {**audit.record(payload, verdict, ts=clock()), **extra}
+        else:
+            answer, rec = _tool_call(payload, s, clock)
         max_bytes, keep = s.config.audit.max_bytes, s.config.audit.keep
     except Exception as exc:  # noqa: BLE001 - the one guard: every failure gets a verdict
         cwd = payload.cwd if payload is not None else ""
@@ -124,6 +133,20 @@ def evaluate(
     if rec.get("trace") is None:
         rec.pop("trace", None)
     return _with_audit(answer, audit_file, rec, max_bytes, keep)
+
+
+def _tool_call(
+    payload: HookPayload, s: Setup, clock: Callable[[], float]
+) -> tuple[HookAnswer, dict[str, Any]]:
+    """A tool event: the verdict with the delegation ledger, the state it leaves, the line."""
+    ledger = contracts_call(payload, s)
+    verdict = judge(payload, s, ledger.view)
+    answer = render(verdict)
+    trace = traces(payload, verdict, s.root) or None
+    extra = ledger.done(verdict, trace)
+    rec = audit.record(payload, verdict, ts=clock(), trace=trace)
+    rec.update(extra)
+    return answer, rec
 
 
 def _with_audit(

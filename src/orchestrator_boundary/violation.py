@@ -21,6 +21,10 @@ class Code(enum.StrEnum):
     TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED"  # subagent tool not in its profile's tools
     TAMPER = "TAMPER"  # any agent changing what guards it
     CONFIG_INVALID = "CONFIG_INVALID"  # a write while boundary.toml is broken
+    DELEGATION_SCOPE = "DELEGATION_SCOPE"  # subagent writes outside its delegation (ADR 27)
+    DELEGATION_INVALID = "DELEGATION_INVALID"  # an Agent call whose contract is refused
+    STALE_FILE = "STALE_FILE"  # a write to a file changed since this agent saw it
+    FILE_LEASED = "FILE_LEASED"  # a write to a file another running subagent holds
 
 
 @value

@@ -24,7 +24,10 @@ PROTOCOL = b"OB1"
 REQUEST_MAGIC = b"OBQ1"
 REPLY_MAGIC = b"OBA1"
 MISMATCH = b"OBX1"
-EVENTS = ("PreToolUse", "PostToolUse")
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")  # ``client.cannot_load`` blocks only these
+# SubagentStop, Stop and SessionEnd: delegation contracts' deliverables, the session summary
+# and cleaning (ADR 27).
+EVENTS = (*TOOL_EVENTS, "SubagentStop", "Stop", "SessionEnd")
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: one byte more is refused
 MAX_REPLY_BYTES = 4 * 1024 * 1024
 # The evaluator takes payloads up to this size; a larger one is judged in the hook's own process

@@ -1,0 +1,144 @@
+"""``orchestrator-boundary trace PATH``: who changed a file, when, through which delegation and
+intent, with the content hashes the hooks recorded (ADR 0027).
+
+Reads the audit trail's PostToolUse lines (rotated files included, oldest first): each carries
+``trace`` (the path and its SHA-256 after the call) and, for a subagent, ``delegation`` (the
+Agent call, its description and intent, or why it is unknown). Then hashes the file as it is
+now: content that matches no recorded write was changed outside any agent (by a person, a
+formatter, a tool without hooks). Exit 0 when the file's content is explained by the trail, 3
+when it is not, 2 when the trail cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from orchestrator_boundary import audit
+from orchestrator_boundary.config import ConfigProblem, config_path, load_config
+from orchestrator_boundary.fs import sha256_of
+from orchestrator_boundary.report import iter_records
+
+EXIT_EXPLAINED, EXIT_ERROR, EXIT_UNEXPLAINED = 0, 2, 3
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("trace", help="who changed a file, through which delegation and intent")
+    p.add_argument("path", metavar="PATH", help="the file (relative to where you are)")
+    p.add_argument("--project", help="project root (default: $CLAUDE_PROJECT_DIR, else cwd)")
+    p.add_argument("--audit", metavar="FILE", help="audit trail (default: [audit] path)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(func=run)
+
+
+def _who(rec: Mapping[str, Any]) -> str:
+    if rec.get("session_kind") == "subagent" or rec.get("agent_id"):
+        return f"subagent {rec.get('agent_type') or '?'} ({rec.get('agent_id')})"
+    return "main agent"
+
+
+def changes(records: Iterable[Mapping[str, Any]], keys: set[str]) -> list[dict[str, Any]]:
+    """The PostToolUse trace entries for any of ``keys`` (the path as the trail names it)."""
+    out = []
+    for rec in records:
+        if rec.get("event") != "PostToolUse" or not isinstance(rec.get("trace"), list):
+            continue
+        for entry in rec["trace"]:
+            if not isinstance(entry, dict) or entry.get("path") not in keys:
+                continue
+            d = rec.get("delegation")
+            d = d if isinstance(d, dict) else {}
+            out.append(
+                {
+                    "ts": rec.get("ts"),
+                    "who": _who(rec),
+                    "tool": rec.get("tool_name"),
+                    "tool_use_id": rec.get("tool_use_id"),
+                    "sha256": entry.get("sha256"),
+                    "delegation": d.get("tool_use_id"),
+                    "description": d.get("description"),
+                    "intent": d.get("intent"),
+                    "unknown": d.get("unknown"),
+                    "session_id": rec.get("session_id"),
+                }
+            )
+    return out
+
+
+def finding(found: list[dict[str, Any]], current: str | None, exists: bool) -> tuple[bool, str]:
+    """(is the current content explained by the trail?, one line saying why)."""
+    if not exists:
+        return (
+            not found,
+            "the file does not exist" + (" (it was written before)" if found else ""),
+        )
+    if current is None:
+        return False, "the file cannot be read (or is not a regular file): nothing to compare"
+    if not found:
+        return False, "no agent's write of this file is in the trail"
+    if found[-1]["sha256"] == current:
+        return True, "its content is the last recorded write's"
+    for c in reversed(found[:-1]):
+        if c["sha256"] == current:
+            return (
+                True,
+                f"its content is an earlier write's ({c['ts']}, {c['who']}): "
+                "later ones were undone",
+            )
+    return False, "its content matches no recorded write: it was changed outside any agent"
+
+
+def _keys(path: str, root: str) -> set[str]:
+    full = os.path.realpath(os.path.abspath(path))
+    keys = {full, os.path.abspath(path)}
+    if full.startswith(root.rstrip(os.sep) + os.sep):
+        keys.add(os.path.relpath(full, root).replace(os.sep, "/"))
+    return keys
+
+
+def _line(c: Mapping[str, Any]) -> str:
+    via = (
+        f"{c['description']!r} (Agent call {c['delegation']})"
+        if c["delegation"]
+        else (f"unknown delegation: {c['unknown']}" if c["unknown"] else "-")
+    )
+    sha = (c["sha256"] or "unreadable")[:12]
+    intent = c["intent"] or "-"
+    return f"  {c['ts']}  {c['who']}  {c['tool']}  sha256 {sha}  via {via}  intent {intent}\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    root = os.path.realpath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    loaded = load_config(config_path(root, os.environ), os.environ.get("HOME") or None)
+    if isinstance(loaded, ConfigProblem) and not args.audit:
+        sys.stderr.write(f"trace: config problem: {loaded}\n")
+        return EXIT_ERROR
+    trail = args.audit or (loaded.audit.path if not isinstance(loaded, ConfigProblem) else "")
+    if not os.path.isabs(trail):
+        trail = os.path.join(os.getcwd() if args.audit else root, trail)
+    files = audit.trail_files(trail)
+    if not files:
+        sys.stderr.write(f"trace: no audit trail at {trail}\n")
+        return EXIT_ERROR
+    try:
+        found = changes(iter_records(files), _keys(args.path, root))
+    except OSError as exc:
+        sys.stderr.write(f"trace: cannot read the audit trail ({exc})\n")
+        return EXIT_ERROR
+    exists = os.path.lexists(args.path)
+    current = sha256_of(args.path) if exists else None
+    explained, why = finding(found, current, exists)
+    if args.json:
+        out = {"path": args.path, "changes": found, "current_sha256": current}
+        out.update(explained=explained, finding=why, trail=trail)
+        sys.stdout.write(json.dumps(out) + "\n")
+    else:
+        sys.stdout.write(f"{args.path}: {len(found)} recorded change(s)\n")
+        sys.stdout.writelines(_line(c) for c in found)
+        now = (current or "-")[:12]
+        sys.stdout.write(f"now: sha256 {now}: {why}\n")
+    return EXIT_EXPLAINED if explained else EXIT_UNEXPLAINED

@@ -1,0 +1,102 @@
+"""The delegation-contract rules as the policy runs them. ADR 27.
+
+Pure: what they know of the state the shell keeps comes through ``Context.ledger`` (none in
+``check`` and ``replay``: then only the rules that need no state run). Per target, after the
+write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE. For an Agent call, after
+TOOL_NOT_ALLOWED: DELEGATION_INVALID. The lease and staleness rules are judged before the call
+only: afterwards the call itself has changed the file.
+"""
+
+from __future__ import annotations
+
+from orchestrator_boundary import contracts
+from orchestrator_boundary.delegation import Lease, Seen
+from orchestrator_boundary.targets import Call, Target
+from orchestrator_boundary.violation import Code, Violation
+
+PRE = "PreToolUse"
+AGENT_TOOLS = frozenset({"Agent", "Task"})
+
+
+def _violation(found: contracts.Breach, command: str = "") -> Violation:
+    return Violation(
+        Code(found.code),
+        found.rule,
+        found.reason,
+        found.suggestion,
+        found.path,
+        command or found.command,
+    )
+
+
+def _what(call: Call, target: Target) -> str:
+    return f"`{target.command}` writes" if target.command else f"{call.payload.tool_name} of"
+
+
+def delegation_scope(call: Call, target: Target) -> Violation | None:
+    """A subagent's write outside its delegation's effective scope."""
+    ledger = call.context.ledger
+    if call.main or ledger is None or not target.write:
+        return None
+    found = contracts.delegation_scope(
+        ledger.record(),
+        target.located,
+        call.insensitive,
+        require=call.rules.contracts.require,
+        what=_what(call, target),
+    )
+    return _violation(found, target.command) if found else None
+
+
+def file_leased(call: Call, target: Target) -> Violation | None:
+    """A subagent's write to a file another running subagent wrote (``leases = "enforce"``;
+    ``"warn"`` is recorded in the audit line by the shell)."""
+    ledger = call.context.ledger
+    if call.main or ledger is None or not target.write or call.rules.contracts.leases != "enforce":
+        return None
+    if call.payload.hook_event_name != PRE or not target.located.absolutes:
+        return None
+    holder = ledger.lease(target.located)
+    if not isinstance(holder, Lease):
+        return None
+    found, _ = contracts.file_leased(
+        target.located.display, holder, call.payload.agent_id or "", "enforce"
+    )
+    return _violation(found, target.command) if found else None
+
+
+def stale_file(call: Call, target: Target) -> Violation | None:
+    """Any agent's write to a file changed since that agent last read or wrote it."""
+    ledger = call.context.ledger
+    if ledger is None or not target.write or call.payload.hook_event_name != PRE:
+        return None
+    if not target.located.absolutes:
+        return None
+    seen = ledger.seen(target.located)
+    if not isinstance(seen, Seen):
+        return None
+    found = contracts.stale_file(
+        target.located.display,
+        seen.sha256,
+        ledger.current(target.located),
+        ledger.last_writer(target.located),
+    )
+    return _violation(found, target.command) if found else None
+
+
+def agent_contract(call: Call, found: object) -> Violation | None:
+    """An Agent call whose contract cannot be accepted (main agent or delegating subagent)."""
+    payload = call.payload
+    if payload.tool_name not in AGENT_TOOLS or payload.hook_event_name != PRE:
+        return None
+    ledger = call.context.ledger
+    caller = ledger.record() if ledger is not None and not call.main else None
+    prompt = payload.tool_input.get("prompt")
+    requested = payload.tool_input.get("subagent_type")
+    got = contracts.check_launch(
+        call.rules.contracts,
+        prompt if isinstance(prompt, str) else "",
+        requested if isinstance(requested, str) else None,
+        caller,
+    )
+    return _violation(got) if isinstance(got, contracts.Breach) else None

@@ -1,0 +1,357 @@
+"""The rules of delegation contracts. ADR 0027.
+
+Pure: each takes plain values (the config's tables, the delegation record, the facts the shell
+gathered from the state store) and returns a ``Breach`` or None.
+
+- ``check_launch``: an Agent call, before it runs (main agent and delegating subagents).
+- ``delegation_scope``: a subagent's write outside its delegation's effective scope.
+- ``stale_file``: an agent's write to a file changed since it last read or wrote it.
+- ``file_leased``: a subagent's write to a file another running subagent wrote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from orchestrator_boundary.contracts_config import (
+    DelegationConfig,
+    Deliverable,
+    Intent,
+)
+from orchestrator_boundary.delegation import (
+    DEFAULT_TYPE,
+    UNNARROWED,
+    Delegation,
+    Directives,
+    EffectiveScope,
+    Lease,
+    Record,
+    ScopeSet,
+    UnknownDelegation,
+    disjoint,
+    parse_directives,
+    resolve_type,
+    type_key,
+    within,
+)
+from orchestrator_boundary.paths import Located
+from orchestrator_boundary.tools import ToolClass, classify
+from orchestrator_boundary.value import value
+
+DELEGATION_SCOPE = "DELEGATION_SCOPE"
+DELEGATION_INVALID = "DELEGATION_INVALID"  # an Agent call whose contract cannot be accepted
+STALE_FILE = "STALE_FILE"
+FILE_LEASED = "FILE_LEASED"
+REPORT_BACK = (
+    "Stop here and report back to the main agent what is left, so that it can delegate the "
+    "rest under an intent that owns it."
+)
+
+
+@value
+class Breach:
+    """A violation of a contract, in the fields of ``Violation``."""
+
+    code: str
+    rule: str
+    reason: str
+    suggestion: str
+    path: str | None = None
+    command: str = ""
+
+
+@value
+class Profile:
+    """What the contract rules read of ``[agents.TYPE]``."""
+
+    tools: tuple[str, ...] | None = None
+    write_scope: tuple[str, ...] | None = None
+    requires: tuple[Deliverable, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Contracts:
+    """The contract tables of the config, compiled (``ruleset`` will hold one)."""
+
+    intents: Mapping[str, Intent]
+    profiles: Mapping[str, Profile]  # agent type (or "*") -> profile
+    outside: tuple[str, ...] = ()  # subagents.write_outside_root, added to every set
+    require: bool = False
+    leases: str = "off"
+    max_stop_blocks: int = 1
+
+
+@value
+class Launch:
+    """An accepted Agent call: the contract its subagent will run under."""
+
+    agent_type: str
+    intent: str | None
+    scope: EffectiveScope
+    depth: int
+    parent: str | None
+
+
+class _AgentProfile(Protocol):
+    """``config.AgentProfile`` as far as contracts read it."""
+
+    @property
+    def tools(self) -> list[str] | None: ...
+
+    @property
+    def write_scope(self) -> list[str] | None: ...
+
+
+def compile_contracts(
+    intents: Mapping[str, Intent],
+    agents: Mapping[str, _AgentProfile],
+    outside: Sequence[str],
+    delegation: DelegationConfig,
+    requires: Mapping[str, Sequence[Deliverable]] | None = None,
+) -> Contracts:
+    """The contract tables of a loaded config, compiled once (``ruleset``)."""
+    requires = requires or {}
+    profiles = {
+        name: Profile(
+            None if p.tools is None else tuple(p.tools),
+            None if p.write_scope is None else tuple(p.write_scope),
+            tuple(requires.get(name, ())),
+        )
+        for name, p in agents.items()
+    }
+    return Contracts(
+        dict(intents),
+        profiles,
+        tuple(outside),
+        delegation.require,
+        delegation.leases,
+        delegation.max_stop_blocks,
+    )
+
+
+def profile_of(contracts: Contracts, agent_type: str) -> tuple[str, Profile] | None:
+    if agent_type in contracts.profiles:
+        return agent_type, contracts.profiles[agent_type]
+    if "*" in contracts.profiles:
+        return "*", contracts.profiles["*"]
+    return None
+
+
+def can_write(profile: Profile | None) -> bool:
+    """Could an agent of this profile change a file? Unknown: yes (narrow by default)."""
+    if profile is None or profile.tools is None:
+        return True
+    classes = {c.value for c in ToolClass}
+    writing = {ToolClass.WRITE, ToolClass.EXECUTE, ToolClass.UNKNOWN}
+    for entry in profile.tools:
+        if any(c in entry for c in "*?["):
+            return True
+        cls = ToolClass(entry) if entry in classes else classify(entry).tool_class
+        if cls in writing:
+            return True
+    return False
+
+
+def _for_type(intent: Intent, agent_type: str) -> bool:
+    allowed = intent.agent_types
+    return allowed is None or type_key(agent_type) in {type_key(t) for t in allowed}
+
+
+def _active(contracts: Contracts, agent_type: str | None = None) -> list[str]:
+    return [
+        name
+        for name, intent in contracts.intents.items()
+        if intent.active and (agent_type is None or _for_type(intent, agent_type))
+    ]
+
+
+def _sets(
+    contracts: Contracts, agent_type: str, d: Directives, parent: Delegation | None
+) -> tuple[EffectiveScope, str | None]:
+    """(the effective scope, what makes it empty) of a launch with valid directives."""
+    base = parent.scope if parent is not None else UNNARROWED
+    own: list[ScopeSet] = []
+    named = profile_of(contracts, agent_type)
+    if named is not None and named[1].write_scope is not None:
+        own.append(ScopeSet(f"agents.{named[0]}.write_scope", named[1].write_scope))
+    if d.intent is not None:
+        owned = tuple(contracts.intents[d.intent].owned_scope)
+        own.append(ScopeSet(f'intents."{d.intent}".owned_scope', owned))
+    if d.scope is not None:
+        own.append(ScopeSet("Scope: line", d.scope))
+    # each new set must share files with every set before it (the profile, the parent's)
+    for i, s in enumerate(own):
+        for before in (*base.sets, *own[:i]):
+            apart = disjoint(s.patterns, before.patterns)
+            if apart:
+                return UNNARROWED, f"{s.source} ({', '.join(apart)}) lies outside {before.source}"
+    widened = tuple(ScopeSet(s.source, (*s.patterns, *contracts.outside)) for s in own)
+    return base.narrowed(*widened), None
+
+
+def _problem(
+    contracts: Contracts, agent_type: str, d: Directives, caller: Record | None
+) -> tuple[str, str] | Launch:
+    """(rule, problem) of a launch that cannot be accepted, else the Launch."""
+    if d.error is not None:
+        return "delegation.scope_line" if d.error.key == "Scope" else "delegation.intent_line", (
+            f"its {d.error}"
+        )
+    if d.intent is not None:
+        intent = contracts.intents.get(d.intent)
+        if intent is None:
+            return "intents", f"it names intent {d.intent!r}, which is not in [intents]"
+        if not intent.active:
+            return "intents", f"intent {d.intent!r} is {intent.status}, not active"
+        if not _for_type(intent, agent_type):
+            return f'intents."{d.intent}".agent_types', (
+                f"intent {d.intent!r} is for {', '.join(intent.agent_types or ())}, "
+                f"not {agent_type}"
+            )
+    parent = caller if isinstance(caller, Delegation) else None
+    if isinstance(caller, UnknownDelegation) and contracts.require:
+        return (
+            "delegation.require",
+            f"the delegating subagent's own contract is unknown ({caller.reason})",
+        )
+    named = profile_of(contracts, agent_type)
+    unnamed = d.intent is None and d.scope is None
+    if contracts.require and unnamed and can_write(named[1] if named else None):
+        return (
+            "delegation.require",
+            f"{agent_type} can change files, and the prompt names no intent or scope",
+        )
+    effective, empty = _sets(contracts, agent_type, d, parent)
+    if empty is not None:
+        return "delegation.scope", empty
+    # 0: the delegating subagent's own depth is not known (its meta.json will say)
+    depth = parent.depth + 1 if parent is not None else (1 if caller is None else 0)
+    return Launch(agent_type, d.intent, effective, depth, caller.agent_id if caller else None)
+
+
+def _examples(contracts: Contracts, agent_type: str, caller: Record | None) -> list[str]:
+    """Prompts' directive lines to try, best first: each active intent, then a Scope: line
+    inside the caller's scope and the agent type's write scope."""
+    out = [f"Intent: {name}" for name in _active(contracts, agent_type)]
+    candidates: list[str] = []
+    if isinstance(caller, Delegation):
+        for s in reversed(caller.scope.sets):
+            candidates.extend(p for p in s.patterns if not p.startswith(("!", "/")))
+    named = profile_of(contracts, agent_type)
+    if named is not None and named[1].write_scope:
+        candidates.extend(p for p in named[1].write_scope if not p.startswith(("!", "/")))
+    out.extend(f"Scope: {p}" for p in dict.fromkeys([*candidates, "src/**"]))
+    return out
+
+
+def example_call(contracts: Contracts, agent_type: str, caller: Record | None) -> str | None:
+    """An Agent call ``check_launch`` accepts for this agent type and caller, if one exists."""
+    for lines in _examples(contracts, agent_type, caller):
+        prompt = f"<what to do>\n{lines}"
+        if isinstance(_problem(contracts, agent_type, parse_directives(prompt), caller), Launch):
+            return (
+                f'Agent(subagent_type="{agent_type}", description="<short>", '
+                f'prompt="<what to do>\\n{lines}")'
+            )
+    return None
+
+
+def check_launch(
+    contracts: Contracts,
+    prompt: str,
+    requested_type: str | None,
+    caller: Record | None,
+) -> Launch | Breach:
+    """An Agent call's contract, or why it is refused. ``caller``: None for the main agent,
+    else the delegating subagent's own record."""
+    agent_type = resolve_type(requested_type or DEFAULT_TYPE, list(contracts.profiles))
+    found = _problem(contracts, agent_type, parse_directives(prompt), caller)
+    if isinstance(found, Launch):
+        return found
+    rule, problem = found
+    active = _active(contracts)
+    listed = ", ".join(
+        f"{n} ({contracts.intents[n].description or 'no description'}: "
+        f"{', '.join(contracts.intents[n].owned_scope)})"
+        for n in active
+    )
+    example = example_call(contracts, agent_type, caller)
+    return Breach(
+        DELEGATION_INVALID,
+        rule,
+        f"this Agent call cannot be accepted: {problem}. Active intents: {listed or 'none'}.",
+        (f"For example: {example}." if example else "No Agent call of this type can be accepted")
+        + " Put `Intent: ID` and `Scope: pattern, pattern` each on a line of its own.",
+    )
+
+
+def delegation_scope(
+    record: Record | None,
+    located: Located,
+    insensitive: bool,
+    *,
+    require: bool,
+    what: str,
+) -> Breach | None:
+    """A subagent's write outside its delegation's effective scope. ``what``: "Write of" or
+    "`cmd` writes"."""
+    if record is None:
+        return None
+    if isinstance(record, UnknownDelegation):
+        if not require:
+            return None
+        return Breach(
+            DELEGATION_SCOPE,
+            "delegation.require",
+            f"{what} {located.display}: the Agent call that started this subagent is not "
+            f"known ({record.reason}), and [delegation] require = true.",
+            REPORT_BACK,
+            located.display,
+        )
+    miss = within(located, record.scope, insensitive)
+    if miss is None:
+        return None
+    intent = f"intent {record.intent!r}" if record.intent else "its delegation"
+    return Breach(
+        DELEGATION_SCOPE,
+        miss.source,
+        f"{what} {located.display} is outside the scope of {intent} "
+        f"({record.description!r}: {record.scope.describe()}); {miss.source} does not cover "
+        f"it ({miss.why}).",
+        REPORT_BACK,
+        located.display,
+    )
+
+
+def stale_file(path: str, known: str | None, current: str | None, by: str = "") -> Breach | None:
+    """A write to a file whose content is no longer what this agent last read or wrote.
+    ``known``: the SHA-256 it saw (None: it never did, nothing to compare); ``current``: the
+    file's now (None: gone)."""
+    if known is None or known == current:
+        return None
+    now = "deleted" if current is None else f"now {current[:12]}"
+    who = f" by {by}" if by else " by another agent, the main agent or the user"
+    return Breach(
+        STALE_FILE,
+        "delegation.stale",
+        f"{path} changed since this agent last read or wrote it{who} (it saw "
+        f"{known[:12]}, {now}); this write would overwrite that change.",
+        f"Read it again ({path}) and make the change on its current content.",
+        path,
+    )
+
+
+def file_leased(path: str, holder: Lease | None, me: str, mode: str) -> tuple[Breach | None, str]:
+    """(a breach in ``enforce``, an advisory in ``warn``) when another running subagent holds
+    ``path``."""
+    if mode == "off" or holder is None or holder.agent_id == me:
+        return None, ""
+    text = (
+        f"{path} is leased to the running subagent {holder.description!r} ({holder.agent_id}), "
+        "which changed it; two subagents writing one file overwrite each other."
+    )
+    if mode == "warn":
+        return None, f"orchestrator-boundary (delegation.leases = warn): {text}"
+    return Breach(FILE_LEASED, "delegation.leases", text, REPORT_BACK, path), ""

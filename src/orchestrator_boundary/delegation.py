@@ -1,0 +1,383 @@
+"""Delegation contracts: what an Agent call says its subagent may change. ADR 0027.
+
+Pure. An Agent call's prompt may carry two directive lines:
+
+    Intent: login-fix
+    Scope: src/auth/**, tests/auth/test_login.py
+
+The grammar, strictly:
+- A directive is a whole line that starts, at its first character, with ``Intent:`` or
+  ``Scope:`` (exactly that case). Spaces and tabs around the value are ignored.
+- ``Intent:`` holds one intent id (``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, compared exactly with
+  the keys of ``[intents]``) and nothing else.
+- ``Scope:`` holds patterns separated by commas, in ``write_scope``'s syntax (``scope``); at
+  least one is not an exclusion; none is empty, quoted, back-ticked or holds a space (a prose
+  "Scope: the login flow" is an error, not a pattern that matches nothing); at most 32.
+- Each key appears at most once. A line that starts with a key in another case (``intent:``,
+  ``SCOPE :``) is an error, not prose: a contract that silently did not apply would be wider
+  than its author meant.
+Anything else in the prompt is free text.
+
+The effective scope is a list of pattern sets that must all cover a path: the agent type's
+``write_scope``, the intent's ``owned_scope``, the ``Scope:`` line and, for a nested
+delegation, every set of its parent's. A delegation can therefore only narrow.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Final, Protocol
+
+from orchestrator_boundary import scope
+from orchestrator_boundary.contracts_config import INTENT_ID
+from orchestrator_boundary.paths import Located
+from orchestrator_boundary.value import value
+
+INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
+MAX_SCOPE_PATTERNS = 32
+MAX_PATTERN_CHARS = 512
+_KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
+_QUOTES = frozenset("`\"'")
+BUILT_IN_TYPES = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup", "fork")
+DEFAULT_TYPE = "general-purpose"  # what the CLI starts when subagent_type is omitted
+
+
+@value
+class DirectiveError:
+    line: int  # 1-based line of the prompt
+    key: str  # "Intent" or "Scope"
+    problem: str
+
+    def __str__(self) -> str:
+        return f"prompt line {self.line} ({self.key}:): {self.problem}"
+
+
+@value
+class Directives:
+    intent: str | None = None
+    scope: tuple[str, ...] | None = None  # the Scope: line's patterns
+    error: DirectiveError | None = None
+
+
+NO_DIRECTIVES = Directives()
+
+
+def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
+    items = [item.strip() for item in text.split(",")]
+    if not text or any(not item for item in items):
+        return DirectiveError(line, SCOPE_KEY, "an empty pattern (write `Scope: a/**, b.py`)")
+    if len(items) > MAX_SCOPE_PATTERNS:
+        return DirectiveError(line, SCOPE_KEY, f"more than {MAX_SCOPE_PATTERNS} patterns")
+    for item in items:
+        if _QUOTES.intersection(item):
+            return DirectiveError(line, SCOPE_KEY, f"{item!r}: write patterns bare, unquoted")
+        if any(c.isspace() for c in item):
+            return DirectiveError(
+                line,
+                SCOPE_KEY,
+                f"{item[:60]!r} holds a space: list patterns, not prose ('?' "
+                "matches a space in a file name)",
+            )
+        if len(item) > MAX_PATTERN_CHARS:
+            return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")
+        try:
+            scope.validate([item])
+        except scope.PatternError as exc:
+            return DirectiveError(line, SCOPE_KEY, str(exc))
+    if all(item.startswith("!") for item in items):
+        return DirectiveError(line, SCOPE_KEY, "only exclusions: name what the agent may change")
+    return tuple(items)
+
+
+def parse_directives(prompt: str) -> Directives:
+    """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
+    intent: str | None = None
+    patterns: tuple[str, ...] | None = None
+    for n, line in enumerate(prompt.splitlines(), 1):
+        m = _KEY_LINE.match(line)
+        if m is None:
+            continue
+        key = INTENT_KEY if m.group(1).lower() == "intent" else SCOPE_KEY
+        if not line.startswith(key + ":"):
+            found = line[: m.end()]
+            return Directives(error=DirectiveError(n, key, f"write {key + ':'!r}, not {found!r}"))
+        text = line[m.end() :].strip(" \t")
+        if key == INTENT_KEY:
+            if intent is not None:
+                return Directives(error=DirectiveError(n, key, "a second Intent: line"))
+            if not INTENT_ID.fullmatch(text):
+                problem = f"{text[:80]!r} is not one intent id"
+                return Directives(error=DirectiveError(n, key, problem))
+            intent = text
+        else:
+            if patterns is not None:
+                return Directives(error=DirectiveError(n, key, "a second Scope: line"))
+            parsed = _scope_patterns(text, n)
+            if isinstance(parsed, DirectiveError):
+                return Directives(error=parsed)
+            patterns = parsed
+    if intent is None and patterns is None:
+        return NO_DIRECTIVES
+    return Directives(intent, patterns)
+
+
+def type_key(name: str) -> str:
+    """An agent type name as the CLI compares them: NFKC, case-insensitive, without
+    whitespace, dashes and underscores (``General_Purpose`` is ``general-purpose``)."""
+    folded = unicodedata.normalize("NFKC", name).lower()
+    return "".join(c for c in folded if not (c.isspace() or c in "-_\u2010\u2011\u2013\u2014"))
+
+
+def resolve_type(requested: str | None, configured: Sequence[str]) -> str:
+    """The agent type an Agent call's raw ``subagent_type`` starts: a configured name, a
+    built-in one, or the raw text (which the CLI will refuse)."""
+    if not requested:
+        return DEFAULT_TYPE
+    key = type_key(requested)
+    for name in (*configured, *BUILT_IN_TYPES):
+        if type_key(name) == key:
+            return name
+    return requested
+
+
+@value
+class ScopeSet:
+    source: str  # where it comes from: 'intents."login-fix".owned_scope', "Scope: line", ...
+    patterns: tuple[str, ...]
+
+
+@value
+class EffectiveScope:
+    """Pattern sets that must all cover a path; no set: the delegation does not narrow."""
+
+    sets: tuple[ScopeSet, ...] = ()
+
+    def narrowed(self, *more: ScopeSet) -> EffectiveScope:
+        return EffectiveScope((*self.sets, *(s for s in more if s not in self.sets)))
+
+    def describe(self) -> str:
+        if not self.sets:
+            return "no narrowing"
+        return " AND ".join(f"{s.source} ({', '.join(s.patterns)})" for s in self.sets)
+
+
+UNNARROWED = EffectiveScope()
+
+
+@value
+class ScopeMiss:
+    source: str  # the set that does not cover the path
+    patterns: tuple[str, ...]
+    why: str
+
+
+def within(located: Located, effective: EffectiveScope, insensitive: bool) -> ScopeMiss | None:
+    """None when every set covers ``located`` (exclusions winning), else the first that does
+    not."""
+    for s in effective.sets:
+        match = scope.check(located, s.patterns, insensitive)
+        if match.allowed:
+            continue
+        if match.excluded_by:
+            why = f"excluded by {match.excluded_by!r}"
+        else:
+            why = located.problem or "no pattern covers it"
+        return ScopeMiss(s.source, s.patterns, why)
+    return None
+
+
+@value
+class Delegation:
+    """The Agent call that started a subagent, and the contract it set."""
+
+    agent_id: str
+    tool_use_id: str
+    description: str
+    agent_type: str
+    intent: str | None
+    scope: EffectiveScope
+    depth: int  # 1: started by the main agent
+    parent: str | None  # the agent id of the subagent that delegated; None: the main agent
+
+    def audit(self) -> dict[str, object]:
+        return {
+            "tool_use_id": self.tool_use_id,
+            "description": self.description,
+            "intent": self.intent,
+            "scope": [[s.source, list(s.patterns)] for s in self.scope.sets],
+            "depth": self.depth,
+            "parent": self.parent,
+        }
+
+
+@value
+class UnknownDelegation:
+    """A subagent whose Agent call could not be found: said so, never guessed."""
+
+    agent_id: str
+    reason: str
+
+    def audit(self) -> dict[str, object]:
+        return {"unknown": self.reason}
+
+
+Record = Delegation | UnknownDelegation
+
+
+def literal_head(pattern: str) -> tuple[bool, str]:
+    """(absolute?, the pattern's folders before its first wildcard) of an inclusion."""
+    body = pattern.lstrip("/")
+    head: list[str] = []
+    for part in body.split("/"):
+        if not part or any(c in part for c in "*?[\\"):
+            break
+        head.append(part)
+    return pattern.startswith("/"), "/".join(head)
+
+
+def _overlaps(a: str, b: str) -> bool:
+    """Could inclusions ``a`` and ``b`` cover a common path? True unless their literal heads
+    (the folders before any wildcard) are provably apart; exact for literal paths."""
+    (abs_a, head_a), (abs_b, head_b) = literal_head(a), literal_head(b)
+    head_a, head_b = head_a.casefold(), head_b.casefold()  # never apart by case alone
+    if abs_a != abs_b:
+        return False
+    if not head_a or not head_b:
+        return True
+    return head_a == head_b or head_a.startswith(head_b + "/") or head_b.startswith(head_a + "/")
+
+
+def disjoint(patterns: Sequence[str], outer: Sequence[str]) -> list[str]:
+    """The inclusions of ``patterns`` that provably cover nothing ``outer`` covers (compared
+    by literal heads, so a pattern with a wildcard near the root is never reported)."""
+    outer_in = [p for p in outer if not p.startswith("!")]
+    return [
+        p for p in patterns if not p.startswith("!") and not any(_overlaps(p, q) for q in outer_in)
+    ]
+
+
+def scope_from_json(data: object) -> EffectiveScope:
+    """An effective scope as ``launch_json`` stored it."""
+    if not isinstance(data, list):
+        raise ValueError("scope: not a list")
+    sets = []
+    for item in data:
+        source, patterns = item
+        if not isinstance(source, str) or not all(isinstance(p, str) for p in patterns):
+            raise ValueError("scope: not [source, [pattern, ...]]")
+        sets.append(ScopeSet(source, tuple(patterns)))
+    return EffectiveScope(tuple(sets))
+
+
+def resolve(
+    agent_id: str,
+    agent_type: str | None,
+    linked: str | None,
+    meta: Mapping[str, object] | None,
+    launch: Mapping[str, object] | None,
+) -> Record:
+    """A subagent's record from what Claude Code's own records say, whatever order its hooks
+    fired in. ``linked``: the Agent call's ``tool_use_id`` its PostToolUse named for this
+    agent (``tool_response.agentId``); ``meta``: ``agent-<id>.meta.json``; ``launch``: what
+    the Agent call's PreToolUse stored for that ``tool_use_id``. Where they disagree, or
+    nothing names the Agent call, the record is unknown with the reason: never a guess."""
+    meta_id = meta.get("toolUseId") if meta is not None else None
+    if meta is not None and not isinstance(meta_id, str):
+        return UnknownDelegation(agent_id, "its meta.json names no toolUseId")
+    if linked and meta_id and linked != meta_id:
+        return UnknownDelegation(
+            agent_id, f"the Agent call {linked} launched it, but its meta.json names {meta_id}"
+        )
+    tool_use_id = linked or (meta_id if isinstance(meta_id, str) else None)
+    if not tool_use_id:
+        return UnknownDelegation(agent_id, "no Agent call names it and its meta.json was not found")
+    if launch is None:
+        return UnknownDelegation(
+            agent_id, f"no PreToolUse of the Agent call {tool_use_id} was recorded"
+        )
+    refused = launch.get("refused")
+    if refused:
+        return UnknownDelegation(agent_id, f"its Agent call {tool_use_id} was refused ({refused})")
+    recorded_type = str(launch.get("agent_type") or "")
+    if agent_type and recorded_type and type_key(agent_type) != type_key(recorded_type):
+        return UnknownDelegation(
+            agent_id, f"the Agent call {tool_use_id} asked for {recorded_type}, not {agent_type}"
+        )
+    parent = launch.get("parent")
+    meta_parent = meta.get("parentAgentId") if meta is not None else None
+    if meta is not None and (meta_parent or None) != (parent or None):
+        return UnknownDelegation(
+            agent_id, f"its meta.json names parent {meta_parent!r}, the Agent call {parent!r}"
+        )
+    depth = launch.get("depth")
+    meta_depth = meta.get("spawnDepth") if meta is not None else None
+    if isinstance(meta_depth, int) and not isinstance(meta_depth, bool):
+        depth = meta_depth
+    try:
+        scope_sets = scope_from_json(launch.get("scope"))
+    except (TypeError, ValueError) as exc:
+        return UnknownDelegation(agent_id, f"the stored contract is damaged ({exc})")
+    intent = launch.get("intent")
+    return Delegation(
+        agent_id,
+        tool_use_id,
+        str(launch.get("description") or ""),
+        agent_type or recorded_type,
+        intent if isinstance(intent, str) else None,
+        scope_sets,
+        depth if isinstance(depth, int) else 0,
+        parent if isinstance(parent, str) else None,
+    )
+
+
+# ---- what the contract rules ask of the state the shell keeps ----
+
+
+class Unavailable:
+    """The state store could not be reached: a deliberate answer, never an exception."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNAVAILABLE"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNAVAILABLE: Final = Unavailable()
+
+
+@value
+class Seen:
+    """What an agent last read or wrote at a path: its SHA-256 (None: it was gone)."""
+
+    sha256: str | None
+    wrote: bool
+
+
+@value
+class Lease:
+    agent_id: str
+    description: str
+
+
+class Ledger(Protocol):
+    """What the contract rules ask of the state the shell keeps (``state``, ``ledger``)."""
+
+    def record(self) -> Record | None:
+        """The calling subagent's delegation; None for the main agent."""
+
+    def seen(self, located: Located) -> Seen | Unavailable | None:
+        """What this agent last read or wrote there; None: never."""
+
+    def current(self, located: Located) -> str | None:
+        """The file's SHA-256 now; None: gone or unreadable."""
+
+    def last_writer(self, located: Located) -> str:
+        """Who last wrote it, as a label ("" when unknown)."""
+
+    def lease(self, located: Located) -> Lease | Unavailable | None:
+        """The running subagent that holds it."""

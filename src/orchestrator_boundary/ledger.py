@@ -1,0 +1,354 @@
+"""The shell's side of delegation contracts (ADR 0027): the ``Ledger`` the contract rules
+read, what each hook event leaves in the state store, and the answer to SubagentStop.
+
+Shell side: it reads the subagent's meta.json, hashes files and talks to ``state.Store``. Every
+step that cannot reach the store gives its deliberate answer (an unknown delegation, no stale
+or lease finding, a stop that is not blocked) and says so in the audit line; none raises.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from orchestrator_boundary.contracts import Breach, Contracts, Launch, check_launch, profile_of
+from orchestrator_boundary.delegation import (
+    Lease,
+    Record,
+    Seen,
+    Unavailable,
+    UnknownDelegation,
+)
+from orchestrator_boundary.deliverables import stop_check
+from orchestrator_boundary.fs import sha256_of
+from orchestrator_boundary.paths import Located, locate
+from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.session_summary import summary
+from orchestrator_boundary.setups import Setup
+from orchestrator_boundary.state import MAIN, Store, state_path
+from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict
+
+AGENT_TOOLS = frozenset({"Agent", "Task"})
+# Events that are not tool calls: recorded, and SubagentStop/SessionEnd acted on. A failure
+# on them never blocks (``shell._cannot_judge``).
+LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
+
+
+def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
+    """``agent-<id>.meta.json`` beside the session transcript (``transcript_path`` without
+    ``.jsonl``, then ``subagents/``), or None when absent, unreadable or not a JSON object."""
+    if not transcript_path.endswith(".jsonl") or not _safe_id(agent_id):
+        return None
+    folder = os.path.join(transcript_path[: -len(".jsonl")], "subagents")
+    path = os.path.join(folder, f"agent-{agent_id}.meta.json")
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(65537)
+        data = json.loads(raw) if len(raw) <= 65536 else None
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _safe_id(agent_id: str) -> bool:
+    return 0 < len(agent_id) <= 64 and all(c.isalnum() or c in "-_" for c in agent_id)
+
+
+class StoreLedger:
+    """One call's view of the state store (``contracts.Ledger``)."""
+
+    def __init__(self, store: Store, payload: HookPayload) -> None:
+        self.store, self.payload = store, payload
+        self.session = payload.session_id or "-"
+        self.agent = payload.agent_id or MAIN
+        self._record: Record | None = None
+        self.unavailable = False  # a read could not reach the store (for the audit line)
+
+    def record(self) -> Record | None:
+        agent_id = self.payload.agent_id
+        if not agent_id:
+            return None
+        if self._record is None:
+            meta = read_meta(self.payload.transcript_path, agent_id)
+            self._record = self.store.delegation(
+                self.session, agent_id, self.payload.agent_type, meta
+            )
+        return self._record
+
+    def _note(self, got: Any) -> Any:
+        if isinstance(got, Unavailable):
+            self.unavailable = True
+        return got
+
+    def seen(self, located: Located) -> Seen | Unavailable | None:
+        found: Seen | Unavailable | None = self._note(
+            self.store.seen(self.session, self.agent, located.display)
+        )
+        return found
+
+    def current(self, located: Located) -> str | None:
+        return sha256_of(located.absolute) if located.absolute else None
+
+    def last_writer(self, located: Located) -> str:
+        who = self.store.last_writer(self.session, located.display)
+        if not isinstance(who, str) or who == self.agent:
+            return ""
+        return "the main agent" if who == MAIN else f"subagent {who}"
+
+    def lease(self, located: Located) -> Lease | Unavailable | None:
+        found: Lease | Unavailable | None = self._note(
+            self.store.lease(self.session, located.display)
+        )
+        return found
+
+    def audit(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self._record is not None:
+            out["delegation"] = self._record.audit()
+        if self.unavailable:
+            out["state"] = "unavailable"
+        return out
+
+
+# One open Store per state file in this process: the resident evaluator judges one call at a
+# time (its lock), so a kept connection saves a connect per call; a one-shot hook process
+# opens it once anyway. A Store reconnects when its file was removed or replaced.
+_STORES: dict[str, Store] = {}
+MAX_STORES = 8
+
+
+def store_for(audit_file: str) -> Store:
+    path = state_path(audit_file)
+    store = _STORES.get(path)
+    if store is None:
+        if len(_STORES) >= MAX_STORES:
+            for old in _STORES.values():
+                old.close()
+            _STORES.clear()
+        store = _STORES[path] = Store(path)
+    return store
+
+
+def ledger_for(payload: HookPayload, audit_file: str) -> StoreLedger:
+    return StoreLedger(store_for(audit_file), payload)
+
+
+def _description(payload: HookPayload) -> str:
+    d = payload.tool_input.get("description")
+    return d[:200] if isinstance(d, str) else ""
+
+
+def launch_of(contracts: Contracts, payload: HookPayload, ledger: StoreLedger) -> Launch | Breach:
+    """The contract of an Agent call (the same check the policy made)."""
+    prompt = payload.tool_input.get("prompt")
+    requested = payload.tool_input.get("subagent_type")
+    return check_launch(
+        contracts,
+        prompt if isinstance(prompt, str) else "",
+        requested if isinstance(requested, str) else None,
+        ledger.record(),
+    )
+
+
+def before(contracts: Contracts, payload: HookPayload, ledger: StoreLedger, denied: bool) -> None:
+    """PreToolUse: an Agent call that goes ahead leaves its contract (or its refusal) for the
+    subagent it starts."""
+    if payload.tool_name not in AGENT_TOOLS or denied or not payload.tool_use_id:
+        return
+    found = launch_of(contracts, payload, ledger)
+    if isinstance(found, Launch):
+        ok = ledger.store.record_launch(
+            ledger.session, payload.tool_use_id, found, _description(payload)
+        )
+    else:
+        ok = ledger.store.record_refused(ledger.session, payload.tool_use_id, found.reason)
+    ledger.unavailable |= not ok
+
+
+def after(
+    contracts: Contracts,
+    payload: HookPayload,
+    ledger: StoreLedger,
+    read: Located | None,
+    written: Sequence[Located],
+) -> None:
+    """PostToolUse: the Agent call's link to its subagent; what the agent read (``read``) or
+    wrote (with the content hash now); its leases; its deliverable counts."""
+    with ledger.store.batch() as result:
+        _record_after(contracts, payload, ledger, read, written)
+    ledger.unavailable |= not result[0]
+
+
+def _record_after(
+    contracts: Contracts,
+    payload: HookPayload,
+    ledger: StoreLedger,
+    read: Located | None,
+    written: Sequence[Located],
+) -> None:
+    store, session, agent = ledger.store, ledger.session, ledger.agent
+    resp = payload.tool_response
+    if payload.tool_name in AGENT_TOOLS and isinstance(resp, Mapping):
+        started = resp.get("agentId")
+        if isinstance(started, str) and started and payload.tool_use_id:
+            store.link(session, started, payload.tool_use_id, _description(payload))
+    if read is not None:
+        store.saw(session, agent, read.display, ledger.current(read), wrote=False)
+    for located in written:
+        store.saw(session, agent, located.display, ledger.current(located), wrote=True)
+    if payload.agent_id:
+        record = ledger.record()
+        desc = (
+            record.description
+            if record is not None and not isinstance(record, UnknownDelegation)
+            else ""
+        )
+        store.note_running(session, payload.agent_id, desc)
+        if contracts.leases != "off":
+            for located in written:
+                store.take_lease(
+                    session, located.display, payload.agent_id, desc or payload.agent_id
+                )
+        store.count(session, payload.agent_id, [payload.tool_name, *(["write"] if written else [])])
+
+
+def lifecycle(
+    contracts: Contracts,
+    payload: HookPayload,
+    ledger: StoreLedger,
+    phase: Phase,
+    bypass: bool,
+) -> tuple[str, dict[str, Any]]:
+    """(the hook's stdout, the audit fields) for SubagentStop and SessionEnd. A stop is
+    blocked only in ``enforce`` or ``ask``, without the bypass, and never twice in a row."""
+    store, session = ledger.store, ledger.session
+    if payload.hook_event_name == "SessionEnd":
+        return "", {"state": "cleaned" if store.end_session(session) else "unavailable"}
+    agent_id = payload.agent_id
+    if payload.hook_event_name != "SubagentStop" or not agent_id:
+        return "", {}
+    agent_type = payload.agent_type or ""
+    named = profile_of(contracts, agent_type) if agent_type else None
+    requires = named[1].requires if named is not None else ()
+    extra: dict[str, Any] = {}
+    block = False
+    if requires:
+        counts = store.counts(session, agent_id)
+        blocked = store.stop_blocks(session, agent_id)
+        if isinstance(counts, Unavailable) or isinstance(blocked, Unavailable):
+            extra["state"] = "unavailable"
+        else:
+            answer = stop_check(
+                agent_type,
+                requires,
+                counts,
+                stop_hook_active=payload.stop_hook_active is True,
+                blocked_before=blocked,
+                max_blocks=contracts.max_stop_blocks,
+            )
+            acts = phase in (Phase.ENFORCE, Phase.ASK) and not bypass
+            block = answer.block and acts
+            extra["deliverables"] = {
+                "missing": [list(m) for m in answer.missing],
+                "blocked": block,
+                "would_block": answer.block,
+            }
+            if block:
+                store.blocked_stop(session, agent_id)
+                return json.dumps({"decision": "block", "reason": answer.reason}), extra
+    if not store.stopped(session, agent_id):
+        extra["state"] = "unavailable"
+    return "", extra
+
+
+class ToolCall:
+    """One tool event's use of the state store: the ledger the rules read (``view``), then
+    what the call leaves behind (``done``)."""
+
+    def __init__(self, payload: HookPayload, s: Setup) -> None:
+        self.payload, self.s = payload, s
+        self.view = ledger_for(payload, s.audit_file)
+
+    def _located(self, raw: str) -> Located:
+        root = self.s.root
+        full = raw if os.path.isabs(raw) else os.path.join(root, raw)
+        return locate(full, root, self.s.context.fs)
+
+    def done(self, verdict: Verdict, trace: list[dict[str, Any]] | None) -> dict[str, Any]:
+        p, contracts = self.payload, self.s.rules.contracts
+        extra: dict[str, Any] = {}
+        if p.hook_event_name == PRE:
+            before(contracts, p, self.view, denied=verdict.decision is Decision.DENY)
+            if contracts.leases == "warn" and p.agent_id:
+                extra = self._leased(verdict.assessment.paths, p.agent_id)
+        elif p.hook_event_name == POST:
+            raw = p.tool_input.get("file_path")
+            read = (
+                self._located(raw)
+                if p.tool_name == "Read" and isinstance(raw, str) and raw
+                else None
+            )
+            written = [
+                self._located(t["path"]) for t in trace or () if isinstance(t.get("path"), str)
+            ]
+            after(contracts, p, self.view, read, written)
+        if p.agent_id:
+            self.view.record()
+        return {**self.view.audit(), **extra}
+
+    def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
+        """``leases = "warn"``: the files this call would write that another running subagent
+        holds, for the audit line (FILE_LEASED in ``enforce``)."""
+        held = {}
+        for path in paths[:16]:
+            holder = self.view.store.lease(self.view.session, path)
+            if isinstance(holder, Lease) and holder.agent_id != me:
+                held[path] = f"{holder.description} ({holder.agent_id})"
+        return {"leased_to": held} if held else {}
+
+
+def contracts_call(payload: HookPayload, s: Setup) -> ToolCall:
+    return ToolCall(payload, s)
+
+
+SUMMARY_TAIL_BYTES = 4 * 1024 * 1024  # the Stop summary reads at most this much of the trail
+
+
+def _tail_records(path: str) -> list[dict[str, Any]]:
+    """The audit records in the last ``SUMMARY_TAIL_BYTES`` of the trail (a long session's
+    first lines may be cut: the summary says what the tail holds)."""
+    try:
+        with open(path, "rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - SUMMARY_TAIL_BYTES))
+            data = fh.read(SUMMARY_TAIL_BYTES)
+    except OSError:
+        return []
+    lines = data.split(b"\n")
+    if size > SUMMARY_TAIL_BYTES:
+        lines = lines[1:]  # a line cut in the middle
+    out = []
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict):
+            out.append(rec)
+    return out
+
+
+def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
+    """SubagentStop and SessionEnd against the state store (``lifecycle``); the session
+    summary at Stop with ``[report] stop_summary = true``."""
+    if payload.hook_event_name == "Stop":
+        if not s.config.report.stop_summary or payload.stop_hook_active is True:
+            return "", {}
+        text = summary(_tail_records(s.audit_file), payload.session_id)
+        return (json.dumps({"systemMessage": text}), {"summary": True}) if text else ("", {})
+    return lifecycle(
+        s.rules.contracts, payload, ledger_for(payload, s.audit_file), s.phase, s.bypass
+    )
