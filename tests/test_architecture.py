@@ -72,7 +72,13 @@ BANNED_ATTRS = {
 }  # fmt: skip
 BANNED_CALLS = {"open", "print", "input"}
 # Owned by other work in progress; each to be brought under the limits there.
-KNOWN_LONG_MODULES = {"settings_edit.py", "cmd_install.py", "policy.py", "setups.py"}  # to be split
+KNOWN_LONG_MODULES = {
+    "settings_edit.py",
+    "cmd_install.py",
+    "policy.py",
+    "setups.py",
+    "protect.py",
+}  # to be split
 # Modules other work in progress owns (the function-length check covers the rest).
 OTHERS = {"cmd_install", "settings_edit", "cmd_phase", "cmd_doctor", "report", "cmd_report"}
 OTHERS |= {"report_html"}

@@ -35,10 +35,11 @@ TABLE = [
     ("cp", MAIN, "cp a.py b.py", "deny", "BASH_WRITE", "b.py"),
     ("rm", MAIN, "rm -rf build", "deny", "BASH_WRITE", "build"),
     ("python-c", MAIN, "python3 -c \"open('x.py','w').write('1')\"", "deny", "BASH_WRITE", "x.py"),
-    # deleting below the root cannot be told from deleting .claude/ itself: the filters are
-    # not followed, so it is TAMPER (denied in warn too)
-    ("find-delete", MAIN, "find . -name '*.pyc' -delete", "deny", "TAMPER", ""),
-    ("sub-find-delete", SUB, "find . -name '*.pyc' -delete", "deny", "TAMPER", ""),
+    # find's -name filter is followed (#14 point 6): *.pyc cannot name a protected file, so
+    # the write rules judge it; *.json can name .claude/settings.json: TAMPER
+    ("find-delete", MAIN, "find . -name '*.pyc' -delete", "deny", "BASH_WRITE", "find . -name"),
+    ("sub-find-delete", SUB, "find . -name '*.pyc' -delete", "none", None, ""),
+    ("find-delete-json", SUB, "find . -name '*.json' -delete", "deny", "TAMPER", ""),
     ("sub-extract-into-root", SUB, "tar xf release.tar", "none", None, ""),
     ("sub-checkout-root", SUB, "git checkout -- .", "none", None, ""),
     ("git-checkout", MAIN, "git checkout -- .", "deny", "BASH_WRITE", "git checkout"),

@@ -34,7 +34,15 @@ from orchestrator_boundary.contract_rules import (
 )
 from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.protect import Protected, could_name, hit, linked, protected_reason
+from orchestrator_boundary.protect import (
+    Protected,
+    ProtectedSet,
+    could_name,
+    hit,
+    hit_named,
+    linked,
+    protected_reason,
+)
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call, Target, touched
@@ -95,15 +103,24 @@ def _configured(call: Call, located: Located) -> Protected | None:
     return None
 
 
-def _guarded(call: Call, located: Located, deletes: bool) -> Protected | None:
+def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
     # Writing into the root (tar x, git checkout -- .) is ordinary work; deleting it
-    # (rm -rf ., find . -delete) takes .claude/ with it, whatever the filters say.
+    # (rm -rf ., find . -delete) takes .claude/ with it, unless find's -name filter shows
+    # that no protected entry can be among what it deletes (protect.hit_named).
     ctx = call.context
-    anchors = () if deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
-    entry = hit(located, ctx.protected, anchors)
+    anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
+
+    def hit_one(
+        reading: Located, protected: ProtectedSet, anchors: tuple[str, ...]
+    ) -> Protected | None:
+        if target.names:
+            return hit_named(reading, protected, target.names)
+        return hit(reading, protected, anchors)
+
+    entry = hit_one(located, ctx.protected, anchors)
     if entry is None and not located.absolutes:  # else it has no relative readings
         for reading in _relative_readings(call, located):
-            entry = hit(reading, ctx.protected, anchors)
+            entry = hit_one(reading, ctx.protected, anchors)
             if entry is not None:
                 break
     entry = entry or linked(located, ctx.protected, ctx.fs)
@@ -160,7 +177,7 @@ def tamper(call: Call, target: Target) -> Violation | None:
     if not target.tamper:
         return None
     located = target.located
-    entry = _could_name(call, target) if target.guessed else _guarded(call, located, target.deletes)
+    entry = _could_name(call, target) if target.guessed else _guarded(call, located, target)
     if entry is None:
         return None
     if target.guessed:

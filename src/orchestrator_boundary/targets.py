@@ -39,6 +39,7 @@ class Target:
     # word of it a guess
     guessed: bool = False
     words: bool = False
+    names: tuple[tuple[str, bool], ...] = ()  # find -delete: only entries with these names
 
 
 @value
@@ -98,7 +99,7 @@ def _effect_target(call: Call, effect: Effect) -> Target:
         )
     located = locate(effect.resolved, call.context.root, call.context.fs, call.insensitive)
     deletes = effect.kind is EffectKind.DELETE
-    return Target(located, located.display, effect.command, deletes)
+    return Target(located, located.display, effect.command, deletes, names=effect.names)
 
 
 def _bash_touches(call: Call) -> Touches:

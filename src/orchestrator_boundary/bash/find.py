@@ -10,6 +10,38 @@ _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FILE_OUT = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
 
 
+_OPERATORS = frozenset({"-o", "-or", ",", "!", "-not", "(", ")"})
+_NAME_TESTS = {"-name": False, "-iname": True}
+
+
+def _name_filter(expression: list[Word]) -> tuple[tuple[str, bool], ...]:
+    """The -name/-iname patterns every entry ``-delete`` deletes must match: only for an
+    expression that is a plain conjunction with the tests before ``-delete``; else ()."""
+    names: list[tuple[str, bool]] = []
+    i = 0
+    while i < len(expression):
+        value = expression[i].value
+        if value is None or value in _OPERATORS:
+            return ()
+        if value == "-delete":
+            return tuple(names) if _conjunction(expression[i + 1 :]) else ()
+        if value in _EXEC:
+            while i < len(expression) and expression[i].value not in (";", "+"):
+                i += 1
+        elif value in _NAME_TESTS:
+            pattern = expression[i + 1].value if i + 1 < len(expression) else None
+            if pattern is None:
+                return ()
+            names.append((pattern, _NAME_TESTS[value]))
+            i += 1
+        i += 1
+    return ()
+
+
+def _conjunction(rest: list[Word]) -> bool:
+    return all(w.value is not None and w.value not in _OPERATORS for w in rest)
+
+
 def find(prog: str, args: list[Word], env: Env) -> Outcome:
     starts: list[Word] = []
     i = 0
@@ -27,10 +59,12 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
     status = Status.READ_ONLY
     notes: list[str] = []
     nested: list[Command] = []
+    names = _name_filter(args[i:])
     while i < len(args):
         value = args[i].value
         if value == "-delete":
-            fx += env.fx_many(EffectKind.DELETE, roots, "find -delete under start path")
+            deleted = env.fx_many(EffectKind.DELETE, roots, "find -delete under start path")
+            fx += [Fx(f.kind, f.path, f.resolved, f.source, names) for f in deleted]
         elif value in _FILE_OUT:
             fx += env.fx_many(EffectKind.WRITE, args[i + 1 : i + 2], f"find {value} file")
             i += _FILE_OUT[value]

@@ -30,7 +30,14 @@ def through_links(commands: list[Command]) -> list[Command]:
     out: list[Command] = []
     for cmd in commands:
         extra = [
-            Effect(e.kind, e.path, _through(e.resolved, links), e.command, f"{e.source}, via link")
+            Effect(
+                e.kind,
+                e.path,
+                _through(e.resolved, links),
+                e.command,
+                f"{e.source}, via link",
+                e.names,
+            )
             for e in cmd.effects
             if links
             and e.resolved is not None

@@ -50,6 +50,9 @@ class Effect:
     resolved: str | None
     command: str  # the simple command's text that has the effect, e.g. "sed -i s/a/b/ f"
     source: str  # human explanation: "redirect '>'", "argument 2 of cp", "sed -i", ...
+    # find -delete: only the entries below ``resolved`` whose name matches every one of these
+    # (pattern, case-insensitive) are deleted; () when nothing narrows it (issue 14 point 6)
+    names: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

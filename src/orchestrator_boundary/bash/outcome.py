@@ -25,6 +25,7 @@ class Fx:
     path: str
     resolved: str | None
     source: str
+    names: tuple[tuple[str, bool], ...] = ()  # Effect.names
 
 
 @value

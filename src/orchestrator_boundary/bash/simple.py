@@ -259,7 +259,7 @@ def simple_command(
             why = f"{why}; output redirected" if why else ""
     if risky and status is not Status.UNPARSEABLE:
         status, why = Status.OPAQUE, f"runs with {risky} set: may run other code"
-    effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source) for f in fx)
+    effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source, f.names) for f in fx)
     w.out.append(Command(text, program, status, effects, why))
     w.out.extend(inner)
     printed = w.output
