@@ -227,8 +227,14 @@ def isolation() -> str:
 
 
 def which(program: str) -> str | None:
-    """Where ``program`` is on the PATH the commands run with."""
-    return shutil.which(program, path=_search_path())
+    """Where ``program`` is on the PATH the commands run with, if a run can reach it: the
+    isolation mounts the folder's ``tmp/`` over ``/tmp``, so a program installed below
+    ``/tmp`` (a checkout's venv there, as in a CI clone) is out of reach and its rows are
+    label-only."""
+    found = shutil.which(program, path=_search_path())
+    if found and os.path.realpath(found).startswith(("/tmp/", os.path.realpath("/tmp") + "/")):
+        return None
+    return found
 
 
 def _search_path() -> str:
