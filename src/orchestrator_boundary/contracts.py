@@ -38,7 +38,7 @@ from orchestrator_boundary.delegation import (
 )
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.tools import ToolClass, classify
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 DELEGATION_SCOPE = "DELEGATION_SCOPE"
 DELEGATION_INVALID = "DELEGATION_INVALID"  # an Agent call whose contract cannot be accepted
@@ -50,7 +50,7 @@ REPORT_BACK = (
 )
 
 
-@value
+@transient
 class Breach:
     """A violation of a contract, in the fields of ``Violation``."""
 
@@ -62,7 +62,7 @@ class Breach:
     command: str = ""
 
 
-@value
+@transient
 class Profile:
     """What the contract rules read of ``[agents.TYPE]``."""
 
@@ -83,7 +83,7 @@ class Contracts:
     max_stop_blocks: int = 1
 
 
-@value
+@transient
 class Launch:
     """An accepted Agent call: the contract its subagent will run under."""
 

@@ -33,7 +33,7 @@ from typing import Final, Protocol
 from orchestrator_boundary import scope
 from orchestrator_boundary.contracts_config import INTENT_ID
 from orchestrator_boundary.paths import Located
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
 MAX_SCOPE_PATTERNS = 32
@@ -44,7 +44,7 @@ BUILT_IN_TYPES = ("claude", "Explore", "general-purpose", "Plan", "statusline-se
 DEFAULT_TYPE = "general-purpose"  # what the CLI starts when subagent_type is omitted
 
 
-@value
+@transient
 class DirectiveError:
     line: int  # 1-based line of the prompt
     key: str  # "Intent" or "Scope"
@@ -54,7 +54,7 @@ class DirectiveError:
         return f"prompt line {self.line} ({self.key}:): {self.problem}"
 
 
-@value
+@transient
 class Directives:
     intent: str | None = None
     scope: tuple[str, ...] | None = None  # the Scope: line's patterns
@@ -142,13 +142,13 @@ def resolve_type(requested: str | None, configured: Sequence[str]) -> str:
     return requested
 
 
-@value
+@transient
 class ScopeSet:
     source: str  # where it comes from: 'intents."login-fix".owned_scope', "Scope: line", ...
     patterns: tuple[str, ...]
 
 
-@value
+@transient
 class EffectiveScope:
     """Pattern sets that must all cover a path; no set: the delegation does not narrow."""
 
@@ -166,7 +166,7 @@ class EffectiveScope:
 UNNARROWED = EffectiveScope()
 
 
-@value
+@transient
 class ScopeMiss:
     source: str  # the set that does not cover the path
     patterns: tuple[str, ...]
@@ -188,7 +188,7 @@ def within(located: Located, effective: EffectiveScope, insensitive: bool) -> Sc
     return None
 
 
-@value
+@transient
 class Delegation:
     """The Agent call that started a subagent, and the contract it set."""
 
@@ -212,7 +212,7 @@ class Delegation:
         }
 
 
-@value
+@transient
 class UnknownDelegation:
     """A subagent whose Agent call could not be found: said so, never guessed."""
 
@@ -350,7 +350,7 @@ class Unavailable:
 UNAVAILABLE: Final = Unavailable()
 
 
-@value
+@transient
 class Seen:
     """What an agent last read or wrote at a path: its SHA-256 (None: it was gone)."""
 
@@ -358,7 +358,7 @@ class Seen:
     wrote: bool
 
 
-@value
+@transient
 class Lease:
     agent_id: str
     description: str

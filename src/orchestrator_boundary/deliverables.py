@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from orchestrator_boundary.contracts_config import WRITE_DELIVERABLE, Deliverable
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 
-@value
+@transient
 class StopAnswer:
     block: bool
     reason: str = ""

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import field
 from typing import Protocol
 
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 MAX_PATH_CHARS = 16_384
 ROOT_ITSELF = "is the project root itself"
@@ -26,7 +26,7 @@ ROOT_ITSELF = "is the project root itself"
 Identity = tuple[int, int, int]  # (device, inode, link count) of a regular file
 
 
-@value
+@transient
 class Resolved:
     """What resolving one path observed: where it points, and, when the walk looked at the
     final component, that file's identity (None: not a regular file, or nothing there)."""
@@ -96,7 +96,7 @@ def recorded_home(transcript_path: object, windows: bool) -> str | None:
     return transcript_path[: found.start()] if found and found.start() > 0 else None
 
 
-@value
+@transient
 class Located:
     raw: str
     absolutes: tuple[str, ...]  # every reading, resolved; empty when unresolvable

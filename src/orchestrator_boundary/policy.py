@@ -47,11 +47,11 @@ from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call, Target, touched
 from orchestrator_boundary.tools import ToolClass
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 from orchestrator_boundary.violation import Assessment, Code, Violation
 
 
-@value
+@transient
 class Findings:
     """What the target rules and the Bash command's rules found, before the call's ladder."""
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 import pathspec
 
 from orchestrator_boundary.paths import Located, fold
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 _GITIGNORE = pathspec.util.lookup_pattern("gitignore")
 
@@ -58,7 +58,7 @@ def validate(patterns: Sequence[str]) -> None:
         _compile(text, False)
 
 
-@value
+@transient
 class ScopeMatch:
     allowed: bool
     pattern: str | None  # the inclusion that matched

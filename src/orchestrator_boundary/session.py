@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 
 class SessionKind(enum.StrEnum):
@@ -17,7 +17,7 @@ class SessionKind(enum.StrEnum):
     SUBAGENT = "subagent"
 
 
-@value
+@transient
 class Session:
     kind: SessionKind
     session_id: str

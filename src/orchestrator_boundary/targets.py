@@ -18,10 +18,10 @@ from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, SessionKind, detect
 from orchestrator_boundary.tool_args import OVERFLOW, path_arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 
-@value
+@transient
 class Target:
     """One thing the call changes, and which target rules apply to it."""
 
@@ -42,7 +42,7 @@ class Target:
     names: tuple[tuple[str, bool], ...] = ()  # find -delete: only entries with these names
 
 
-@value
+@transient
 class Call:
     """A call as the rules read it."""
 

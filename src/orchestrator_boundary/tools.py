@@ -45,7 +45,7 @@ import enum
 import fnmatch
 from collections.abc import Iterable, Mapping
 
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 
 class ToolClass(enum.StrEnum):
@@ -277,7 +277,7 @@ def tool_list_notes(where: str, names: Iterable[str]) -> list[str]:
     return notes
 
 
-@value
+@transient
 class Classification:
     tool_class: ToolClass
     source: str  # "builtin", "config: tools.NAME", "default: unknown"

@@ -12,7 +12,7 @@ from typing import assert_never
 
 from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 from orchestrator_boundary.violation import Assessment, Code, Violation
 
 PRE, POST = "PreToolUse", "PostToolUse"
@@ -25,7 +25,7 @@ class Decision(enum.StrEnum):
     WARN = "warn"
 
 
-@value
+@transient
 class Verdict:
     event: str
     assessment: Assessment
@@ -43,7 +43,7 @@ class Verdict:
         return self.assessment.violation
 
 
-@value
+@transient
 class HookAnswer:
     exit_code: int
     stdout: str

@@ -7,7 +7,7 @@ import enum
 from orchestrator_boundary.bash.model import BashAnalysis
 from orchestrator_boundary.session import Session
 from orchestrator_boundary.tools import Classification
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 
 class Code(enum.StrEnum):
@@ -27,7 +27,7 @@ class Code(enum.StrEnum):
     FILE_LEASED = "FILE_LEASED"  # a write to a file another running subagent holds
 
 
-@value
+@transient
 class Violation:
     code: Code
     rule: str  # which rule decided: "orchestrator.write_allow", "agents.coder.write_scope", ...
@@ -38,7 +38,7 @@ class Violation:
     recoverable: bool = True
 
 
-@value
+@transient
 class Assessment:
     """What the policy found, before the phase decides what to do about it."""
 

@@ -14,10 +14,10 @@ from orchestrator_boundary.bash.budget import MAX_UNWRAP, Budget, BudgetExhauste
 from orchestrator_boundary.bash.model import Command, EffectKind, Status
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 
-@value
+@transient
 class Fx:
     """An effect before it is tied to its command's text."""
 
@@ -28,7 +28,7 @@ class Fx:
     names: tuple[tuple[str, bool], ...] = ()  # Effect.names
 
 
-@value
+@transient
 class Outcome:
     """What running one argv does (one per simple command; ADR 0017's one-call values)."""
 
@@ -94,7 +94,7 @@ class Nested(Protocol):
         """The commands of nested PowerShell code."""
 
 
-@value
+@transient
 class Env:
     cwd: str | None
     home: str | None

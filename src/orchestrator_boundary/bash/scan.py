@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 
-@value
+@transient
 class Tok:
     kind: str  # "id" (dotted name), "str", "op", "tick" (backtick / command string)
     text: str

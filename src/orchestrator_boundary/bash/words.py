@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from orchestrator_boundary.bash.parse import text_in
-from orchestrator_boundary.value import value
+from orchestrator_boundary.transient import transient
 
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
@@ -14,7 +14,7 @@ _DQ_ESCAPE = re.compile(r'\\(?:\n|([$`"\\]))')
 _SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
 
 
-@value
+@transient
 class Word:
     text: str  # as written
     value: str | None  # after quote removal / tilde expansion; None = unknowable

@@ -1,4 +1,7 @@
-"""``@value``: the value types a decision builds and drops within one call. ADR 0017.
+"""``@transient``: the types a decision builds and drops within one call. ADR 0017.
+
+Named for what sets them apart: they live one call and are *not* frozen at run time (the
+name ``@value`` it had suggested the immutable kind; it is the mutable one).
 
 Frozen for the type checker (``dataclass_transform(frozen_default=True)``: mypy rejects any
 assignment to a field, and CI runs mypy over the package); plain ``slots`` dataclasses at run
@@ -20,5 +23,5 @@ T = TypeVar("T")
 
 
 @dataclass_transform(frozen_default=True)
-def value(cls: type[T]) -> type[T]:
+def transient(cls: type[T]) -> type[T]:
     return dataclass(slots=True, unsafe_hash=True)(cls)

@@ -1,6 +1,6 @@
 """The decision's value types: immutable to the type checker; shared ones at run time too.
 
-``@value`` types (one call's Session, Classification, Located, Violation, Assessment, Verdict,
+``@transient`` types (one call's Session, Classification, Located, Violation, Assessment, Verdict,
 HookAnswer, ScopeMatch; one Bash analysis's Word, Fx, Env, Outcome, Tok) are plain slots
 dataclasses at run time (ADR 0017), so their immutability rests on mypy, which CI runs over the
 package: the first test pins that mypy rejects a write to each. Everything a later call reads again stays
