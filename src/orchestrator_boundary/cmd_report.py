@@ -146,8 +146,10 @@ def project_report(
         )
     thresholds = Thresholds.from_config(loaded.report, **(overrides or {}))
     allow = _allow(loaded, config_file, root)
+    statuses = {name: intent.status for name, intent in loaded.intents.items()}
+    records = iter_records(files, progress)
     try:
-        rep = compute(iter_records(files, progress), thresholds, today, since=since, allow=allow)
+        rep = compute(records, thresholds, today, since=since, allow=allow, intents=statuses)
     except OSError as exc:
         raise NoReport(f"the audit trail cannot be read ({exc}).") from None
     return Made(rep, trail_path, files)

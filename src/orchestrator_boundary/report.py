@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from orchestrator_boundary.report_intents import IntentTally
 from orchestrator_boundary.report_model import PRE, Criterion, Day, Report, Thresholds
 from orchestrator_boundary.report_signals import (
     WRITE_CODES,
@@ -189,11 +190,14 @@ def compute(
     since: date | None = None,
     malformed: int = 0,
     allow: WriteAllow | None = None,
+    intents: Mapping[str, str] | None = None,
 ) -> Report:
     """The readiness report over parsed audit records (any order). ``allow``: the current
-    config's allow lists (recorded orchestrator writes they cover are not violations now)."""
+    config's allow lists (recorded orchestrator writes they cover are not violations now);
+    ``intents``: each configured intent's status, for the per-intent table."""
     r = Report(today=today, thresholds=thresholds, malformed=malformed)
     tally = _Tally(allow or WriteAllow())
+    per_intent = IntentTally()
     for rec in records:
         day = record_day(rec)
         if day is None:
@@ -202,7 +206,9 @@ def compute(
             r.skipped_before_since += 1
         else:
             tally.add(r, rec, day)
+            per_intent.add(rec)
     tally.finish(r)
+    r.intents = per_intent.rows(intents)
     _trend(r)
     r.criteria = criteria(r)
     r.notes = notes(r)

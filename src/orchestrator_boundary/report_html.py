@@ -7,6 +7,7 @@ import math
 from html import escape
 
 from orchestrator_boundary.report import Report
+from orchestrator_boundary.report_intents import IntentRow
 from orchestrator_boundary.report_signals import write_allow_toml
 from orchestrator_boundary.report_words import pct, plural
 
@@ -189,6 +190,54 @@ def _notes(r: Report) -> str:
     return f'<div id="notes"><h2>Notes</h2>{paragraphs}{toml}</div>'
 
 
+INTENT_HEADINGS = (
+    ("intent", "the intent the Agent call named, or why there is none"),
+    ("status", "the intent's status in the config"),
+    ("Agent calls", "the Agent calls that started the subagents"),
+    ("agents", "distinct subagents"),
+    ("writes", "calls that changed files and were not denied"),
+    ("files", "distinct files those writes changed"),
+    ("scope", "DELEGATION_SCOPE and SCOPE_VIOLATION denials"),
+    ("stale", "STALE_FILE denials"),
+    ("lease", 'FILE_LEASED denials, and writes to a leased file with leases = "warn"'),
+)
+
+
+def _intent_row(row: IntentRow) -> str:
+    numbers = (
+        row.agent_calls,
+        row.agents,
+        row.writes,
+        row.files,
+        row.scope,
+        row.stale_denials,
+        row.leases,
+    )
+    name = f"<code>{escape(row.intent)}</code>" if row.intent else escape(row.label)
+    reasons = "".join(
+        f"<br><small>{escape(cause)}: {plural(n, 'call')}</small>"
+        for cause, n in row.unknown_reasons
+    )
+    cells = "".join(f"<td class=n>{'-' if v is None else v}</td>" for v in numbers)
+    return (
+        f'<tr data-row="{row.kind}"><td>{name}{reasons}</td>'
+        f"<td>{escape(row.status or '')}</td>{cells}</tr>"
+    )
+
+
+def _intents(r: Report) -> str:
+    """The per-intent table (ADR 27), every row; nothing when the trail names no intent."""
+    if not r.intents:
+        return ""
+    head = "".join(f'<th title="{escape(tip)}">{escape(t)}</th>' for t, tip in INTENT_HEADINGS)
+    body = "".join(_intent_row(row) for row in r.intents)
+    return (
+        '<div id="intents"><h2>Per intent</h2>'
+        f"<table><tr>{head}</tr>{body}</table>"
+        "<p class=meta>Each call counts once; denials are what enforce would deny.</p></div>"
+    )
+
+
 def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
     verdict_class = "ready" if r.ready else "not-ready"
     crit = "".join(
@@ -225,5 +274,6 @@ def render_html(r: Report, *, trail_path: str = "", files: int = 1) -> str:
 {_ranking("Violations by file", r.by_file)}
 {_ranking("Hook errors by cause", r.by_cause, ident="errors-by-cause")}
 </div>
+{_intents(r)}
 </body></html>
 """

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary.config import ReportConfig
+from orchestrator_boundary.report_intents import IntentRow
 from orchestrator_boundary.report_signals import IntendedWrite, write_allow_toml
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ class Report:
     intended: IntendedWrite | None = None  # the top violation, when it looks intended
     write_allow: list[str] = field(default_factory=list)  # suggested list; empty: none
     config_file: str = ""
+    intents: list[IntentRow] = field(default_factory=list)  # per intent; empty: none (ADR 27)
     criteria: list[Criterion] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # sentences for the team
 
@@ -158,6 +160,7 @@ def report_json(r: Report) -> dict[str, Any]:
         },
         "intended_write": _intended(r),
         "write_allow_suggestion": _suggestion(r),
+        "intents": [row.to_json() for row in r.intents],
         "criteria": [
             {"key": c.key, "label": c.label, "ok": c.ok, "value": c.value, "needed": c.needed}
             for c in r.criteria

@@ -7,6 +7,7 @@ from __future__ import annotations
 import textwrap
 
 from orchestrator_boundary.report import Report
+from orchestrator_boundary.report_intents import INTENT, IntentRow
 from orchestrator_boundary.report_signals import write_allow_toml
 from orchestrator_boundary.report_words import pct, plural
 
@@ -122,6 +123,69 @@ def per_day(r: Report) -> list[str]:
     return [*lines, ""]
 
 
+INTENT_COLUMNS = ("calls", "agents", "writes", "files", "scope", "stale", "lease")
+INTENT_ROWS = 10  # intent rows shown; the rest are summed on one row (--json has them all)
+INTENT_LEGEND = (
+    "calls: the Agent calls that started the subagents; agents: distinct subagents; "
+    "writes: calls that changed files and were not denied; files: distinct files they "
+    "changed; scope: DELEGATION_SCOPE and "
+    "SCOPE_VIOLATION; stale: STALE_FILE; lease: FILE_LEASED, and writes to a leased file "
+    'with leases = "warn". Each call counts once.'
+)
+
+
+def _intent_cells(row: IntentRow) -> tuple[str, ...]:
+    values = (
+        row.agent_calls,
+        row.agents,
+        row.writes,
+        row.files,
+        row.scope,
+        row.stale_denials,
+        row.leases,
+    )
+    return tuple("-" if v is None else str(v) for v in values)
+
+
+def _summed(rows: list[IntentRow]) -> tuple[str, ...]:
+    """The cells of intent rows summed (all of them have every number)."""
+    cells = [_intent_cells(row) for row in rows]
+    return tuple(str(sum(int(c[i]) for c in cells)) for i in range(len(INTENT_COLUMNS)))
+
+
+def intents(r: Report) -> list[str]:
+    """The per-intent table (ADR 27): name wrapped in its column, numbers beside its last
+    piece, every column as wide as its widest value, so the table never passes WIDTH."""
+    if not r.intents:
+        return []
+    named = [row for row in r.intents if row.kind == INTENT]
+    table: list[tuple[str, tuple[str, ...], IntentRow | None]] = [
+        (row.label, _intent_cells(row), row) for row in named[:INTENT_ROWS]
+    ]
+    if len(named) > INTENT_ROWS:
+        rest = named[INTENT_ROWS:]
+        table.append((f"and {plural(len(rest), 'more intent')}", _summed(rest), None))
+    table += [(row.label, _intent_cells(row), row) for row in r.intents if row.kind != INTENT]
+    widths = [
+        1 + max(len(title), *(len(cells[i]) for _, cells, _ in table))
+        for i, title in enumerate(INTENT_COLUMNS)
+    ]
+    name_width = WIDTH - 2 - sum(widths)
+    lines = [
+        "Per intent (delegations, their writes and denials):",
+        f"  {'intent (status)':<{name_width}}"
+        + "".join(f"{t:>{w}}" for t, w in zip(INTENT_COLUMNS, widths, strict=True)),
+    ]
+    for name, cells, row in table:
+        pieces = chunks(shown(name), name_width)
+        lines += [f"  {p}" for p in pieces[:-1]]
+        numbers = "".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))
+        lines.append(f"  {pieces[-1]:<{name_width}}{numbers}")
+        for cause, n in row.unknown_reasons if row is not None else ():
+            lines += hanging("    - ", f"{cause}: {plural(n, 'call')}", 6)
+    return [*lines, *prose(INTENT_LEGEND, 2), ""]
+
+
 def verdict(r: Report) -> list[str]:
     lines = [f"Verdict for enforce: {r.verdict}"]
     for c in r.criteria:
@@ -162,6 +226,7 @@ def render_text(r: Report, trail_path: str, nfiles: int, html: str | None = None
     lines += ranking("Violations by rule", r.by_rule, r.violations, "rule")
     lines += ranking("Violations by file", r.by_file, r.violations, "file")
     lines += ranking("Hook errors by cause", r.by_cause, r.hook_errors, "cause")
+    lines += intents(r)
     lines += per_day(r)
     lines += verdict(r)
     if html:
