@@ -120,7 +120,7 @@ class _Row:
     agent_calls: set[tuple[str, str]] = field(default_factory=set)
     agents: set[tuple[str, str]] = field(default_factory=set)
     tool_calls: int = 0
-    writes: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # call -> files
+    writes: dict[str, set[str]] = field(default_factory=dict)  # tool_use_id -> files
     writes_without_id: int = 0
     files_without_id: set[str] = field(default_factory=set)
     denials: Counter[str] = field(default_factory=Counter)  # by code; "leased_to" in warn
@@ -145,8 +145,8 @@ class IntentTally:
     """One pass over the records (any order); ``rows`` gives the table."""
 
     rows_by_key: dict[tuple[str, str | None], _Row] = field(default_factory=dict)
-    counted: set[tuple[str, str]] = field(default_factory=set)  # PreToolUse calls counted
-    denied: set[tuple[str, str]] = field(default_factory=set)  # calls denied at PreToolUse
+    counted: set[str] = field(default_factory=set)  # tool_use_ids of PreToolUse lines counted
+    denied: set[str] = field(default_factory=set)  # tool_use_ids denied at PreToolUse
     named: bool = False  # some line names an intent
 
     def add(self, rec: Mapping[str, Any]) -> None:
@@ -157,7 +157,7 @@ class IntentTally:
         self.named |= kind == INTENT
         row = self.rows_by_key.setdefault((kind, intent), _Row())
         sid, call = str(rec.get("session_id") or ""), rec.get("tool_use_id")
-        call_key = (sid, call) if isinstance(call, str) and call else None
+        call_key = call if isinstance(call, str) and call else None  # as ``report`` keys calls
         if kind != MAIN:
             row.agents.add((sid, str(rec.get("agent_id") or "?")))
         if isinstance(d, dict) and isinstance(d.get("tool_use_id"), str):
@@ -177,7 +177,7 @@ class IntentTally:
         rec: Mapping[str, Any],
         kind: str,
         d: Any,
-        call_key: tuple[str, str] | None,
+        call_key: str | None,
     ) -> None:
         row.tool_calls += 1
         if kind == UNKNOWN:
@@ -192,7 +192,7 @@ class IntentTally:
             row.denials["leased_to"] += 1
 
     @staticmethod
-    def _write(row: _Row, trace: list[Any], call_key: tuple[str, str] | None) -> None:
+    def _write(row: _Row, trace: list[Any], call_key: str | None) -> None:
         paths = {str(t["path"]) for t in trace if isinstance(t, dict) and t.get("path")}
         if not paths:
             return
