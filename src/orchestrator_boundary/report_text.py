@@ -128,9 +128,8 @@ INTENT_ROWS = 10  # intent rows shown; the rest are summed on one row (--json ha
 INTENT_LEGEND = (
     "calls: the Agent calls that started the subagents; agents: distinct subagents; "
     "writes: calls that changed files and were not denied; files: distinct files they "
-    "changed; scope: DELEGATION_SCOPE and "
-    "SCOPE_VIOLATION; stale: STALE_FILE; lease: FILE_LEASED, and writes to a leased file "
-    'with leases = "warn". Each call counts once.'
+    "changed; scope: DELEGATION_SCOPE and SCOPE_VIOLATION; stale: STALE_FILE; lease: "
+    'FILE_LEASED, and writes to a leased file with leases = "warn". Each call counts once.'
 )
 
 
