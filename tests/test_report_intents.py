@@ -22,7 +22,13 @@ import pytest
 from orchestrator_boundary.cli import main
 from orchestrator_boundary.report import Report, Thresholds, compute, load_trail
 from orchestrator_boundary.report_html import render_html
-from orchestrator_boundary.report_intents import NO_RECORD, IntentTally, unknown_cause
+from orchestrator_boundary.report_intents import (
+    NO_RECORD,
+    IntentRow,
+    IntentTally,
+    RowKind,
+    unknown_cause,
+)
 from orchestrator_boundary.report_text import intents, render_text
 from orchestrator_boundary.shell import evaluate
 
@@ -408,3 +414,13 @@ def test_reasons_say_call_or_calls() -> None:
     two = [sub(f"u{k}", {"unknown": NOT_FOUND}, tool_use_id=f"w{k}") for k in range(2)]
     rep = compute([*two, sub("a", known("t", "auth"), tool_use_id="x")], Thresholds(), DAY)
     assert f"    - {NOT_FOUND}: 2 calls" in intents(rep)
+
+
+@pytest.mark.parametrize("kind", list(RowKind), ids=str)
+def test_every_row_kind_has_its_own_label(kind: RowKind) -> None:
+    row = IntentRow(kind, "auth" if kind is RowKind.INTENT else None, "done", 0, 0, 0, 0, 0, (),
+                    0, 0, 0)  # fmt: skip
+    labels = {"intent": "auth (done)", "no_intent": "(no intent named)",
+              "unknown": "(delegation unknown)", "main": "(main agent)"}  # fmt: skip
+    assert row.label == labels[kind.value]
+    assert row.to_json()["row"] == kind.value

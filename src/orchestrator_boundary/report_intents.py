@@ -27,14 +27,25 @@ subagents ran: a project that uses no intents sees no table of empty rows.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
-INTENT, NO_INTENT, UNKNOWN, MAIN = "intent", "no_intent", "unknown", "main"
-KIND_ORDER = (INTENT, NO_INTENT, UNKNOWN, MAIN)
+
+class RowKind(enum.StrEnum):
+    """What a row of the table stands for, in the order the rows are shown."""
+
+    INTENT = "intent"
+    NO_INTENT = "no_intent"
+    UNKNOWN = "unknown"
+    MAIN = "main"
+
+
+INTENT, NO_INTENT, UNKNOWN, MAIN = RowKind.INTENT, RowKind.NO_INTENT, RowKind.UNKNOWN, RowKind.MAIN
+KIND_ORDER = tuple(RowKind)
 SCOPE_CODES = ("DELEGATION_SCOPE", "SCOPE_VIOLATION")
 STALE, LEASED = "STALE_FILE", "FILE_LEASED"
 NOT_IN_CONFIG = "not in config"
@@ -62,7 +73,7 @@ def unknown_cause(reason: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class IntentRow:
-    kind: str  # INTENT, NO_INTENT, UNKNOWN or MAIN
+    kind: RowKind
     intent: str | None  # the intent's id (INTENT rows only)
     status: str | None  # the config's status, NOT_IN_CONFIG; None for the other rows
     agent_calls: int | None  # distinct Agent calls (None where there is no Agent call)
@@ -79,14 +90,16 @@ class IntentRow:
     @property
     def label(self) -> str:
         match self.kind:
-            case "intent":
+            case RowKind.INTENT:
                 return f"{self.intent} ({self.status})"
-            case "no_intent":
+            case RowKind.NO_INTENT:
                 return "(no intent named)"
-            case "unknown":
+            case RowKind.UNKNOWN:
                 return "(delegation unknown)"
-            case _:
+            case RowKind.MAIN:
                 return "(main agent)"
+            case _:
+                assert_never(self.kind)
 
     @property
     def scope(self) -> int:
@@ -98,7 +111,7 @@ class IntentRow:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "row": self.kind,
+            "row": self.kind.value,
             "intent": self.intent,
             "status": self.status,
             "agent_calls": self.agent_calls,
@@ -127,7 +140,7 @@ class _Row:
     reasons: Counter[str] = field(default_factory=Counter)
 
 
-def _key(rec: Mapping[str, Any]) -> tuple[str, str | None, Any]:
+def _key(rec: Mapping[str, Any]) -> tuple[RowKind, str | None, Any]:
     """(row kind, intent id, the delegation dict) of a tool call's line."""
     if not (rec.get("agent_id") or rec.get("session_kind") == "subagent"):
         return MAIN, None, None
@@ -144,7 +157,7 @@ def _key(rec: Mapping[str, Any]) -> tuple[str, str | None, Any]:
 class IntentTally:
     """One pass over the records (any order); ``rows`` gives the table."""
 
-    rows_by_key: dict[tuple[str, str | None], _Row] = field(default_factory=dict)
+    rows_by_key: dict[tuple[RowKind, str | None], _Row] = field(default_factory=dict)
     counted: set[str] = field(default_factory=set)  # tool_use_ids of PreToolUse lines counted
     denied: set[str] = field(default_factory=set)  # tool_use_ids denied at PreToolUse
     named: bool = False  # some line names an intent
@@ -175,7 +188,7 @@ class IntentTally:
         self,
         row: _Row,
         rec: Mapping[str, Any],
-        kind: str,
+        kind: RowKind,
         d: Any,
         call_key: str | None,
     ) -> None:
@@ -217,7 +230,7 @@ class IntentTally:
         return sorted(out, key=lambda r: (KIND_ORDER.index(r.kind), -r.tool_calls, r.intent or ""))
 
     def _row(
-        self, kind: str, intent: str | None, acc: _Row, statuses: Mapping[str, str]
+        self, kind: RowKind, intent: str | None, acc: _Row, statuses: Mapping[str, str]
     ) -> IntentRow:
         subagent = kind != MAIN
         allowed = [files for call, files in acc.writes.items() if call not in self.denied]
