@@ -691,8 +691,9 @@ def denied(result: BashAnalysis, opaque: str) -> bool:
     """Whether the main agent's call is stopped, for ``bash.opaque`` = "allow" or "deny".
 
     As the policy does: every effect is a write the main agent may not make, an unparseable
-    command is denied (``bash.unparseable`` defaults to "deny"), an opaque one as configured.
+    command, or one the analysis ran out of budget on, is denied (``bash.unparseable`` defaults
+    to "deny"), an opaque one as configured.
     """
-    if result.effects or result.status in (Status.WRITES, Status.UNPARSEABLE):
+    if result.effects or result.status in (Status.WRITES, Status.UNPARSEABLE) or result.exhausted:
         return True
     return result.status is Status.OPAQUE and opaque == "deny"
