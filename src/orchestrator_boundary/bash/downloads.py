@@ -29,12 +29,17 @@ _STDOUT = ("-", "%")  # curl: "-" stdout, "%" stderr (curl 8)
 _WGET_HARMLESS_SETTINGS = frozenset({"robots=off", "robots=on"})
 
 
-def _url_name(url: Word) -> Word | None:
+def _url_name(url: Word, index: str = "") -> Word | None:
+    """The file name a download of ``url`` is saved as: the last segment of its path (wget
+    keeps the query, curl does not); ``index`` for a URL that ends in ``/``."""
     value = url.literal
     if not value:
         return None
-    name = value.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-    return lit(name) if name and "." in value.split("://", 1)[-1] and "/" in value else None
+    rest = value.split("://", 1)[1] if "://" in value else value
+    path = rest.partition("/")[2].split("#", 1)[0]
+    path = path if index else path.split("?", 1)[0]
+    name = path.rsplit("/", 1)[-1] or index
+    return lit(name) if name else None
 
 
 def normalized(args: list[Word], known: Spec, *, expand: bool = False) -> list[Word]:
@@ -150,7 +155,7 @@ def _wget(prog: str, args: list[Word], env: Env) -> Outcome:
         fx.append(Fx(W, "", None, f"{prog}: names not in the text"))
     else:
         for url in parsed.pos:
-            fx.append(here.fx(W, _url_name(url), f"{prog} download"))
+            fx.append(here.fx(W, _url_name(url, "index.html"), f"{prog} download"))
     note = "wget --spider" if parsed.has("--spider") else "wget -O -"
     return checked(prog, parsed.unknown, writes(prog, fx, note))
 

@@ -174,11 +174,12 @@ _ZIP_LONG = spec(
 _ZIP_SHOW = ("-sf", "-so", "-sc", "-h", "-h2", "-L", "--show-files", "--help", "--license")
 
 
-def _zip_archive(word: Word) -> Word:
+def _named(word: Word, suffix: str) -> Word:
+    """zip adds ``.zip`` to an archive name, and ``.log`` to a log name, without a suffix."""
     value = word.literal
     if value is None or value == "-" or "." in value.replace("\\", "/").rsplit("/", 1)[-1]:
         return word
-    return Word(word.text + ".zip", value + ".zip")  # zip adds .zip to a name without one
+    return Word(word.text + suffix, value + suffix)
 
 
 def _zip_words(args: list[Word]) -> tuple[list[tuple[str, Word | None]], list[Word], list[str]]:
@@ -237,18 +238,21 @@ def _zip(prog: str, args: list[Word], env: Env) -> Outcome:
     names = {name for name, _ in opts}
     values = [(n, v) for n, v in opts if v is not None]
     commands = [v for n, v in opts if n in ("-TT", "--unzip-command")]
-    fx = env.fx_many(W, [v for n, v in values if n in ("-lf", "--logfile-path")], "zip log")
+    logs = [_named(v, ".log") for n, v in values if n in ("-lf", "--logfile-path")]
+    fx = env.fx_many(W, logs, "zip log")
+    if not pos or names & set(_ZIP_SHOW) or (names <= {"-T", "--test", "-q"} and len(pos) == 1):
+        if not commands:
+            return checked(prog, bad, writes(prog, fx, "zip lists, tests or shows help"))
+    else:
+        out = [v for n, v in values if n in ("-O", "--output-file")]
+        archive = _named(out[-1] if out else pos[0], ".zip")
+        if archive.value != "-":
+            fx += env.fx_many(W, [archive], "zip archive")
+        if names & {"-m", "--move"}:
+            fx += env.fx_many(D, pos[1:], "zip -m source")
     if commands:
         code = commands[-1].value if commands[-1] is not None else None
         return checked(prog, bad, runs_code(prog, code, env, "zip -TT runs a command", fx))
-    if not pos or names & set(_ZIP_SHOW) or (names <= {"-T", "--test", "-q"} and len(pos) == 1):
-        return checked(prog, bad, writes(prog, fx, "zip lists, tests or shows help"))
-    out = [v for n, v in values if n in ("-O", "--output-file")]
-    archive = _zip_archive(out[-1] if out else pos[0])
-    if archive.value != "-":
-        fx += env.fx_many(W, [archive], "zip archive")
-    if names & {"-m", "--move"}:
-        fx += env.fx_many(D, pos[1:], "zip -m source")
     return checked(prog, bad, writes(prog, fx, "zip writes the archive to stdout"))
 
 
