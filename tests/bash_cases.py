@@ -516,6 +516,11 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("watch-words-joined", "watch echo 'x > f'", WR, (W("/w/p/f"),)),
     ("watch-exec", "watch -x echo 'x > f'", R, ()),
     ("npx-unknown-option", "npx --frobnicate prettier --write .", OP, ()),
+    ("runner-unknown-option", "uv run --frobnicate rm x", OP, ()),
+    ("runner-directory", "uv run --directory sub rm x", WR, (D("/w/p/sub/x"),)),
+    ("runner-shell-mode", "pnpm exec -c 'echo x > f'", WR, (W("/w/p/f"),)),
+    ("runner-call", "npm exec --call 'rm x'", WR, (D("/w/p/x"),)),
+    ("runner-conda-cwd", "conda run -n env --cwd sub rm x", WR, (D("/w/p/sub/x"),)),
     # --- git -------------------------------------------------------------------------------------
     ("git-status", "git status", R, ()),
     ("git-log", "git log --oneline -n 5", R, ()),

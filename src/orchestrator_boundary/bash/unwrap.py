@@ -13,7 +13,7 @@ from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
 from orchestrator_boundary.bash.envvars import code_in, dangerous, split_assignment
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import Spec, parse
-from orchestrator_boundary.bash.opts import Parsed, split
+from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import (
     Env,
     Outcome,
@@ -23,7 +23,16 @@ from orchestrator_boundary.bash.outcome import (
     writes,
 )
 from orchestrator_boundary.bash.paths import resolve
-from orchestrator_boundary.bash.unwrap_data import ENV, NPX, SIMPLE, SUDO, TIMEOUT, WATCH, XARGS
+from orchestrator_boundary.bash.unwrap_data import (
+    ENV,
+    NPX,
+    RUNNER,
+    SIMPLE,
+    SUDO,
+    TIMEOUT,
+    WATCH,
+    XARGS,
+)
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
 Step = tuple[list[Word], Env] | Outcome | None
@@ -50,29 +59,6 @@ _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or envir
     ("pipx", "run"),
     ("mamba", "run"),
 }
-_RUNNER_VAL = frozenset(
-    {
-        "--with",
-        "--python",
-        "-p",
-        "--project",
-        "--package",
-        "--extra",
-        "--group",
-        "--env-file",
-        "--from",
-        "-n",
-        "--name",
-        "--filter",
-        "-F",
-        "--directory",
-        "--prefix",
-        "-C",
-        "--dir",
-        "--with-requirements",
-        "--spec",
-    }
-)
 
 
 def _options(prog: str, args: list[Word], known: Spec) -> Parsed | Outcome:
@@ -234,11 +220,18 @@ def _npx(args: list[Word], env: Env) -> Step:
     return parsed.rest, env
 
 
-def _runner(args: list[Word], env: Env) -> Step:
-    parsed = split(args, "pnCF", _RUNNER_VAL, stop_at_positional=True)
+def _runner(prog: str, args: list[Word], env: Env) -> Step:
+    parsed = _options(prog, args, RUNNER)
+    if isinstance(parsed, Outcome):
+        return parsed
     for name, value in parsed.opts:
-        if name in ("--directory", "-C", "--dir"):
+        if name in ("--directory", "-C", "--dir", "--cwd"):
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
+    if parsed.has("-c", "--call", "--shell-mode"):  # a command line run by a shell
+        words = [v for v in parsed.values("-c", "--call") if v is not None] + parsed.rest
+        if not words or any(w.value is None for w in words):
+            return opaque(prog, f"{prog} -c: the command line is not a literal")
+        return run_code(prog, " ".join(w.value or "" for w in words), env)
     return parsed.rest, env
 
 
@@ -339,7 +332,7 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
     if special is not None:
         return special(args, env)
     if args and args[0].value is not None and (prog, args[0].value) in _RUNNERS:
-        return _runner(args[1:], env)
+        return _runner(prog, args[1:], env)
     if prog == "uv" and len(args) > 1 and args[0].value == "tool" and args[1].value == "run":
-        return _runner(args[2:], env)
+        return _runner(prog, args[2:], env)
     return None

@@ -73,3 +73,21 @@ WATCH = spec(
     no-wrap no-linewrap exec no-rerun help version""",
     optional="d",
 )
+# `uv run`, `poetry run`, `npm exec`, `pnpm dlx`, `conda run`, ...: the options of them all
+# (a value-taking option of one is read as taking a value for each: a wrong guess shows as an
+# unknown program, which is opaque)
+RUNNER = spec(
+    "qvyrsgmlw",
+    "pnCFecf",
+    """script no-sync frozen locked isolated no-project all-extras no-dev dev active
+    no-editable exact quiet verbose offline no-cache refresh reinstall upgrade native-tls
+    no-progress module all-packages no-env-file gui-script only-dev no-default-groups
+    all-groups with= with-editable= with-requirements= python= project= directory= package=
+    extra= group= only-group= no-group= env-file= index= index-url= extra-index-url=
+    default-index= find-links= python-preference= cache-dir= color= no-interaction ansi
+    no-ansi no-plugins call= shell-mode yes no workspace= workspaces include-workspace-root
+    recursive parallel filter= dir= silent reporter= bun keep-file-descriptors gemfile=
+    global site-packages recreate list json env= pyproject= name= prefix= cwd= live-stream
+    no-capture-output debug-wrapper-scripts spec= pip-args= system-site-packages editable
+    path""",
+)
