@@ -521,6 +521,9 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("runner-shell-mode", "pnpm exec -c 'echo x > f'", WR, (W("/w/p/f"),)),
     ("runner-call", "npm exec --call 'rm x'", WR, (D("/w/p/x"),)),
     ("runner-conda-cwd", "conda run -n env --cwd sub rm x", WR, (D("/w/p/sub/x"),)),
+    ("git-top-unknown-option", "git --frobnicate status", OP, ()),
+    ("git-top-known-options", "git --no-pager -P --no-optional-locks -C sub log", R, ()),
+    ("git-exec-path-prints", "git --exec-path", R, ()),
     # --- git -------------------------------------------------------------------------------------
     ("git-status", "git status", R, ()),
     ("git-log", "git log --oneline -n 5", R, ()),
