@@ -100,19 +100,20 @@ def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
     parsed = parse(normalized(args, CURL, expand=True), CURL)
     if parsed.has(*CURL_CONFIG):
         return opaque(prog, f"{prog} -K reads more options from a file")
-    outdir = parsed.last("--output-dir")
-    env = env.at(env.resolve(outdir)) if outdir is not None else env
+    outdir = parsed.last("--output-dir")  # for -o and -O only
+    here = env.at(env.resolve(outdir)) if outdir is not None else env
     fx: list[Fx] = []
     urls = parsed.pos + [v for v in parsed.values("--url") if v]
     if parsed.has("-O", "--remote-name", "--remote-name-all"):
         if parsed.has("-J", "--remote-header-name"):
             fx.append(Fx(W, "", None, f"{prog} -OJ: name from the server"))
         for url in urls[: max(1, len(urls) - len(parsed.values("-o", "--output")))]:
-            fx.append(env.fx(W, _url_name(url), f"{prog} -O remote name"))
+            fx.append(here.fx(W, _url_name(url), f"{prog} -O remote name"))
     for name in CURL_WRITES:
+        place = here if name in ("-o", "--output") else env
         for out in parsed.values(name):
             if out is None or out.value not in _STDOUT:
-                fx += env.fx_many(W, [out] if out else [], f"{prog} {name} file")
+                fx += place.fx_many(W, [out] if out else [], f"{prog} {name} file")
     fx += _uploads(parsed, urls, env, prog)
     formats = _write_out(parsed, env, prog)
     if formats is None:

@@ -62,26 +62,27 @@ _NEWER_XY = re.compile(r"-newer[aBcmt][aBcmt]t?")
 _GLOBAL = {"-H": 0, "-L": 0, "-P": 0, "-E": 0, "-X": 0, "-s": 0, "-x": 0, "-D": 1, "-f": 1}
 
 
-def _globals(args: list[Word]) -> int:
-    """Where the start paths begin after find's own options (-H -L -P -D -O); an option not
-    known here is read as the expression's (and, not known there, makes find opaque)."""
-    i = 0
+def _globals(args: list[Word]) -> tuple[int, list[Word]]:
+    """Where the start paths begin after find's own options (-H -L -P -D -O), and the start
+    paths BSD's ``-f PATH`` names; an option not known here is read as the expression's (and,
+    not known there, makes find opaque)."""
+    i, roots = 0, []
     while i < len(args):
         value = args[i].value
         if value is None or not value.startswith("-") or value in _OPERATORS:
-            return i
+            break
         if value in _GLOBAL:
+            roots += args[i + 1 : i + 2] if value == "-f" else []
             i += 1 + _GLOBAL[value]
         elif value.startswith("-O") and value[2:].isdigit():
             i += 1
         else:
-            return i
-    return i
+            break
+    return i, roots
 
 
 def find(prog: str, args: list[Word], env: Env) -> Outcome:
-    i = _globals(args)
-    starts: list[Word] = []
+    i, starts = _globals(args)
     while i < len(args):
         value = args[i].value
         if value is None or value.startswith(("-", "(", "!")) or value in (")", ","):
