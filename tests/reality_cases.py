@@ -134,6 +134,7 @@ ZIP = Seed(setup="zip -q z.zip a b")
 CURL_CFG = Seed(files=(("cfg", "output = out\n"),))
 AWK_FILE = Seed(files=(("w.awk", 'BEGIN { print "x" > "o" }\n'),))
 HEX = Seed(files=(("hex", "6869\n"),))
+RSYNC_BACKUP = Seed(files=(("d/a", "older\n"),))
 URL = "file:///etc/hostname"  # curl reads it without a network
 NO_NET = "http://127.0.0.1:9/"  # wget fails to connect: only what it opens first is written
 
@@ -219,6 +220,15 @@ ROWS: list[Row] = [
     W("1", "rsync-destination", "rsync -a d/ copy/", "copy", needs=("rsync",)),
     W("1", "rsync-dry-run-log-file", "rsync -n -a --log-file=l f g", "l", needs=("rsync",)),
     W("1", "rsync-remove-source", "rsync --remove-source-files f g", "g", "f", needs=("rsync",)),
+    W(
+        "1",
+        "rsync-backup-dir",
+        "rsync -ab --backup-dir=../old a d/",
+        "d/a",
+        "old",
+        seed=RSYNC_BACKUP,
+        needs=("rsync",),
+    ),
     R("1", "rsync-dry-run", "rsync -n -a f g", needs=("rsync",)),
     R("1", "rsync-list-only", "rsync --list-only f", needs=("rsync",)),
     W("1", "scp-local-copy", "scp -q a b2", "b2", needs=("scp",)),

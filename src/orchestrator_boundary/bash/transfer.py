@@ -76,6 +76,10 @@ def _rsync(prog: str, args: list[Word], env: Env) -> Outcome:
         fx.append(Fx(W, dest.text, None, f"{prog} remote destination"))
     else:
         fx += env.fx_many(W, [dest], f"{prog} destination")
+    backups = parsed.last("--backup-dir")  # relative to the destination folder
+    if backups is not None and parsed.has("-b", "--backup") and not _remote(dest):
+        folder = env.resolve(dest) if (dest.value or "").endswith("/") else None
+        fx += env.at(folder).fx_many(W, [backups], f"{prog} --backup-dir")
     if any(name.startswith("--del") for name, _ in parsed.opts) and not _remote(dest):
         fx += env.fx_many(D, [dest], f"{prog} --delete in destination")
     if parsed.has("--remove-source-files"):
