@@ -505,6 +505,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("find-newerXY", "find . -newermt 2024-01-01 -name '*.py'", R, ()),
     ("find-global-options", "find -L -O3 src -maxdepth 2 -type f", R, ()),
     ("find-bsd-f-start", "find -f src -name x -delete", WR, (D("/w/p/src"),)),
+    ("find-files0-from", "find -files0-from list.txt -name x -delete", WR, (D(None),)),
     ("awk-unknown-option", "awk --frobnicate '{ print }' f", OP, ()),
     ("awk-program-file", "awk -f prog.awk f", OP, ()),
     ("awk-include-library", "gawk -i mylib '{ print }' f", OP, ()),

@@ -92,6 +92,8 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
     if i < len(args) and args[i].value is None and not starts:
         starts.append(args[i])
         i += 1
+    if any(w.value == "-files0-from" for w in args[i:]):  # start paths read from a file
+        starts = [*starts, unknown("<paths from -files0-from>")]
     roots = starts or [lit(".")]
     fx: list[Fx] = []
     status = Status.READ_ONLY
