@@ -91,7 +91,7 @@ def _uploads(parsed: Parsed, urls: list[Word], env: Env, prog: str) -> list[Fx]:
             fx.append(env.fx(W, None, f"{prog} -T upload to a URL that is not literal"))
         elif value.lower().startswith("file:"):
             path = value[5:].removeprefix("//")
-            path = path[path.find("/") :] if not path.startswith("/") else path
+            path = path[path.find("/") :] if "/" in path else ""  # file://HOST/PATH
             fx.append(env.fx(W, lit(path) if path else None, f"{prog} -T upload to a file: URL"))
     return fx
 
