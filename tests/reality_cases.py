@@ -129,6 +129,14 @@ BASH_ENV = Seed(files=(("e.sh", "touch sourced\n"),))
 NODE_REQ = Seed(files=(("r.js", "require('fs').writeFileSync('required', '')\n"),))
 PY_START = Seed(files=(("s.py", "open('started', 'w').close()\n"),))
 PERL_MOD = Seed(files=(("W.pm", "package W; open(my $f, '>', 'loaded'); 1;\n"),))
+PATCH = Seed(files=(("p.diff", "--- f\n+++ f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"),))
+ZIP = Seed(setup="zip -q z.zip a b")
+CURL_CFG = Seed(files=(("cfg", "output = out\n"),))
+AWK_FILE = Seed(files=(("w.awk", 'BEGIN { print "x" > "o" }\n'),))
+HEX = Seed(files=(("hex", "6869\n"),))
+RSYNC_BACKUP = Seed(files=(("d/a", "older\n"),))
+URL = "file:///etc/hostname"  # curl reads it without a network
+NO_NET = "http://127.0.0.1:9/"  # wget fails to connect: only what it opens first is written
 
 PS = "PowerShell: pwsh is not installed here, and the rows are Windows semantics"
 WINDOWS = "Windows only: cmd.exe does not exist on Linux"
@@ -163,6 +171,113 @@ ROWS: list[Row] = [
     R("1", "tar-tvf", "tar -tvf x.tar", seed=TAR),
     R("5", "tar-xOf", "tar -xOf x.tar", seed=TAR),
     W("5", "tar-remove-files", "tar -cf x2.tar --remove-files a", "x2.tar", "a"),
+    # 1. the option model for the programs that used the older splitter: curl, wget, rsync,
+    # scp, patch, zip, find, awk, xxd, split, mktemp, tree
+    W("1", "curl-o", f"curl -s -o out {URL}", "out", needs=("curl",)),
+    W("1", "curl-O", f"curl -sO {URL}", "hostname", needs=("curl",)),
+    W(
+        "1",
+        "curl-dump-header-abbrev",
+        f"curl -s --dump-h h -o /dev/null {URL}",
+        "h",
+        needs=("curl",),
+    ),
+    W("1", "curl-cookie-jar", f"curl -s -c jar {URL}", "jar", needs=("curl",)),
+    W("1", "curl-trace", f"curl -s --trace t {URL}", "t", needs=("curl",)),
+    W("1", "curl-stderr", f"curl -v --stderr e {URL}", "e", needs=("curl",)),
+    W("1", "curl-libcurl", f"curl -s --libcurl c.c {URL}", "c.c", needs=("curl",)),
+    W(
+        "1",
+        "curl-output-dir",
+        f"curl -s --create-dirs --output-dir dl -O {URL}",
+        "dl/hostname",
+        needs=("curl",),
+    ),
+    W("1", "curl-T-file-url", "curl -s -T a file:///tmp/up", needs=("curl",)),
+    W(
+        "1",
+        "curl-output-dir-not-for-headers",
+        f"curl -s --create-dirs --output-dir dl -D h -o o {URL}",
+        "dl/o",
+        "h",
+        needs=("curl",),
+    ),
+    O("1", "curl-K-config", f"curl -s -K cfg {URL}", seed=CURL_CFG, needs=("curl",)),
+    R("1", "curl-stdout", f"curl -s {URL}", needs=("curl",)),
+    R("1", "curl-o-dash", f"curl -s -o - {URL}", needs=("curl",)),
+    R("1", "curl-head", f"curl -sI {URL}", needs=("curl",)),
+    R(
+        "1",
+        "curl-write-out",
+        f"curl -s --no-progress-meter -w '%{{http_code}}' {URL}",
+        needs=("curl",),
+    ),
+    W("1", "wget-spider-O", f"wget -q --spider -O out {NO_NET}", "out", needs=("wget",)),
+    W("1", "wget-append-log", f"wget -a log {NO_NET}", "log", needs=("wget",)),
+    W("1", "wget-output-file-abbrev", f"wget --output-f=log {NO_NET}", "log", needs=("wget",)),
+    R("1", "wget-O-dash", f"wget -q -O - {NO_NET}", needs=("wget",)),
+    R("1", "wget-nv-spider", f"wget -nv --spider {NO_NET}", needs=("wget",)),
+    W("1", "rsync-destination", "rsync -a d/ copy/", "copy", needs=("rsync",)),
+    W("1", "rsync-dry-run-log-file", "rsync -n -a --log-file=l f g", "l", needs=("rsync",)),
+    W("1", "rsync-remove-source", "rsync --remove-source-files f g", "g", "f", needs=("rsync",)),
+    W(
+        "1",
+        "rsync-backup-dir",
+        "rsync -ab --backup-dir=../old a d/",
+        "d/a",
+        "old",
+        seed=RSYNC_BACKUP,
+        needs=("rsync",),
+    ),
+    R("1", "rsync-dry-run", "rsync -n -a f g", needs=("rsync",)),
+    R("1", "rsync-list-only", "rsync --list-only f", needs=("rsync",)),
+    W("1", "scp-local-copy", "scp -q a b2", "b2", needs=("scp",)),
+    W("1", "patch-target", "patch -s f p.diff", "f", seed=PATCH, needs=("patch",)),
+    W("1", "patch-o", "patch -s -o out f p.diff", "out", seed=PATCH, needs=("patch",)),
+    W("1", "patch-backup", "patch -s -b f p.diff", "f", seed=PATCH, needs=("patch",)),
+    W("1", "patch-input-abbrev", "patch -s --inp=p.diff f", "f", seed=PATCH, needs=("patch",)),
+    W("1", "patch-from-stdin", "patch -s -p0 < p.diff", seed=PATCH, needs=("patch",)),
+    R("1", "patch-dry-run", "patch -s --dry-run f p.diff", seed=PATCH, needs=("patch",)),
+    R("1", "patch-dry-abbrev", "patch -s --dry f p.diff", seed=PATCH, needs=("patch",)),
+    W("1", "zip-archive", "zip -q out f", "out.zip", needs=("zip",)),
+    W("1", "zip-move", "zip -qm out.zip f", "out.zip", "f", needs=("zip",)),
+    W("1", "zip-delete-entry", "zip -q -d z.zip a", "z.zip", seed=ZIP, needs=("zip",)),
+    W("1", "zip-output-file", "zip -q -O z2.zip z.zip f", "z2.zip", seed=ZIP, needs=("zip",)),
+    W(
+        "1",
+        "zip-TT-command",
+        "zip -q -T -TT 'touch p; true' z3.zip f",
+        "p",
+        "z3.zip",
+        needs=("zip",),
+    ),
+    W("1", "zip-log-file", "zip -q -lf log z3.zip f", "log.log", "z3.zip", needs=("zip",)),
+    R("1", "zip-show-files", "zip -sf z.zip", seed=ZIP, needs=("zip",)),
+    R("1", "zip-test", "zip -T z.zip", seed=ZIP, needs=("zip",)),
+    R("1", "zip-to-stdout", "zip -q - f | wc -c", needs=("zip",)),
+    W("1", "find-fprint", "find . -name f -fprint out", "out"),
+    W("1", "find-fls", "find . -name f -fls out", "out"),
+    W("1", "find-fprintf", "find . -name f -fprintf out '%p\\n'", "out"),
+    W("1", "find-fprint0", "find . -name f -fprint0 out", "out"),
+    R("1", "find-print0", "find . -name f -print0"),
+    R("1", "find-printf", "find . -name f -printf '%p\\n'"),
+    R("1", "find-newermt", "find . -newermt 2000-01-01 -type f"),
+    R("1", "find-L-maxdepth-ls", "find -L . -maxdepth 1 -name a -ls"),
+    O("1", "awk-f-program-file", "awk -f w.awk f", seed=AWK_FILE),
+    W("1", "gawk-dump-variables", "gawk -d 'BEGIN { x = 1 }'", "awkvars.out", needs=("gawk",)),
+    W("1", "gawk-pretty-print", "gawk -ox.awk 'BEGIN { x = 1 }'", "x.awk", needs=("gawk",)),
+    W("1", "gawk-profile-abbrev", "gawk --prof=prof 'BEGIN { x = 1 }'", "prof", needs=("gawk",)),
+    R("1", "awk-v-assign", "awk -v x=1 '{ print x }' f"),
+    R("1", "awk-F", "awk -F: '{ print $1 }' f"),
+    R("1", "mawk-W-version", "mawk -W version", needs=("mawk",)),
+    W("1", "xxd-outfile", "xxd f out", "out", needs=("xxd",)),
+    W("1", "xxd-revert-outfile", "xxd -r -p hex out", "out", seed=HEX, needs=("xxd",)),
+    R("1", "xxd-plain", "xxd -p f", needs=("xxd",)),
+    W("1", "split-prefix", "split -l 1 f piece"),  # the analysis names the pattern piece*
+    W("1", "mktemp", "mktemp"),
+    R("1", "mktemp-dry-run", "mktemp -u"),
+    W("1", "tree-o", "tree -o out", "out", needs=("tree",)),
+    R("1", "tree-L", "tree -L 1", needs=("tree",)),
     # --- 2. nested commands ---------------------------------------------------------------------
     W("2", "find-exec-sh", "find . -name f -exec sh -c 'echo x > y' \\;", "y"),
     W("2", "find-exec-plus-sh", "find . -name f -exec sh -c 'echo x > y' sh {} +", "y"),
@@ -220,6 +335,11 @@ ROWS: list[Row] = [
     W("2", "awk-print-append", "awk '{ print >> \"o\" }' f", "o"),
     W("2", "awk-print-to-pipe", "awk '{ print | \"cat > o\" }' f", "o"),
     R("2", "awk-print-field", "awk '{ print $1 }' f"),
+    W("2", "watch-joins-words", "timeout 2 watch -n 1 -t echo 'x > o'", "o", needs=("watch",)),
+    R("2", "watch-exec-argv", "timeout 2 watch -n 1 -t -x echo 'x > o'", needs=("watch",)),
+    W("2", "env-dash-touch", "env - touch p", "p"),
+    W("2", "nice-numeric-touch", "nice -5 touch p", "p"),
+    R("2", "xargs-i-echo", "xargs -a f -i echo {}"),
     R("2", "awk-print-gt-string", "awk '{ print \">\" $0 }' f"),
     W("2", "mapfile-callback", "mapfile -C 'touch p; :' -c 1 lines < f", "p"),
     R("2", "mapfile-plain", 'mapfile -t lines < f; echo "${lines[0]}"', provable=False),
@@ -691,8 +811,9 @@ def denied(result: BashAnalysis, opaque: str) -> bool:
     """Whether the main agent's call is stopped, for ``bash.opaque`` = "allow" or "deny".
 
     As the policy does: every effect is a write the main agent may not make, an unparseable
-    command is denied (``bash.unparseable`` defaults to "deny"), an opaque one as configured.
+    command, or one the analysis ran out of budget on, is denied (``bash.unparseable`` defaults
+    to "deny"), an opaque one as configured.
     """
-    if result.effects or result.status in (Status.WRITES, Status.UNPARSEABLE):
+    if result.effects or result.status in (Status.WRITES, Status.UNPARSEABLE) or result.exhausted:
         return True
     return result.status is Status.OPAQUE and opaque == "deny"

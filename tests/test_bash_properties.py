@@ -108,8 +108,10 @@ shellish = st.lists(st.sampled_from(_TOKENS), max_size=40).map(" ".join)
 def _check(result: BashAnalysis) -> None:
     assert isinstance(result, BashAnalysis)
     assert result.status in Status
-    if result.status == Status.UNPARSEABLE:
+    if result.status == Status.UNPARSEABLE or result.exhausted:
         assert result.error
+    if result.exhausted:  # issue 12, point 9: out of budget is opaque, never read_only
+        assert result.status is Status.OPAQUE and result.error.startswith("budget exhausted")
     if result.status == Status.READ_ONLY:
         assert result.effects == ()
     for effect in result.effects:
@@ -197,6 +199,14 @@ def _not_read_only(result: BashAnalysis) -> None:
     assert result.status != Status.READ_ONLY
 
 
+def _exhausted(result: BashAnalysis) -> None:
+    """Out of budget: opaque, with a reason that says so (issue 12, point 9)."""
+    _check(result)
+    assert result.status is Status.OPAQUE and result.exhausted, result
+    assert result.error.startswith("budget exhausted"), result.error
+    assert "stopped before it had read the whole command" in result.error
+
+
 def test_100kb_command_with_a_write_at_the_end() -> None:
     command = "echo a; " * 12_800 + "rm -f last.txt"
     assert len(command) > 100_000
@@ -209,9 +219,8 @@ def test_100kb_command_with_a_write_at_the_end() -> None:
 def test_5000_deep_command_substitution() -> None:
     command = "echo " + "$(" * 5000 + "rm deep" + ")" * 5000
     result = analyze(command, cwd=CWD)
-    _not_read_only(result)
-    assert result.status == Status.UNPARSEABLE
-    assert "budget exhausted" in result.error
+    _exhausted(result)
+    assert "nesting" in result.error
 
 
 def test_deep_subshells() -> None:
@@ -231,16 +240,14 @@ def test_long_and_chain_does_not_recurse() -> None:
 
 def test_deeply_nested_shells_stop_at_the_unwrap_depth() -> None:
     result = analyze("eval " * 12 + "rm x", cwd=CWD)
-    assert result.status == Status.UNPARSEABLE
-    assert "budget exhausted" in result.error
+    _exhausted(result)
     command = "rm x"
     for _ in range(5):
         command = f"bash -c {shlex.quote(command)}"
     assert analyze(command, cwd=CWD).effects[-1].resolved == "/w/p/x"
     command = "sh -c 'bash -c \"eval eval eval eval eval eval eval eval rm x\"'"
     result = analyze(command, cwd=CWD)
-    assert result.status == Status.UNPARSEABLE
-    assert "budget exhausted" in result.error
+    _exhausted(result)
 
 
 def test_input_over_256kb_is_unparseable() -> None:
@@ -250,9 +257,9 @@ def test_input_over_256kb_is_unparseable() -> None:
 
 
 def test_small_budget_is_exhausted_not_read_only() -> None:
-    result = analyze("ls; " * 200 + "rm y", cwd=CWD, budget=50)
-    assert result.status == Status.UNPARSEABLE
-    assert result.error.startswith("budget exhausted")
+    _exhausted(analyze("ls; " * 200 + "rm y", cwd=CWD, budget=50))
+    _exhausted(analyze("ls; " * 200 + "ls", cwd=CWD, budget=50))  # read-only text, unread
+    _exhausted(analyze("Get-ChildItem; " * 200, cwd=CWD, shell="powershell", budget=50))
 
 
 def test_adversarial_inline_code_is_linear() -> None:

@@ -348,7 +348,7 @@ def _bash_findings(call: Call) -> tuple[Violation | None, str]:
     analysis, command = call.analysis, call.command
     if not call.main or analysis is None or command is None:
         return None, ""
-    if analysis.status is Status.UNPARSEABLE:
+    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # text not (all) read
         return _bash_mode(call, Code.BASH_UNPARSEABLE, command, analysis.error)
     deny = call.rules.config.bash.deny_commands
     for cmd in analysis.commands:

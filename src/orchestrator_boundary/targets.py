@@ -121,8 +121,8 @@ def _bash_touches(call: Call) -> Touches:
         shell="powershell" if language == "powershell" else "bash",
     )
     targets = tuple(_effect_target(call, e) for e in analysis.effects)
-    if analysis.status is Status.UNPARSEABLE:  # its words may still name a protected file
-        text = Located(command, (), (), "the command text does not parse")
+    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+        text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets += (
             Target(text, "", command[:200], True, config=False, write=False, named=False,
                    guessed=True, words=True),

@@ -37,7 +37,7 @@ def analyze(
     """What ``command`` would write, delete or change when run in ``cwd``.
 
     ``budget`` caps the work (nodes visited, characters scanned); when it runs out the
-    result is UNPARSEABLE ("budget exhausted"), never "no effects".
+    result is OPAQUE with ``exhausted`` set ("budget exhausted"), never "no effects".
     """
     inputs = (cwd, home, frozenset(read_only_commands), shell, budget)
     if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS:

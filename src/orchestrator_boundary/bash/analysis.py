@@ -32,8 +32,12 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _POWERSHELL = frozenset({"powershell", "pwsh", "powershell.exe", "pwsh.exe"})
 
 
+class _BeyondGrammar(Exception):
+    """Text the Bash grammar cannot take: unparseable, not a budget run out."""
+
+
 def _encode(code: str) -> bytes:
-    """UTF-8 for the parser, or ``BudgetExhausted`` for text the grammar cannot take.
+    """UTF-8 for the parser, or ``_BeyondGrammar`` for text the grammar cannot take.
 
     Lone surrogates (JSON allows them) become U+FFFD, as they do when Claude Code hands the text
     to a shell; the invalid UTF-8 that ``surrogatepass`` would produce is not fed to the parser.
@@ -41,7 +45,7 @@ def _encode(code: str) -> bytes:
     if code.isascii():
         return code.encode("ascii")
     if _ABOVE_PARSER_MAX.search(code):
-        raise BudgetExhausted(
+        raise _BeyondGrammar(
             "text holds characters above U+1FFFF, which the Bash grammar cannot parse safely"
         )
     try:
@@ -174,7 +178,16 @@ def run(
                 command, cwd=cwd, home=home, read_only_commands=read_only_commands, budget=work
             )
         return _bash(command, cwd, home, read_only_commands, work)
+    except _BeyondGrammar as exc:
+        return BashAnalysis(Status.UNPARSEABLE, error=str(exc))
     except BudgetExhausted as exc:
-        return BashAnalysis(Status.UNPARSEABLE, error=str(exc) or "budget exhausted")
+        return _exhausted(str(exc) or "budget exhausted")
     except RecursionError:
-        return BashAnalysis(Status.UNPARSEABLE, error="budget exhausted (nesting too deep)")
+        return _exhausted("budget exhausted (nesting too deep)")
+
+
+def _exhausted(why: str) -> BashAnalysis:
+    """A command the analysis ran out of steps on is ``opaque``, never ``read_only`` (issue 12,
+    point 9): what it did not read may write anything."""
+    note = f"{why}: the analysis stopped before it had read the whole command"
+    return BashAnalysis(Status.OPAQUE, error=note, exhausted=True)

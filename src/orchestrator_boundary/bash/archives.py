@@ -1,10 +1,10 @@
-"""Archivers, compressors, patch and downloaders."""
+"""Archivers and compressors."""
 
 from __future__ import annotations
 
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import parse, spec
-from orchestrator_boundary.bash.opts import Parsed, split
+from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import (
     Env,
     Fx,
@@ -119,16 +119,6 @@ def _tar_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
     return writes(prog, fx, "tar without a mode")
 
 
-def _zip(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "bnitxP", frozenset({"--temp-path", "--password"}))
-    if not parsed.pos or parsed.has("-sf", "--show-files"):
-        return read_only(prog, "nothing to write")
-    fx = env.fx_many(W, parsed.pos[:1], "zip archive")
-    if parsed.has("-m", "--move"):
-        fx += env.fx_many(D, parsed.pos[1:], "zip -m source")
-    return writes(prog, fx)
-
-
 _UNZIP = spec("lvtTzZpcfuonjCXKaqbMLVsUW2", "dxP")
 
 
@@ -177,81 +167,9 @@ def _compress(prog: str, args: list[Word], env: Env) -> Outcome:
     return checked(prog, parsed.unknown, writes(prog, fx))
 
 
-def _rsync(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "efTB",
-        frozenset(
-            {
-                "--exclude",
-                "--include",
-                "--filter",
-                "--rsh",
-                "--exclude-from",
-                "--include-from",
-                "--files-from",
-                "--temp-dir",
-                "--backup-dir",
-                "--log-file",
-                "--chmod",
-                "--rsync-path",
-                "--password-file",
-            }
-        ),
-    )
-    if parsed.has("-n", "--dry-run", "--list-only"):
-        return read_only(prog, f"{prog} dry run")
-    if len(parsed.pos) < 2:
-        return read_only(prog, "no destination")
-    dest = parsed.pos[-1]
-    remote = dest.value is not None and ":" in dest.value.split("/", 1)[0]
-    fx = (
-        [Fx(W, dest.text, None, f"{prog} remote destination")]
-        if remote
-        else env.fx_many(W, [dest], f"{prog} destination")
-    )
-    if any(name.startswith("--delete") for name, _ in parsed.opts) and not remote:
-        fx += env.fx_many(D, [dest], f"{prog} --delete in destination")
-    if parsed.has("--remove-source-files"):
-        fx += env.fx_many(D, parsed.pos[:-1], f"{prog} --remove-source-files")
-    return writes(prog, fx)
-
-
-def _patch(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "pdiorBDFVYzgF",
-        frozenset(
-            {
-                "--strip",
-                "--directory",
-                "--input",
-                "--output",
-                "--reject-file",
-                "--prefix",
-                "--suffix",
-                "--backup-if-mismatch",
-            }
-        ),
-    )
-    if parsed.has("--dry-run", "-C", "--check"):
-        return read_only(prog, "patch dry run")
-    out = parsed.last("-o", "--output")
-    if out is not None:
-        return writes(prog, env.fx_many(W, [out], "patch -o output"))
-    if parsed.pos:
-        return writes(prog, env.fx_many(W, parsed.pos[:1], "patch target file"))
-    # the files named inside the patch: unknown here
-    return writes(prog, [Fx(W, "", None, "patch: files named in the patch")])
-
-
 HANDLERS = {
     "tar": _tar,
-    "zip": _zip,
     "unzip": _unzip,
-    "rsync": _rsync,
-    "scp": _rsync,
-    "patch": _patch,
     **{
         name: _compress
         for name in (

@@ -1,11 +1,24 @@
-"""awk/gawk: `print > "file"`, pipes to commands, system(), and gawk's -i inplace."""
+"""awk/gawk: `print > "file"`, pipes to commands, system(), and gawk's -i inplace.
+
+Options are read with the option model: one not known makes awk ``opaque``; gawk's
+``--dump-variables``, ``--pretty-print`` and ``--profile`` write their files.
+"""
 
 from __future__ import annotations
 
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.opts import split
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, runs_code, writes
-from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.bash.options import parse, spec
+from orchestrator_boundary.bash.opts import Parsed
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    checked,
+    opaque,
+    runs_code,
+    writes,
+)
+from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
 _OPERAND_END = frozenset(')]"')
@@ -101,30 +114,61 @@ def scan_program(code: str) -> tuple[list[str | None], str, list[str | None]]:
     return written, reason, commands
 
 
+# gawk 5, mawk and BSD awk (issue 12, point 1): an option not here makes awk opaque
+_AWK = spec(
+    "bcCghIkMNnOPrsStV",
+    "fFvEilWe",
+    """field-separator= assign= file= exec= source= include= load= characters-as-bytes
+    traditional copyright dump-variables[=] debug[=] gen-pot help trace csv bignum
+    use-lc-numeric non-decimal-data pretty-print[=] optimize profile[=] posix re-interval
+    no-optimize sandbox lint-old version lint[=] compat""",
+    optional="dDopL",
+)
+# files gawk writes: --dump-variables, --pretty-print (which also stops it running), --profile
+_AWK_FILES = {"-d": "awkvars.out", "--dump-variables": "awkvars.out"} | dict.fromkeys(
+    ("-o", "--pretty-print", "-p", "--profile"), "awkprof.out"
+)
+_AWK_OPAQUE = ("-f", "--file", "-E", "--exec", "-l", "--load", "-D", "--debug")
+# mawk -W settings that change nothing outside (-W exec FILE reads the program from a file)
+_MAWK_W = ("version", "dump", "interactive", "posix_space", "sprintf", "random", "usage", "help")
+
+
+def _mawk_settings(parsed: Parsed) -> list[str]:
+    """The -W settings that are not known to be harmless."""
+    bad = []
+    for value in parsed.values("-W"):
+        name = (value.value if value is not None else None) or "?"
+        if not any(known.startswith(name.partition("=")[0]) for known in _MAWK_W):
+            bad.append(f"-W {name}")
+    return bad
+
+
 def awk(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(
-        args,
-        "FvfiEl",
-        frozenset(
-            {"--field-separator", "--assign", "--file", "--include", "--exec", "--source", "--load"}
-        ),
-    )
+    parsed = parse(args, _AWK)
+    parsed.unknown += _mawk_settings(parsed)
+    if parsed.has(*_AWK_OPAQUE) or any("@load" in (v.value or "@load") for v in parsed.pos[:1]):
+        return opaque(prog, "awk loads a program file, an extension or a debugger script")
+    includes = [v.value if v is not None else None for v in parsed.values("-i", "--include")]
+    if any(name not in ("inplace", "inplace.awk") for name in includes):
+        return opaque(prog, "awk -i loads a library file")
+    dumps = [
+        env.fx(W, value or lit(_AWK_FILES[name]), f"awk {name} file")
+        for name, value in parsed.opts
+        if name in _AWK_FILES and (value is None or value.value not in ("-", "/dev/stdout"))
+    ]
     operands = list(parsed.pos)
-    in_place = any(
-        v is not None and v.value in ("inplace", "inplace.awk")
-        for v in parsed.values("-i", "--include")
-    )
-    if parsed.has("-l", "--load") or any("@load" in (v.value or "@load") for v in parsed.pos[:1]):
-        return opaque(prog, "awk loads an extension")
-    if parsed.has("-f", "--file", "-E", "--exec"):
-        return opaque(prog, "awk program file not analyzed")
-    sources = [v for v in parsed.values("--source") if v]
+    sources = [v for v in parsed.values("--source", "-e") if v]
     if not sources:
         if not operands:
-            return writes(prog, [])
+            return checked(prog, parsed.unknown, writes(prog, dumps))
         sources, operands = [operands[0]], operands[1:]
     files = [o for o in operands if not (o.value and "=" in o.value and o.value[0].isalpha())]
-    fx: list[Fx] = env.fx_many(W, files, "awk -i inplace target") if in_place else []
+    fx = dumps + (env.fx_many(W, files, "awk -i inplace target") if includes else [])
+    return checked(prog, parsed.unknown, _program(prog, sources, fx, env))
+
+
+def _program(prog: str, sources: list[Word], fx: list[Fx], env: Env) -> Outcome:
+    """What the awk program texts ``sources`` write or run, besides ``fx``."""
     for src in sources:
         if src.value is None:
             return opaque(prog, "awk program is not a literal", fx)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.options import long_name, parse, spec
-from orchestrator_boundary.bash.opts import Parsed, split
+from orchestrator_boundary.bash.options import Spec, long_name, parse, spec
+from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import (
     Env,
-    Fx,
     Outcome,
     checked,
     opaque,
@@ -98,18 +97,25 @@ def _link_target(parsed: Parsed, source: Word, link: Word, env: Env) -> str | No
 
 
 def _operands(
-    kind: EffectKind,
-    short: str = "",
-    long_: frozenset[str] = frozenset(),
-    skip: int = 0,
-    label: str = "operand",
+    kind: EffectKind, known: Spec, label: str = "operand"
 ) -> Callable[[str, list[Word], Env], Outcome]:
     def handler(prog: str, args: list[Word], env: Env) -> Outcome:
-        parsed = split(args, short, long_)
-        skip_n = 0 if kind == C and parsed.has("--reference") else skip
-        return writes(prog, env.fx_many(kind, parsed.pos[skip_n:], f"{prog} {label}"))
+        parsed = parse(args, known)
+        skip = 1 if kind == C and parsed.has("--reference") else 0
+        fx = env.fx_many(kind, parsed.pos[skip:], f"{prog} {label}")
+        return checked(prog, parsed.unknown, writes(prog, fx))
 
     return handler
+
+
+_RM = spec("fiIrRdv", "", "force interactive[=] one-file-system no-preserve-root preserve-root[=]"
+           " recursive dir verbose help version")  # fmt: skip
+_RMDIR = spec("pv", "", "ignore-fail-on-non-empty parents verbose help version")
+_SHRED = spec("fuvxz", "ns", "force iterations= random-source= size= remove[=] verbose exact zero"
+              " help version")  # fmt: skip
+_MKDIR = spec("pvZ", "m", "mode= parents verbose context[=] help version")
+_MKFIFO = spec("Z", "m", "mode= context[=] help version")
+_TRUNCATE = spec("co", "rs", "no-create io-blocks reference= size= help version")
 
 
 _CHMOD_LONG = spec(
@@ -225,75 +231,25 @@ def _uniq(prog: str, args: list[Word], env: Env) -> Outcome:
     return checked(prog, parsed.unknown, writes(prog, env.fx_many(W, out, "uniq output file")))
 
 
-def _split(prog: str, args: list[Word], env: Env) -> Outcome:
-    short = "lbnCadf" if prog == "csplit" else "lbnCaet"
-    parsed = split(
-        args,
-        short,
-        frozenset(
-            {
-                "--lines",
-                "--bytes",
-                "--number",
-                "--line-bytes",
-                "--suffix-length",
-                "--prefix",
-                "--additional-suffix",
-                "--suffix-format",
-            }
-        ),
-    )
-    if prog == "csplit":
-        prefix = parsed.last("-f", "--prefix") or Word("xx", "xx")
-    else:
-        prefix = parsed.pos[1] if len(parsed.pos) > 1 else Word("x", "x")
-    # the files are PREFIX + generated suffixes: no single path is known
-    pattern = (prefix.value or prefix.text) + "*"
-    return writes(prog, [Fx(W, pattern, None, f"{prog} output prefix")])
-
-
-def _xxd(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "cglosn", frozenset())
-    return writes(prog, env.fx_many(W, parsed.pos[1:2], "xxd output file"))
-
-
-def _tree(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "oLPIH", frozenset({"--filelimit", "--charset", "--timefmt"}))
-    return writes(prog, env.fx_many(W, [v for v in parsed.values("-o") if v], "tree -o output"))
-
-
-def _mktemp(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = split(args, "pt", frozenset({"--tmpdir", "--suffix"}))
-    if parsed.has("-u", "--dry-run"):
-        return read_only(prog, "mktemp -u only prints a name")
-    # the directory comes from $TMPDIR or -p: not knowable by string math
-    return writes(prog, [Fx(W, "", None, "mktemp creates a temporary file")])
-
-
 HANDLERS = {
     "cp": _copy_like,
     "mv": _copy_like,
     "install": _copy_like,
     "ln": _copy_like,
-    "rm": _operands(D, label="operand"),
-    "rmdir": _operands(D, label="operand"),
-    "unlink": _operands(D, label="operand"),
-    "shred": _operands(W, "nsz", frozenset({"--iterations", "--size", "--random-source"})),
-    "mkdir": _operands(W, "m", frozenset({"--mode", "--context"}), label="directory"),
-    "mkfifo": _operands(W, "m", frozenset({"--mode"})),
+    "rm": _operands(D, _RM),
+    "rmdir": _operands(D, _RMDIR),
+    "unlink": _operands(D, spec(longs="help version")),
+    "shred": _operands(W, _SHRED),
+    "mkdir": _operands(W, _MKDIR, label="directory"),
+    "mkfifo": _operands(W, _MKFIFO),
     "touch": _touch,
     "chmod": _chmod,
     "chown": _chmod,
     "chgrp": _chmod,
-    "truncate": _operands(W, "sr", frozenset({"--size", "--reference"}), label="target"),
+    "truncate": _operands(W, _TRUNCATE, label="target"),
     "dd": _dd,
     "tee": _tee,
     "sort": _sort,
     "shuf": _sort,
     "uniq": _uniq,
-    "split": _split,
-    "csplit": _split,
-    "xxd": _xxd,
-    "tree": _tree,
-    "mktemp": _mktemp,
 }

@@ -1,9 +1,14 @@
-"""find: read-only unless -delete, -fprint*, or -exec/-ok running a writing command."""
+"""find: read-only unless -delete, -fprint*, or -exec/-ok running a writing command.
+
+The expression is read exactly: a primary find does not know here makes it ``opaque``.
+"""
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash.model import Command, EffectKind, Status, worst
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -42,18 +47,53 @@ def _conjunction(rest: list[Word]) -> bool:
     return all(w.value is not None and w.value not in _OPERATORS for w in rest)
 
 
-def find(prog: str, args: list[Word], env: Env) -> Outcome:
-    starts: list[Word] = []
-    i = 0
+# GNU findutils 4.9 and BSD find: the primaries that only test or print (issue 12, point 1)
+_NO_ARG_TEXT = """-depth -d -empty -executable -readable -writable -false -true -follow
+    -ignore_readdir_race -noignore_readdir_race -ls -mount -xdev -noleaf -nouser -nogroup -print
+    -print0 -prune -quit -daystart -warn -nowarn -acl -xattr -nogroup -a -and"""
+_NO_ARG = frozenset(_NO_ARG_TEXT.split())
+_ONE_ARG_TEXT = """-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname
+    -type
+    -xtype -user -group -uid -gid -perm -size -mtime -atime -ctime -mmin -amin -cmin -newer
+    -anewer -cnewer -used -inum -samefile -links -fstype -context -maxdepth -mindepth
+    -regextype -printf -files0-from -Bmin -Btime -Bnewer -flags -xattrname -mnewer"""
+_ONE_ARG = frozenset(_ONE_ARG_TEXT.split())
+_NEWER_XY = re.compile(r"-newer[aBcmt][aBcmt]t?")
+_GLOBAL = {"-H": 0, "-L": 0, "-P": 0, "-E": 0, "-X": 0, "-s": 0, "-x": 0, "-D": 1, "-f": 1}
+
+
+def _globals(args: list[Word]) -> tuple[int, list[Word]]:
+    """Where the start paths begin after find's own options (-H -L -P -D -O), and the start
+    paths BSD's ``-f PATH`` names; an option not known here is read as the expression's (and,
+    not known there, makes find opaque)."""
+    i, roots = 0, []
     while i < len(args):
         value = args[i].value
-        if value is None or value.startswith(("-", "(", "!")):
+        if value is None or not value.startswith("-") or value in _OPERATORS:
+            break
+        if value in _GLOBAL:
+            roots += args[i + 1 : i + 2] if value == "-f" else []
+            i += 1 + _GLOBAL[value]
+        elif value.startswith("-O") and value[2:].isdigit():
+            i += 1
+        else:
+            break
+    return i, roots
+
+
+def find(prog: str, args: list[Word], env: Env) -> Outcome:
+    i, starts = _globals(args)
+    while i < len(args):
+        value = args[i].value
+        if value is None or value.startswith(("-", "(", "!")) or value in (")", ","):
             break
         starts.append(args[i])
         i += 1
     if i < len(args) and args[i].value is None and not starts:
         starts.append(args[i])
         i += 1
+    if any(w.value == "-files0-from" for w in args[i:]):  # start paths read from a file
+        starts = [*starts, unknown("<paths from -files0-from>")]
     roots = starts or [lit(".")]
     fx: list[Fx] = []
     status = Status.READ_ONLY
@@ -62,6 +102,8 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
     names = _name_filter(args[i:])
     while i < len(args):
         value = args[i].value
+        if value is None:
+            return opaque(prog, "find: an expression word is not a literal", fx)
         if value == "-delete":
             deleted = env.fx_many(EffectKind.DELETE, roots, "find -delete under start path")
             fx += [Fx(f.kind, f.path, f.resolved, f.source, names) for f in deleted]
@@ -87,6 +129,10 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
                 nested.extend(outcome.inner)  # `-exec sh -c CODE`: the commands of CODE
                 notes.append(f"{value} {outcome.program}: {outcome.note}".strip(": "))
             i = j
+        elif value in _ONE_ARG or _NEWER_XY.fullmatch(value):
+            i += 1
+        elif value not in _NO_ARG and value not in _OPERATORS:
+            return opaque(prog, f"find: {value} is not known", fx)
         i += 1
     if status == Status.READ_ONLY and not fx:
         return Outcome(prog, status, (), "find without actions", nested)

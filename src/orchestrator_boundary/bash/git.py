@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
 from orchestrator_boundary.bash.outcome import (
     Env,
@@ -28,16 +29,15 @@ _REPO_STATE = names(
     maintenance repack commit-tree mktag mktree write-tree read-tree pack-refs stage
     """
 )
-_GIT_VAL = frozenset(
-    {
-        "-c",
-        "--git-dir",
-        "--work-tree",
-        "--namespace",
-        "--exec-path",
-        "--config-env",
-        "--super-prefix",
-    }
+# git's own options, before the subcommand (git takes no abbreviation of them; one not known
+# could take a value and hide the subcommand: opaque)
+_GIT_TOP = spec(
+    "pPvh",
+    "Cc",
+    """exec-path[=] html-path man-path info-path paginate no-pager git-dir= work-tree=
+    namespace= bare no-replace-objects no-lazy-fetch no-optional-locks no-advice
+    literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs list-cmds= attr-source=
+    config-env= super-prefix= version help""",
 )
 _SUB_VAL = "mbBFCSUOXsjfnu"  # short options that take a value in common subcommands
 _SUB_LONG = frozenset(
@@ -339,7 +339,9 @@ SUBCOMMANDS: dict[str, Sub] = {
 
 
 def git(prog: str, args: list[Word], env: Env) -> Outcome:
-    top = split(args, "Cc", _GIT_VAL, stop_at_positional=True)
+    top = parse(args, _GIT_TOP, stop_at_positional=True)
+    if top.unknown:
+        return opaque("git", f"git: option {top.unknown[0]} is not known")
     for name, value in top.opts:
         if name in ("--config-env", "--exec-path") and value is not None:
             return opaque("git", f"git {name} may run a command")

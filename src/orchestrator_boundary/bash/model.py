@@ -71,8 +71,11 @@ class BashAnalysis:
     status: Status
     commands: tuple[Command, ...] = ()
     effects: tuple[Effect, ...] = ()  # all effects of all commands, in text order
-    error: str = ""  # for UNPARSEABLE: what did not parse, or "budget exhausted"
+    error: str = ""  # for UNPARSEABLE: what did not parse; with ``exhausted``: the budget
     opaque: tuple[Command, ...] = field(default=())  # the commands that made it OPAQUE
+    # OPAQUE because the step budget ran out before the whole text was read: nothing in the
+    # text is known, so its words are still checked against the protected files (targets.py)
+    exhausted: bool = False
 
 
 def summarize(commands: Iterable[Command], error: str = "") -> BashAnalysis:

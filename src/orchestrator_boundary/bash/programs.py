@@ -16,7 +16,9 @@ from orchestrator_boundary.bash import (
     git,
     installers,
     interpreters,
+    outputs,
     sed,
+    transfer,
 )
 from orchestrator_boundary.bash.outcome import Env, Outcome
 from orchestrator_boundary.bash.words import Word
@@ -29,6 +31,8 @@ HANDLERS: dict[str, Handler] = {
     **fileutils.HANDLERS,
     **archives.HANDLERS,
     **downloads.HANDLERS,
+    **transfer.HANDLERS,
+    **outputs.HANDLERS,
     **git.HANDLERS,
     **installers.HANDLERS,
     **interpreters.HANDLERS,

@@ -11,34 +11,36 @@ from dataclasses import replace
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
 from orchestrator_boundary.bash.envvars import code_in, dangerous, split_assignment
-from orchestrator_boundary.bash.model import Status
-from orchestrator_boundary.bash.opts import split
-from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code
+from orchestrator_boundary.bash.model import EffectKind, Status
+from orchestrator_boundary.bash.options import Spec, parse
+from orchestrator_boundary.bash.opts import Parsed
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Outcome,
+    opaque,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.paths import resolve
+from orchestrator_boundary.bash.unwrap_data import (
+    ENV,
+    NPX,
+    RUNNER,
+    SIMPLE,
+    SUDO,
+    TIMEOUT,
+    WATCH,
+    XARGS,
+)
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
 Step = tuple[list[Word], Env] | Outcome | None
+W = EffectKind.WRITE
 
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"})
 _SHELL_VAL_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
-# prefix wrappers: program -> (short options taking a value, long options taking a value)
-_SIMPLE: dict[str, tuple[str, frozenset[str]]] = {
-    "nohup": ("", frozenset()),
-    "builtin": ("", frozenset()),
-    "exec": ("a", frozenset()),
-    "nice": ("n", frozenset({"--adjustment"})),
-    "ionice": ("cnP", frozenset({"--class", "--classdata"})),
-    "stdbuf": ("ioe", frozenset({"--input", "--output", "--error"})),
-    "doas": ("uC", frozenset()),
-    "caffeinate": ("tw", frozenset()),
-    "chrt": ("", frozenset()),
-    "unbuffer": ("", frozenset()),
-    "bunx": ("p", frozenset({"--package"})),
-    "uvx": ("p", frozenset({"--from", "--with", "--python", "--with-requirements"})),
-    "command": ("", frozenset()),
-    "coproc": ("", frozenset()),
-}
 _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or environment
     ("pnpm", "dlx"),
     ("pnpm", "exec"),
@@ -57,29 +59,15 @@ _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or envir
     ("pipx", "run"),
     ("mamba", "run"),
 }
-_RUNNER_VAL = frozenset(
-    {
-        "--with",
-        "--python",
-        "-p",
-        "--project",
-        "--package",
-        "--extra",
-        "--group",
-        "--env-file",
-        "--from",
-        "-n",
-        "--name",
-        "--filter",
-        "-F",
-        "--directory",
-        "--prefix",
-        "-C",
-        "--dir",
-        "--with-requirements",
-        "--spec",
-    }
-)
+
+
+def _options(prog: str, args: list[Word], known: Spec) -> Parsed | Outcome:
+    """The wrapper's options and, in ``.rest``, the command it runs; ``opaque`` when an option
+    is not known (it could take a value and so hide which word is the command)."""
+    parsed = parse(args, known, stop_at_positional=True)
+    if parsed.unknown:
+        return opaque(prog, f"{prog}: option {parsed.unknown[0]} is not known")
+    return parsed
 
 
 def _substituted(word: Word) -> bool:
@@ -129,9 +117,11 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
 
 
 def _env(args: list[Word], env: Env) -> Step:
-    parsed = split(
-        args, "uCSP", frozenset({"--unset", "--chdir", "--split-string"}), stop_at_positional=True
-    )
+    if args and args[0].value == "-":  # `env - cmd`: -i
+        args = args[1:]
+    parsed = _options("env", args, ENV)
+    if isinstance(parsed, Outcome):
+        return parsed
     rest = parsed.rest
     for name, value in parsed.opts:
         if name in ("-C", "--chdir"):
@@ -153,12 +143,13 @@ def _env(args: list[Word], env: Env) -> Step:
 
 
 def _sudo(args: list[Word], env: Env) -> Step:
-    parsed = split(
-        args,
-        "ugpCDhrtUTR",
-        frozenset({"--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type"}),
-        stop_at_positional=True,
-    )
+    parsed = _options("sudo", args, SUDO)
+    if isinstance(parsed, Outcome):
+        return parsed
+    if parsed.has("-e", "--edit"):  # sudoedit: the operands are files it writes
+        return writes("sudo", env.fx_many(W, parsed.rest, "sudo -e file"), "sudo -e alone")
+    if parsed.has("-R", "--chroot", "-A", "--askpass"):
+        return opaque("sudo", "sudo -R / -A: another root, or a password program")
     listing = parsed.has("-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp")
     if listing and not parsed.rest:
         return read_only("sudo", "credential / listing option")
@@ -178,31 +169,18 @@ def _sudo(args: list[Word], env: Env) -> Step:
 
 
 def _timeout(args: list[Word], env: Env) -> Step:
-    parsed = split(args, "sk", frozenset({"--signal", "--kill-after"}), stop_at_positional=True)
+    parsed = _options("timeout", args, TIMEOUT)
+    if isinstance(parsed, Outcome):
+        return parsed
     return parsed.rest[1:], env  # skip DURATION
 
 
 def _xargs(args: list[Word], env: Env) -> Step:
-    parsed = split(
-        args,
-        "adEILnPs",
-        frozenset(
-            {
-                "--arg-file",
-                "--delimiter",
-                "--eof",
-                "--replace",
-                "--max-lines",
-                "--max-args",
-                "--max-procs",
-                "--max-chars",
-                "--process-slot-var",
-            }
-        ),
-        stop_at_positional=True,
-    )
+    parsed = _options("xargs", args, XARGS)
+    if isinstance(parsed, Outcome):
+        return parsed
     inner = parsed.rest or [lit("echo")]
-    replace_str = parsed.last("-I", "--replace")
+    replace_str = parsed.last("-I", "-J", "-i", "--replace")
     if replace_str is None and parsed.has("-i", "--replace"):
         replace_str = lit("{}")
     marker = unknown("<input from xargs>")
@@ -233,30 +211,39 @@ def _parallel(args: list[Word], env: Env) -> Step:
 
 
 def _npx(args: list[Word], env: Env) -> Step:
-    parsed = split(
-        args, "pc", frozenset({"--package", "--call", "-p", "-c"}), stop_at_positional=True
-    )
+    parsed = _options("npx", args, NPX)
+    if isinstance(parsed, Outcome):
+        return parsed
     call = parsed.last("-c", "--call")
     if call is not None:
         return run_code("npx", call.value, env) if call.value else opaque("npx", "-c not literal")
     return parsed.rest, env
 
 
-def _runner(args: list[Word], env: Env) -> Step:
-    parsed = split(args, "pnCF", _RUNNER_VAL, stop_at_positional=True)
+def _runner(prog: str, args: list[Word], env: Env) -> Step:
+    parsed = _options(prog, args, RUNNER)
+    if isinstance(parsed, Outcome):
+        return parsed
     for name, value in parsed.opts:
-        if name in ("--directory", "-C", "--dir"):
+        if name in ("--directory", "-C", "--dir", "--cwd"):
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
+    if parsed.has("-c", "--call", "--shell-mode"):  # a command line run by a shell
+        words = [v for v in parsed.values("-c", "--call") if v is not None] + parsed.rest
+        if not words or any(w.value is None for w in words):
+            return opaque(prog, f"{prog} -c: the command line is not a literal")
+        return run_code(prog, " ".join(w.value or "" for w in words), env)
     return parsed.rest, env
 
 
 def _watch(args: list[Word], env: Env) -> Step:
-    rest = split(
-        args, "nd", frozenset({"--interval", "--differences"}), stop_at_positional=True
-    ).rest
-    if len(rest) == 1 and rest[0].value is not None:
-        return run_code("watch", rest[0].value, env)
-    return rest, env
+    parsed = _options("watch", args, WATCH)
+    if isinstance(parsed, Outcome):
+        return parsed
+    if parsed.has("-x", "--exec") or not parsed.rest:
+        return parsed.rest, env
+    if any(w.value is None for w in parsed.rest):  # the words are joined and run by `sh -c`
+        return opaque("watch", "watch command is not a literal")
+    return run_code("watch", " ".join(w.value or "" for w in parsed.rest), env)
 
 
 def _powershell(prog: str, args: list[Word], env: Env) -> Step:
@@ -303,7 +290,7 @@ _WRAPPERS = frozenset(
         ".",
         "command",
         "uv",
-        *_SIMPLE,
+        *SIMPLE,
         *_SPECIAL,
         *(p for p, _ in _RUNNERS),
     }
@@ -336,16 +323,16 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         )
     if prog == "command" and any(a.value in ("-v", "-V") for a in args[:2]):
         return read_only("command", "command -v lookup")
-    if prog in _SIMPLE:
-        short, long_ = _SIMPLE[prog]
+    if prog in SIMPLE:
         if prog == "ionice" and any(a.value == "-p" for a in args):
             return read_only("ionice", "queries a process")
-        return split(args, short, long_, stop_at_positional=True).rest, env
+        parsed = _options(prog, args, SIMPLE[prog])
+        return parsed if isinstance(parsed, Outcome) else (parsed.rest, env)
     special = _SPECIAL.get(prog)
     if special is not None:
         return special(args, env)
     if args and args[0].value is not None and (prog, args[0].value) in _RUNNERS:
-        return _runner(args[1:], env)
+        return _runner(prog, args[1:], env)
     if prog == "uv" and len(args) > 1 and args[0].value == "tool" and args[1].value == "run":
-        return _runner(args[2:], env)
+        return _runner(prog, args[2:], env)
     return None
