@@ -164,8 +164,10 @@ def decisions(root: Path, home: Path) -> dict[str, Any]:
 
 def run_once(
     argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path
-) -> tuple[float, int, int, bytes]:
-    """Seconds from spawn to exit (stdout read), exit code, ru_maxrss (KiB), stdout."""
+) -> tuple[float, int, int, bytes, float]:
+    """Seconds from spawn to exit (stdout read), exit code, ru_maxrss (KiB), stdout, and CPU
+    seconds (user + system, the process and the children it waited for: ``/bin/sh`` and
+    its hook)."""
     with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as err:
         inp.write(stdin)
         inp.seek(0)
@@ -177,7 +179,7 @@ def run_once(
         p.returncode = os.waitstatus_to_exitcode(status)
         if p.stdout:
             p.stdout.close()
-    return elapsed, p.returncode, ru.ru_maxrss, out
+    return elapsed, p.returncode, ru.ru_maxrss, out, ru.ru_utime + ru.ru_stime
 
 
 def verdict_of(code: int, out: bytes) -> str:
@@ -369,26 +371,32 @@ def latency(
         run_once(argv, raw, env, root)
 
     samples: dict[str, list[float]] = {k: [] for k in commands}
+    cpu: dict[str, list[float]] = {k: [] for k in commands}
     rss: dict[str, list[int]] = {k: [] for k in commands}
     verdicts: dict[str, set[str]] = {k: set() for k in commands}
     for _ in range(rounds):
         for name, (argv, raw, env) in commands.items():
-            t, code, maxrss, out = run_once(argv, raw, env, root)
+            t, code, maxrss, out, used = run_once(argv, raw, env, root)
             samples[name].append(t)
+            cpu[name].append(used)
             rss[name].append(maxrss)
             verdicts[name].add(verdict_of(code, out))
     pid = daemon_pid(rt)
     hwm = vm_hwm_kib(pid) if pid else None  # before the cold runs below stop it
     bare = statistics.median(samples["python -I -c pass"])
+    bare_cpu = statistics.median(cpu["python -I -c pass"])
     rows = []
     for name in commands:
         med, p95 = statistics.median(samples[name]), pct(samples[name], 0.95)
+        used = statistics.median(cpu[name])
         rows.append(
             [
                 name,
                 f"{med * 1000:.1f}",
                 f"{p95 * 1000:.1f}",
                 f"{med / bare:.2f}x",
+                f"{used * 1000:.1f}",
+                f"{used / bare_cpu:.2f}x",
                 f"{statistics.median(rss[name]) / 1024:.1f}",
                 "/".join(sorted(verdicts[name])),
             ]
@@ -398,15 +406,17 @@ def latency(
         return rows, extra
 
     # cold: no evaluator yet (the call starts one and judges in-process)
-    cold = []
+    cold: list[float] = []
+    cold_cpu: list[float] = []
     for _ in range(3):
         p = daemon_pid(rt)
         if p:
             os.kill(p, signal.SIGTERM)
             while Path(f"/proc/{p}").exists() and vm_hwm_kib(p) is not None:
                 time.sleep(0.02)
-        t, code, maxrss, out = run_once(*commands["main Write / warm"][:2], warm_env, root)
+        t, code, maxrss, out, used = run_once(*commands["main Write / warm"][:2], warm_env, root)
         cold.append(t)
+        cold_cpu.append(used)
         end = time.monotonic() + 30
         while daemon_pid(rt) is None and time.monotonic() < end:
             time.sleep(0.05)
@@ -416,6 +426,8 @@ def latency(
             f"{statistics.median(cold) * 1000:.1f}",
             f"{max(cold) * 1000:.1f}",
             f"{statistics.median(cold) / bare:.2f}x",
+            f"{statistics.median(cold_cpu) * 1000:.1f}",
+            f"{statistics.median(cold_cpu) / bare_cpu:.2f}x",
             "",
             "deny",
         ]
@@ -425,9 +437,9 @@ def latency(
 
 def burst_once(
     argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path, n: int
-) -> list[float]:
+) -> list[tuple[float, float]]:
     """Start ``n`` hooks at once (as Claude Code does for parallel tool calls): each one's
-    seconds from the moment the first was started to its exit."""
+    seconds from the moment the first was started to its exit, and its CPU seconds."""
     with contextlib.ExitStack() as stack:
         inputs = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(n)]
         for f in inputs:
@@ -447,8 +459,9 @@ def burst_once(
         ]
         done = []
         for p in procs:
-            p.wait()
-            done.append(time.perf_counter() - t0)
+            _, status, ru = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            done.append((time.perf_counter() - t0, ru.ru_utime + ru.ru_stime))
     return done
 
 
@@ -467,13 +480,17 @@ def bursts(rounds: int, root: Path, rt: Path, home: Path, n: int = BURST) -> lis
     for name, env in variants.items():
         run_once(argv, read, env, root)  # leaves the compiled config where it is kept
         times: list[float] = []
+        used: list[float] = []
         for _ in range(rounds):
-            times += burst_once(argv, read, env, root, n)
+            for t, u in burst_once(argv, read, env, root, n):
+                times.append(t)
+                used.append(u)
         rows.append(
             [
                 name,
                 f"{statistics.median(times) * 1000:.0f}",
                 f"{max(times) * 1000:.0f}",
+                f"{statistics.median(used) * 1000:.0f}",
                 f"{timeout:.0f}",
                 f"{max(times) / timeout * 100:.1f}%",
             ]
@@ -719,15 +736,28 @@ def main() -> int:
             f"ratio = median / median of `python -I -c pass`):\n"
         )
         print(
-            table(["command", "median ms", "p95 ms", "ratio", "client maxrss MiB", "verdict"], rows)
+            table(
+                [
+                    "command",
+                    "median ms",
+                    "p95 ms",
+                    "ratio",
+                    "cpu ms",
+                    "cpu ratio",
+                    "client maxrss MiB",
+                    "verdict",
+                ],
+                rows,
+            )
         )
         print(
             f"\n{BURST} hooks started at once, no evaluator ({args.burst_rounds} bursts; each "
-            "hook's time from the first start to its exit; timeout = the registered one):\n"
+            "hook's time from the first start to its exit, and its CPU time; timeout = the "
+            "registered one):\n"
         )
         print(
             table(
-                ["burst", "p50 ms", "max ms", "timeout s", "max / timeout"],
+                ["burst", "p50 ms", "max ms", "cpu ms / hook", "timeout s", "max / timeout"],
                 bursts(args.burst_rounds, root, rt, home),
             )
         )

@@ -47,8 +47,9 @@ def _assert_bursts(rows: dict[str, list[str]]) -> None:
         "16 at once, main Read / in-process",
         "16 at once, main Read / in-process, no compiled config",
     ):
-        p50, top, timeout, share = rows[name]
-        assert int(p50) <= int(top) and timeout == "10" and share.endswith("%"), rows[name]
+        p50, top, cpu, timeout, share = rows[name]
+        assert int(p50) <= int(top) and int(cpu) > 0, rows[name]
+        assert timeout == "10" and share.endswith("%"), rows[name]
 
 
 def test_hook_latency_lean_rows_run_the_registered_command_in_process() -> None:
@@ -56,7 +57,8 @@ def test_hook_latency_lean_rows_run_the_registered_command_in_process() -> None:
     done = _hook_latency("--lean", "--rounds", "1", "--burst-rounds", "1")
     rows = _rows(done.stdout)
     for name in ("main Read / in-process", "main Read / in-process, no compiled config"):
-        assert re.fullmatch(r"\d+\.\d\dx", rows[name][2]), rows[name]
+        assert re.fullmatch(r"\d+\.\d\dx", rows[name][2]), rows[name]  # to the bare start
+        assert re.fullmatch(r"\d+\.\d\dx", rows[name][4]), rows[name]  # in CPU time
         assert rows[name][-1] == "none"
     assert "main Write / in-process" not in rows
     _assert_bursts(rows)
@@ -65,7 +67,7 @@ def test_hook_latency_lean_rows_run_the_registered_command_in_process() -> None:
 def test_hook_latency_runs_and_each_case_gets_its_verdict() -> None:
     done = _hook_latency(*ARGS, "--burst-rounds", "1")
     rows = _rows(done.stdout)
-    verdicts = {name: cells[-1] for name, cells in rows.items() if len(cells) == 5}
+    verdicts = {name: cells[-1] for name, cells in rows.items() if len(cells) == 7}
     for route in ("warm", "in-process"):
         assert verdicts[f"main Read / {route}"] == "none"
         assert verdicts[f"main Write / {route}"] == "deny"
