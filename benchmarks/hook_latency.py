@@ -1,10 +1,13 @@
 """Hook latency as Claude Code sees it, and in-process throughput (ADR 0009, docs/benchmarks.md).
 
-    python benchmarks/hook_latency.py [--rounds 40] [--no-replay] [--peers]
+    python benchmarks/hook_latency.py [--rounds 40] [--no-replay] [--peers] [--lean]
 
-Runs the real entry scripts (``python -I -S hooks/*.py``, payload on stdin, a new process per
-call) for five cases, with a warm resident evaluator and with the in-process path
-(ORCHESTRATOR_BOUNDARY_NO_DAEMON=1), next to ``python -I -c pass`` of the same interpreter, a
+Runs exactly the commands ``install`` registers (``registration.entries``; a string command is
+run as Claude Code runs it, by ``/bin/sh -c``; payload on stdin, a new process per call) for
+five cases, with a warm resident evaluator and with the in-process path
+(ORCHESTRATOR_BOUNDARY_NO_DAEMON=1); the committed project shim (``launch.sh``) for the Read;
+the in-process Read without a compiled config (ADR 0030); and 16 hooks started at once without
+an evaluator. All next to ``python -I -c pass`` of the same interpreter, a
 stand-in for the smallest guard hook (a script that parses the payload with ``json`` and prints
 nothing) and, with ``--peers``, two published guard hooks installed from npm at pinned versions
 (with ``node -e 0`` as their floor). All commands are interleaved round-robin so machine noise
@@ -17,6 +20,7 @@ evaluator. Not a test: numbers, not verdicts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -37,7 +41,8 @@ sys.path.insert(0, str(SRC))
 
 
 PY = sys.executable
-PRE, POST = REPO / "hooks" / "pre_tool_use.py", REPO / "hooks" / "post_tool_use.py"
+PRE, POST = "PreToolUse", "PostToolUse"
+BURST = 16  # hooks started at once: Claude Code runs every matching hook of parallel calls
 CORPUS = (
     Path(
         os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS")
@@ -87,7 +92,7 @@ write_scope = ["src/**", "tests/**"]
 """
 
 
-def cases(root: Path) -> dict[str, tuple[Path, bytes]]:
+def cases(root: Path) -> dict[str, tuple[str, bytes]]:
     f = str(root / "src" / "app.py")
     return {
         "main Read": (PRE, payload(root, "Read", {"file_path": f})),
@@ -140,7 +145,7 @@ def decisions(root: Path, home: Path) -> dict[str, Any]:
 
     env = decide_env(root, home)
     out: dict[str, Any] = {}
-    for name, (_script, raw) in cases(root).items():
+    for name, (_event, raw) in cases(root).items():
         p = parse_payload(raw)
 
         def one(p: Any = p) -> None:
@@ -159,8 +164,10 @@ def decisions(root: Path, home: Path) -> dict[str, Any]:
 
 def run_once(
     argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path
-) -> tuple[float, int, int, bytes]:
-    """Seconds from spawn to exit (stdout read), exit code, ru_maxrss (KiB), stdout."""
+) -> tuple[float, int, int, bytes, float]:
+    """Seconds from spawn to exit (stdout read), exit code, ru_maxrss (KiB), stdout, and CPU
+    seconds (user + system, the process and the children it waited for: ``/bin/sh`` and
+    its hook)."""
     with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as err:
         inp.write(stdin)
         inp.seek(0)
@@ -172,7 +179,7 @@ def run_once(
         p.returncode = os.waitstatus_to_exitcode(status)
         if p.stdout:
             p.stdout.close()
-    return elapsed, p.returncode, ru.ru_maxrss, out
+    return elapsed, p.returncode, ru.ru_maxrss, out, ru.ru_utime + ru.ru_stime
 
 
 def verdict_of(code: int, out: bytes) -> str:
@@ -259,10 +266,38 @@ def peer_commands(
     }
 
 
-def latency(
-    rounds: int, root: Path, rt: Path, home: Path, peers: Path | None = None
-) -> tuple[list[list[str]], dict[str, Any]]:
-    base = {
+def registered(scope: str, event: str) -> list[str]:
+    """The argv Claude Code runs for the entry ``install`` writes for ``scope`` (phase
+    enforce): a string command through ``/bin/sh -c``, the exec form as it is."""
+    from orchestrator_boundary import registration
+
+    entry = registration.entries(scope, "enforce", python=PY)[event]
+    if "args" in entry:
+        return [entry["command"], *entry["args"]]
+    return ["/bin/sh", "-c", entry["command"]]
+
+
+def registered_timeout() -> float:
+    from orchestrator_boundary import registration
+
+    return float(registration.entries("local", "enforce", python=PY)[PRE].get("timeout", 600))
+
+
+def install_shim(root: Path, home: Path) -> None:
+    """What ``install --scope project`` leaves: the committed shim, and this machine's pointer
+    to its installation (``registration``)."""
+    from orchestrator_boundary import registration
+
+    shim = root / registration.SHIM_RELPATH
+    shim.parent.mkdir(parents=True, exist_ok=True)
+    shim.write_text(registration.shim_text())
+    pointer = Path(registration.pointer_path({"HOME": str(home)}))
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    pointer.write_text(registration.pointer_text(PY))
+
+
+def base_env(root: Path, rt: Path, home: Path) -> dict[str, str]:
+    return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "CLAUDE_PROJECT_DIR": str(root),
@@ -270,66 +305,118 @@ def latency(
         "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
         "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE": "600",
     }
+
+
+def no_compiled_env(base: dict[str, str], root: Path) -> dict[str, str]:
+    """In-process, with a runtime folder others may enter: no compiled config is kept or
+    read there (ADR 0030), so every call validates the config (as on Windows)."""
+    open_rt = root.parent / "open-rt"
+    open_rt.mkdir(exist_ok=True)
+    open_rt.chmod(0o755)
+    return {
+        **base,
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(open_rt),
+    }
+
+
+LEAN_ROWS = (
+    "python -I -c pass",
+    "main Read / in-process",
+    "main Read / in-process, no compiled config",
+)
+
+
+def latency(
+    rounds: int,
+    root: Path,
+    rt: Path,
+    home: Path,
+    peers: Path | None = None,
+    lean: bool = False,
+) -> tuple[list[list[str]], dict[str, Any]]:
+    base = base_env(root, rt, home)
     warm_env = dict(base)
     cold_env = {**base, "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1"}
     guard = root.parent / "json_guard.py"
     guard.write_text("import json, sys\n\npayload = json.load(sys.stdin)\n")
+    install_shim(root, home)
+    read = cases(root)["main Read"][1]
     commands: dict[str, tuple[list[str], bytes, dict[str, str]]] = {
         "python -I -c pass": ([PY, "-I", "-c", "pass"], b"", base),
         "peer: json guard": ([PY, str(guard)], cases(root)["main Write"][1], base),
     }
     if peers is not None:
         commands.update(peer_commands(peers, root, base))
-    for name, (script, raw) in cases(root).items():
-        commands[f"{name} / warm"] = ([PY, "-I", "-S", str(script)], raw, warm_env)
-    for name, (script, raw) in cases(root).items():
-        commands[f"{name} / in-process"] = ([PY, "-I", "-S", str(script)], raw, cold_env)
+    for name, (event, raw) in cases(root).items():
+        commands[f"{name} / warm"] = (registered("local", event), raw, warm_env)
+    commands["main Read / warm, project shim"] = (registered("project", PRE), read, warm_env)
+    for name, (event, raw) in cases(root).items():
+        commands[f"{name} / in-process"] = (registered("local", event), raw, cold_env)
+    commands["main Read / in-process, no compiled config"] = (
+        registered("local", PRE),
+        read,
+        no_compiled_env(base, root),
+    )
+    if lean:
+        commands = {k: v for k, v in commands.items() if k in LEAN_ROWS}
 
-    # start the evaluator and wait until it answers
-    run_once(commands["main Read / warm"][0], commands["main Read / warm"][1], warm_env, root)
-    end = time.monotonic() + 30
-    while daemon_pid(rt) is None and time.monotonic() < end:
-        time.sleep(0.05)
-    time.sleep(0.5)
+    if not lean:  # start the evaluator and wait until it answers
+        run_once(*commands["main Read / warm"][:2], warm_env, root)
+        end = time.monotonic() + 30
+        while daemon_pid(rt) is None and time.monotonic() < end:
+            time.sleep(0.05)
+        time.sleep(0.5)
     for argv, raw, env in commands.values():  # warm the page cache for every command
         run_once(argv, raw, env, root)
 
     samples: dict[str, list[float]] = {k: [] for k in commands}
+    cpu: dict[str, list[float]] = {k: [] for k in commands}
     rss: dict[str, list[int]] = {k: [] for k in commands}
     verdicts: dict[str, set[str]] = {k: set() for k in commands}
     for _ in range(rounds):
         for name, (argv, raw, env) in commands.items():
-            t, code, maxrss, out = run_once(argv, raw, env, root)
+            t, code, maxrss, out, used = run_once(argv, raw, env, root)
             samples[name].append(t)
+            cpu[name].append(used)
             rss[name].append(maxrss)
             verdicts[name].add(verdict_of(code, out))
     pid = daemon_pid(rt)
     hwm = vm_hwm_kib(pid) if pid else None  # before the cold runs below stop it
     bare = statistics.median(samples["python -I -c pass"])
+    bare_cpu = statistics.median(cpu["python -I -c pass"])
     rows = []
     for name in commands:
         med, p95 = statistics.median(samples[name]), pct(samples[name], 0.95)
+        used = statistics.median(cpu[name])
         rows.append(
             [
                 name,
                 f"{med * 1000:.1f}",
                 f"{p95 * 1000:.1f}",
                 f"{med / bare:.2f}x",
+                f"{used * 1000:.1f}",
+                f"{used / bare_cpu:.2f}x",
                 f"{statistics.median(rss[name]) / 1024:.1f}",
                 "/".join(sorted(verdicts[name])),
             ]
         )
+    extra = {"daemon_pid": pid, "daemon_hwm_kib": hwm, "bare_ms": bare * 1000}
+    if lean:
+        return rows, extra
 
     # cold: no evaluator yet (the call starts one and judges in-process)
-    cold = []
+    cold: list[float] = []
+    cold_cpu: list[float] = []
     for _ in range(3):
         p = daemon_pid(rt)
         if p:
             os.kill(p, signal.SIGTERM)
             while Path(f"/proc/{p}").exists() and vm_hwm_kib(p) is not None:
                 time.sleep(0.02)
-        t, code, maxrss, out = run_once(*commands["main Write / warm"][:2], warm_env, root)
+        t, code, maxrss, out, used = run_once(*commands["main Write / warm"][:2], warm_env, root)
         cold.append(t)
+        cold_cpu.append(used)
         end = time.monotonic() + 30
         while daemon_pid(rt) is None and time.monotonic() < end:
             time.sleep(0.05)
@@ -339,12 +426,76 @@ def latency(
             f"{statistics.median(cold) * 1000:.1f}",
             f"{max(cold) * 1000:.1f}",
             f"{statistics.median(cold) / bare:.2f}x",
+            f"{statistics.median(cold_cpu) * 1000:.1f}",
+            f"{statistics.median(cold_cpu) / bare_cpu:.2f}x",
             "",
             "deny",
         ]
     )
-    extra = {"daemon_pid": pid, "daemon_hwm_kib": hwm, "bare_ms": bare * 1000}
     return rows, extra
+
+
+def burst_once(
+    argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path, n: int
+) -> list[tuple[float, float]]:
+    """Start ``n`` hooks at once (as Claude Code does for parallel tool calls): each one's
+    seconds from the moment the first was started to its exit, and its CPU seconds."""
+    with contextlib.ExitStack() as stack:
+        inputs = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(n)]
+        for f in inputs:
+            f.write(stdin)
+            f.seek(0)
+        t0 = time.perf_counter()
+        procs = [
+            subprocess.Popen(
+                argv,
+                stdin=f,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=env,
+                cwd=cwd,
+            )
+            for f in inputs
+        ]
+        done = []
+        for p in procs:
+            _, status, ru = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            done.append((time.perf_counter() - t0, ru.ru_utime + ru.ru_stime))
+    return done
+
+
+def bursts(rounds: int, root: Path, rt: Path, home: Path, n: int = BURST) -> list[list[str]]:
+    """``n`` hooks at once without an evaluator (in-process), each a main Read: p50 and max of
+    every hook's time, over ``rounds`` bursts; with the compiled config and without."""
+    base = base_env(root, rt, home)
+    read = cases(root)["main Read"][1]
+    argv = registered("local", PRE)
+    variants = {
+        f"{n} at once, main Read / in-process": {**base, "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1"},
+        f"{n} at once, main Read / in-process, no compiled config": no_compiled_env(base, root),
+    }
+    timeout = registered_timeout()
+    rows = []
+    for name, env in variants.items():
+        run_once(argv, read, env, root)  # leaves the compiled config where it is kept
+        times: list[float] = []
+        used: list[float] = []
+        for _ in range(rounds):
+            for t, u in burst_once(argv, read, env, root, n):
+                times.append(t)
+                used.append(u)
+        rows.append(
+            [
+                name,
+                f"{statistics.median(times) * 1000:.0f}",
+                f"{max(times) * 1000:.0f}",
+                f"{statistics.median(used) * 1000:.0f}",
+                f"{timeout:.0f}",
+                f"{max(times) / timeout * 100:.1f}%",
+            ]
+        )
+    return rows
 
 
 def _rates(
@@ -394,8 +545,7 @@ def throughput(root: Path, home: Path, windows: int = 15) -> list[list[str]]:
 
     env = decide_env(root, home)
     full = {}
-    for name, (script, raw) in cases(root).items():
-        event = "PostToolUse" if script == POST else "PreToolUse"
+    for name, (event, raw) in cases(root).items():
 
         def whole(raw: bytes = raw, event: str = event) -> None:
             shell.evaluate(raw, env, event=event)
@@ -560,6 +710,12 @@ def main() -> int:
     ap.add_argument("--no-replay", action="store_true")
     ap.add_argument("--windows", type=int, default=15, help="throughput windows per case")
     ap.add_argument(
+        "--lean",
+        action="store_true",
+        help="only the in-process Read rows and the burst of hooks started at once",
+    )
+    ap.add_argument("--burst-rounds", type=int, default=5, help="bursts of 16 hooks to time")
+    ap.add_argument(
         "--peers",
         action="store_true",
         help=f"also time published guard hooks ({', '.join(PEERS)}; installed with npm)",
@@ -574,14 +730,39 @@ def main() -> int:
         given = " ".join(sys.argv[1:])
         print(f"command: python benchmarks/hook_latency.py {given}".rstrip() + "\n")
         modules = install_peers(tmp / "peers") if args.peers else None
-        rows, extra = latency(args.rounds, root, rt, home, modules)
+        rows, extra = latency(args.rounds, root, rt, home, modules, lean=args.lean)
         print(
             f"Round trip, process start -> verdict on stdout ({args.rounds} interleaved rounds; "
             f"ratio = median / median of `python -I -c pass`):\n"
         )
         print(
-            table(["command", "median ms", "p95 ms", "ratio", "client maxrss MiB", "verdict"], rows)
+            table(
+                [
+                    "command",
+                    "median ms",
+                    "p95 ms",
+                    "ratio",
+                    "cpu ms",
+                    "cpu ratio",
+                    "client maxrss MiB",
+                    "verdict",
+                ],
+                rows,
+            )
         )
+        print(
+            f"\n{BURST} hooks started at once, no evaluator ({args.burst_rounds} bursts; each "
+            "hook's time from the first start to its exit, and its CPU time; timeout = the "
+            "registered one):\n"
+        )
+        print(
+            table(
+                ["burst", "p50 ms", "max ms", "cpu ms / hook", "timeout s", "max / timeout"],
+                bursts(args.burst_rounds, root, rt, home),
+            )
+        )
+        if args.lean:
+            return 0
         hwm = extra["daemon_hwm_kib"]
         print(
             f"\nresident evaluator peak memory (VmHWM): {hwm / 1024:.1f} MiB"

@@ -22,7 +22,7 @@ def _rows(output: str) -> dict[str, list[str]]:
     return rows
 
 
-def test_hook_latency_runs_and_each_case_gets_its_verdict() -> None:
+def _hook_latency(*args: str) -> subprocess.CompletedProcess[str]:
     # the benchmark makes its own project, HOME and runtime folder, and stops its evaluator
     env = {
         k: v
@@ -30,17 +30,44 @@ def test_hook_latency_runs_and_each_case_gets_its_verdict() -> None:
         if not k.startswith(("ORCHESTRATOR_BOUNDARY", "AMPLIFIER", "CLAUDE"))
     }
     done = subprocess.run(
-        [sys.executable, "benchmarks/hook_latency.py", *ARGS],
+        [sys.executable, "benchmarks/hook_latency.py", *args],
         cwd=REPO,
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def _assert_bursts(rows: dict[str, list[str]]) -> None:
+    for name in (
+        "16 at once, main Read / in-process",
+        "16 at once, main Read / in-process, no compiled config",
+    ):
+        p50, top, cpu, timeout, share = rows[name]
+        assert int(p50) <= int(top) and int(cpu) > 0, rows[name]
+        assert timeout == "10" and share.endswith("%"), rows[name]
+
+
+def test_hook_latency_lean_rows_run_the_registered_command_in_process() -> None:
+    # the in-process Read as a ratio to a bare interpreter, and 16 hooks started at once
+    done = _hook_latency("--lean", "--rounds", "1", "--burst-rounds", "1")
     rows = _rows(done.stdout)
-    verdicts = {name: cells[-1] for name, cells in rows.items() if len(cells) == 5}
+    for name in ("main Read / in-process", "main Read / in-process, no compiled config"):
+        assert re.fullmatch(r"\d+\.\d\dx", rows[name][2]), rows[name]  # to the bare start
+        assert re.fullmatch(r"\d+\.\d\dx", rows[name][4]), rows[name]  # in CPU time
+        assert rows[name][-1] == "none"
+    assert "main Write / in-process" not in rows
+    _assert_bursts(rows)
+
+
+def test_hook_latency_runs_and_each_case_gets_its_verdict() -> None:
+    done = _hook_latency(*ARGS, "--burst-rounds", "1")
+    rows = _rows(done.stdout)
+    verdicts = {name: cells[-1] for name, cells in rows.items() if len(cells) == 7}
     for route in ("warm", "in-process"):
         assert verdicts[f"main Read / {route}"] == "none"
         assert verdicts[f"main Write / {route}"] == "deny"
@@ -48,6 +75,9 @@ def test_hook_latency_runs_and_each_case_gets_its_verdict() -> None:
         assert verdicts[f"main Bash > / {route}"] == "deny"
         assert verdicts[f"Post Write / {route}"] == "none"
     assert verdicts["main Write / cold (starts evaluator)"] == "deny"
+    assert verdicts["main Read / warm, project shim"] == "none"
+    assert verdicts["main Read / in-process, no compiled config"] == "none"
+    _assert_bursts(rows)
     for case in ("main Read", "main Write", "sub Write", "main Bash >", "Post Write"):
         assert re.fullmatch(r"[\d,]+", rows[case][1]), rows[case]  # decide / s, a number
     assert "resident evaluator peak memory" in done.stdout

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator_boundary.config import Config
+from orchestrator_boundary.config_schema import validate
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.delegation import (
     Delegation,
@@ -74,7 +74,7 @@ def _code(tmp_path: Path, rel: str, ledger: FakeLedger | None, *, main: bool = F
         agent_id=None if main else "a1",
         agent_type=None if main else "coder",
     )
-    rules = compile_config(Config.model_validate(config))
+    rules = compile_config(validate(config))
     context = Context(str(tmp_path.resolve()), RealFileSystem(), ledger=ledger)
     v = assess(payload, rules, context).violation
     return v.code.value if v else None

@@ -8,6 +8,7 @@ import re
 import pytest
 from pydantic import ValidationError
 
+from orchestrator_boundary.config_schema import AgentRequires, ContractsConfig
 from orchestrator_boundary.contracts import (
     DELEGATION_INVALID,
     DELEGATION_SCOPE,
@@ -23,12 +24,7 @@ from orchestrator_boundary.contracts import (
     file_leased,
     stale_file,
 )
-from orchestrator_boundary.contracts_config import (
-    AgentRequires,
-    ContractsConfig,
-    Deliverable,
-    Intent,
-)
+from orchestrator_boundary.contracts_config import Deliverable, Intent
 from orchestrator_boundary.delegation import (
     Delegation,
     EffectiveScope,

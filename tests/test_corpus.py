@@ -3,7 +3,7 @@
 Checks: no crash and a valid answer for every payload, and ``session_kind`` agreeing with the
 provenance for every payload that carries a native ``agent_id`` or comes from 2.1.69 on. The
 payloads recorded on Windows (drive-letter cwd) are judged here with Windows path rules, as
-``replay`` does (``setups.setup_for``), and every one of them must be judged (issue 15)."""
+``replay`` does (``foreign.setup_for``), and every one of them must be judged (issue 15)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ import pytest
 from conftest import corpus_dir
 
 from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.foreign import recorded_platform, setup_for
 from orchestrator_boundary.paths import WINDOWS
 from orchestrator_boundary.payload import payload_from_obj
 from orchestrator_boundary.session import detect
-from orchestrator_boundary.setups import recorded_platform, setup_for
 from orchestrator_boundary.shell import judge
 from orchestrator_boundary.verdict import render
 

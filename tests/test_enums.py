@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator_boundary.bash.model import Status
-from orchestrator_boundary.config import Config
+from orchestrator_boundary.config_schema import validate
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.payload import HookPayload
@@ -35,7 +35,7 @@ def _payload(root: Path, tool: str, tool_input: dict[str, object], event: str = 
 @pytest.mark.parametrize("cls", list(ToolClass), ids=str)
 def test_every_tool_class_has_its_targets_and_its_rules(cls: ToolClass, tmp_path: Path) -> None:
     assert cls in TOUCHES and cls in LADDERS
-    config = Config.model_validate({"tools": {"probe": cls.value}})
+    config = validate({"tools": {"probe": cls.value}})
     payload = _payload(tmp_path, "probe", {"file_path": str(tmp_path / "x")})
     a = assess(payload, compile_config(config), Context(str(tmp_path), RealFileSystem()))
     assert a.classification.tool_class is cls
@@ -93,7 +93,7 @@ STATUS_COMMANDS = {
 @pytest.mark.parametrize("status", list(Status), ids=str)
 def test_every_bash_status_is_judged(status: Status, tmp_path: Path) -> None:
     command, code = STATUS_COMMANDS[status]
-    rules = compile_config(Config.model_validate({"bash": {"opaque": "deny"}}))
+    rules = compile_config(validate({"bash": {"opaque": "deny"}}))
     payload = _payload(tmp_path, "Bash", {"command": command})
     a = assess(payload, rules, Context(str(tmp_path.resolve()), RealFileSystem()))
     assert a.bash is not None and a.bash.status is status

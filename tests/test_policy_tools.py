@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from harden_support import Project, make_project
 
-from orchestrator_boundary.config import Config
+from orchestrator_boundary.config_schema import validate
 from orchestrator_boundary.ruleset import compile_config
 
 CONFIG = """
@@ -83,10 +83,10 @@ def test_code_mode_reason_says_each_call_is_judged(project: Project) -> None:
 
 def test_deny_hint_counts_a_profile_with_a_retired_writer() -> None:
     """suggest's candidates: a profile that lists MultiEdit writes (Edit took it over)."""
-    rules = compile_config(Config.model_validate({"agents": {"old": {"tools": ["MultiEdit"]}}}))
+    rules = compile_config(validate({"agents": {"old": {"tools": ["MultiEdit"]}}}))
     assert [name for name, _ in rules.writers] == ["old"]
 
 
 def test_allow_tools_covers_the_heirs_of_a_retired_name() -> None:
-    rules = compile_config(Config.model_validate({"orchestrator": {"allow_tools": ["TodoWrite"]}}))
+    rules = compile_config(validate({"orchestrator": {"allow_tools": ["TodoWrite"]}}))
     assert {"TaskCreate", "TaskUpdate", "TodoWrite"} <= set(rules.allow_tools)

@@ -533,6 +533,10 @@ class Simulation:
             raise RuntimeError("already installed")
         for name in PRELOAD:
             importlib.import_module(name)
+        # sysconfig reads this interpreter's build settings once (sys._vpath on Windows):
+        # with Linux rules, as on Linux (a hook that imports no validation library no longer
+        # has zoneinfo do it before the simulation starts)
+        importlib.import_module("sysconfig").get_config_vars()
         real_open, real_write, real_read, real_close = os.open, os.write, os.read, os.close
         real_stat = os.stat
         self._before = set(sys.modules)

@@ -232,8 +232,9 @@ def in_process(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
     """``shell.evaluate`` here; an impostor found on the evaluator's socket is handed on in
     ``wire.IMPOSTOR_ENV`` (only in this mapping), for the audit line."""
     wire.import_path()
-    from orchestrator_boundary.shell import evaluate
+    from orchestrator_boundary.shell import evaluate, keep_compiled
 
+    keep_compiled()  # a validated config is left for the next process (ADR 0030)
     environ: Mapping[str, str] = os.environ
     if impostor or wire.IMPOSTOR_ENV in environ:
         environ = {k: v for k, v in os.environ.items() if k != wire.IMPOSTOR_ENV}

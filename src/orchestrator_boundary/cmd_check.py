@@ -11,10 +11,10 @@ import sys
 from typing import Any
 
 from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.foreign import setup_for
 from orchestrator_boundary.payload import HookPayload, parse_payload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.session import SessionKind
-from orchestrator_boundary.setups import setup_for
 from orchestrator_boundary.shell import judge
 from orchestrator_boundary.verdict import Verdict, render
 
@@ -89,7 +89,7 @@ def unjudged(data: object, error: str) -> dict[str, Any]:
 
 def judge_with_args(payload: HookPayload, env: dict[str, str], args: argparse.Namespace) -> Verdict:
     """The verdict for ``payload`` with the common options (--config, --phase) applied, under
-    the path rules of the platform it was recorded on (``setups.setup_for``)."""
+    the path rules of the platform it was recorded on (``foreign.setup_for``)."""
     s = setup_for(
         payload,
         env,

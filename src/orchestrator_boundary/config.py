@@ -1,110 +1,62 @@
-"""``.claude/boundary.toml``: the project's configuration, validated strictly. ADR 0004.
+"""``.claude/boundary.toml``: the project's configuration, validated strictly. ADR 0004, 0030.
 
 Unknown keys and wrong types are errors: a typo must never silently weaken a rule. A config
 that cannot be loaded is returned as a ``ConfigProblem`` (file, key, problem); the policy then
 blocks writes as in ``enforce`` until it is fixed.
+
+The values here are plain frozen dataclasses, so that a hook reads them without importing the
+validation library or a TOML parser: ``config_schema`` validates a file's TOML (pydantic, imported
+only then) into these values, and ``load_compiled`` keeps them, compiled, for the next hook
+process (ADR 0030). ``to_data``/``from_data`` are that compiled form.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import os
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from dataclasses import asdict, dataclass
+from typing import Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
-
-from orchestrator_boundary import scope
-from orchestrator_boundary.contracts_config import (
-    DelegationConfig,
-    Intent,
-    IntentId,
-    Requirement,
+from orchestrator_boundary import wire
+from orchestrator_boundary.config_values import (
+    DEFAULT_AUDIT_PATH,
+    AgentProfile,
+    AuditConfig,
+    BashConfig,
+    BashMode,
+    Config,
+    OrchestratorConfig,
+    ProtectConfig,
+    ReportConfig,
+    SubagentsConfig,
 )
-from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
+from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
+from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.tools import ToolClass, tool_list_notes, unknown_tool_names
 from orchestrator_boundary.wire import CONFIG_ENV
 
-__all__ = ["CONFIG_ENV", "Config", "ConfigProblem", "config_path", "load_config", "parse_config"]
+__all__ = [
+    "CONFIG_ENV",
+    "DEFAULT_AUDIT_PATH",
+    "AgentProfile",
+    "AuditConfig",
+    "BashConfig",
+    "BashMode",
+    "Config",
+    "ConfigProblem",
+    "OrchestratorConfig",
+    "ProtectConfig",
+    "ReportConfig",
+    "SubagentsConfig",
+    "config_path",
+    "load_config",
+    "parse_config",
+]
 
 DEFAULT_CONFIG_PATH = ".claude/boundary.toml"
-DEFAULT_AUDIT_PATH = ".claude/boundary/audit.jsonl"
-
-
-def _valid_patterns(patterns: list[str]) -> list[str]:
-    try:
-        scope.validate(patterns)
-    except scope.PatternError as exc:
-        raise ValueError(str(exc)) from None
-    return patterns
-
-
-Patterns = Annotated[list[str], AfterValidator(_valid_patterns)]
-BashMode = Literal["allow", "warn", "deny"]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
-class OrchestratorConfig(_Strict):
-    write_allow: Patterns = Field(default_factory=list)
-    allow_tools: list[str] = Field(default_factory=list)  # tool names/patterns, e.g. unknown MCP
-
-
-class SubagentsConfig(_Strict):
-    write_outside_root: Patterns = Field(default_factory=list)  # absolute patterns
-
-
-class AgentProfile(_Strict):
-    tools: list[str] | None = None  # tool names or class names; None = every tool
-    write_scope: Patterns | None = None  # None = anywhere inside the root
-    requires: list[Requirement] = Field(default_factory=list)  # deliverables (ADR 27)
-
-
-class BashConfig(_Strict):
-    opaque: BashMode = "allow"
-    unparseable: BashMode = "deny"
-    allow_write: Patterns = Field(default_factory=list)
-    read_only_commands: list[str] = Field(default_factory=list)
-    deny_commands: list[str] = Field(default_factory=list)
-
-
-class AuditConfig(_Strict):
-    path: str = DEFAULT_AUDIT_PATH
-    max_bytes: int = Field(default=64 * 1024 * 1024, ge=0)  # 0 = never rotate
-    keep: int = Field(default=20, ge=1)
-
-
-class ProtectConfig(_Strict):
-    paths: Patterns = Field(default_factory=list)  # more files no agent may change
-    bypass_opens: bool = False  # let AMPLIFIER_BYPASS_BOUNDARY open protected files too
-
-
-class ReportConfig(_Strict):
-    min_days: int = Field(default=14, ge=0)
-    min_tool_uses: int = Field(default=50, ge=0)
-    max_hook_error_rate: float = Field(default=0.01, ge=0, le=1)
-    max_bypass_session_share: float = Field(default=0.10, ge=0, le=1)
-    stop_summary: bool = False  # a one-screen session summary when the main agent stops
-
-
-LaxEnum = Field(strict=False)  # enums come from TOML as strings; still only their values pass
-
-
-class Config(_Strict):
-    phase: Annotated[Phase, LaxEnum] = DEFAULT_PHASE
-    orchestrator: OrchestratorConfig = Field(default_factory=OrchestratorConfig)
-    subagents: SubagentsConfig = Field(default_factory=SubagentsConfig)
-    agents: dict[str, AgentProfile] = Field(default_factory=dict)
-    tools: dict[str, Annotated[ToolClass, LaxEnum]] = Field(default_factory=dict)
-    bash: BashConfig = Field(default_factory=BashConfig)
-    audit: AuditConfig = Field(default_factory=AuditConfig)
-    protect: ProtectConfig = Field(default_factory=ProtectConfig)
-    report: ReportConfig = Field(default_factory=ReportConfig)
-    intents: dict[IntentId, Intent] = Field(default_factory=dict)  # ADR 27
-    delegation: DelegationConfig = Field(default_factory=DelegationConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,16 +90,31 @@ def _expand_home(data: object, home: str | None) -> object:
 
 
 def parse_config(text: str, file: str, home: str | None = None) -> Config | ConfigProblem:
+    import tomllib
+
+    from pydantic import ValidationError
+
+    from orchestrator_boundary.config_schema import validate
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return ConfigProblem(file, "", f"not valid TOML ({exc})")
     try:
-        return Config.model_validate(_expand_home(data, home))
+        return validate(_expand_home(data, home))
     except ValidationError as exc:
         first = exc.errors()[0]
         key = ".".join(str(p) for p in first["loc"])
         return ConfigProblem(file, key, first["msg"])
+
+
+def parse_bytes(raw: bytes, path: str, home: str | None = None) -> Config | ConfigProblem:
+    """The config in ``raw``, the bytes of the file at ``path``."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ConfigProblem(path, "", "not UTF-8 text")
+    return parse_config(text, path, home)
 
 
 def load_config(path: str, home: str | None = None) -> Config | ConfigProblem:
@@ -159,11 +126,54 @@ def load_config(path: str, home: str | None = None) -> Config | ConfigProblem:
         return Config()
     except OSError as exc:
         return ConfigProblem(path, "", f"cannot be read ({exc.strerror or exc})")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return ConfigProblem(path, "", "not UTF-8 text")
-    return parse_config(text, path, home)
+    return parse_bytes(raw, path, home)
+
+
+# ---- the compiled form: plain JSON data, and back (``load_compiled``) ----
+
+
+def _data_of(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    return {k: sorted(v) if isinstance(v, frozenset) else v for k, v in pairs}
+
+
+def to_data(loaded: Config | ConfigProblem) -> dict[str, Any]:
+    """JSON-ready data that ``from_data`` turns back into an equal value (enums as their
+    string values, the explicitly set keys as sorted lists)."""
+    if isinstance(loaded, ConfigProblem):
+        return {"problem": [loaded.file, loaded.key, loaded.problem]}
+    return {"config": asdict(loaded, dict_factory=_data_of)}
+
+
+def from_data(data: Mapping[str, Any]) -> Config | ConfigProblem:
+    """The value ``to_data`` made ``data`` from; KeyError, TypeError or ValueError when the data
+    is not such a value."""
+    if "problem" in data:
+        file, key, problem = data["problem"]
+        return ConfigProblem(str(file), str(key), str(problem))
+    d = data["config"]
+    return Config(
+        phase=Phase(d["phase"]),
+        orchestrator=OrchestratorConfig(**d["orchestrator"]),
+        subagents=SubagentsConfig(**d["subagents"]),
+        agents={
+            name: AgentProfile(
+                tools=p["tools"],
+                write_scope=p["write_scope"],
+                requires=[Deliverable(**r) for r in p["requires"]],
+            )
+            for name, p in d["agents"].items()
+        },
+        tools={name: ToolClass(c) for name, c in d["tools"].items()},
+        bash=BashConfig(**d["bash"]),
+        audit=AuditConfig(
+            **{**d["audit"], "set_fields": frozenset(d["audit"]["set_fields"])},
+        ),
+        protect=ProtectConfig(**d["protect"]),
+        report=ReportConfig(**d["report"]),
+        intents={name: Intent(**i) for name, i in d["intents"].items()},
+        delegation=DelegationConfig(**d["delegation"]),
+        set_fields=frozenset(d["set_fields"]),
+    )
 
 
 def config_notes(config: Config) -> list[str]:
@@ -178,3 +188,129 @@ def config_notes(config: Config) -> list[str]:
         hint = f"; did you mean {guess!r}?" if guess else "."
         notes.append(f"tools: no Claude Code tool is named {name!r}{hint}")
     return notes
+
+
+# ---- the compiled config, kept for the next hook process (ADR 0030) ----
+# Validating needs tomllib and pydantic, several times a hook process's own start. A process
+# that validated a file leaves the result (``to_data``) in ``<runtime dir>/configs/``: a folder
+# of ours, closed to everyone else (0700), inside the protected set (the evaluator's runtime
+# folder), named by a hash of everything the result depends on (the bytes, the path, the home
+# folder, the package's version tag). An entry is used only when it is a regular file of ours,
+# closed to others, whose JSON repeats exactly that key; anything else is ignored and the file
+# validated afresh. Where the folder cannot be used (Windows), every process validates.
+
+COMPILED_FORMAT = "orchestrator-boundary compiled config 1"
+COMPILED_SUBDIR = "configs"
+MAX_COMPILED = 64  # beyond this, the oldest entries are removed when one is written
+MAX_CONFIG_BYTES = 4 * 1024 * 1024  # larger files are validated every time (and rare)
+
+
+def compiled_folder(runtime_dir: str) -> str | None:
+    """The cache folder under ``runtime_dir``, when both are ours and closed (else None)."""
+    if not hasattr(os, "getuid"):
+        return None  # Windows: no owner check here, so no cache (ADR 0030)
+    if not wire.private_dir(runtime_dir, create=True):
+        return None
+    folder = os.path.join(runtime_dir, COMPILED_SUBDIR)
+    return folder if wire.private_dir(folder, create=True) else None
+
+
+def compiled_key(path: str, home: str | None, raw: bytes) -> dict[str, str]:
+    """Everything the validated result depends on."""
+    return {
+        "format": COMPILED_FORMAT,
+        "package": wire.version_tag().decode("utf-8", "backslashreplace"),
+        "path": path,
+        "home": home or "",
+        "sha256": hashlib.sha256(raw).hexdigest(),
+    }
+
+
+def entry_name(key: dict[str, str]) -> str:
+    text = "\0".join(key[k] for k in sorted(key)).encode("utf-8", "surrogateescape")
+    return hashlib.blake2b(text, digest_size=16).hexdigest() + ".json"
+
+
+def _read_entry(file: str) -> dict[str, Any] | None:
+    """The JSON of ``file`` when it is a regular file, ours, closed to everyone else."""
+    try:
+        fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (st.st_mode & 0o170000) != 0o100000 or st.st_uid != os.getuid():
+            return None
+        if st.st_mode & 0o077 or st.st_size > 2 * MAX_CONFIG_BYTES:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = json.loads(fh.read())
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+    return data if isinstance(data, dict) else None
+
+
+def compiled_entry(folder: str, key: dict[str, str]) -> Config | ConfigProblem | None:
+    """The verified entry for ``key``, or None."""
+    data = _read_entry(os.path.join(folder, entry_name(key)))
+    if data is None or data.get("key") != key:
+        return None
+    try:
+        return from_data(data)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def store_compiled(folder: str, key: dict[str, str], loaded: Config | ConfigProblem) -> None:
+    """Write the entry for ``key`` (atomically: a reader sees the old one or the new one)."""
+    name = entry_name(key)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    text = json.dumps({**to_data(loaded), "key": key}, ensure_ascii=False).encode("utf-8")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, text)
+        finally:
+            os.close(fd)
+        os.replace(tmp, os.path.join(folder, name))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return
+    _prune(folder)
+
+
+def _prune(folder: str) -> None:
+    """Keep at most ``MAX_COMPILED`` entries: the newest."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
+        if len(entries) <= MAX_COMPILED:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime_ns)
+        for e in entries[: len(entries) - MAX_COMPILED]:
+            os.unlink(e.path)
+    except OSError:
+        pass
+
+
+def load_compiled(path: str, home: str | None, folder: str | None) -> Config | ConfigProblem:
+    """``load_config(path, home)``, answered from the verified entry in ``folder`` when
+    there is one, and left there for the next process when there was none."""
+    if folder is None:
+        return load_config(path, home)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_CONFIG_BYTES + 1)
+    except OSError:
+        return load_config(path, home)  # missing or unreadable: its own answer, not cached
+    if len(raw) > MAX_CONFIG_BYTES:
+        return load_config(path, home)
+    key = compiled_key(path, home, raw)
+    hit = compiled_entry(folder, key)
+    if hit is not None:
+        return hit
+    loaded = parse_bytes(raw, path, home)
+    store_compiled(folder, key, loaded)
+    return loaded

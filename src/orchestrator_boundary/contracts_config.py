@@ -1,4 +1,4 @@
-"""The config tables of delegation contracts (ADR 0027), to be spliced into ``config.Config``.
+"""The config tables of delegation contracts (ADR 0027), as ``config.Config`` holds them.
 
     [intents."login-fix"]
     owned_scope = ["src/auth/**", "tests/auth/**"]
@@ -15,17 +15,16 @@
     [agents.coder]
     requires = ["write", { deliverable = "TaskCreate", min = 2 }]
 
-Strict like the rest of the config: unknown keys and wrong types are errors.
+Plain frozen values: a hook reads them without importing the validation library. They are
+validated as strictly as the rest of the config (unknown keys and wrong types are errors) by
+``config_schema`` when the file is loaded (ADR 0030).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
-
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
-
-from orchestrator_boundary import scope
+from dataclasses import dataclass
+from typing import Literal
 
 INTENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # A deliverable: "write" (a file the agent changed) or a tool name the agent used successfully.
@@ -35,22 +34,9 @@ IntentStatus = Literal["active", "planned", "paused", "done", "dropped"]
 LeaseMode = Literal["off", "warn", "enforce"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
-def _owned(patterns: list[str]) -> list[str]:
-    try:
-        scope.validate(patterns)
-    except scope.PatternError as exc:
-        raise ValueError(str(exc)) from None
-    if not any(not p.startswith("!") for p in patterns):
-        raise ValueError("owned_scope needs at least one pattern that is not an exclusion")
-    return patterns
-
-
-class Intent(_Strict):
-    owned_scope: Annotated[list[str], AfterValidator(_owned)]
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Intent:
+    owned_scope: list[str]
     description: str = ""
     status: IntentStatus = "active"
     agent_types: list[str] | None = None  # None: any agent type
@@ -60,53 +46,14 @@ class Intent(_Strict):
         return self.status == "active"
 
 
-def _intent_id(key: str) -> str:
-    if not INTENT_ID.fullmatch(key):
-        raise ValueError(
-            f"intent id {key!r}: letters, digits, '.', '_', '-', starting with a letter or "
-            "digit, at most 64 characters"
-        )
-    return key
-
-
-IntentId = Annotated[str, AfterValidator(_intent_id)]
-
-
-class DelegationConfig(_Strict):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DelegationConfig:
     require: bool = False
     leases: LeaseMode = "off"
-    max_stop_blocks: int = Field(default=1, ge=0, le=7)  # the CLI's own cap is 8 in a row
+    max_stop_blocks: int = 1  # 0..7: the CLI's own cap is 8 in a row
 
 
-class Deliverable(_Strict):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deliverable:
     deliverable: str
-    min: int = Field(default=1, ge=1, le=1000)
-
-
-def _deliverable(item: object) -> object:
-    """``"write"`` is shorthand for ``{deliverable = "write", min = 1}``."""
-    return {"deliverable": item} if isinstance(item, str) else item
-
-
-def _deliverable_name(d: Deliverable) -> Deliverable:
-    if not DELIVERABLE.fullmatch(d.deliverable):
-        raise ValueError(f"deliverable {d.deliverable!r}: 'write' or a tool name")
-    return d
-
-
-Requirement = Annotated[
-    Deliverable, BeforeValidator(_deliverable), AfterValidator(_deliverable_name)
-]
-
-
-class ContractsConfig(_Strict):
-    """The new top-level tables, as ``Config`` will hold them."""
-
-    intents: dict[IntentId, Intent] = Field(default_factory=dict)
-    delegation: DelegationConfig = Field(default_factory=DelegationConfig)
-
-
-class AgentRequires(_Strict):
-    """The new key of ``[agents.TYPE]`` (``AgentProfile.requires``)."""
-
-    requires: list[Requirement] = Field(default_factory=list)
+    min: int = 1  # 1..1000

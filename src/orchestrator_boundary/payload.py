@@ -2,14 +2,17 @@
 
 Unknown fields are ignored: Claude Code keeps adding them. Fields the policy relies on are
 type-checked; a wrong type is a ``PayloadError``, never a silent default.
+
+Checked by hand, not by a validation library: every hook process parses one payload, and
+importing one would cost more than the whole decision (ADR 0030). The checks and their messages
+are those of the strict model this replaced (``tests/test_payload.py`` holds them to it).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator_boundary.errors import PayloadError
 
@@ -18,16 +21,15 @@ MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # a Write of a large file still fits; beyo
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 
 
-class HookPayload(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
-
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HookPayload:
     hook_event_name: str
     session_id: str = ""
     transcript_path: str = ""
     cwd: str = ""
     permission_mode: str = ""
     tool_name: str = ""
-    tool_input: dict[str, Any] = Field(default_factory=dict)
+    tool_input: dict[str, Any] = field(default_factory=dict)
     tool_use_id: str = ""
     tool_response: Any = None
     agent_id: str | None = None
@@ -37,10 +39,35 @@ class HookPayload(BaseModel):
     stop_hook_active: Any = None  # SubagentStop/Stop: true while a stop hook's block runs
 
 
-def _describe(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "payload"
-    return f"{where}: {first['msg']}"
+# (field, what it must be) in field order: the first that fails is the one reported
+_STRINGS = ("session_id", "transcript_path", "cwd", "permission_mode", "tool_name")
+_OPTIONAL = ("agent_id", "agent_type")
+_NOT_STRING = "Input should be a valid string"
+
+
+def _first_problem(data: dict[Any, Any]) -> str | None:
+    """Where and what the first wrong field is (``loc: message``), or None."""
+    if "hook_event_name" not in data:
+        return "hook_event_name: Field required"
+    if not isinstance(data["hook_event_name"], str):
+        return f"hook_event_name: {_NOT_STRING}"
+    for name in _STRINGS:
+        if name in data and not isinstance(data[name], str):
+            return f"{name}: {_NOT_STRING}"
+    if "tool_input" in data:
+        tool_input = data["tool_input"]
+        if not isinstance(tool_input, dict):
+            return "tool_input: Input should be a valid dictionary"
+        for key in tool_input:
+            if not isinstance(key, str):
+                return f"tool_input.{key}.[key]: {_NOT_STRING}"
+    if "tool_use_id" in data and not isinstance(data["tool_use_id"], str):
+        return f"tool_use_id: {_NOT_STRING}"
+    for name in _OPTIONAL:
+        value = data.get(name)
+        if value is not None and not isinstance(value, str):
+            return f"{name}: {_NOT_STRING}"
+    return None
 
 
 def parse_payload(raw: bytes | str) -> HookPayload:
@@ -59,13 +86,31 @@ def parse_payload(raw: bytes | str) -> HookPayload:
 def payload_from_obj(data: object) -> HookPayload:
     if not isinstance(data, dict):
         raise PayloadError(f"input is JSON {type(data).__name__}, expected an object")
-    try:
-        payload = HookPayload.model_validate(data)
-    except ValidationError as exc:
-        raise PayloadError(f"invalid hook payload: {_describe(exc)}") from None
+    problem = _first_problem(data)
+    if problem is not None:
+        raise PayloadError(f"invalid hook payload: {problem}")
+    payload = HookPayload(
+        hook_event_name=str(data["hook_event_name"]),
+        session_id=str(data.get("session_id", "")),
+        transcript_path=str(data.get("transcript_path", "")),
+        cwd=str(data.get("cwd", "")),
+        permission_mode=str(data.get("permission_mode", "")),
+        tool_name=str(data.get("tool_name", "")),
+        tool_input={str(k): v for k, v in data.get("tool_input", {}).items()},
+        tool_use_id=str(data.get("tool_use_id", "")),
+        tool_response=data.get("tool_response"),
+        agent_id=_optional(data.get("agent_id")),
+        agent_type=_optional(data.get("agent_type")),
+        mcp_server=data.get("mcp_server"),
+        stop_hook_active=data.get("stop_hook_active"),
+    )
     if payload.hook_event_name in TOOL_EVENTS:
         if not payload.tool_name:
             raise PayloadError("invalid hook payload: tool_name: missing or empty")
         if "tool_input" not in data:
             raise PayloadError("invalid hook payload: tool_input: missing")
     return payload
+
+
+def _optional(value: object) -> str | None:
+    return None if value is None else str(value)

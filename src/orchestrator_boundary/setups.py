@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import ntpath
 import os
-import posixpath
 import stat
 import time
 from collections.abc import Callable, Mapping
@@ -29,17 +27,15 @@ from typing import Any, TypeVar
 from orchestrator_boundary import audit, wire
 from orchestrator_boundary.agent_defs import agent_folders, defined_agents
 from orchestrator_boundary.config import (
-    DEFAULT_CONFIG_PATH,
     Config,
     ConfigProblem,
+    compiled_folder,
     config_path,
-    load_config,
+    load_compiled,
 )
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.fs import ForeignFileSystem, RealFileSystem, windows_normal
-from orchestrator_boundary.paths import POSIX, WINDOWS, platform_of, recorded_home, recorded_on
-from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.protect import ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
@@ -153,19 +149,23 @@ def runtime_paths() -> tuple[tuple[str, bool, str], ...]:
     return tuple(kept.values())
 
 
-def package_dirs(environ: Mapping[str, str]) -> list[str]:
-    """This package, its entry scripts, its interpreter's code and its evaluator's folder."""
-    evaluator_dir = wire.runtime_dir(
+def evaluator_dir(environ: Mapping[str, str]) -> str:
+    """The evaluators' runtime folder (protected; also holds the compiled configs)."""
+    return wire.runtime_dir(
         os.fsencode(environ.get(wire.RUNTIME_DIR_ENV, "")) or None,
         os.fsencode(environ.get(wire.XDG_RUNTIME_DIR_ENV, "")) or None,
     )
-    dirs = [wire.PACKAGE_DIR, HOOKS_DIR, *runtime_dirs(), evaluator_dir]
+
+
+def package_dirs(environ: Mapping[str, str]) -> list[str]:
+    """This package, its entry scripts, its interpreter's code and its evaluator's folder."""
+    dirs = [wire.PACKAGE_DIR, HOOKS_DIR, *runtime_dirs(), evaluator_dir(environ)]
     if environ.get(wire.PLUGIN_ROOT_ENV):
         dirs.append(environ[wire.PLUGIN_ROOT_ENV])
     return dirs
 
 
-def _phase(
+def phase_of(
     loaded: Config | ConfigProblem, environ: Mapping[str, str], override: Phase | None
 ) -> tuple[Phase, str, ConfigProblem | None]:
     """(phase, where it came from, the config problem if any): a broken config enforces."""
@@ -189,6 +189,8 @@ class SetupCache:
 
     def __init__(self, ttl: float = FS_TTL, clock: Callable[[], float] = time.monotonic) -> None:
         self.ttl, self.clock = ttl, clock
+        # a hook process keeps what it validated for the next one (``keep_compiled``)
+        self.compiled = False
         # (config file, home) -> (its config key when read, the config or its problem, compiled)
         self.configs: dict[tuple[str, str | None], tuple[ConfigKey, Any, RuleSet]] = {}
         # Setup key -> (expires, the config's key, the Setup)
@@ -208,9 +210,13 @@ class SetupCache:
         self.fs_facts[key] = (now + self.ttl, value)
         return value, now + self.ttl
 
-    def config(self, path: str, home: str | None) -> tuple[Config | ConfigProblem, RuleSet]:
+    def config(
+        self, path: str, home: str | None, compiled_dir: str | None = None
+    ) -> tuple[Config | ConfigProblem, RuleSet]:
         """The config at ``path`` (``~`` in patterns expanded with ``home``) and its compiled
-        form; loaded again when the file's content (or stat key) changed."""
+        form; loaded again when the file's content (or stat key) changed. With
+        ``compiled_dir``, a file validated by an earlier process is taken from there
+        (``config.load_compiled``, ADR 0030)."""
         key = config_key(path)
         hit = self.configs.get((path, home))
         if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes it
@@ -218,7 +224,8 @@ class SetupCache:
         if key[0] == -2:  # a FIFO or a device would block the read until Claude Code's timeout
             loaded: Config | ConfigProblem = ConfigProblem(path, "", "not a regular file")
         else:
-            loaded = load_config(path, home)
+            folder = compiled_folder(compiled_dir) if compiled_dir else None
+            loaded = load_compiled(path, home, folder)
         rules = compile_config(loaded if isinstance(loaded, Config) else Config())
         self.configs[(path, home)] = (key, loaded, rules)
         return loaded, rules
@@ -260,8 +267,9 @@ class SetupCache:
         root, root_expires = self.fs_fact(("root", root), functools.partial(FS.realpath, root))
         home = environ.get(wire.HOME_ENV) or None
         cfg_file = config_file or config_path(root, environ)
-        loaded, rules = self.config(cfg_file, home)
-        phase, source, problem = _phase(loaded, environ, phase_override)
+        compiled_dir = evaluator_dir(environ) if self.compiled else None
+        loaded, rules = self.config(cfg_file, home, compiled_dir)
+        phase, source, problem = phase_of(loaded, environ, phase_override)
         audit_file = audit.trail_path(root, audit_setting(rules.config, environ))
         bypass = bypass_requested(environ)
         protected, protected_expires = self.protected(root, home, cfg_file, audit_file, environ)
@@ -319,129 +327,10 @@ def _config_dir(home: str | None, root: str, environ: Mapping[str, str]) -> str 
 CACHE = SetupCache()
 
 
-HOST = WINDOWS if os.name == "nt" else POSIX
-# a POSIX home or project there: macOS, whose default file system ignores case
-_MACOS_FOLDERS = ("/Users/", "/Volumes/")
-
-
-def recorded_platform(payload: HookPayload) -> str | None:
-    """Where ``payload`` was recorded, from its cwd, transcript path or the paths its tool
-    names (``paths.recorded_on``); None when nothing in it says."""
-    tool_paths = [payload.tool_input.get(k) for k in ("file_path", "notebook_path", "path")]
-    return recorded_on((payload.cwd, payload.transcript_path, *tool_paths))
-
-
-@functools.lru_cache(maxsize=1)
-def _default_rules() -> RuleSet:
-    return compile_config(Config())
-
-
-def foreign_setup(
-    payload: HookPayload,
-    platform: str,
-    environ: Mapping[str, str],
-    *,
-    config_file: str | None = None,
-    phase_override: Phase | None = None,
-) -> Setup:
-    """The Setup for judging, here, a payload recorded on ``platform`` (another one): that
-    platform's path rules through a ``fs.ForeignFileSystem`` (none of its file-system facts:
-    nothing exists, nothing is a link), the root and the home folder read off the payload (its
-    cwd, its transcript path). The config is ``config_file``, else the one of a local checkout
-    named by ``CLAUDE_PROJECT_DIR`` (or ``ORCHESTRATOR_BOUNDARY_CONFIG``) when it is a path of
-    this machine, else the defaults: the recorded project's own config cannot be read from here.
-    No package folders are protected (where the package lived there is unknown)."""
-    cwd = payload.cwd
-    recorded = recorded_home(payload.transcript_path, platform == WINDOWS)
-    local = config_file or _local_config(environ)
-    key = (platform, cwd, recorded, local, phase_override, *map(environ.get, wire.DECISION_ENV))
-    hit = _FOREIGN.get(key)
-    if hit is not None and (local is None or config_key(local) == hit[0]):
-        return hit[1]
-    made = _foreign_setup(cwd, recorded, platform, local, environ, phase_override)
-    if len(_FOREIGN) > 256:
-        _FOREIGN.clear()
-    # the key the config was loaded under (taken before reading it), not a newer one
-    _FOREIGN[key] = (CACHE.configs[(local, made.home)][0] if local else (-1, -1, b""), made)
-    return made
-
-
-# foreign_setup's key -> (the local config's key, the Setup): no file-system facts to expire
-_FOREIGN: dict[tuple[Any, ...], tuple[ConfigKey, Setup]] = {}
-
-
-def _foreign_setup(
-    cwd: str,
-    recorded: str | None,
-    platform: str,
-    local: str | None,
-    environ: Mapping[str, str],
-    phase_override: Phase | None,
-) -> Setup:
-    windows = platform == WINDOWS
-    if platform_of(cwd) != platform:
-        raise BoundaryInputError(
-            f"no usable project root (the payload's cwd, recorded on {platform}): {cwd!r}"
-        )
-    mod = ntpath if windows else posixpath
-    drive = ntpath.splitdrive(windows_normal(cwd))[0] if windows else ""
-    macos = not windows and cwd.startswith(_MACOS_FOLDERS)
-    fs = ForeignFileSystem(windows, insensitive=windows or macos, drive=drive)
-    root = fs.realpath(cwd)
-    home = fs.realpath(recorded) if recorded else None
-    if local:
-        loaded, rules = CACHE.config(local, home)
-    else:
-        loaded, rules = Config(), _default_rules()
-    phase, source, problem = _phase(loaded, environ, phase_override)
-    recorded_config = fs.realpath(mod.join(root, DEFAULT_CONFIG_PATH))
-    configured = rules.config.audit.path
-    audit_file = fs.realpath(
-        configured if platform_of(configured) == platform else mod.join(root, configured)
-    )
-    protected = _foreign_protected(root, home, recorded_config, audit_file, fs)
-    context = Context(root, fs, home, problem, protected)
-    return Setup(
-        root, rules.config, rules, problem, phase, source, bypass_requested(environ), home,
-        local or recorded_config, audit_file, context,
-    )  # fmt: skip
-
-
-@functools.lru_cache(maxsize=256)
-def _foreign_protected(
-    root: str, home: str | None, config_file: str, audit_file: str, fs: ForeignFileSystem
-) -> ProtectedSet:
-    """The protected set of a recorded project: string rules only, so it never goes stale."""
-    return protected_set(
-        root, home=home, config_file=config_file, audit_file=audit_file, package_dirs=(), fs=fs
-    )
-
-
-def _local_config(environ: Mapping[str, str]) -> str | None:
-    """The config of a checkout on this machine, when the environment names one."""
-    project = environ.get(wire.PROJECT_DIR_ENV) or ""
-    explicit = environ.get(wire.CONFIG_ENV) or ""
-    if os.path.isabs(project):
-        return config_path(project, environ)
-    return explicit if os.path.isabs(explicit) else None
-
-
-def setup_for(
-    payload: HookPayload,
-    environ: Mapping[str, str],
-    *,
-    config_file: str | None = None,
-    phase_override: Phase | None = None,
-) -> Setup:
-    """The Setup to judge ``payload`` with outside a hook (``check``, ``replay``): with the
-    path rules of the platform it was recorded on. The hooks themselves use ``setup``: a live
-    payload always comes from this machine."""
-    platform = recorded_platform(payload)
-    if platform is not None and platform != HOST:
-        return foreign_setup(
-            payload, platform, environ, config_file=config_file, phase_override=phase_override
-        )
-    return setup(payload.cwd, environ, config_file=config_file, phase_override=phase_override)
+def keep_compiled() -> None:
+    """From now on, this process takes validated configs from the runtime folder and leaves
+    them there (``config.load_compiled``): the hook process calls it, before its one Setup."""
+    CACHE.compiled = True
 
 
 def setup(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import time
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -27,6 +26,7 @@ from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.policy import assess
 from orchestrator_boundary.session import detect
 from orchestrator_boundary.setups import Setup, setup
+from orchestrator_boundary.setups import keep_compiled as keep_compiled  # for the client
 from orchestrator_boundary.tools import ToolClass, classify
 from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide, render
 from orchestrator_boundary.violation import Assessment
@@ -90,6 +90,8 @@ def _cannot_judge(
     blocks = phase in (Phase.ENFORCE, Phase.ASK) and event not in LIFECYCLE_EVENTS
     rec = audit.failure_record(event, phase, message, raw_len, blocks=blocks)
     if internal:
+        import traceback  # only here: it costs a hook process as much as its decision
+
         rec["traceback"] = traceback.format_exc(limit=8)
     line = f"orchestrator-boundary: cannot judge this call: {message}"
     return HookAnswer(2 if blocks else 0, "", line[:2000] + "\n"), audit_file, rec

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from orchestrator_boundary.bash.analysis import run
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
 
 __all__ = ["BashAnalysis", "Command", "Effect", "EffectKind", "Status", "analyze"]
@@ -42,7 +41,7 @@ def analyze(
     inputs = (cwd, home, frozenset(read_only_commands), shell, budget)
     if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS:
         return _remembered(command, *inputs)
-    return run(command, *inputs)
+    return _run(command, *inputs)
 
 
 def clear_memo() -> None:
@@ -50,4 +49,19 @@ def clear_memo() -> None:
     _remembered.cache_clear()
 
 
-_remembered = lru_cache(maxsize=MEMO_ENTRIES)(run)
+def _run(
+    command: str,
+    cwd: str,
+    home: str | None,
+    read_only_commands: frozenset[str],
+    shell: str,
+    budget: int | None,
+) -> BashAnalysis:
+    """``analysis.run``, imported on the first call: the parser and the program tables cost a
+    hook process more than the rest of its decision, and a Read never needs them (ADR 0030)."""
+    from orchestrator_boundary.bash.analysis import run
+
+    return run(command, cwd, home, read_only_commands, shell, budget)
+
+
+_remembered = lru_cache(maxsize=MEMO_ENTRIES)(_run)

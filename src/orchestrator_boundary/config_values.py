@@ -1,0 +1,96 @@
+"""The values of ``.claude/boundary.toml`` as everything reads them: plain frozen dataclasses.
+
+A hook reads them without importing the validation library or a TOML parser (ADR 0030):
+``config_schema`` validates a file into them (strictly: unknown keys and wrong types are errors,
+ADR 0004), and ``config`` loads, caches and compiles them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
+from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
+from orchestrator_boundary.tools import ToolClass
+
+DEFAULT_AUDIT_PATH = ".claude/boundary/audit.jsonl"
+
+BashMode = Literal["allow", "warn", "deny"]
+_NOTHING_SET: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OrchestratorConfig:
+    write_allow: list[str] = field(default_factory=list)
+    allow_tools: list[str] = field(default_factory=list)  # tool names/patterns, e.g. unknown MCP
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SubagentsConfig:
+    write_outside_root: list[str] = field(default_factory=list)  # absolute patterns
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentProfile:
+    tools: list[str] | None = None  # tool names or class names; None = every tool
+    write_scope: list[str] | None = None  # None = anywhere inside the root
+    requires: list[Deliverable] = field(default_factory=list)  # deliverables (ADR 27)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BashConfig:
+    opaque: BashMode = "allow"
+    unparseable: BashMode = "deny"
+    allow_write: list[str] = field(default_factory=list)
+    read_only_commands: list[str] = field(default_factory=list)
+    deny_commands: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuditConfig:
+    path: str = DEFAULT_AUDIT_PATH
+    max_bytes: int = 64 * 1024 * 1024  # 0 = never rotate
+    keep: int = 20
+    set_fields: frozenset[str] = field(default=_NOTHING_SET, compare=False, repr=False)
+
+    @property
+    def model_fields_set(self) -> frozenset[str]:
+        """The keys the table set explicitly (as the schema model named them)."""
+        return self.set_fields
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtectConfig:
+    paths: list[str] = field(default_factory=list)  # more files no agent may change
+    bypass_opens: bool = False  # let AMPLIFIER_BYPASS_BOUNDARY open protected files too
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportConfig:
+    min_days: int = 14
+    min_tool_uses: int = 50
+    max_hook_error_rate: float = 0.01
+    max_bypass_session_share: float = 0.10
+    stop_summary: bool = False  # a one-screen session summary when the main agent stops
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    phase: Phase = DEFAULT_PHASE
+    orchestrator: OrchestratorConfig = field(default_factory=OrchestratorConfig)
+    subagents: SubagentsConfig = field(default_factory=SubagentsConfig)
+    agents: dict[str, AgentProfile] = field(default_factory=dict)
+    tools: dict[str, ToolClass] = field(default_factory=dict)
+    bash: BashConfig = field(default_factory=BashConfig)
+    audit: AuditConfig = field(default_factory=AuditConfig)
+    protect: ProtectConfig = field(default_factory=ProtectConfig)
+    report: ReportConfig = field(default_factory=ReportConfig)
+    intents: dict[str, Intent] = field(default_factory=dict)  # ADR 27
+    delegation: DelegationConfig = field(default_factory=DelegationConfig)
+    set_fields: frozenset[str] = field(default=_NOTHING_SET, compare=False, repr=False)
+
+    @property
+    def model_fields_set(self) -> frozenset[str]:
+        """The top-level keys the file set explicitly (as the schema model named them)."""
+        return self.set_fields
