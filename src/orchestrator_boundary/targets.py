@@ -14,6 +14,7 @@ from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, S
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.profiles import Named, profile
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, SessionKind, detect
 from orchestrator_boundary.tool_args import OVERFLOW, path_arguments
@@ -53,6 +54,7 @@ class Call:
     classification: Classification
     main: bool  # the orchestrator's own call
     insensitive: bool  # the root's file system compares names case-insensitively
+    profile: Named | None  # a subagent's profile (None: the main agent, or no profile)
     targets: tuple[Target, ...] = ()
     analysis: BashAnalysis | None = None
     command: str | None = None  # Bash: the command text, when there is one; Code Mode: its code
@@ -172,12 +174,13 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     classification = classify(payload.tool_name, rules.config.tools)
     insensitive = context.fs.case_insensitive(context.root)
     main = session.kind is SessionKind.MAIN
-    call = Call(payload, rules, context, session, classification, main, insensitive)
+    named = None if main else profile(rules.config.agents, session.agent_type)
+    call = Call(payload, rules, context, session, classification, main, insensitive, named)
     touch = TOUCHES[classification.tool_class] if payload.tool_name else None
     if touch is None:
         return call
     targets, analysis, command = touch(call)
     return Call(
-        payload, rules, context, session, classification, main, insensitive,
+        payload, rules, context, session, classification, main, insensitive, named,
         targets, analysis, command,
     )  # fmt: skip
