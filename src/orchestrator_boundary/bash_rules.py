@@ -5,6 +5,7 @@ BASH_UNPARSEABLE > BASH_DENIED_COMMAND > BASH_OPAQUE, as ``[bash]`` configures t
 from __future__ import annotations
 
 from orchestrator_boundary.bash.model import Status
+from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call
 from orchestrator_boundary.violation import Code, Violation
@@ -22,7 +23,7 @@ def bash_mode(call: Call, code: Code, command: str, why: str) -> tuple[Violation
         return None, f"orchestrator-boundary ({rule} = warn): {text}. Prefer delegating."
     hint = delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types)
     return Violation(
-        code, rule, f"the main agent may not run {text}.", hint, None, command[:200]
+        code, rule, f"{main_label(call.session)} may not run {text}.", hint, None, command[:200]
     ), ""
 
 
@@ -42,7 +43,7 @@ def bash_findings(call: Call) -> tuple[Violation | None, str]:
             return Violation(
                 Code.BASH_DENIED_COMMAND,
                 "bash.deny_commands",
-                f"the main agent may not run {cmd.program} (`{cmd.text}`).",
+                f"{main_label(call.session)} may not run {cmd.program} (`{cmd.text}`).",
                 delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types),
                 command=cmd.text,
             ), ""

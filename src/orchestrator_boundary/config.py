@@ -55,6 +55,9 @@ class OrchestratorConfig(_Strict):
 
 class SubagentsConfig(_Strict):
     write_outside_root: Patterns = Field(default_factory=list)  # absolute patterns
+    # a fork of the main agent (agent_type "fork"): judged as a subagent, or by the main
+    # agent's rules (ADR 0032)
+    fork: Literal["subagent", "orchestrator"] = "subagent"
 
 
 class AgentProfile(_Strict):

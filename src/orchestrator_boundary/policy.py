@@ -30,6 +30,7 @@ from orchestrator_boundary.contract_rules import (
     stale_file,
 )
 from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.tamper_rule import tamper
 from orchestrator_boundary.targets import Call, Target, touched
@@ -138,8 +139,8 @@ def unknown_tool(call: Call, found: Findings) -> Violation | None:
     return Violation(
         Code.UNKNOWN_TOOL,
         "tools (unknown class is treated as a write)",
-        f"the main agent may not use {name}: it is not a known read-only tool, so it is "
-        "treated like a write.",
+        f"{main_label(call.session)} may not use {name}: it is not a known read-only tool, so "
+        "it is treated like a write.",
         f"Delegate it to a subagent, or ask the user to classify it in .claude/boundary.toml "
         f'([tools] "{name}" = "read") or allow it ([orchestrator] allow_tools).',
     )

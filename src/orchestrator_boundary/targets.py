@@ -14,9 +14,9 @@ from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, S
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.profiles import Named, profile
+from orchestrator_boundary.profiles import Named, judged_as_main, profile
 from orchestrator_boundary.ruleset import RuleSet
-from orchestrator_boundary.session import Session, SessionKind, detect
+from orchestrator_boundary.session import Session, detect
 from orchestrator_boundary.tool_args import OVERFLOW, path_arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.transient import transient
@@ -52,7 +52,7 @@ class Call:
     context: Context
     session: Session
     classification: Classification
-    main: bool  # the orchestrator's own call
+    main: bool  # judged by the main agent's rules: its own call (or a fork's, ADR 0032)
     insensitive: bool  # the root's file system compares names case-insensitively
     profile: Named | None  # a subagent's profile (None: the main agent, or no profile)
     targets: tuple[Target, ...] = ()
@@ -173,7 +173,7 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     session = detect(payload)
     classification = classify(payload.tool_name, rules.config.tools)
     insensitive = context.fs.case_insensitive(context.root)
-    main = session.kind is SessionKind.MAIN
+    main = judged_as_main(session, rules)
     named = None if main else profile(rules.config.agents, session.agent_type)
     call = Call(payload, rules, context, session, classification, main, insensitive, named)
     touch = TOUCHES[classification.tool_class] if payload.tool_name else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.paths import ROOT_ITSELF, Located
+from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.violation import Code, Violation
@@ -55,7 +56,7 @@ def _orchestrator_write(call: Call, located: Located, command: str) -> Violation
     return Violation(
         Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE,
         rule,
-        f"the main agent may not change files itself: {what}, which is not in {rule}.",
+        f"{main_label(call.session)} may not change files itself: {what}, which is not in {rule}.",
         delegate_hint(call.rules.writers, shown, tool, call.context.agent_types),
         shown,
         command,
