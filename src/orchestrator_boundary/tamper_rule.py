@@ -118,11 +118,29 @@ def _could_name(call: Call, target: Target) -> Protected | None:
     return None
 
 
+def _unchecked(call: Call, target: Target) -> Violation:
+    """An input past the scan bounds (``tool_args``): what was not looked at could name any
+    protected file, so it counts as one, for every agent (issue 13 points 7, 8)."""
+    return Violation(
+        Code.TAMPER,
+        "protected: an input too large to check",
+        f"this {call.payload.tool_name} call could change a file that guards the agents: "
+        f"{target.located.problem}, and what is not checked could name a protected file, which "
+        "no agent may change.",
+        "Split the work into smaller calls that each name their files plainly, so that every "
+        "path can be checked.",
+        None,
+        recoverable=False,
+    )
+
+
 def tamper(call: Call, target: Target) -> Violation | None:
     if target.control:
         return _control(target)
     if not target.tamper:
         return None
+    if target.unchecked:
+        return _unchecked(call, target) if call.context.protected.entries else None
     located = target.located
     entry = _could_name(call, target) if target.guessed else _guarded(call, located, target)
     if entry is None:

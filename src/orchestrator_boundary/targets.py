@@ -41,6 +41,7 @@ class Target:
     guessed: bool = False
     words: bool = False
     names: tuple[tuple[str, bool], ...] = ()  # find -delete: only entries with these names
+    unchecked: bool = False  # the part of an input past the scan bounds: it could name anything
 
 
 @transient
@@ -140,9 +141,9 @@ def _unknown_targets(call: Call) -> tuple[Target, ...]:
     for raw in raws:
         located = locate(raw, call.context.root, call.context.fs, call.insensitive)
         targets.append(Target(located, located.display, config=False, write=False))
-    if not complete:  # more than is checked: judged as a write to a place no rule covers
+    if not complete:  # what was not looked at could name a protected file; fails closed
         unchecked = Located("", (), (), OVERFLOW)
-        targets.append(Target(unchecked, "?", tamper=False, config=False, named=False))
+        targets.append(Target(unchecked, "?", config=False, named=False, unchecked=True))
     return tuple(targets)
 
 
