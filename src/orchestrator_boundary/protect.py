@@ -3,17 +3,18 @@
 Protected: the settings files that register hooks, ``.claude/boundary.toml`` (or the config
 named by ``ORCHESTRATOR_BOUNDARY_CONFIG``), the audit folder, ``.claude/agents/`` definitions,
 environment files that could set the bypass for a later session (``.env``, ``.env.*``,
-``.envrc``), managed settings, this package's own files, and everything the hook needs to run
-(the interpreter, the installation a venv is built on, its standard library, site-packages,
-``pyvenv.cfg``, the evaluator's runtime folder). Matching is literal (no glob meaning in user
-paths), on resolved paths, for the literal and the symlink-resolved form of each protected
-entry. This module holds the set, its index and the lookup of a resolved path (``hit``);
-``protect_named`` reads find's name filters, ``protect_links`` hard links, ``protect_guess``
-paths the command text does not fix.
+``.envrc``, in the root and at any depth below it), managed settings, this package's own files,
+and everything the hook needs to run (the interpreter, the installation a venv is built on, its
+standard library, site-packages, ``pyvenv.cfg``, the evaluator's runtime folder). Matching is
+literal (no glob meaning in user paths), on resolved paths, for the literal and the
+symlink-resolved form of each protected entry. This module holds the set, its index and the
+lookup of a resolved path (``hit``); ``protect_named`` reads find's name filters,
+``protect_links`` hard links, ``protect_guess`` paths the command text does not fix.
 """
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -100,7 +101,10 @@ def protected_set(
     entries.extend(env_file_entries(root))
     for path, folder, label in kept_runtime(runtime, root, home):
         add(path, folder, label)
-    return index(tuple(entries), fs.case_insensitive(root))
+    env_roots = [root]
+    with contextlib.suppress(OSError, ValueError):
+        env_roots.append(fs.realpath(root))
+    return index(tuple(entries), fs.case_insensitive(root), env_roots)
 
 
 # What the hook needs to run, as the shell found it (``setups.runtime_paths``):
@@ -109,16 +113,35 @@ RuntimePath = tuple[str, bool, str]
 
 
 ENV_TEMPLATES = ("example", "sample", "template")  # .env.dist stays: Symfony loads it
+ENV_FILES = (".env", ".envrc")
 
 
 def env_file_entries(root: str) -> list[Protected]:
     """``.env.*`` in the root (``.env.local``, ``.env.production``...): dotenv loaders and
     direnv read them into the environment of a later session, where they can set the bypass.
     ``.env`` and ``.envrc`` themselves are in ``PROJECT_FILES``. The templates committed for
-    people to copy (``ENV_TEMPLATES``) are read by no loader and stay ordinary files."""
+    people to copy (``ENV_TEMPLATES``) are read by no loader and stay ordinary files. Below the
+    root the same names are protected by ``env_file`` (a loader started in a subfolder, direnv
+    walking up from it, reads them there)."""
     return [
         Protected(posixpath.join(root, ".env."), False, ".env.*", prefix=True, unless=ENV_TEMPLATES)
     ]
+
+
+def env_label(name: str) -> str | None:
+    """The label of an env file named ``name`` (compared form), None when it is none."""
+    if name in ENV_FILES:
+        return name
+    if name.startswith(".env.") and name[5:] not in ENV_TEMPLATES:
+        return ".env.*"
+    return None
+
+
+def env_file(a: str, protected: ProtectedSet) -> str | None:
+    """The label of ``a`` (compared form) as an env file at any depth below the project root."""
+    if "/.env" not in a or not a.startswith(protected.env_below):
+        return None
+    return env_label(a.rpartition("/")[2])
 
 
 def _holds(folder: str, path: str) -> bool:
@@ -146,6 +169,7 @@ class ProtectedSet:
     prefixes: tuple[tuple[str, Protected], ...]  # rotated audit files: audit.jsonl.*
     holders: Mapping[str, Protected]  # every folder above an entry -> the first entry it holds
     below: tuple[str, ...]  # each folder's key + "/": a path starting with none is in none
+    env_below: tuple[str, ...] = ()  # the root's keys + "/": env files at any depth below
 
 
 def compared(path: str, insensitive: bool) -> str:
@@ -153,8 +177,11 @@ def compared(path: str, insensitive: bool) -> str:
     return fold(path.replace("\\", "/"), insensitive).rstrip("/")
 
 
-def index(entries: tuple[Protected, ...], insensitive: bool) -> ProtectedSet:
-    """``entries`` with their lookup index, keys compared as the file system compares them."""
+def index(
+    entries: tuple[Protected, ...], insensitive: bool, env_roots: Iterable[str] = ()
+) -> ProtectedSet:
+    """``entries`` with their lookup index, keys compared as the file system compares them;
+    env files are protected at any depth below each of ``env_roots``."""
     exact: dict[str, Protected] = {}
     folders: dict[str, Protected] = {}
     prefixes: list[tuple[str, Protected]] = []
@@ -172,7 +199,10 @@ def index(entries: tuple[Protected, ...], insensitive: bool) -> ProtectedSet:
             parent = parent.rpartition("/")[0]
             holders.setdefault(parent, entry)
     below = tuple(k + "/" for k in folders)
-    return ProtectedSet(entries, insensitive, exact, folders, tuple(prefixes), holders, below)
+    env_below = tuple(dict.fromkeys(compared(r, insensitive) + "/" for r in env_roots))
+    return ProtectedSet(
+        entries, insensitive, exact, folders, tuple(prefixes), holders, below, env_below
+    )
 
 
 EMPTY = index((), False)
@@ -212,6 +242,9 @@ def hit(
                 parent = parent.rpartition("/")[0]
                 if parent in folders:
                     return folders[parent]
+        env = env_file(a, protected)
+        if env is not None:
+            return Protected(absolute, False, env)
         holder = protected.holders.get(a)
         if holder is not None and not any(above(a, compared(x, insensitive)) for x in anchors):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")

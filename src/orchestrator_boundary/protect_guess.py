@@ -4,10 +4,11 @@ variable or a path after a ``cd`` that could not be followed could name. ADR 001
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from orchestrator_boundary.paths import fold
-from orchestrator_boundary.protect import Protected, ProtectedSet, above, compared
+from orchestrator_boundary.protect import Protected, ProtectedSet, above, compared, env_label
 
 _DYNAMIC = re.compile(
     r"\$\{[^}]*\}|\$\([^)]*\)?|`[^`]*`?|\$env:[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*"
@@ -15,6 +16,8 @@ _DYNAMIC = re.compile(
 )
 _KNOWN = {"HOME": "home", "PWD": "cwd"}  # the variables read as the folder they name
 _ANY = ".*"  # a variable, a substitution: anything, slashes included
+_UNFIXED = re.compile(r"[$`*?\[]")  # where the text stops fixing a path
+_ENV_SAMPLES = (".env", ".envrc", ".env.local")  # names an env glob is tried against
 
 
 def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str | None:
@@ -76,8 +79,9 @@ def could_name(
     """The protected entry a path that is not fully known (a glob, a variable, a path after a
     ``cd`` that could not be followed) could name, if any: a protected file or folder, a file
     directly inside a protected folder, or a folder that holds one (not the ``anchors``, as in
-    ``hit``). ``literal``: only an entry whose own name is spelled out in ``raw`` counts (for
-    text that did not parse, where every word is a guess)."""
+    ``hit``), or an env file below the project root. ``literal``: only an entry whose own name
+    is spelled out in ``raw`` counts (for text that did not parse, where every word is a
+    guess)."""
     pattern = _pattern(raw, cwd, home, windows)
     if pattern is None:
         return None
@@ -105,4 +109,37 @@ def could_name(
             continue
         if compiled.fullmatch(key):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
+    return _env_file(spelled, protected, cwd, home, windows)
+
+
+def _env_file(
+    spelled: str, protected: ProtectedSet, cwd: str | None, home: str | None, windows: bool
+) -> Protected | None:
+    """An env file below the project root the text could name (``protect.env_file``): its
+    last name starts with ``.env`` as written (``$D/.env``, ``*/.env.local``, ``.env*``), and
+    the folder part, as far as the text fixes it, can be the root or a folder below it."""
+    text = spelled.replace('"', "").replace("'", "")
+    head, slash, name = text.rpartition("/")
+    head = head or slash  # "/.env": the folder is "/"
+    if not protected.env_below or not name.startswith(".env"):
+        return None
+    flags = re.IGNORECASE if protected.insensitive else 0
+    shape = re.compile(_pattern(name, "", None, windows) or "", flags)
+    names = _ENV_SAMPLES if _UNFIXED.search(name) else (name,)
+    label = next((env_label(n) for n in names if env_label(n) and shape.fullmatch("/" + n)), None)
+    if label is None:
+        return None
+    unfixed = _UNFIXED.search(head)
+    fixed = head[: unfixed.start()] if unfixed else head
+    if fixed.startswith("~"):
+        if not home:
+            return Protected(text, False, label)
+        fixed = home.replace("\\", "/").rstrip("/") + fixed[1:]
+    if not (fixed.startswith("/") or re.match(r"[A-Za-z]:/", fixed)):
+        if cwd is None:  # relative to a folder that is not known: it may be below the root
+            return Protected(text, False, label)
+        fixed = cwd.replace("\\", "/").rstrip("/") + "/" + fixed
+    folder = compared(posixpath.normpath(fixed), protected.insensitive)
+    if any((folder + "/").startswith(r) or r.startswith(folder) for r in protected.env_below):
+        return Protected(text, False, label)
     return None
