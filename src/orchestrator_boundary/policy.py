@@ -166,6 +166,12 @@ RULES: tuple[tuple[Rule, frozenset[ToolClass]], ...] = (
 LADDERS: Mapping[ToolClass, tuple[Rule, ...]] = {
     cls: tuple(rule for rule, classes in RULES if cls in classes) for cls in ToolClass
 }
+# The rules that only report what the target rules or the Bash rules found: when they found
+# nothing (most calls), these cannot fire, and the call reads its ladder without them.
+REPORTERS = frozenset({target_tamper, config_invalid, target_write, target_contract, bash_command})
+QUIET_LADDERS: Mapping[ToolClass, tuple[Rule, ...]] = {
+    cls: tuple(rule for rule in ladder if rule not in REPORTERS) for cls, ladder in LADDERS.items()
+}
 
 
 def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment:
@@ -179,9 +185,12 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
         bash_found, advisory = bash_findings(call)
     elif target is None and call.main and call.command is not None:  # Code Mode's code
         bash_found, advisory = bash_mode(call, Code.BASH_OPAQUE, call.command, CODE_MODE)
-    found = Findings(target, by, bash_found) if target or bash_found else NOTHING_FOUND
+    if target or bash_found:
+        found, ladder = Findings(target, by, bash_found), LADDERS[call.classification.tool_class]
+    else:
+        found, ladder = NOTHING_FOUND, QUIET_LADDERS[call.classification.tool_class]
     violation = None
-    for rule in LADDERS[call.classification.tool_class]:
+    for rule in ladder:
         violation = rule(call, found)
         if violation is not None:
             break

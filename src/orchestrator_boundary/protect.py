@@ -121,7 +121,7 @@ def env_file_entries(root: str) -> list[Protected]:
     direnv read them into the environment of a later session, where they can set the bypass.
     ``.env`` and ``.envrc`` themselves are in ``PROJECT_FILES``. The templates committed for
     people to copy (``ENV_TEMPLATES``) are read by no loader and stay ordinary files. Below the
-    root the same names are protected by ``env_file`` (a loader started in a subfolder, direnv
+    root the same names are protected by ``hit`` (a loader started in a subfolder, direnv
     walking up from it, reads them there)."""
     return [
         Protected(posixpath.join(root, ".env."), False, ".env.*", prefix=True, unless=ENV_TEMPLATES)
@@ -135,13 +135,6 @@ def env_label(name: str) -> str | None:
     if name.startswith(".env.") and name[5:] not in ENV_TEMPLATES:
         return ".env.*"
     return None
-
-
-def env_file(a: str, protected: ProtectedSet) -> str | None:
-    """The label of ``a`` (compared form) as an env file at any depth below the project root."""
-    if "/.env" not in a or not a.startswith(protected.env_below):
-        return None
-    return env_label(a.rpartition("/")[2])
 
 
 def _holds(folder: str, path: str) -> bool:
@@ -242,9 +235,10 @@ def hit(
                 parent = parent.rpartition("/")[0]
                 if parent in folders:
                     return folders[parent]
-        env = env_file(a, protected)
-        if env is not None:
-            return Protected(absolute, False, env)
+        if "/.env" in a and a.startswith(protected.env_below):  # an env file below the root
+            label = env_label(a.rpartition("/")[2])
+            if label is not None:
+                return Protected(absolute, False, label)
         holder = protected.holders.get(a)
         if holder is not None and not any(above(a, compared(x, insensitive)) for x in anchors):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")

@@ -115,7 +115,7 @@ def could_name(
 def _env_file(
     spelled: str, protected: ProtectedSet, cwd: str | None, home: str | None, windows: bool
 ) -> Protected | None:
-    """An env file below the project root the text could name (``protect.env_file``): its
+    """An env file below the project root the text could name (as ``protect.hit`` finds): its
     last name starts with ``.env`` as written (``$D/.env``, ``*/.env.local``, ``.env*``), and
     the folder part, as far as the text fixes it, can be the root or a folder below it."""
     text = spelled.replace('"', "").replace("'", "")

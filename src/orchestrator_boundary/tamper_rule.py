@@ -15,7 +15,7 @@ import re
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.paths import Located, locate
-from orchestrator_boundary.protect import Protected, ProtectedSet, hit, protected_reason
+from orchestrator_boundary.protect import Protected, hit, protected_reason
 from orchestrator_boundary.protect_guess import could_name
 from orchestrator_boundary.protect_links import linked
 from orchestrator_boundary.protect_named import hit_named
@@ -53,24 +53,20 @@ def _configured(call: Call, located: Located) -> Protected | None:
 def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
     # Writing into the root (tar x, git checkout -- .) is ordinary work; deleting it
     # (rm -rf ., find . -delete) takes .claude/ with it, unless find's -name filter shows
-    # that no protected entry can be among what it deletes (protect.hit_named).
+    # that no protected entry can be among what it deletes (protect_named.hit_named).
     ctx = call.context
+    protected = ctx.protected
     anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
-
-    def hit_one(
-        reading: Located, protected: ProtectedSet, anchors: tuple[str, ...]
-    ) -> Protected | None:
-        if target.names:
-            return hit_named(reading, protected, target.names)
-        return hit(reading, protected, anchors)
-
-    entry = hit_one(located, ctx.protected, anchors)
+    names = target.names  # find -name ... -delete: only the entries its filter can reach
+    entry = hit_named(located, protected, names) if names else hit(located, protected, anchors)
     if entry is None and not located.absolutes:  # else it has no relative readings
         for reading in _relative_readings(call, located):
-            entry = hit_one(reading, ctx.protected, anchors)
+            entry = (
+                hit_named(reading, protected, names) if names else hit(reading, protected, anchors)
+            )
             if entry is not None:
                 break
-    entry = entry or linked(located, ctx.protected, ctx.fs)
+    entry = entry or linked(located, protected, ctx.fs)
     if entry is None and call.rules.config.protect.paths:
         entry = _configured(call, located)
     return entry

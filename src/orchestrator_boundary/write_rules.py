@@ -34,7 +34,7 @@ def config_blocks(call: Call, path: str | None, command: str = "") -> Violation 
 
 
 def broken_config(call: Call, target: Target) -> Violation | None:
-    if not target.config:
+    if not target.config or call.context.config_problem is None:
         return None
     if not target.named:
         return config_blocks(call, None)
