@@ -11,14 +11,15 @@ import pytest
 
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.config_schema import validate
+from orchestrator_boundary.config_values import Config
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.policy import LADDERS, assess
+from orchestrator_boundary.policy import LADDERS, NOTHING_FOUND, QUIET_LADDERS, REPORTERS, assess
 from orchestrator_boundary.ruleset import compile_config
 from orchestrator_boundary.session import detect
-from orchestrator_boundary.targets import TOUCHES
+from orchestrator_boundary.targets import TOUCHES, touched
 from orchestrator_boundary.tools import ToolClass, classify
 from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict, decide, reason_text, render
 from orchestrator_boundary.violation import Assessment, Code, Violation
@@ -34,7 +35,7 @@ def _payload(root: Path, tool: str, tool_input: dict[str, object], event: str = 
 
 @pytest.mark.parametrize("cls", list(ToolClass), ids=str)
 def test_every_tool_class_has_its_targets_and_its_rules(cls: ToolClass, tmp_path: Path) -> None:
-    assert cls in TOUCHES and cls in LADDERS
+    assert cls in TOUCHES and cls in LADDERS and cls in QUIET_LADDERS
     config = validate({"tools": {"probe": cls.value}})
     payload = _payload(tmp_path, "probe", {"file_path": str(tmp_path / "x")})
     a = assess(payload, compile_config(config), Context(str(tmp_path), RealFileSystem()))
@@ -42,6 +43,20 @@ def test_every_tool_class_has_its_targets_and_its_rules(cls: ToolClass, tmp_path
     # the main agent may do what reads or coordinates; what may write is judged
     writes = cls in (ToolClass.WRITE, ToolClass.EXECUTE, ToolClass.UNKNOWN)
     assert (a.violation is not None) == writes, a
+
+
+def test_the_rules_a_quiet_ladder_leaves_out_find_nothing_when_nothing_was_found(
+    tmp_path: Path,
+) -> None:
+    """A call whose targets and Bash command broke no rule reads its ladder without the rules
+    that only report such findings: each of them returns None on NOTHING_FOUND."""
+    payload = _payload(tmp_path, "Write", {"file_path": str(tmp_path / "x")})
+    context = Context(str(tmp_path), RealFileSystem())
+    call = touched(payload, compile_config(Config()), context)
+    for cls, ladder in LADDERS.items():
+        assert QUIET_LADDERS[cls] == tuple(r for r in ladder if r not in REPORTERS)
+    for rule in REPORTERS:
+        assert rule(call, NOTHING_FOUND) is None, rule
 
 
 def _violation(code: Code) -> Violation:

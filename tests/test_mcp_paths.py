@@ -12,9 +12,15 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from harden_support import Project, make_project
+from harden_support import Project, make_project, parse_answer
 
-from orchestrator_boundary.tool_args import MAX_PATHS, file_uri_paths, path_arguments
+from orchestrator_boundary.tool_args import (
+    MAX_DEPTH,
+    MAX_NODES,
+    MAX_PATHS,
+    file_uri_paths,
+    path_arguments,
+)
 
 
 @pytest.fixture
@@ -104,26 +110,80 @@ def test_harmless_mcp_arguments_keep_their_verdict(project: Project, case: str) 
     assert project.judge("mcp__fs__read_file", tool_input, env=env)[:2] == ("none", None)
 
 
-def test_too_many_path_arguments_fail_closed(project: Project) -> None:
-    """Attack: hide the protected path behind more paths than are checked."""
-    paths = [f"src/f{n}.py" for n in range(MAX_PATHS + 5)] + [SETTINGS]
-    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
-    decision, code, _ = project.judge(
-        "mcp__fs__write_many", {"paths": paths}, agent="coder", env=env
-    )
-    assert decision == "deny"
-    assert code in ("TAMPER", "SCOPE_VIOLATION")
-    # and a few paths are judged as usual
-    few = {"paths": paths[:3]}
-    assert project.judge("mcp__fs__write_many", few, agent="coder", env=env)[:2] == ("none", None)
+def _too_many() -> dict[str, Any]:
+    return {"paths": [f"src/f{n}.py" for n in range(MAX_PATHS + 5)] + [SETTINGS]}
 
 
-def test_too_deep_input_fails_closed(project: Project) -> None:
+def _too_deep() -> dict[str, Any]:
     nested: Any = SETTINGS
-    for _ in range(40):
+    for _ in range(MAX_DEPTH + 8):
         nested = {"path": nested}
+    return nested
+
+
+def _too_large() -> dict[str, Any]:
+    # breadth first: the path sits below the rows' values, which use up the values visited
+    return {"rows": [[n] for n in range(MAX_NODES)], "then": {"more": {"path": SETTINGS}}}
+
+
+PAST_BOUNDS: dict[str, Callable[[], dict[str, Any]]] = {
+    "more paths than are checked": _too_many,
+    "deeper than is checked": _too_deep,
+    "more values than are looked at": _too_large,
+}
+PHASES = {
+    "warn": {"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
+    "enforce": {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
+    "warn + bypass": {"ORCHESTRATOR_BOUNDARY_PHASE": "warn", "AMPLIFIER_BYPASS_BOUNDARY": "1"},
+}
+# every scope covers everything: the subagent may write anywhere, the main agent may use the tool
+WIDE_OPEN = """
+[orchestrator]
+write_allow = ["**", "/**"]
+allow_tools = ["mcp__fs__*"]
+
+[agents.coder]
+write_scope = ["**", "/**"]
+"""
+
+
+@pytest.mark.parametrize("phase", list(PHASES))
+@pytest.mark.parametrize("caller", ["main", "coder", "general-purpose"])
+@pytest.mark.parametrize("shape", list(PAST_BOUNDS))
+def test_an_input_past_the_scan_bounds_is_tamper_for_every_agent_in_every_phase(
+    project: Project, shape: str, caller: str, phase: str
+) -> None:
+    """Attack: hide the protected path where the scan does not look (behind more paths than
+    are checked, deeper than it goes, after more values than it visits), as an agent whose
+    scope would let an ordinary write through, in warn or under the bypass."""
+    project.configure(WIDE_OPEN)
+    agent = None if caller == "main" else caller
+    decision, code, answer = project.judge(
+        "mcp__fs__write_many", PAST_BOUNDS[shape](), agent=agent, env=PHASES[phase]
+    )
+    assert (decision, code) == ("deny", "TAMPER")
+    out = parse_answer(answer)
+    assert out is not None
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "protected: an input too large to check" in reason
+    assert "larger than is checked" in reason
+
+
+def test_an_input_past_the_scan_bounds_is_only_recorded_when_off(project: Project) -> None:
+    project.configure(WIDE_OPEN)
+    env = {"ORCHESTRATOR_BOUNDARY_PHASE": "off"}
+    decision, code, _ = project.judge("mcp__fs__write_many", _too_many(), agent="coder", env=env)
+    assert (decision, code) == ("none", "TAMPER")
+
+
+def test_inputs_within_the_bounds_are_judged_as_usual(project: Project) -> None:
     env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
-    assert project.judge("mcp__fs__write", nested, agent="coder", env=env)[0] == "deny"
+    few = {"paths": _too_many()["paths"][:3]}
+    assert project.judge("mcp__fs__write_many", few, agent="coder", env=env)[:2] == ("none", None)
+    nested: Any = "src/a.py"
+    for _ in range(MAX_DEPTH - 2):
+        nested = {"path": nested}
+    assert project.judge("mcp__fs__write", nested, agent="coder", env=env)[:2] == ("none", None)
 
 
 URIS = [

@@ -17,6 +17,7 @@ import pytest
 from harden_support import Project, make_project, parse_answer
 
 from orchestrator_boundary import wire
+from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.paths import locate
 from orchestrator_boundary.protect import hit, kept_runtime, protected_set
 from orchestrator_boundary.setups import FS
@@ -65,6 +66,11 @@ TARGETS: dict[str, Callable[[Project], Path]] = {
     ".env.dist": lambda p: p.root / ".env.dist",
     ".env.example.local": lambda p: p.root / ".env.example.local",
     ".envrc": lambda p: p.root / ".envrc",
+    # ... at any depth below the root (a loader started there, direnv walking up, reads them)
+    "src/.env": lambda p: p.root / "src/.env",
+    "a/b/c/.envrc": lambda p: p.root / "a/b/c/.envrc",
+    "src/.env.local": lambda p: p.root / "src/.env.local",
+    "packages/api/.env.production": lambda p: p.root / "packages/api/.env.production",
     # the evaluator's runtime folder
     "evaluator runtime folder": lambda p: Path(p.env[wire.RUNTIME_DIR_ENV]) / "0123.sock",
 }
@@ -123,8 +129,30 @@ def test_the_evaluators_default_runtime_folder_is_protected(project: Project) ->
 
 @pytest.mark.parametrize(
     "rel",
-    [".envoy.yaml", "env.local", "docs/envrc", ".env.example", ".env.sample", ".env.template"],
-    ids=["not .env.", "no dot", "envrc in docs", "template .env.example", "sample", "template"],
+    [
+        ".envoy.yaml",
+        "env.local",
+        "docs/envrc",
+        ".env.example",
+        ".env.sample",
+        ".env.template",
+        "src/.env.example",
+        "src/.envoy.yaml",
+        "src/.env/x.txt",
+        "src/x.env",
+    ],
+    ids=[
+        "not .env.",
+        "no dot",
+        "envrc in docs",
+        "template .env.example",
+        "sample",
+        "template",
+        "template below the root",
+        "not .env. below the root",
+        "a folder named .env",
+        "name ending in .env",
+    ],
 )
 def test_files_that_only_look_like_env_files_are_not_tamper(project: Project, rel: str) -> None:
     project.configure(WIDE_OPEN)
@@ -165,3 +193,65 @@ def test_a_python_installed_above_the_project_does_not_protect_the_project(tmp_p
     assert found(root / "src" / "main.py") is None
     assert found(stdlib / "os.py") == "the standard library the hook runs on"
     assert found(usr / "bin" / "python3") == "the interpreter the hook runs"
+
+
+# Bash commands that write an env file below the root; each TAMPER for every agent, in warn
+ENV_COMMANDS = [
+    "echo AMPLIFIER_BYPASS_BOUNDARY=1 > src/.env",
+    "printf 'x' >> packages/api/.env.local",
+    "cp /tmp/evil a/b/.envrc",
+    "cd src && echo X=1 > .env",
+    'echo X=1 > "$PWD/src/.env"',
+    "echo X=1 > $DIR/.env",
+    "echo X=1 > src/*/.env",
+    "tee src/deep/.env.production < /dev/null",
+]
+
+
+@pytest.mark.parametrize("caller", list(CALLERS), ids=list(CALLERS))
+@pytest.mark.parametrize("command", ENV_COMMANDS, ids=ENV_COMMANDS)
+def test_bash_writes_to_env_files_below_the_root_are_tamper(
+    project: Project, command: str, caller: str
+) -> None:
+    project.configure(WIDE_OPEN + '[bash]\nallow_write = ["**", "/**"]\n')
+    (project.root / "src" / "deep").mkdir()
+    decision, code, _ = project.judge(
+        "Bash", {"command": command}, agent=CALLERS[caller], env=MODES["warn + bypass"]
+    )
+    assert (decision, code) == ("deny", "TAMPER")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo X=1 > src/.env.example",
+        "echo X=1 > /tmp/elsewhere/.env",
+        "echo X=1 > $DIR/notes.txt",
+        "echo X=1 > src/env.txt",
+    ],
+)
+def test_bash_writes_to_files_that_are_no_env_files_below_the_root_stay_ordinary(
+    project: Project, command: str
+) -> None:
+    project.configure(WIDE_OPEN + '[bash]\nallow_write = ["**", "/**"]\n')
+    decision, code, _ = project.judge(
+        "Bash", {"command": command}, agent="coder", env=MODES["warn"]
+    )
+    assert (decision, code) == ("none", None)
+
+
+def test_env_files_below_the_root_are_found_on_a_case_insensitive_file_system() -> None:
+    class Insensitive(RealFileSystem):
+        def case_insensitive(self, root: str) -> bool:
+            return True
+
+    fs = Insensitive()
+    root = "/p/proj"
+    protected = protected_set(
+        root, home=None, config_file=f"{root}/.claude/boundary.toml",
+        audit_file=f"{root}/.claude/boundary/audit.jsonl", package_dirs=(), fs=fs,
+    )  # fmt: skip
+    for rel, label in [("Src/.ENV", ".env"), ("a/.EnvRC", ".envrc"), ("b/.Env.Local", ".env.*")]:
+        found = hit(locate(f"{root}/{rel}", root, fs, True), protected)
+        assert found is not None and found.label == label, rel
+    assert hit(locate(f"{root}/b/.ENV.example", root, fs, True), protected) is None

@@ -306,7 +306,8 @@ def test_ordinary_files_next_to_protected_ones_are_not_tamper(project: Project) 
         ".claude/settings.json.bak",
         ".claude/commands/x.md",
         ".env.example",
-        "src/.env.py",
+        "src/env.py",  # (src/.env.py is an env file name below the root: protected since #13)
+        "src/.envy",
         "docs/.claude/settings.json",
     ):
         _, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""})

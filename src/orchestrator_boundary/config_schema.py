@@ -124,6 +124,7 @@ class OrchestratorConfig(_Strict):
 
 class SubagentsConfig(_Strict):
     write_outside_root: Patterns = Field(default_factory=list)  # absolute patterns
+    fork: Literal["subagent", "orchestrator"] = "subagent"  # ADR 0032
 
 
 class AgentProfile(_Strict):

@@ -29,6 +29,9 @@ class OrchestratorConfig:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SubagentsConfig:
     write_outside_root: list[str] = field(default_factory=list)  # absolute patterns
+    # a fork of the main agent (agent_type "fork"): judged as a subagent, or by the main
+    # agent's rules (ADR 0032)
+    fork: Literal["subagent", "orchestrator"] = "subagent"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,20 +11,17 @@ rules in ``RULES``, in precedence order, first hit wins:
     delegation's DELEGATION_SCOPE / FILE_LEASED / STALE_FILE, ADR 27) > the Bash command's
     rules (BASH_UNPARSEABLE / BASH_DENIED_COMMAND / BASH_OPAQUE) > UNKNOWN_TOOL.
 
-Within a scope an exclusion beats an inclusion (``scope``).
+The rules live beside their concept: ``tamper_rule``, ``write_rules`` (with the broken config),
+``contract_rules``, ``bash_rules``; ``profiles`` says which profile judges a subagent. Within a
+scope an exclusion beats an inclusion (``scope``).
 """
 
 from __future__ import annotations
 
 import fnmatch
-import ntpath
-import posixpath
-import re
 from collections.abc import Callable, Mapping, Sequence
 
-from orchestrator_boundary import scope
-from orchestrator_boundary.bash.model import Status
-from orchestrator_boundary.config import AgentProfile
+from orchestrator_boundary.bash_rules import CODE_MODE, bash_findings, bash_mode
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.contract_rules import (
     agent_contract,
@@ -32,23 +29,15 @@ from orchestrator_boundary.contract_rules import (
     file_leased,
     stale_file,
 )
-from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.protect import (
-    Protected,
-    ProtectedSet,
-    could_name,
-    hit,
-    hit_named,
-    linked,
-    protected_reason,
-)
+from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.ruleset import RuleSet
-from orchestrator_boundary.suggest import delegate_hint
+from orchestrator_boundary.tamper_rule import tamper
 from orchestrator_boundary.targets import Call, Target, touched
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.transient import transient
 from orchestrator_boundary.violation import Assessment, Code, Violation
+from orchestrator_boundary.write_rules import broken_config, config_blocks, write_rule
 
 
 @transient
@@ -60,241 +49,11 @@ class Findings:
     bash: Violation | None = None  # the Bash command's own rules, when no target broke one
 
 
-def _profile(call: Call) -> tuple[str, AgentProfile] | None:
-    agents, agent_type = call.rules.config.agents, call.session.agent_type
-    if agent_type and agent_type in agents:
-        return agent_type, agents[agent_type]
-    if "*" in agents:
-        return "*", agents["*"]
-    return None
-
-
 def _tool_listed(name: str, tool_class: ToolClass, entries: Sequence[str]) -> bool:
     return any(e == name or e == tool_class.value or fnmatch.fnmatchcase(name, e) for e in entries)
 
 
-# ---- the target rules ----
-
-
-def _relative_readings(call: Call, located: Located) -> list[Located]:
-    """A relative path is never inside a scope, but for the guard it is read against the
-    payload's cwd and the root: the tool may well resolve it there."""
-    raw, ctx = located.raw, call.context
-    mod = ntpath if ctx.fs.windows else posixpath
-    if located.absolutes or not raw or "\x00" in raw or mod.isabs(raw):
-        return []
-    bases = dict.fromkeys(b for b in (call.payload.cwd, ctx.root) if b and mod.isabs(b))
-    return [locate(mod.join(base, raw), ctx.root, ctx.fs, call.insensitive) for base in bases]
-
-
-def _configured(call: Call, located: Located) -> Protected | None:
-    """``[protect] paths``: more files no agent may change, matched on any reading."""
-    patterns = call.rules.config.protect.paths
-    for reading in (located, *_relative_readings(call, located)):
-        rels: tuple[str | None, ...] = reading.relatives if reading.inside else (None,)
-        for absolute in reading.absolutes:
-            for rel in rels:
-                problem = "" if rel else "outside the project root"
-                single = Located(reading.raw, (absolute,), (rel,) if rel else (), problem)
-                match = scope.check(single, patterns, call.insensitive)
-                if match.allowed:
-                    label = f"protected by [protect] paths ({match.pattern})"
-                    return Protected(absolute, False, label)
-    return None
-
-
-def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
-    # Writing into the root (tar x, git checkout -- .) is ordinary work; deleting it
-    # (rm -rf ., find . -delete) takes .claude/ with it, unless find's -name filter shows
-    # that no protected entry can be among what it deletes (protect.hit_named).
-    ctx = call.context
-    anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
-
-    def hit_one(
-        reading: Located, protected: ProtectedSet, anchors: tuple[str, ...]
-    ) -> Protected | None:
-        if target.names:
-            return hit_named(reading, protected, target.names)
-        return hit(reading, protected, anchors)
-
-    entry = hit_one(located, ctx.protected, anchors)
-    if entry is None and not located.absolutes:  # else it has no relative readings
-        for reading in _relative_readings(call, located):
-            entry = hit_one(reading, ctx.protected, anchors)
-            if entry is not None:
-                break
-    entry = entry or linked(located, ctx.protected, ctx.fs)
-    if entry is None and call.rules.config.protect.paths:
-        entry = _configured(call, located)
-    return entry
-
-
-def _control(target: Target) -> Violation:
-    """Running this product's own CLI to change the phase or the hooks (issue 13)."""
-    return Violation(
-        Code.TAMPER,
-        "protected: the boundary's phase and hooks",
-        f"`{target.command[:200]}` changes the boundary itself (its phase or its hooks); "
-        "no agent may do that, only a person.",
-        "Do not retry it in another form. If the change is wanted, ask the user to run the "
-        "command themselves, in their own terminal.",
-        None,
-        target.command[:200],
-        recoverable=False,
-    )
-
-
-# a word that moves the working folder: after it, a relative path may be relative to anywhere
-_MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
-_WORDS = re.compile(r"[^\s;&|<>()]+")
-
-
-def _could_name(call: Call, target: Target) -> Protected | None:
-    """A target the text does not fix (a glob, a variable, after a ``cd`` not followed, a word
-    of text that did not parse): the protected entry it could name, for any agent."""
-    ctx, command = call.context, call.command or ""
-    cwd = None if _MOVES.search(command) else (call.payload.cwd or ctx.root)
-    anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
-    raw = target.located.raw
-    for word in _WORDS.findall(raw)[:256] if target.words else (raw,):
-        entry = could_name(
-            word,
-            ctx.protected,
-            cwd=cwd,
-            home=ctx.home,
-            windows=ctx.fs.windows,
-            anchors=anchors,
-            literal=target.words,
-        )
-        if entry is not None:
-            return entry
-    return None
-
-
-def tamper(call: Call, target: Target) -> Violation | None:
-    if target.control:
-        return _control(target)
-    if not target.tamper:
-        return None
-    located = target.located
-    entry = _could_name(call, target) if target.guessed else _guarded(call, located, target)
-    if entry is None:
-        return None
-    if target.guessed:
-        return Violation(
-            Code.TAMPER,
-            f"protected: {entry.label}",
-            f"`{target.command[:200]}` could change {entry.label}, which guards the agents: "
-            f"{located.raw[:200] if not target.words else 'the text'} is not fixed by the "
-            "command text (a variable, a glob, a cd that cannot be followed), and no agent may "
-            "change it.",
-            "Name the files you mean literally, with a path that does not depend on a variable "
-            "or an earlier cd; if the protected file must change, ask the user to do it.",
-            target.shown or None,
-            target.command,
-            recoverable=False,
-        )
-    return Violation(
-        Code.TAMPER,
-        f"protected: {entry.label}",
-        protected_reason(located.display, entry),
-        "Ask the user to make this change themselves.",
-        located.display,
-        target.command,
-        recoverable=False,
-    )
-
-
-def _broken_config(call: Call, path: str | None, command: str = "") -> Violation | None:
-    problem = call.context.config_problem
-    if problem is None:
-        return None
-    return Violation(
-        Code.CONFIG_INVALID,
-        f"config: {problem.file}",
-        f"the boundary config is broken ({problem}); writes stay blocked until it is fixed.",
-        f"Ask the user to fix {problem.file}"
-        + (f" (key {problem.key!r})" if problem.key else "")
-        + ", then retry.",
-        path,
-        command,
-    )
-
-
-def broken_config(call: Call, target: Target) -> Violation | None:
-    if not target.config:
-        return None
-    if not target.named:
-        return _broken_config(call, None)
-    return _broken_config(call, target.located.display, target.command)
-
-
-def _orchestrator_write(call: Call, located: Located, command: str) -> Violation | None:
-    allow = call.rules.allow_bash if command else call.rules.allow
-    insensitive = call.insensitive
-    if scope.check(located, allow, insensitive).allowed and not scope.exclusion_within(
-        located, allow, insensitive
-    ):
-        return None
-    rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
-    shown = located.display
-    where = shown + ("" if located.inside else f" ({located.problem})")
-    tool = call.payload.tool_name
-    what = f"`{command}` writes {where}" if command else f"this {tool} changes {where}"
-    return Violation(
-        Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE,
-        rule,
-        f"the main agent may not change files itself: {what}, which is not in {rule}.",
-        delegate_hint(call.rules.writers, shown, tool, call.context.agent_types),
-        shown,
-        command,
-    )
-
-
-def _subagent_write(call: Call, located: Located, command: str) -> Violation | None:
-    named = _profile(call)
-    if named is not None and named[1].write_scope is not None:
-        rule = f"agents.{named[0]}.write_scope"
-        patterns = call.rules.scopes[named[0]]
-    else:
-        rule = "project root + subagents.write_outside_root"
-        # a Bash effect on the root folder itself (tar x, git checkout -- .) is inside it
-        if located.inside or (command and located.problem == ROOT_ITSELF):
-            return None
-        patterns = call.rules.outside
-    match = scope.check(located, patterns, call.insensitive)
-    if match.allowed:
-        holds = scope.exclusion_within(located, patterns, call.insensitive)
-        if holds is None:
-            return None
-        match = scope.ScopeMatch(False, match.pattern, holds)
-    why = (
-        f"excluded by {match.excluded_by!r}"
-        if match.excluded_by
-        else (located.problem or "no pattern covers it")
-    )
-    what = f"`{command}` writes" if command else f"this {call.payload.tool_name} changes"
-    return Violation(
-        Code.SCOPE_VIOLATION,
-        rule,
-        f"{call.session.label}: {what} {located.display}, which is outside its write scope "
-        f"({why}).",
-        "Write only inside your scope ("
-        + (", ".join(patterns) or "the project root")
-        + "). If the change belongs elsewhere, report back to the main agent so it can "
-        "reassign the work.",
-        located.display,
-        command,
-    )
-
-
-def write_rule(call: Call, target: Target) -> Violation | None:
-    """The write rules for one target: the main agent's allow list, a subagent's scope."""
-    if not target.write:
-        return None
-    judge = _orchestrator_write if call.main else _subagent_write
-    return judge(call, target.located, target.command)
-
+# ---- the target rules: tamper_rule, write_rules, contract_rules ----
 
 TargetRule = Callable[[Call, Target], Violation | None]
 # Each target is judged by these, in this order; the first target that breaks one decides.
@@ -321,51 +80,6 @@ def _first_target_finding(call: Call) -> tuple[Violation | None, TargetRule | No
 NOTHING_FOUND = Findings(None, None)
 
 
-# ---- the Bash command's own rules (main agent, when no target broke a rule) ----
-
-
-def _bash_mode(call: Call, code: Code, command: str, why: str) -> tuple[Violation | None, str]:
-    """(violation, advisory) for bash.unparseable / bash.opaque as configured."""
-    unparseable = code is Code.BASH_UNPARSEABLE
-    mode = call.rules.config.bash.unparseable if unparseable else call.rules.config.bash.opaque
-    rule = "bash.unparseable" if unparseable else "bash.opaque"
-    text = f"`{command[:200]}`: {why}"
-    if mode == "allow":
-        return None, ""
-    if mode == "warn":
-        return None, f"orchestrator-boundary ({rule} = warn): {text}. Prefer delegating."
-    hint = delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types)
-    return Violation(
-        code, rule, f"the main agent may not run {text}.", hint, None, command[:200]
-    ), ""
-
-
-CODE_MODE = "Code Mode JavaScript; each tool it calls is judged on its own"
-
-
-def _bash_findings(call: Call) -> tuple[Violation | None, str]:
-    """BASH_UNPARSEABLE, else BASH_DENIED_COMMAND, else BASH_OPAQUE; and the advisory."""
-    analysis, command = call.analysis, call.command
-    if not call.main or analysis is None or command is None:
-        return None, ""
-    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # text not (all) read
-        return _bash_mode(call, Code.BASH_UNPARSEABLE, command, analysis.error)
-    deny = call.rules.config.bash.deny_commands
-    for cmd in analysis.commands:
-        if cmd.program and cmd.program in deny:
-            return Violation(
-                Code.BASH_DENIED_COMMAND,
-                "bash.deny_commands",
-                f"the main agent may not run {cmd.program} (`{cmd.text}`).",
-                delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types),
-                command=cmd.text,
-            ), ""
-    if analysis.status is Status.OPAQUE:
-        parts = "; ".join(c.text for c in analysis.opaque[:3]) or command
-        return _bash_mode(call, Code.BASH_OPAQUE, parts, "its effects cannot be known")
-    return None, ""
-
-
 # ---- the call's rules, in precedence order: the first that finds a violation decides ----
 
 
@@ -379,11 +93,11 @@ def config_invalid(call: Call, found: Findings) -> Violation | None:
 
 def unknown_tool_config(call: Call, found: Findings) -> Violation | None:
     """An unknown tool may write: the main agent's is blocked while the config is broken."""
-    return _broken_config(call, None) if call.main else None
+    return config_blocks(call, None) if call.main else None
 
 
 def tool_not_allowed(call: Call, found: Findings) -> Violation | None:
-    named = None if call.main else _profile(call)
+    named = call.profile
     if named is None or named[1].tools is None:
         return None
     name, profile = named
@@ -425,8 +139,8 @@ def unknown_tool(call: Call, found: Findings) -> Violation | None:
     return Violation(
         Code.UNKNOWN_TOOL,
         "tools (unknown class is treated as a write)",
-        f"the main agent may not use {name}: it is not a known read-only tool, so it is "
-        "treated like a write.",
+        f"{main_label(call.session)} may not use {name}: it is not a known read-only tool, so "
+        "it is treated like a write.",
         f"Delegate it to a subagent, or ask the user to classify it in .claude/boundary.toml "
         f'([tools] "{name}" = "read") or allow it ([orchestrator] allow_tools).',
     )
@@ -452,6 +166,12 @@ RULES: tuple[tuple[Rule, frozenset[ToolClass]], ...] = (
 LADDERS: Mapping[ToolClass, tuple[Rule, ...]] = {
     cls: tuple(rule for rule, classes in RULES if cls in classes) for cls in ToolClass
 }
+# The rules that only report what the target rules or the Bash rules found: when they found
+# nothing (most calls), these cannot fire, and the call reads its ladder without them.
+REPORTERS = frozenset({target_tamper, config_invalid, target_write, target_contract, bash_command})
+QUIET_LADDERS: Mapping[ToolClass, tuple[Rule, ...]] = {
+    cls: tuple(rule for rule in ladder if rule not in REPORTERS) for cls, ladder in LADDERS.items()
+}
 
 
 def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment:
@@ -462,12 +182,15 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
     target, by, decided_at = _first_target_finding(call) if call.targets else (None, None, 0)
     bash_found, advisory = None, ""
     if target is None and call.analysis is not None:
-        bash_found, advisory = _bash_findings(call)
+        bash_found, advisory = bash_findings(call)
     elif target is None and call.main and call.command is not None:  # Code Mode's code
-        bash_found, advisory = _bash_mode(call, Code.BASH_OPAQUE, call.command, CODE_MODE)
-    found = Findings(target, by, bash_found) if target or bash_found else NOTHING_FOUND
+        bash_found, advisory = bash_mode(call, Code.BASH_OPAQUE, call.command, CODE_MODE)
+    if target or bash_found:
+        found, ladder = Findings(target, by, bash_found), LADDERS[call.classification.tool_class]
+    else:
+        found, ladder = NOTHING_FOUND, QUIET_LADDERS[call.classification.tool_class]
     violation = None
-    for rule in LADDERS[call.classification.tool_class]:
+    for rule in ladder:
         violation = rule(call, found)
         if violation is not None:
             break

@@ -33,6 +33,7 @@ class RuleSet:
     writers: tuple[Writer, ...]  # the deny hint's candidates, in config order
     contracts: Contracts  # intents, delegation settings, profiles' requires (ADR 27)
     allow_tools: tuple[str, ...] = ()  # orchestrator.allow_tools, retired names' heirs added
+    fork_as_main: bool = False  # subagents.fork = "orchestrator" (ADR 0032)
 
 
 def writers(config: Config) -> tuple[Writer, ...]:
@@ -66,4 +67,5 @@ def compile_config(config: Config) -> RuleSet:
             {n: p.requires for n, p in agents},
         ),
         tuple(sorted(expand_profile_names(config.orchestrator.allow_tools))),
+        config.subagents.fork == "orchestrator",
     )

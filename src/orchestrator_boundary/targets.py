@@ -14,8 +14,9 @@ from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, S
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.profiles import Named, judged_as_main, profile
 from orchestrator_boundary.ruleset import RuleSet
-from orchestrator_boundary.session import Session, SessionKind, detect
+from orchestrator_boundary.session import Session, detect
 from orchestrator_boundary.tool_args import OVERFLOW, path_arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.transient import transient
@@ -40,6 +41,7 @@ class Target:
     guessed: bool = False
     words: bool = False
     names: tuple[tuple[str, bool], ...] = ()  # find -delete: only entries with these names
+    unchecked: bool = False  # the part of an input past the scan bounds: it could name anything
 
 
 @transient
@@ -51,8 +53,9 @@ class Call:
     context: Context
     session: Session
     classification: Classification
-    main: bool  # the orchestrator's own call
+    main: bool  # judged by the main agent's rules: its own call (or a fork's, ADR 0032)
     insensitive: bool  # the root's file system compares names case-insensitively
+    profile: Named | None  # a subagent's profile (None: the main agent, or no profile)
     targets: tuple[Target, ...] = ()
     analysis: BashAnalysis | None = None
     command: str | None = None  # Bash: the command text, when there is one; Code Mode: its code
@@ -60,67 +63,70 @@ class Call:
 
 # A call's targets, its Bash analysis and command text (None for other tools).
 Touches = tuple[tuple[Target, ...], BashAnalysis | None, str | None]
+# What works out a call's touches reads: the payload, the compiled config, the Context, whether
+# the main agent's rules apply, whether the root's file system folds case. (Passed as they are,
+# so that the Call is built once, with its touches.)
+Touch = Callable[[HookPayload, RuleSet, Context, bool, bool], Touches]
 
 
-def _named_paths(payload: HookPayload) -> list[str] | None:
+def _named_path(payload: HookPayload) -> str | None:
     key = PATH_KEYS.get(payload.tool_name)
-    keys = (key,) if key else ("file_path", "notebook_path", "path")
-    for k in keys:
+    for k in (key,) if key else ("file_path", "notebook_path", "path"):
         named = payload.tool_input.get(k)
         if isinstance(named, str) and named:
-            return [named]
+            return named
     return None
 
 
-def _write_targets(call: Call) -> tuple[Target, ...]:
-    raws = _named_paths(call.payload)
-    if raws is None:
+def _write_touches(
+    payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
+) -> Touches:
+    raw = _named_path(payload)
+    if raw is None:
         missing = Located("", (), (), "the tool input names no file")
-        return (Target(missing, "?", tamper=False, named=False),)
-    targets = []
-    for raw in raws:
-        located = locate(raw, call.context.root, call.context.fs, call.insensitive)
-        targets.append(Target(located, located.display))
-    return tuple(targets)
+        return (Target(missing, "?", tamper=False, named=False),), None, None
+    located = locate(raw, context.root, context.fs, insensitive)
+    return (Target(located, located.display),), None, None
 
 
-def _effect_target(call: Call, effect: Effect) -> Target:
+def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effect) -> Target:
     if effect.kind is EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
         located = Located(effect.path, (), (), "changes the boundary itself")
         shown = effect.path or "orchestrator-boundary"
         return Target(located, shown, effect.command, control=True, write=False, named=False)
+    deletes = effect.kind is EffectKind.DELETE
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
         located = Located(effect.path, (), (), unknown)
-        main, deletes = call.main, effect.kind is EffectKind.DELETE
         shown = effect.path or "?"
         return Target(
             located, shown, effect.command, deletes, config=main, write=main, guessed=True
         )
-    located = locate(effect.resolved, call.context.root, call.context.fs, call.insensitive)
-    deletes = effect.kind is EffectKind.DELETE
+    located = locate(effect.resolved, context.root, context.fs, insensitive)
     return Target(located, located.display, effect.command, deletes, names=effect.names)
 
 
-def _bash_touches(call: Call) -> Touches:
-    tool_input = call.payload.tool_input
-    key, language = COMMAND_KEYS.get(call.payload.tool_name, ("command", "bash"))
+def _bash_touches(
+    payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
+) -> Touches:
+    tool_input = payload.tool_input
+    key, language = COMMAND_KEYS.get(payload.tool_name, ("command", "bash"))
     command = tool_input.get(key)
     if language == "code":  # Code Mode: no shell text; the policy judges it as opaque
         return (), None, command if isinstance(command, str) else ""
-    if command is None and "ws" in tool_input and call.payload.tool_name == "Monitor":
+    if command is None and "ws" in tool_input and payload.tool_name == "Monitor":
         return (), None, None  # Monitor watching a WebSocket runs nothing
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
-        return (Target(missing, "?", "?", tamper=False, write=call.main, named=False),), None, None
+        return (Target(missing, "?", "?", tamper=False, write=main, named=False),), None, None
     analysis = bash.analyze(
         command,
-        cwd=call.payload.cwd or call.context.root,
-        home=call.context.home,
-        read_only_commands=call.rules.read_only,
+        cwd=payload.cwd or context.root,
+        home=context.home,
+        read_only_commands=rules.read_only,
         shell="powershell" if language == "powershell" else "bash",
     )
-    targets = tuple(_effect_target(call, e) for e in analysis.effects)
+    targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
     if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # words may name one
         text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets += (
@@ -130,31 +136,25 @@ def _bash_touches(call: Call) -> Touches:
     return targets, analysis, command
 
 
-def _unknown_targets(call: Call) -> tuple[Target, ...]:
+def _unknown_touches(
+    payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
+) -> Touches:
     """An unknown tool (an MCP filesystem server, a plugin) may write: any argument that
     names a file is checked against the protected set."""
-    raws, complete = path_arguments(call.payload.tool_input, call.context.home)
+    raws, complete = path_arguments(payload.tool_input, context.home)
     targets = []
     for raw in raws:
-        located = locate(raw, call.context.root, call.context.fs, call.insensitive)
+        located = locate(raw, context.root, context.fs, insensitive)
         targets.append(Target(located, located.display, config=False, write=False))
-    if not complete:  # more than is checked: judged as a write to a place no rule covers
+    if not complete:  # what was not looked at could name a protected file; fails closed
         unchecked = Located("", (), (), OVERFLOW)
-        targets.append(Target(unchecked, "?", tamper=False, config=False, named=False))
-    return tuple(targets)
-
-
-def _write_touches(call: Call) -> Touches:
-    return _write_targets(call), None, None
-
-
-def _unknown_touches(call: Call) -> Touches:
-    return _unknown_targets(call), None, None
+        targets.append(Target(unchecked, "?", config=False, named=False, unchecked=True))
+    return tuple(targets), None, None
 
 
 # What each tool class touches: a table over every member (tests/test_enums.py), so a new class
 # cannot be forgotten; None: nothing the policy checks.
-TOUCHES: Mapping[ToolClass, Callable[[Call], Touches] | None] = {
+TOUCHES: Mapping[ToolClass, Touch | None] = {
     ToolClass.WRITE: _write_touches,
     ToolClass.EXECUTE: _bash_touches,
     ToolClass.UNKNOWN: _unknown_touches,  # may write: its path arguments meet the guard
@@ -171,13 +171,13 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     session = detect(payload)
     classification = classify(payload.tool_name, rules.config.tools)
     insensitive = context.fs.case_insensitive(context.root)
-    main = session.kind is SessionKind.MAIN
-    call = Call(payload, rules, context, session, classification, main, insensitive)
+    main = judged_as_main(session, rules)
+    named = None if main else profile(rules.config.agents, session.agent_type)
     touch = TOUCHES[classification.tool_class] if payload.tool_name else None
     if touch is None:
-        return call
-    targets, analysis, command = touch(call)
+        return Call(payload, rules, context, session, classification, main, insensitive, named)
+    targets, analysis, command = touch(payload, rules, context, main, insensitive)
     return Call(
-        payload, rules, context, session, classification, main, insensitive,
+        payload, rules, context, session, classification, main, insensitive, named,
         targets, analysis, command,
     )  # fmt: skip

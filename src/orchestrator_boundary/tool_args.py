@@ -12,8 +12,8 @@ at, at any depth, and counts as a path when
 
 A value under a key that holds free text (``content``, ``body``, ``message``...) is never a
 path: a message that mentions a path writes nothing there. The walk is bounded (depth, values
-seen, paths kept); an input beyond the bounds is reported as incomplete and the caller fails
-closed.
+seen, paths kept); an input beyond the bounds is reported as incomplete, and the policy judges
+what it did not see as a target that could name any protected file (TAMPER).
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ MAX_DEPTH = 32
 MAX_NODES = 100_000  # values visited
 MAX_PATHS = 128  # path arguments kept
 MAX_CHARS = 4096  # a longer string is text, not a path (paths.MAX_PATH_CHARS is higher)
-OVERFLOW = f"the tool input holds more than the {MAX_PATHS} path arguments that are checked"
+OVERFLOW = (
+    f"the tool input is larger than is checked (more than {MAX_PATHS} path arguments, "
+    f"{MAX_NODES:,} values or {MAX_DEPTH} levels)"
+)
 
 # Key fragments (lower case, without "_" and "-") that say the value names a file.
 _PATH_WORDS = (

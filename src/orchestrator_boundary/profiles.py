@@ -1,0 +1,45 @@
+"""Which rules judge a caller: the main agent's, or a subagent's profile. ADR 0002, 0032.
+
+A subagent is judged by ``[agents.TYPE]`` for its agent type, else ``[agents."*"]``, else no
+profile (every tool; writes anywhere inside the project root). A fork of the main agent
+(``agent_type`` "fork": the main agent's whole conversation and every tool) is a subagent
+like any other by default; ``[subagents] fork = "orchestrator"`` judges it by the main
+agent's rules instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from orchestrator_boundary.config import AgentProfile
+from orchestrator_boundary.ruleset import RuleSet
+from orchestrator_boundary.session import Session, SessionKind
+
+FORK = "fork"  # the agent_type Claude Code gives a fork of the main agent (2.1.330)
+AS_MAIN = 'judged by the main agent\'s rules ([subagents] fork = "orchestrator")'
+
+# (the profile's name in [agents], the profile)
+Named = tuple[str, AgentProfile]
+
+
+def judged_as_main(session: Session, rules: RuleSet) -> bool:
+    """The main agent's own call, or a fork's when forks are judged as the main agent."""
+    if session.kind is SessionKind.MAIN:
+        return True
+    return rules.fork_as_main and session.agent_type == FORK
+
+
+def profile(agents: Mapping[str, AgentProfile], agent_type: str | None) -> Named | None:
+    """The profile for ``agent_type``, and the name it is configured under."""
+    if agent_type and agent_type in agents:
+        return agent_type, agents[agent_type]
+    if "*" in agents:
+        return "*", agents["*"]
+    return None
+
+
+def main_label(session: Session) -> str:
+    """Who a violation of the main agent's rules names: the main agent, or the fork."""
+    if session.kind is SessionKind.MAIN:
+        return "the main agent"
+    return f"{session.label}, {AS_MAIN},"

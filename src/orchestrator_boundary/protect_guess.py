@@ -1,0 +1,145 @@
+"""Targets the command text does not name exactly (issue 12): the protected entry a glob, a
+variable or a path after a ``cd`` that could not be followed could name. ADR 0010.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from orchestrator_boundary.paths import fold
+from orchestrator_boundary.protect import Protected, ProtectedSet, above, compared, env_label
+
+_DYNAMIC = re.compile(
+    r"\$\{[^}]*\}|\$\([^)]*\)?|`[^`]*`?|\$env:[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*"
+    r"|\$[0-9@*#?$!-]"
+)
+_KNOWN = {"HOME": "home", "PWD": "cwd"}  # the variables read as the folder they name
+_ANY = ".*"  # a variable, a substitution: anything, slashes included
+_UNFIXED = re.compile(r"[$`*?\[]")  # where the text stops fixing a path
+_ENV_SAMPLES = (".env", ".envrc", ".env.local")  # names an env glob is tried against
+
+
+def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str | None:
+    """``raw`` as a regular expression over absolute paths (None: it needs a working folder
+    that is not known). A glob's ``*`` and ``?`` stay within one name and, as bash reads them,
+    do not match a leading dot; anything from a variable may be anything."""
+    text = raw.replace('"', "").replace("'", "")
+    if windows:
+        text = text.replace("\\", "/")
+    out: list[str] = []
+    i, n = 0, len(text)
+    if text.startswith("~") and home and (n == 1 or text[1] == "/"):
+        out.append(re.escape(home.rstrip("/")))
+        i = 1
+    while i < n:
+        m = _DYNAMIC.match(text, i)
+        if m is not None:
+            name = m.group().strip("${}")
+            folder = {"home": home, "cwd": cwd}.get(_KNOWN.get(name, ""))
+            out.append(re.escape(folder.rstrip("/")) if folder else _ANY)
+            i = m.end()
+            continue
+        c = text[i]
+        start = i == 0 or text[i - 1] == "/"
+        if c == "*":
+            if text.startswith("**", i):
+                out.append(_ANY)
+                i += 2
+                continue
+            out.append(("(?!\\.)" if start else "") + "[^/]*")
+        elif c == "?":
+            out.append(("(?!\\.)" if start else "") + "[^/]")
+        elif c == "[" and "]" in text[i + 1 :]:
+            out.append("[^/]")
+            i = text.index("]", i + 1)
+        else:
+            out.append(re.escape(c))
+        i += 1
+    pattern = "".join(out)
+    if not pattern:
+        return None
+    if pattern.startswith((_ANY, "/", re.escape("/"))) or re.match(r"[A-Za-z]:/", text):
+        return pattern
+    if cwd is None:  # relative to a folder that is not known: any folder
+        return "(?:.*/)?" + pattern
+    return re.escape(cwd.rstrip("/")) + "/" + pattern
+
+
+def could_name(
+    raw: str,
+    protected: ProtectedSet,
+    *,
+    cwd: str | None,
+    home: str | None,
+    windows: bool,
+    anchors: tuple[str, ...] = (),
+    literal: bool = False,
+) -> Protected | None:
+    """The protected entry a path that is not fully known (a glob, a variable, a path after a
+    ``cd`` that could not be followed) could name, if any: a protected file or folder, a file
+    directly inside a protected folder, or a folder that holds one (not the ``anchors``, as in
+    ``hit``), or an env file below the project root. ``literal``: only an entry whose own name
+    is spelled out in ``raw`` counts (for text that did not parse, where every word is a
+    guess)."""
+    pattern = _pattern(raw, cwd, home, windows)
+    if pattern is None:
+        return None
+    insensitive = protected.insensitive
+    compiled = re.compile(pattern, re.IGNORECASE if insensitive else 0)
+    spelled = fold(raw.replace("\\", "/"), insensitive)
+
+    def counts(key: str) -> bool:
+        return not literal or key.rpartition("/")[2] in spelled
+
+    for key, entry in protected.exact.items():
+        if counts(key) and compiled.fullmatch(key):
+            return entry
+    head = spelled.rpartition("/")[0]
+    if head:  # a name directly in a protected folder the text spells out (`$X/agents/a.md`)
+        folder = re.compile(_pattern(head, cwd, home, windows) or "", compiled.flags)
+        for key, entry in protected.folders.items():
+            if key.rpartition("/")[2] in spelled and folder.fullmatch(key):
+                return entry
+    for prefix, entry in protected.prefixes:
+        if counts(prefix.rstrip(".")) and compiled.fullmatch(prefix + "1"):
+            return entry
+    for key, holder in protected.holders.items():
+        if any(above(key, compared(x, insensitive)) for x in anchors) or not counts(key):
+            continue
+        if compiled.fullmatch(key):
+            return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
+    return _env_file(spelled, protected, cwd, home, windows)
+
+
+def _env_file(
+    spelled: str, protected: ProtectedSet, cwd: str | None, home: str | None, windows: bool
+) -> Protected | None:
+    """An env file below the project root the text could name (as ``protect.hit`` finds): its
+    last name starts with ``.env`` as written (``$D/.env``, ``*/.env.local``, ``.env*``), and
+    the folder part, as far as the text fixes it, can be the root or a folder below it."""
+    text = spelled.replace('"', "").replace("'", "")
+    head, slash, name = text.rpartition("/")
+    head = head or slash  # "/.env": the folder is "/"
+    if not protected.env_below or not name.startswith(".env"):
+        return None
+    flags = re.IGNORECASE if protected.insensitive else 0
+    shape = re.compile(_pattern(name, "", None, windows) or "", flags)
+    names = _ENV_SAMPLES if _UNFIXED.search(name) else (name,)
+    label = next((env_label(n) for n in names if env_label(n) and shape.fullmatch("/" + n)), None)
+    if label is None:
+        return None
+    unfixed = _UNFIXED.search(head)
+    fixed = head[: unfixed.start()] if unfixed else head
+    if fixed.startswith("~"):
+        if not home:
+            return Protected(text, False, label)
+        fixed = home.replace("\\", "/").rstrip("/") + fixed[1:]
+    if not (fixed.startswith("/") or re.match(r"[A-Za-z]:/", fixed)):
+        if cwd is None:  # relative to a folder that is not known: it may be below the root
+            return Protected(text, False, label)
+        fixed = cwd.replace("\\", "/").rstrip("/") + "/" + fixed
+    folder = compared(posixpath.normpath(fixed), protected.insensitive)
+    if any((folder + "/").startswith(r) or r.startswith(folder) for r in protected.env_below):
+        return Protected(text, False, label)
+    return None

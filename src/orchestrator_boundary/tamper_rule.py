@@ -1,0 +1,166 @@
+"""The tamper rule: no agent may change what guards the agents (TAMPER). ADR 0010, 0020.
+
+The first target rule. A target is checked against the protected set (``protect``) on every
+reading of it: as resolved, against the payload's cwd and the root when it is relative, through
+a hard link (``protect_links``), under ``[protect] paths``; a find ``-delete`` by its name
+filter (``protect_named``); a target the text does not fix by what it could name
+(``protect_guess``). Running this product's own CLI to change the boundary is TAMPER too.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+import re
+
+from orchestrator_boundary import scope
+from orchestrator_boundary.paths import Located, locate
+from orchestrator_boundary.protect import Protected, hit, protected_reason
+from orchestrator_boundary.protect_guess import could_name
+from orchestrator_boundary.protect_links import linked
+from orchestrator_boundary.protect_named import hit_named
+from orchestrator_boundary.targets import Call, Target
+from orchestrator_boundary.violation import Code, Violation
+
+
+def _relative_readings(call: Call, located: Located) -> list[Located]:
+    """A relative path is never inside a scope, but for the guard it is read against the
+    payload's cwd and the root: the tool may well resolve it there."""
+    raw, ctx = located.raw, call.context
+    mod = ntpath if ctx.fs.windows else posixpath
+    if located.absolutes or not raw or "\x00" in raw or mod.isabs(raw):
+        return []
+    bases = dict.fromkeys(b for b in (call.payload.cwd, ctx.root) if b and mod.isabs(b))
+    return [locate(mod.join(base, raw), ctx.root, ctx.fs, call.insensitive) for base in bases]
+
+
+def _configured(call: Call, located: Located) -> Protected | None:
+    """``[protect] paths``: more files no agent may change, matched on any reading."""
+    patterns = call.rules.config.protect.paths
+    for reading in (located, *_relative_readings(call, located)):
+        rels: tuple[str | None, ...] = reading.relatives if reading.inside else (None,)
+        for absolute in reading.absolutes:
+            for rel in rels:
+                problem = "" if rel else "outside the project root"
+                single = Located(reading.raw, (absolute,), (rel,) if rel else (), problem)
+                match = scope.check(single, patterns, call.insensitive)
+                if match.allowed:
+                    label = f"protected by [protect] paths ({match.pattern})"
+                    return Protected(absolute, False, label)
+    return None
+
+
+def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
+    # Writing into the root (tar x, git checkout -- .) is ordinary work; deleting it
+    # (rm -rf ., find . -delete) takes .claude/ with it, unless find's -name filter shows
+    # that no protected entry can be among what it deletes (protect_named.hit_named).
+    ctx = call.context
+    protected = ctx.protected
+    anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
+    names = target.names  # find -name ... -delete: only the entries its filter can reach
+    entry = hit_named(located, protected, names) if names else hit(located, protected, anchors)
+    if entry is None and not located.absolutes:  # else it has no relative readings
+        for reading in _relative_readings(call, located):
+            entry = (
+                hit_named(reading, protected, names) if names else hit(reading, protected, anchors)
+            )
+            if entry is not None:
+                break
+    entry = entry or linked(located, protected, ctx.fs)
+    if entry is None and call.rules.config.protect.paths:
+        entry = _configured(call, located)
+    return entry
+
+
+def _control(target: Target) -> Violation:
+    """Running this product's own CLI to change the phase or the hooks (issue 13)."""
+    return Violation(
+        Code.TAMPER,
+        "protected: the boundary's phase and hooks",
+        f"`{target.command[:200]}` changes the boundary itself (its phase or its hooks); "
+        "no agent may do that, only a person.",
+        "Do not retry it in another form. If the change is wanted, ask the user to run the "
+        "command themselves, in their own terminal.",
+        None,
+        target.command[:200],
+        recoverable=False,
+    )
+
+
+# a word that moves the working folder: after it, a relative path may be relative to anywhere
+_MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
+_WORDS = re.compile(r"[^\s;&|<>()]+")
+
+
+def _could_name(call: Call, target: Target) -> Protected | None:
+    """A target the text does not fix (a glob, a variable, after a ``cd`` not followed, a word
+    of text that did not parse): the protected entry it could name, for any agent."""
+    ctx, command = call.context, call.command or ""
+    cwd = None if _MOVES.search(command) else (call.payload.cwd or ctx.root)
+    anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
+    raw = target.located.raw
+    for word in _WORDS.findall(raw)[:256] if target.words else (raw,):
+        entry = could_name(
+            word,
+            ctx.protected,
+            cwd=cwd,
+            home=ctx.home,
+            windows=ctx.fs.windows,
+            anchors=anchors,
+            literal=target.words,
+        )
+        if entry is not None:
+            return entry
+    return None
+
+
+def _unchecked(call: Call, target: Target) -> Violation:
+    """An input past the scan bounds (``tool_args``): what was not looked at could name any
+    protected file, so it counts as one, for every agent (issue 13 points 7, 8)."""
+    return Violation(
+        Code.TAMPER,
+        "protected: an input too large to check",
+        f"this {call.payload.tool_name} call could change a file that guards the agents: "
+        f"{target.located.problem}, and what is not checked could name a protected file, which "
+        "no agent may change.",
+        "Split the work into smaller calls that each name their files plainly, so that every "
+        "path can be checked.",
+        None,
+        recoverable=False,
+    )
+
+
+def tamper(call: Call, target: Target) -> Violation | None:
+    if target.control:
+        return _control(target)
+    if not target.tamper:
+        return None
+    if target.unchecked:
+        return _unchecked(call, target) if call.context.protected.entries else None
+    located = target.located
+    entry = _could_name(call, target) if target.guessed else _guarded(call, located, target)
+    if entry is None:
+        return None
+    if target.guessed:
+        return Violation(
+            Code.TAMPER,
+            f"protected: {entry.label}",
+            f"`{target.command[:200]}` could change {entry.label}, which guards the agents: "
+            f"{located.raw[:200] if not target.words else 'the text'} is not fixed by the "
+            "command text (a variable, a glob, a cd that cannot be followed), and no agent may "
+            "change it.",
+            "Name the files you mean literally, with a path that does not depend on a variable "
+            "or an earlier cd; if the protected file must change, ask the user to do it.",
+            target.shown or None,
+            target.command,
+            recoverable=False,
+        )
+    return Violation(
+        Code.TAMPER,
+        f"protected: {entry.label}",
+        protected_reason(located.display, entry),
+        "Ask the user to make this change themselves.",
+        located.display,
+        target.command,
+        recoverable=False,
+    )

@@ -1,0 +1,108 @@
+"""The write rules: where the main agent and each subagent may write, and no write while the
+config is broken. ADR 0002, 0004, 0005.
+
+The main agent writes only what ``[orchestrator] write_allow`` (and for Bash
+``[bash] allow_write``) covers; a subagent only inside its profile's ``write_scope``, else inside
+the project root, plus ``[subagents] write_outside_root`` either way. Within a scope an
+exclusion beats an inclusion (``scope``).
+"""
+
+from __future__ import annotations
+
+from orchestrator_boundary import scope
+from orchestrator_boundary.paths import ROOT_ITSELF, Located
+from orchestrator_boundary.profiles import main_label
+from orchestrator_boundary.suggest import delegate_hint
+from orchestrator_boundary.targets import Call, Target
+from orchestrator_boundary.violation import Code, Violation
+
+
+def config_blocks(call: Call, path: str | None, command: str = "") -> Violation | None:
+    problem = call.context.config_problem
+    if problem is None:
+        return None
+    return Violation(
+        Code.CONFIG_INVALID,
+        f"config: {problem.file}",
+        f"the boundary config is broken ({problem}); writes stay blocked until it is fixed.",
+        f"Ask the user to fix {problem.file}"
+        + (f" (key {problem.key!r})" if problem.key else "")
+        + ", then retry.",
+        path,
+        command,
+    )
+
+
+def broken_config(call: Call, target: Target) -> Violation | None:
+    if not target.config or call.context.config_problem is None:
+        return None
+    if not target.named:
+        return config_blocks(call, None)
+    return config_blocks(call, target.located.display, target.command)
+
+
+def _orchestrator_write(call: Call, located: Located, command: str) -> Violation | None:
+    allow = call.rules.allow_bash if command else call.rules.allow
+    insensitive = call.insensitive
+    if scope.check(located, allow, insensitive).allowed and not scope.exclusion_within(
+        located, allow, insensitive
+    ):
+        return None
+    rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
+    shown = located.display
+    where = shown + ("" if located.inside else f" ({located.problem})")
+    tool = call.payload.tool_name
+    what = f"`{command}` writes {where}" if command else f"this {tool} changes {where}"
+    return Violation(
+        Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE,
+        rule,
+        f"{main_label(call.session)} may not change files itself: {what}, which is not in {rule}.",
+        delegate_hint(call.rules.writers, shown, tool, call.context.agent_types),
+        shown,
+        command,
+    )
+
+
+def _subagent_write(call: Call, located: Located, command: str) -> Violation | None:
+    named = call.profile
+    if named is not None and named[1].write_scope is not None:
+        rule = f"agents.{named[0]}.write_scope"
+        patterns = call.rules.scopes[named[0]]
+    else:
+        rule = "project root + subagents.write_outside_root"
+        # a Bash effect on the root folder itself (tar x, git checkout -- .) is inside it
+        if located.inside or (command and located.problem == ROOT_ITSELF):
+            return None
+        patterns = call.rules.outside
+    match = scope.check(located, patterns, call.insensitive)
+    if match.allowed:
+        holds = scope.exclusion_within(located, patterns, call.insensitive)
+        if holds is None:
+            return None
+        match = scope.ScopeMatch(False, match.pattern, holds)
+    why = (
+        f"excluded by {match.excluded_by!r}"
+        if match.excluded_by
+        else (located.problem or "no pattern covers it")
+    )
+    what = f"`{command}` writes" if command else f"this {call.payload.tool_name} changes"
+    return Violation(
+        Code.SCOPE_VIOLATION,
+        rule,
+        f"{call.session.label}: {what} {located.display}, which is outside its write scope "
+        f"({why}).",
+        "Write only inside your scope ("
+        + (", ".join(patterns) or "the project root")
+        + "). If the change belongs elsewhere, report back to the main agent so it can "
+        "reassign the work.",
+        located.display,
+        command,
+    )
+
+
+def write_rule(call: Call, target: Target) -> Violation | None:
+    """The write rules for one target: the main agent's allow list, a subagent's scope."""
+    if not target.write:
+        return None
+    judge = _orchestrator_write if call.main else _subagent_write
+    return judge(call, target.located, target.command)
