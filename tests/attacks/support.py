@@ -34,6 +34,7 @@ import pytest
 from orchestrator_boundary import testing, wire
 from orchestrator_boundary.audit import trail_files
 
+REPO = Path(__file__).resolve().parents[2]
 ROUTES = ("hook", "evaluator")
 WARN_AND_BYPASS = {"ORCHESTRATOR_BOUNDARY_PHASE": "warn", "AMPLIFIER_BYPASS_BOUNDARY": "1"}
 ENFORCE = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
