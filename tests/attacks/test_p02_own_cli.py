@@ -91,14 +91,14 @@ ATTACKS = [
 ]
 
 READS = [
-    "orchestrator-boundary phase",
-    "orchestrator-boundary report",
-    "orchestrator-boundary doctor",
-    "orchestrator-boundary check",
-    "orchestrator-boundary replay .claude/boundary/audit.jsonl",
-    "orchestrator-boundary demo",
-    "python -m orchestrator_boundary report --since 1d",
-    "orchestrator-boundary install --dry-run",
+    ("orchestrator-boundary phase", "orchestrator"),
+    ("orchestrator-boundary report", "subagent"),
+    ("orchestrator-boundary doctor", "orchestrator"),
+    ("orchestrator-boundary check", "subagent"),
+    ("orchestrator-boundary replay .claude/boundary/audit.jsonl", "orchestrator"),
+    ("orchestrator-boundary demo", "subagent"),
+    ("python -m orchestrator_boundary report --since 1d", "orchestrator"),
+    ("orchestrator-boundary install --dry-run", "subagent"),
 ]
 
 
@@ -122,9 +122,7 @@ def test_in_off_it_is_recorded_but_not_denied(arena: Arena, route: str) -> None:
 
 
 @pytest.mark.parametrize("route", route_params())
-@pytest.mark.parametrize("command", READS)
-def test_read_only_uses_stay_allowed(arena: Arena, command: str, route: str) -> None:
-    for caller in ("orchestrator", "subagent"):
-        attempt(
-            arena, bash(command, command, caller=caller, env=ENFORCE, expect=("none", None)), route
-        )
+@pytest.mark.parametrize(("command", "caller"), READS, ids=[c for c, _ in READS])
+def test_read_only_uses_stay_allowed(arena: Arena, command: str, caller: str, route: str) -> None:
+    attack = bash(command, command, caller=caller, env=ENFORCE, expect=("none", None))
+    attempt(arena, attack, route)
