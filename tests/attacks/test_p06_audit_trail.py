@@ -94,7 +94,8 @@ open(sys.argv[2], "w").close()
 time.sleep(600)
 """
 
-LOCK_BOUND_S = 1.0  # the design bound is 0.2 s; the rest is room for a loaded 2-core machine
+# The design bound is 0.2 s (audit.LOCK_WAIT_S); the rest is a loaded machine's jitter.
+LOCK_BOUND_S = 1.5
 
 
 @pytest.mark.parametrize("route", route_params())
