@@ -1,7 +1,7 @@
 """Fixtures of the attack suite (issue 13 point 10): see ``support``.
 
-``arena``: one project shared by the whole suite, its evaluator warm; attacks that change the
-project or the evaluator take a ``fresh_arena`` of their own instead.
+``arena``: one project shared by a test module, its evaluator warm (ended after the module).
+Attacks that change the project or the evaluator take a ``fresh_arena`` of their own.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pytest
 from .support import Arena, new_arena
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def arena() -> Iterator[Arena]:
-    for a in new_arena():
+    with new_arena() as a:
         a.warm()
         yield a
 
@@ -23,4 +23,5 @@ def arena() -> Iterator[Arena]:
 @pytest.fixture
 def fresh_arena() -> Iterator[Arena]:
     """A project of its own, its evaluator not started."""
-    yield from new_arena()
+    with new_arena() as a:
+        yield a

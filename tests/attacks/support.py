@@ -14,6 +14,7 @@ same protocol decision and the same audit line (decision and code).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -329,6 +330,7 @@ def until(cond: Callable[[], bool], timeout: float = 20.0) -> bool:
     return bool(cond())
 
 
+@contextlib.contextmanager
 def new_arena(config: str = WIDE_OPEN) -> Iterator[Arena]:
     """An arena with a short runtime folder (socket paths are limited to ~100 bytes); its
     evaluators are ended afterwards."""
