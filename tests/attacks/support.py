@@ -374,7 +374,8 @@ def params(attacks: list[Attack]) -> list[Any]:
     """``pytest.param`` per attack, with its id; a hole is xfail(strict=True)."""
     out = []
     for a in attacks:
-        marks = [pytest.mark.xfail(strict=True, reason=f"HOLE: {a.hole}")] if a.hole else []
+        hole = pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"HOLE: {a.hole}")
+        marks = [hole] if a.hole else []
         out.append(pytest.param(a, id=a.id, marks=marks))
     return out
 

@@ -88,8 +88,9 @@ def impostor(fresh_arena: Arena, request: pytest.FixtureRequest) -> Iterator[Are
     proc = _start(a, request.param)
     try:
         ready = Path(str(a.socket()) + ".impostor-ready")
-        assert until(lambda: ready.exists() or proc.poll() is not None), "no impostor"
-        assert proc.poll() is None, (a.base / "impostor.log").read_text()
+        # pytest.fail, not assert: an impostor that cannot start must never pass as the xfail
+        if not until(lambda: ready.exists() or proc.poll() is not None) or proc.poll() is not None:
+            pytest.fail("the impostor did not start: " + (a.base / "impostor.log").read_text())
         yield a
         assert proc.poll() is None  # it was there all along
     finally:
@@ -102,6 +103,7 @@ ATTACK = ("Write", {"file_path": "{root}/.claude/settings.json", "content": "{}"
 
 SPOOF_HOLE = pytest.mark.xfail(
     strict=True,
+    raises=AssertionError,
     reason="HOLE (known, ADR 0026 'still out of reach', now shown): a same-user script run by "
     "the same interpreter rewrites its own argv memory through /proc/self/mem, passes the "
     "uid, exe and cmdline checks, is believed, and its 'no objection' lets a subagent's "
