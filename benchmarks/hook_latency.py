@@ -2,8 +2,8 @@
 
     python benchmarks/hook_latency.py [--rounds 40] [--no-replay] [--peers]
 
-Runs the real entry scripts (``python -I -S hooks/*.py``, payload on stdin, a new process per
-call) for five cases, with a warm resident evaluator and with the in-process path
+Runs the real entry script (``python -I -S hooks/hook.py EVENT``, payload on stdin, a new
+process per call) for five cases, with a warm resident evaluator and with the in-process path
 (ORCHESTRATOR_BOUNDARY_NO_DAEMON=1), next to ``python -I -c pass`` of the same interpreter, a
 stand-in for the smallest guard hook (a script that parses the payload with ``json`` and prints
 nothing) and, with ``--peers``, two published guard hooks installed from npm at pinned versions
@@ -37,7 +37,8 @@ sys.path.insert(0, str(SRC))
 
 
 PY = sys.executable
-PRE, POST = REPO / "hooks" / "pre_tool_use.py", REPO / "hooks" / "post_tool_use.py"
+ENTRY = str(REPO / "hooks" / "hook.py")  # the one entry script: hook.py EVENT
+PRE, POST = (ENTRY, "PreToolUse"), (ENTRY, "PostToolUse")
 CORPUS = (
     Path(
         os.environ.get("ORCHESTRATOR_BOUNDARY_CORPUS")
@@ -281,9 +282,9 @@ def latency(
     if peers is not None:
         commands.update(peer_commands(peers, root, base))
     for name, (script, raw) in cases(root).items():
-        commands[f"{name} / warm"] = ([PY, "-I", "-S", str(script)], raw, warm_env)
+        commands[f"{name} / warm"] = ([PY, "-I", "-S", *script], raw, warm_env)
     for name, (script, raw) in cases(root).items():
-        commands[f"{name} / in-process"] = ([PY, "-I", "-S", str(script)], raw, cold_env)
+        commands[f"{name} / in-process"] = ([PY, "-I", "-S", *script], raw, cold_env)
 
     # start the evaluator and wait until it answers
     run_once(commands["main Read / warm"][0], commands["main Read / warm"][1], warm_env, root)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from orchestrator_boundary import registration
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.doctor_agents import check_agent_definitions
@@ -82,7 +83,7 @@ def check_settings_files(ctx: Context) -> Check:
 
 def check_hooks_registered(ctx: Context) -> Check:
     found = ours(ctx)
-    missing = [e for e in se.EVENTS if not found[e]]
+    missing = [e for e in registration.TOOL_EVENTS if not found[e]]
     routes = ctx.plugin_routes()
     plugin = (
         "plugin (" + ", ".join(f"{r.why}: {r.root}" for r in routes) + ")"
@@ -99,10 +100,10 @@ def check_hooks_registered(ctx: Context) -> Check:
                 "every call is judged twice and recorded twice",
                 "keep one: orchestrator-boundary uninstall, or disable the plugin",
             )
-        return Check("hooks", OK, "PreToolUse and PostToolUse registered in " + ", ".join(where))
+        return check_lifecycle_registered(found, where)
     if plugin:
         return Check("hooks", OK, f"registered through the {plugin}")
-    if len(missing) == 2:
+    if len(missing) == len(registration.TOOL_EVENTS):
         return Check(
             "hooks",
             FAIL,
@@ -115,6 +116,21 @@ def check_hooks_registered(ctx: Context) -> Check:
         f"{missing[0]} hook not registered (only the other one is)",
         "run: orchestrator-boundary install",
     )
+
+
+def check_lifecycle_registered(found: dict[str, list[Any]], where: list[str]) -> Check:
+    """The tool events are registered; a missing lifecycle event is a finding (ADR 0033)."""
+    lacking = [e for e in registration.LIFECYCLE_EVENTS if not found[e]]
+    if lacking:
+        return Check(
+            "hooks",
+            WARN,
+            f"PreToolUse and PostToolUse registered in {', '.join(where)}, but not "
+            f"{', '.join(lacking)}: delegation deliverables are not checked, there is no stop "
+            "summary, and delegation state is only cleaned by its bounds",
+            "run: orchestrator-boundary install",
+        )
+    return Check("hooks", OK, f"{', '.join(se.EVENTS)} registered in {', '.join(where)}")
 
 
 def check_commands_runnable(ctx: Context) -> Check:

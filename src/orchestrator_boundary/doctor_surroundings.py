@@ -32,7 +32,7 @@ def check_on_failure(ctx: Context) -> Check:
         phase = setup(ctx.root, {**env, "CLAUDE_PROJECT_DIR": ctx.root}).phase.value
     except BoundaryInputError as exc:
         return Check("onfailure", FAIL, str(exc), "")
-    found = [(p, h) for e in se.EVENTS for p, h in ours(ctx)[e]]
+    found = [(p, h) for e in registration.TOOL_EVENTS for p, h in ours(ctx)[e]]
     if not found:
         return Check("onfailure", OK, "no registered entry to check")
     want = registration.on_failure(phase)

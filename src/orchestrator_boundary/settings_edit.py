@@ -25,9 +25,8 @@ from typing import Any
 
 from orchestrator_boundary import launcher, registration
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-EVENTS = ("PreToolUse", "PostToolUse")
-EVENT_ARG = {"PreToolUse": "pre", "PostToolUse": "post"}
+# PreToolUse, PostToolUse and the lifecycle events SubagentStop, Stop, SessionEnd (ADR 0033)
+EVENTS = registration.EVENTS
 MARKERS = ("orchestrator_boundary", "orchestrator-boundary")
 # Claude Code's own timeout for our hook, in seconds. The hook answers in well under a second;
 # if this were ever hit, Claude Code would let the call through (fail open), so it is generous.
@@ -51,19 +50,6 @@ class SettingsError(ValueError):
     def __init__(self, file: str, problem: str) -> None:
         super().__init__(f"{file}: {problem}")
         self.file, self.problem = file, problem
-
-
-def hook_command(
-    event: str, *, executable: str | None = None, package_dir: str | None = None
-) -> str:
-    """The POSIX shell command of a machine-local entry (local, user or managed scope):
-    ``"<python>" -I -S "<package>/launcher.py" PreToolUse``. The forms live in
-    ``registration`` (ADR 0023)."""
-    script = os.path.join(package_dir, "launcher.py") if package_dir else None
-    entry = registration.direct_entry(
-        event, python=executable, launcher_py=script, platform="linux"
-    )
-    return str(entry["command"])
 
 
 def is_ours(hook: object) -> bool:
@@ -165,8 +151,10 @@ def _strip_ours(groups: list[Any]) -> list[Any]:
     return out
 
 
-def _our_group(entry: Mapping[str, Any]) -> dict[str, Any]:
-    return {"matcher": "*", "hooks": [dict(entry)]}
+def _our_group(event: str, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """Our matcher group: ``*`` for the tool events, no matcher for lifecycle events."""
+    match = registration.matcher(event)
+    return {**({"matcher": match} if match else {}), "hooks": [dict(entry)]}
 
 
 def _is_exact(groups: list[Any], want: dict[str, Any]) -> bool:
@@ -201,23 +189,27 @@ def with_hooks(
     timeout: int = HOOK_TIMEOUT_S,
     managed_only: bool = False,
 ) -> Change:
-    """``old`` with our PreToolUse/PostToolUse hooks registered (once, matcher ``*``).
+    """``old`` with our hooks registered, once per event of ``EVENTS`` (matcher ``*`` for the
+    tool events, none for lifecycle events).
 
-    ``entries`` are whole hook entries (``registration.entries``); ``commands`` is the short
-    form for a plain command with our timeout. ``managed_only`` also sets
-    ``allowManagedHooksOnly`` and ``allowManagedModsOnly`` (mods can answer a tool call before
-    plugin hooks run)."""
+    ``entries`` are whole hook entries (default: ``registration.entries`` of a local install in
+    warn); ``commands`` is the short form for a plain command per event with our timeout.
+    ``managed_only`` also sets ``allowManagedHooksOnly`` and ``allowManagedModsOnly`` (mods can
+    answer a tool call before plugin hooks run)."""
     _check_shape(old, file)
     new = copy.deepcopy(dict(old))
     actions: list[str] = []
-    if entries is None:
-        cmds = commands or {e: hook_command(e) for e in EVENTS}
-        entries = {e: {"type": "command", "command": cmds[e], "timeout": timeout} for e in EVENTS}
+    if commands is not None:
+        entries = {
+            e: {"type": "command", "command": commands[e], "timeout": timeout} for e in EVENTS
+        }
+    elif entries is None:
+        entries = registration.entries("local", "warn", timeout=timeout)
     hooks = new.get("hooks")
     if hooks is None:
         hooks = new["hooks"] = {}
     for event in EVENTS:
-        want = _our_group(entries[event])
+        want = _our_group(event, entries[event])
         groups = hooks.get(event, [])
         if _is_exact(groups, want):
             continue
@@ -315,7 +307,7 @@ def in_step(old: Mapping[str, Any], phase: str, file: str = "settings.json") -> 
                 continue
             for i, hook in enumerate(group["hooks"]):
                 if is_ours(hook) and isinstance(hook, dict):
-                    stepped = registration.in_step(hook, phase)
+                    stepped = registration.in_step(hook, phase, event)
                     if stepped != hook:
                         group["hooks"][i] = stepped
                         actions.append(f"{event} hook in step with phase {phase}")
