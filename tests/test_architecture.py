@@ -47,6 +47,7 @@ SHELL = {
     "report_signals",
     "report_trail",
     "settings_edit",
+    "settings_files",
     "setups",
     "shell",
     "state",
@@ -73,14 +74,12 @@ BANNED_ATTRS = {
 BANNED_CALLS = {"open", "print", "input"}
 # Owned by other work in progress; each to be brought under the limits there.
 KNOWN_LONG_MODULES = {
-    "settings_edit.py",
-    "cmd_install.py",
     "policy.py",
     "setups.py",
     "protect.py",
 }  # to be split
 # Modules other work in progress owns (the function-length check covers the rest).
-OTHERS = {"cmd_install", "settings_edit", "cmd_phase", "cmd_doctor", "report", "cmd_report"}
+OTHERS = {"cmd_doctor", "report", "cmd_report"}
 OTHERS |= {"report_html"}
 KNOWN_CYCLE_PREFIX = "orchestrator_boundary.bash"  # bash/'s recursion seam, being unified
 

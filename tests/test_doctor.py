@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from orchestrator_boundary import cli
-from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 
 
 @pytest.fixture
 def proj(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "proj dir"
     (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv(se.MANAGED_ENV, str(tmp_path / "no-managed.json"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "no-managed.json"))
     return root.resolve()
 
 
@@ -349,7 +349,7 @@ def test_mods_and_plugin_hooks_that_could_answer_first(
     assert "--managed-only" in lines["mods"]
     assert "'ok-all' (matcher 'Write') in plugin " in lines["other-hooks"]
     managed = tmp_path / "managed.json"
-    monkeypatch.setenv(se.MANAGED_ENV, str(managed))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(managed))
     assert cli.main(["install", "--scope", "managed", "--managed-only"]) == 0
     capsys.readouterr()
     _code, lines = doctor(proj, capsys)

@@ -14,6 +14,7 @@ from conftest import REPO
 
 from orchestrator_boundary import cli, registration
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary import subagent_permissions as sp
 from orchestrator_boundary.cmd_doctor import Context, check_windows_shell
 
@@ -22,7 +23,7 @@ from orchestrator_boundary.cmd_doctor import Context, check_windows_shell
 def proj(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "proj"
     (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv(se.MANAGED_ENV, str(tmp_path / "no-managed.json"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "no-managed.json"))
     # the plugin's hooks run python3: this interpreter's, as an activated venv would give
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     return root.resolve()
@@ -176,7 +177,7 @@ def _windows_ctx(
     (root / ".claude").mkdir(parents=True)
     groups = {e: [{"matcher": "*", "hooks": entries}] for e in se.EVENTS}
     (root / ".claude" / "settings.json").write_text(json.dumps({"hooks": groups}))
-    env = {"HOME": str(tmp_path / "h"), se.MANAGED_ENV: str(tmp_path / "none.json")}
+    env = {"HOME": str(tmp_path / "h"), sf.MANAGED_ENV: str(tmp_path / "none.json")}
     return Context(
         str(root), env, env["HOME"], platform="win32", which=found.get, exists=existing.__contains__
     )

@@ -14,8 +14,9 @@ import pytest
 
 from orchestrator_boundary import cli, registration
 from orchestrator_boundary import settings_edit as se
-from orchestrator_boundary.cmd_install import gitignore_with, starter_config
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.config import Config, parse_config
+from orchestrator_boundary.project_files import gitignore_with, starter_config
 
 USER_BASH_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/audit-bash"}]}
 RICH = {
@@ -352,7 +353,7 @@ def test_scopes(
     user = Path(os.environ["HOME"]) / ".claude" / "settings.json"
     assert ours(json.loads(user.read_text()), "PostToolUse")
     managed = tmp_path / "etc" / "managed-settings.json"
-    monkeypatch.setenv(se.MANAGED_ENV, str(managed))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(managed))
     assert run_cli("install", "--scope", "managed", "--managed-only", capsys=capsys)[0] == 0
     data = json.loads(managed.read_text())
     assert data["allowManagedHooksOnly"] is True and ours(data, "PreToolUse")
@@ -366,11 +367,11 @@ def test_scopes(
 
 def test_managed_paths_by_platform() -> None:
     assert (
-        se.settings_path("managed", "/p", platform="linux", environ={})
+        sf.settings_path("managed", "/p", platform="linux", environ={})
         == "/etc/claude-code/managed-settings.json"
     )
     assert (
-        se.settings_path("managed", "/p", platform="darwin", environ={})
+        sf.settings_path("managed", "/p", platform="darwin", environ={})
         == "/Library/Application Support/ClaudeCode/managed-settings.json"
     )
 
@@ -482,7 +483,7 @@ def test_unreadable_target_is_reported(
 ) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("")
-    monkeypatch.setenv(se.MANAGED_ENV, str(blocker / "managed-settings.json"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(blocker / "managed-settings.json"))
     code, _, err = run_cli("install", "--scope", "managed", capsys=capsys)
     assert code == 1 and "managed-settings.json: cannot be read (Not a directory)" in err
 
@@ -493,7 +494,7 @@ def test_write_failure_is_an_error(
     def refuse(path: str, text: str, *, backup: bool = True, backup_to: str = "") -> None:
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(se, "write_atomic", refuse)
+    monkeypatch.setattr(sf, "write_atomic", refuse)
     code, out, _ = run_cli("install", "--project", str(proj), capsys=capsys)
     assert code == 1 and out.startswith("error: could not write: [Errno 13] Permission denied")
     assert "written before the error: nothing" in out and "added" not in out

@@ -12,13 +12,14 @@ import pytest
 
 from orchestrator_boundary import cli, registration
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 
 
 @pytest.fixture
 def proj(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "proj"
     (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv(se.MANAGED_ENV, str(tmp_path / "etc" / "managed-settings.json"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "etc" / "managed-settings.json"))
     return root.resolve()
 
 
@@ -35,7 +36,7 @@ def settings_of(path: Path) -> dict[str, Any]:
 
 
 def file_of(scope: str, proj: Path) -> Path:
-    return Path(se.settings_path(scope, str(proj)))
+    return Path(sf.settings_path(scope, str(proj)))
 
 
 @pytest.mark.parametrize("scope", ["project", "local", "user", "managed"])

@@ -13,7 +13,7 @@ from typing import Any
 
 from orchestrator_boundary import registration
 from orchestrator_boundary import settings_edit as se
-from orchestrator_boundary.config import ConfigProblem, config_path, load_config
+from orchestrator_boundary.config import ConfigProblem, config_notes, config_path, load_config
 from orchestrator_boundary.doctor_agents import check_agent_definitions
 from orchestrator_boundary.doctor_context import (
     FAIL,
@@ -181,6 +181,14 @@ def check_config(ctx: Context) -> Check:
         )
     state = "valid" if os.path.exists(path) else "absent (defaults apply)"
     fix = "" if os.path.exists(path) else "run: orchestrator-boundary install (writes a starter)"
+    notes = config_notes(loaded)  # tool names no current tool has: allowed, but likely typos
+    if notes:
+        return Check(
+            "config",
+            WARN,
+            f"{path}: {state}, but " + " ".join(notes),
+            "correct the names the notes point at: a name no tool has matches nothing",
+        )
     return Check("config", OK, f"{path}: {state}", fix)
 
 
