@@ -95,3 +95,9 @@ def test_doctor_finds_tool_hooks_without_the_lifecycle_hooks(
     assert (
         checks["hooks"]["status"] == "ok" and "SessionEnd registered" in checks["hooks"]["message"]
     )
+
+
+def test_the_settings_example_is_what_install_writes_in_enforce() -> None:
+    example = Path(__file__).resolve().parents[1] / ".claude" / "settings.example.json"
+    written = se.with_hooks({}, entries=registration.entries("project", "enforce")).new
+    assert settings_of(example) == written
