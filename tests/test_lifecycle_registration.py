@@ -101,3 +101,22 @@ def test_the_settings_example_is_what_install_writes_in_enforce() -> None:
     example = Path(__file__).resolve().parents[1] / ".claude" / "settings.example.json"
     written = se.with_hooks({}, entries=registration.entries("project", "enforce")).new
     assert settings_of(example) == written
+
+
+def test_doctor_finds_a_plugin_without_the_lifecycle_hooks(
+    proj: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Path(__file__).resolve().parents[1]
+    old = tmp_path / "old plugin"
+    (old / "hooks").mkdir(parents=True)
+    for name in (".claude-plugin", "src"):
+        (old / name).symlink_to(repo / name)
+    (old / "hooks" / "hook.py").symlink_to(repo / "hooks" / "hook.py")
+    data = settings_of(repo / "hooks" / "hooks.json")
+    for event in registration.LIFECYCLE_EVENTS:  # as a plugin before these events shipped it
+        del data["hooks"][event]
+    (old / "hooks" / "hooks.json").write_text(json.dumps(data), encoding="utf-8")
+    cli.main(["doctor", "--project", str(proj), "--json", "--plugin-dir", str(old)])
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert checks["hooks"]["status"] == "warn"
+    assert "hooks.json lacks SubagentStop, Stop, SessionEnd" in checks["hooks"]["message"]

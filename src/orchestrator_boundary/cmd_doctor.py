@@ -102,6 +102,19 @@ def check_hooks_registered(ctx: Context) -> Check:
             )
         return check_lifecycle_registered(found, where)
     if plugin:
+        lacking = [
+            e
+            for e in registration.LIFECYCLE_EVENTS
+            if routes and not any(r.hooks[e] for r in routes)
+        ]
+        if lacking:
+            return Check(
+                "hooks",
+                WARN,
+                f"registered through the {plugin}, but its hooks.json lacks {', '.join(lacking)}: "
+                "delegation deliverables are not checked and there is no stop summary",
+                "update the plugin to this version of orchestrator-boundary",
+            )
         return Check("hooks", OK, f"registered through the {plugin}")
     if len(missing) == len(registration.TOOL_EVENTS):
         return Check(
