@@ -47,6 +47,7 @@ SHELL = {
     "report_signals",
     "report_trail",
     "settings_edit",
+    "settings_files",
     "setups",
     "shell",
     "state",
@@ -72,9 +73,9 @@ BANNED_ATTRS = {
 }  # fmt: skip
 BANNED_CALLS = {"open", "print", "input"}
 # Owned by other work in progress; each to be brought under the limits there.
-KNOWN_LONG_MODULES = {"settings_edit.py", "cmd_install.py"}  # to be split
+KNOWN_LONG_MODULES: set[str] = set()  # every module is under the limit
 # Modules other work in progress owns (the function-length check covers the rest).
-OTHERS = {"cmd_install", "settings_edit", "cmd_phase", "cmd_doctor", "report", "cmd_report"}
+OTHERS = {"cmd_doctor", "report", "cmd_report"}
 OTHERS |= {"report_html"}
 
 

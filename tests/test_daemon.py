@@ -35,16 +35,13 @@ if _loaded is not None and not str(getattr(_loaded, "__file__", "")).startswith(
     for _name in [m for m in sys.modules if m.split(".")[0] == "orchestrator_boundary"]:
         del sys.modules[_name]
 
-from orchestrator_boundary import client, daemon, setups, wire  # noqa: E402
+from orchestrator_boundary import client, daemon, registration, setups, wire  # noqa: E402
 from orchestrator_boundary.shell import evaluate  # noqa: E402
 
-HOOKS = {
-    "PreToolUse": REPO / "hooks" / "pre_tool_use.py",
-    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
-}
+HOOK = REPO / "hooks" / "hook.py"  # the checkout's one entry script: hook.py EVENT
 # The entry script with `site` made unimportable: only the evaluator can answer.
 RUN_SCRIPT = (
-    "sys.argv = [sys.argv[1]]; src = open(sys.argv[0]).read(); "
+    "sys.argv = sys.argv[1:]; src = open(sys.argv[0]).read(); "
     "exec(compile(src, sys.argv[0], 'exec'), {'__name__': '__main__', '__file__': sys.argv[0]})"
 )
 DAEMON_ONLY = "import sys; sys.modules['site'] = None; " + RUN_SCRIPT
@@ -118,11 +115,11 @@ def base_env(proj: Path, rt: Path, **extra: str) -> dict[str, str]:
 def run_hook(
     event: str, raw: bytes, env: dict[str, str], cwd: Path, *, daemon_only: bool = False
 ) -> subprocess.CompletedProcess[bytes]:
-    script = str(HOOKS[event])
+    script = str(HOOK)
     argv = (
-        [sys.executable, "-I", "-S", "-c", DAEMON_ONLY, script]
+        [sys.executable, "-I", "-S", "-c", DAEMON_ONLY, script, event]
         if daemon_only
-        else [sys.executable, "-I", "-S", script]
+        else [sys.executable, "-I", "-S", script, event]
     )
     return subprocess.run(
         argv, input=raw, env=env, cwd=cwd, capture_output=True, timeout=60, check=False
@@ -514,29 +511,13 @@ def test_framing_round_trip_and_rejects_truncation() -> None:
         wire.unpack(b"abc")
 
 
-def test_hook_command_forms() -> None:
-    cmd = client.hook_command("PreToolUse", "/usr/bin/python3")
-    assert (
-        cmd
-        == f'"/usr/bin/python3" -I -S "{SRC / "orchestrator_boundary" / "client.py"}" PreToolUse'
-    )
-    assert client.hook_command("post", "/p y/python", package_dir="/s p/orchestrator_boundary") == (
-        '"/p y/python" -I -S "/s p/orchestrator_boundary/client.py" PostToolUse'
-    )
-    assert client.hook_command("pre", "/usr/bin/python3", hooks_dir=str(REPO / "hooks")) == (
-        f'"/usr/bin/python3" -I -S "{HOOKS["PreToolUse"]}"'
-    )
-    with pytest.raises(ValueError):
-        client.hook_command("Notification")  # not an event the hooks serve
-
-
 def test_the_registered_command_runs_through_the_shell(proj: Path, rt: Path) -> None:
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
     raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
     want = expected("PreToolUse", raw, env)
     for _ in range(2):  # the first call starts the evaluator, the second may use it
         got = subprocess.run(
-            ["sh", "-c", client.hook_command("PreToolUse")],
+            ["sh", "-c", registration.direct_entry("PreToolUse")["command"]],
             input=raw,
             env=env,
             cwd=proj,
@@ -559,7 +540,7 @@ def test_client_imports_stay_small(proj: Path, rt: Path) -> None:
     start_and_wait(proj, rt, env)
     raw = _payload(proj, "Read", {"file_path": str(proj / "a.py")})
     got = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", probe, str(HOOKS["PreToolUse"])],
+        [sys.executable, "-I", "-S", "-c", probe, str(HOOK), "PreToolUse"],
         input=raw,
         env=env,
         cwd=proj,
@@ -600,19 +581,20 @@ def test_edited_source_retires_the_evaluator_and_installed_form_works(
     assert _until(lambda: not _alive(first), 10), "an evaluator running old code must quit"
 
 
-def test_hook_command_survives_the_shell(tmp_path: Path) -> None:
+def test_the_registered_command_survives_the_shell(tmp_path: Path) -> None:
     odd = tmp_path / 'it\'s a $HOME "dir" `x`'
     odd.mkdir()
     for event in wire.EVENTS:
-        cmd = client.hook_command(event, sys.executable, hooks_dir=str(odd))
+        cmd = registration.direct_entry(
+            event, launcher_py=str(odd / "launcher.py"), platform="linux"
+        )["command"]
         echo = subprocess.run(
             ["sh", "-c", "printf '%s\\n' " + cmd.replace(" -I -S ", " ")],
             capture_output=True,
             text=True,
             check=True,
         ).stdout.splitlines()
-        assert echo[0] == sys.executable
-        assert echo[1].startswith(str(odd) + "/")
+        assert echo == [sys.executable, str(odd / "launcher.py"), event]
 
 
 def test_a_listener_that_is_not_the_evaluator_is_never_asked(proj: Path, rt: Path) -> None:

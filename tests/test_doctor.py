@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from orchestrator_boundary import cli
-from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 
 
 @pytest.fixture
 def proj(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "proj dir"
     (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv(se.MANAGED_ENV, str(tmp_path / "no-managed.json"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "no-managed.json"))
     return root.resolve()
 
 
@@ -64,7 +64,9 @@ def test_healthy_install(proj: Path, fake_bin: Path, capsys: pytest.CaptureFixtu
     code, lines = doctor(proj, capsys)
     assert code == 0, lines
     assert lines["claude"].startswith("OK   claude: claude 2.1.330")
-    assert lines["hooks"].startswith("OK   hooks: PreToolUse and PostToolUse registered")
+    assert lines["hooks"].startswith(
+        "OK   hooks: PreToolUse, PostToolUse, SubagentStop, Stop, SessionEnd registered"
+    )
     assert "answer as expected" in lines["commands"] and lines["commands"].startswith("OK")
     assert lines["phase"] == "OK   phase: warn (from config)"
     assert all(v.startswith("OK") for v in lines.values()), lines
@@ -347,7 +349,7 @@ def test_mods_and_plugin_hooks_that_could_answer_first(
     assert "--managed-only" in lines["mods"]
     assert "'ok-all' (matcher 'Write') in plugin " in lines["other-hooks"]
     managed = tmp_path / "managed.json"
-    monkeypatch.setenv(se.MANAGED_ENV, str(managed))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(managed))
     assert cli.main(["install", "--scope", "managed", "--managed-only"]) == 0
     capsys.readouterr()
     _code, lines = doctor(proj, capsys)

@@ -14,6 +14,7 @@ from conftest import REPO
 
 from orchestrator_boundary import cli, registration
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary import subagent_permissions as sp
 from orchestrator_boundary.cmd_doctor import Context, check_windows_shell
 
@@ -22,7 +23,7 @@ from orchestrator_boundary.cmd_doctor import Context, check_windows_shell
 def proj(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "proj"
     (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv(se.MANAGED_ENV, str(tmp_path / "no-managed.json"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "no-managed.json"))
     # the plugin's hooks run python3: this interpreter's, as an activated venv would give
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     return root.resolve()
@@ -45,7 +46,7 @@ def test_the_plugin_route_alone_is_checked_by_running_its_hooks(
         f"registered through the plugin (--plugin-dir {REPO}: {REPO})"
     )
     assert checks["commands"]["status"] == "ok", checks["commands"]
-    assert checks["commands"]["message"].startswith("2 registered command(s) answer as expected")
+    assert checks["commands"]["message"].startswith("5 registered command(s) answer as expected")
 
 
 def test_an_installed_and_enabled_plugin_is_found(
@@ -70,7 +71,7 @@ def test_both_routes_at_once_are_reported(proj: Path, capsys: pytest.CaptureFixt
     assert checks["hooks"]["status"] == "warn"
     assert "both routes are active" in checks["hooks"]["message"]
     assert "every call is judged twice" in checks["hooks"]["message"]
-    assert checks["commands"]["message"].startswith("4 registered command(s)")
+    assert checks["commands"]["message"].startswith("10 registered command(s)")
 
 
 def _files(*items: tuple[str, dict[str, Any]]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -176,7 +177,7 @@ def _windows_ctx(
     (root / ".claude").mkdir(parents=True)
     groups = {e: [{"matcher": "*", "hooks": entries}] for e in se.EVENTS}
     (root / ".claude" / "settings.json").write_text(json.dumps({"hooks": groups}))
-    env = {"HOME": str(tmp_path / "h"), se.MANAGED_ENV: str(tmp_path / "none.json")}
+    env = {"HOME": str(tmp_path / "h"), sf.MANAGED_ENV: str(tmp_path / "none.json")}
     return Context(
         str(root), env, env["HOME"], platform="win32", which=found.get, exists=existing.__contains__
     )

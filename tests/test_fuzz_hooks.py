@@ -1,7 +1,7 @@
 """Issue 6.3: every input gets a deliberate answer, through both entry points.
 
 In-process through ``shell.evaluate`` for many examples, through real subprocesses of
-``hooks/pre_tool_use.py`` and ``hooks/post_tool_use.py`` for a few. The contract checked for
+``hooks/hook.py PreToolUse`` and ``hooks/hook.py PostToolUse`` for a few. The contract checked for
 every input: exit code 0 or 2; stdout empty or exactly one JSON object of the protocol (never
 ``allow``, never a traceback); exit 2 comes with one line on stderr; in enforce, input that
 cannot be understood is exit 2.
@@ -27,10 +27,7 @@ from orchestrator_boundary import shell
 from orchestrator_boundary.payload import MAX_PAYLOAD_BYTES
 
 REPO = Path(__file__).resolve().parents[1]
-HOOKS = {
-    "PreToolUse": REPO / "hooks" / "pre_tool_use.py",
-    "PostToolUse": REPO / "hooks" / "post_tool_use.py",
-}
+HOOK = REPO / "hooks" / "hook.py"  # hook.py EVENT
 
 _QUIET = [
     HealthCheck.too_slow,
@@ -388,7 +385,7 @@ def test_broken_environment_is_a_deliberate_answer(proj: dict[str, Any]) -> None
 def run_subprocess(raw: bytes, env: dict[str, str], event: str) -> tuple[int, str, str]:
     full_env = {"PATH": os.environ.get("PATH", ""), **env}
     done = subprocess.run(
-        [sys.executable, str(HOOKS[event])],
+        [sys.executable, str(HOOK), event],
         input=raw,
         capture_output=True,
         env=full_env,

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from orchestrator_boundary import cli
+from orchestrator_boundary import cli, registration
 from orchestrator_boundary import settings_edit as se
-from orchestrator_boundary.cmd_install import gitignore_with, starter_config
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.config import Config, parse_config
+from orchestrator_boundary.project_files import gitignore_with, starter_config
 
 USER_BASH_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/audit-bash"}]}
 RICH = {
@@ -54,6 +55,11 @@ def ours(data: dict[str, Any], event: str) -> list[dict[str, Any]]:
     return se.registered(data)[event]
 
 
+def commands(word: str) -> dict[str, str]:
+    """A plain command of ours per registered event."""
+    return {e: f"{word} orchestrator_boundary {e}" for e in se.EVENTS}
+
+
 def backup_folder() -> Path:
     return Path(os.environ["HOME"]) / ".claude" / "orchestrator-boundary" / "backups"
 
@@ -74,10 +80,7 @@ def backup_folder() -> Path:
 def test_with_hooks_adds_both_events_and_keeps_everything_else(old: dict[str, Any]) -> None:
     change = se.with_hooks(
         old,
-        commands={
-            "PreToolUse": "x orchestrator_boundary pre",
-            "PostToolUse": "x orchestrator_boundary post",
-        },
+        commands=commands("x"),
     )
     new = change.new
     for key, value in old.items():
@@ -99,29 +102,20 @@ def test_with_hooks_adds_both_events_and_keeps_everything_else(old: dict[str, An
 def test_with_hooks_is_idempotent_and_replaces_a_stale_command() -> None:
     first = se.with_hooks(
         RICH,
-        commands={
-            "PreToolUse": "old orchestrator_boundary pre",
-            "PostToolUse": "old orchestrator_boundary post",
-        },
+        commands=commands("old"),
     ).new
     again = se.with_hooks(
         first,
-        commands={
-            "PreToolUse": "old orchestrator_boundary pre",
-            "PostToolUse": "old orchestrator_boundary post",
-        },
+        commands=commands("old"),
     )
     assert not again.changed and again.actions == []
     moved = se.with_hooks(
         first,
-        commands={
-            "PreToolUse": "new orchestrator_boundary pre",
-            "PostToolUse": "new orchestrator_boundary post",
-        },
+        commands=commands("new"),
     )
-    assert moved.actions == ["replaced the PreToolUse hook", "replaced the PostToolUse hook"]
+    assert moved.actions == [f"replaced the {e} hook" for e in se.EVENTS]
     assert [h["command"] for h in ours(moved.new, "PreToolUse")] == [
-        "new orchestrator_boundary pre"
+        "new orchestrator_boundary PreToolUse"
     ]
     assert moved.new["hooks"]["PreToolUse"][0] == USER_BASH_HOOK
 
@@ -174,34 +168,38 @@ def test_parse_settings_reports_line_and_column() -> None:
     assert se.parse_settings("  \n", "f.json") == {}
 
 
-def test_hook_command_quotes_spaces_and_has_the_marker() -> None:
-    cmd = se.hook_command(
+def test_direct_entry_quotes_spaces_and_has_the_marker() -> None:
+    entry = registration.direct_entry(
         "PreToolUse",
-        executable="/opt/my env/bin/python",
-        package_dir="/src/a b/orchestrator_boundary",
+        python="/opt/my env/bin/python",
+        launcher_py="/src/a b/orchestrator_boundary/launcher.py",
+        platform="linux",
     )
-    assert shlex.split(cmd) == [
+    assert shlex.split(entry["command"]) == [
         "/opt/my env/bin/python",
         "-I",
         "-S",
         "/src/a b/orchestrator_boundary/launcher.py",
         "PreToolUse",
     ]
-    inst = se.hook_command(
-        "post",
-        executable="/usr/bin/python3",
-        package_dir="/v/lib/python3.11/site-packages/orchestrator_boundary",
-    )
-    assert shlex.split(inst) == [
-        "/usr/bin/python3",
-        "-I",
-        "-S",
-        "/v/lib/python3.11/site-packages/orchestrator_boundary/launcher.py",
-        "PostToolUse",
-    ]
-    assert se.is_ours({"command": cmd}) and se.is_ours({"command": inst})
+    assert registration.entry_argv(entry) == shlex.split(entry["command"])
+    assert se.is_ours(entry)
     with pytest.raises(ValueError):
-        se.hook_command("Notification")  # not an event the hooks serve
+        registration.direct_entry("Notification")  # not an event the hooks serve
+
+
+def test_lifecycle_events_are_registered_without_a_matcher_and_never_block() -> None:
+    new = se.with_hooks({}, entries=registration.entries("local", "enforce", python="/p/python"))
+    hooks = new.new["hooks"]
+    assert list(hooks) == list(se.EVENTS)
+    for event in registration.TOOL_EVENTS:
+        [group] = hooks[event]
+        assert group["matcher"] == "*" and group["hooks"][0]["onFailure"] == "block"
+    for event in registration.LIFECYCLE_EVENTS:
+        [group] = hooks[event]
+        assert "matcher" not in group and "onFailure" not in group["hooks"][0]
+        assert shlex.split(group["hooks"][0]["command"])[-1] == event
+    assert se.without_hooks(new.new).new == {}
 
 
 def test_matcher_rules() -> None:
@@ -355,7 +353,7 @@ def test_scopes(
     user = Path(os.environ["HOME"]) / ".claude" / "settings.json"
     assert ours(json.loads(user.read_text()), "PostToolUse")
     managed = tmp_path / "etc" / "managed-settings.json"
-    monkeypatch.setenv(se.MANAGED_ENV, str(managed))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(managed))
     assert run_cli("install", "--scope", "managed", "--managed-only", capsys=capsys)[0] == 0
     data = json.loads(managed.read_text())
     assert data["allowManagedHooksOnly"] is True and ours(data, "PreToolUse")
@@ -369,11 +367,11 @@ def test_scopes(
 
 def test_managed_paths_by_platform() -> None:
     assert (
-        se.settings_path("managed", "/p", platform="linux", environ={})
+        sf.settings_path("managed", "/p", platform="linux", environ={})
         == "/etc/claude-code/managed-settings.json"
     )
     assert (
-        se.settings_path("managed", "/p", platform="darwin", environ={})
+        sf.settings_path("managed", "/p", platform="darwin", environ={})
         == "/Library/Application Support/ClaudeCode/managed-settings.json"
     )
 
@@ -459,10 +457,7 @@ def test_foreign_shapes_inside_lists_are_left_alone() -> None:
     odd = {"hooks": {"PreToolUse": ["a string", {"matcher": "Bash"}, {"hooks": "not a list"}]}}
     new = se.with_hooks(
         odd,
-        commands={
-            "PreToolUse": "p orchestrator_boundary pre",
-            "PostToolUse": "p orchestrator_boundary post",
-        },
+        commands=commands("p"),
     ).new
     assert new["hooks"]["PreToolUse"][:3] == odd["hooks"]["PreToolUse"]
     assert se.without_hooks(new).new == odd
@@ -488,7 +483,7 @@ def test_unreadable_target_is_reported(
 ) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("")
-    monkeypatch.setenv(se.MANAGED_ENV, str(blocker / "managed-settings.json"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(blocker / "managed-settings.json"))
     code, _, err = run_cli("install", "--scope", "managed", capsys=capsys)
     assert code == 1 and "managed-settings.json: cannot be read (Not a directory)" in err
 
@@ -499,14 +494,14 @@ def test_write_failure_is_an_error(
     def refuse(path: str, text: str, *, backup: bool = True, backup_to: str = "") -> None:
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(se, "write_atomic", refuse)
+    monkeypatch.setattr(sf, "write_atomic", refuse)
     code, out, _ = run_cli("install", "--project", str(proj), capsys=capsys)
     assert code == 1 and out.startswith("error: could not write: [Errno 13] Permission denied")
     assert "written before the error: nothing" in out and "added" not in out
 
 
 def test_registered_command_runs_from_a_shell(proj: Path) -> None:
-    cmd = se.hook_command("PreToolUse")
+    cmd = registration.direct_entry("PreToolUse")["command"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(CLAUDE_PROJECT_DIR=str(proj), ORCHESTRATOR_BOUNDARY_NO_DAEMON="1")
     payload = json.dumps(

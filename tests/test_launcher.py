@@ -138,12 +138,13 @@ def test_committed_settings_hold_no_path_of_the_installers_machine(
     data = json.loads(committed)
     for event in se.EVENTS:
         [hook] = se.registered(data)[event]
+        block = {"onFailure": "block"} if event in registration.TOOL_EVENTS else {}
         assert hook == {
             "type": "command",
             "command": f'sh "${{CLAUDE_PROJECT_DIR}}/.claude/orchestrator-boundary/launch.sh" '
             f"{event} enforce",
             "timeout": 10,
-            "onFailure": "block",
+            **block,
         }
     assert (clone / registration.SHIM_RELPATH).read_text() == registration.shim_text()
     # the installer's own pointer lives in its Claude folder, not in the repository
@@ -190,6 +191,42 @@ def test_a_teammate_without_an_installation_is_blocked_with_how_to_install(
         assert registration.PYTHON_ENV in err
     post = run_entry(clone, b_home, "PostToolUse")
     assert post.returncode == 0 and post.stdout == b""
+
+
+def lifecycle_payload(root: Path, event: str) -> bytes:
+    data = {
+        "session_id": "s-1",
+        "transcript_path": "",
+        "cwd": str(root),
+        "hook_event_name": event,
+        "stop_hook_active": False,
+    }
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("event", registration.LIFECYCLE_EVENTS)
+def test_the_shim_passes_a_lifecycle_event_through_and_never_blocks_it(
+    machines: dict[str, Any], event: str
+) -> None:
+    """ADR 0033: without an installation, or with one that fails (an older launcher that does
+    not know the event exits 2), a lifecycle event exits 0: a stop is never held by a failure."""
+    _, a_home, repo = machines["a"]
+    done = run_entry(repo, a_home, event, data=lifecycle_payload(repo, event))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    trail = (repo / ".claude" / "boundary" / "audit.jsonl").read_text(encoding="utf-8")
+    assert json.loads(trail.splitlines()[-1])["event"] == event  # it reached the installation
+    _, b_home, clone = machines["b"]
+    missing = run_entry(clone, b_home, event, data=lifecycle_payload(clone, event))
+    assert (missing.returncode, missing.stdout) == (0, b"")
+    old = machines["tmp"] / "old-launcher.py"
+    old.write_text("import sys\nsys.stderr.write('usage: launcher.py PreToolUse')\nsys.exit(2)\n")
+    pointer = b_home / ".claude" / "orchestrator-boundary" / "launcher"
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    pointer.write_text(f"{sys.executable}\n{old}\n")
+    failing = run_entry(clone, b_home, event, data=lifecycle_payload(clone, event))
+    assert (failing.returncode, failing.stdout) == (0, b""), failing.stderr
+    blocked = run_entry(clone, b_home)  # the same failure on a tool call still blocks
+    assert blocked.returncode == 2
 
 
 def test_in_warn_a_teammate_without_one_is_told_once_per_session(
@@ -280,8 +317,8 @@ def test_user_scope_keeps_the_trail_out_of_the_repository(
     )
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/cfg")
     assert launcher.user_trail(root, os.environ).startswith("/cfg/orchestrator-boundary/")
-    [pre, _post] = registration.entries("user", "warn", python="/p/python").values()
-    assert pre["command"].endswith(" PreToolUse user")
+    for event, entry in registration.entries("user", "warn", python="/p/python").items():
+        assert entry["command"].endswith(f" {event} user")
 
 
 def test_the_shim_is_posix_sh() -> None:
@@ -307,7 +344,7 @@ def test_the_shim_is_posix_sh() -> None:
             "PreToolUse",
             "/h/.claude/orchestrator-boundary/projects/-w-repo/audit.jsonl",
         ),
-        (["l", "Stop"], None, None),
+        (["l", "Notification"], None, None),
         (["l"], None, None),
         (["l", "PreToolUse", "other"], None, None),
     ],
@@ -324,7 +361,7 @@ def test_launcher_arguments(argv: list[str], event: str | None, trail: str | Non
 
 def test_a_misregistered_command_blocks(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-I", "-S", registration.LAUNCHER_PY, "Stop"],
+        [sys.executable, "-I", "-S", registration.LAUNCHER_PY, "Notification"],
         input=b"{}",
         capture_output=True,
         timeout=60,

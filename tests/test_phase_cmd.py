@@ -9,7 +9,7 @@ import pytest
 from report_trails import build
 
 from orchestrator_boundary import cli
-from orchestrator_boundary.cmd_install import starter_config
+from orchestrator_boundary.project_files import starter_config
 
 COMMENTED = """# team config, do not reformat
 phase = "warn"  # rollout started 2026-11-01

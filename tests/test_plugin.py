@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from orchestrator_boundary import __version__
+from orchestrator_boundary import __version__, registration
 from orchestrator_boundary import settings_edit as se
 
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / ".claude-plugin" / "plugin.json"
 HOOKS_JSON = REPO / "hooks" / "hooks.json"
-SCRIPTS = {"PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py"}
+EVENTS = ("PreToolUse", "PostToolUse", "SubagentStop", "Stop", "SessionEnd")
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -41,20 +42,23 @@ def test_hooks_json_shape() -> None:
     data = load(HOOKS_JSON)
     assert set(data) <= {"description", "hooks"}
     hooks = data["hooks"]
-    assert set(hooks) == set(SCRIPTS)
-    for event, script in SCRIPTS.items():
+    assert list(hooks) == list(EVENTS) == list(registration.EVENTS)
+    for event in EVENTS:
         groups = hooks[event]
         assert isinstance(groups, list) and len(groups) == 1
         group = groups[0]
-        assert group["matcher"] == "*" and len(group["hooks"]) == 1
+        assert group.get("matcher") == registration.matcher(event) and len(group["hooks"]) == 1
         hook = group["hooks"][0]
         assert hook["type"] == "command"
         assert hook["timeout"] == se.HOOK_TIMEOUT_S
-        # -I -S: the import-free client starts like a bare interpreter (ADR 0009)
-        assert hook["command"] == f'python3 -I -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/{script}"'
-        assert (REPO / "hooks" / script).is_file()
-        # a hook that cannot start blocks (ADR 0024), and the description says so
-        assert hook["onFailure"] == "block"
+        # one entry script, the event as its argument; -I -S: the import-free client starts
+        # like a bare interpreter (ADR 0009)
+        assert hook["command"] == f'python3 -I -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/hook.py" {event}'
+        # a tool hook that cannot start blocks (ADR 0024), and the description says so; a
+        # lifecycle hook never does (ADR 0033)
+        assert hook.get("onFailure") == ("block" if event in TOOL_EVENTS else None)
+    assert (REPO / "hooks" / "hook.py").is_file()
+    assert sorted(p.name for p in (REPO / "hooks").iterdir() if p.suffix == ".py") == ["hook.py"]
     assert '"onFailure": "block"' in data["description"] and "2.1.295" in data["description"]
 
 
@@ -79,7 +83,7 @@ def python3_shim(tmp_path: Path) -> Path:
     return bin_dir
 
 
-@pytest.mark.parametrize("event", list(SCRIPTS))
+@pytest.mark.parametrize("event", TOOL_EVENTS)
 def test_plugin_commands_run_through_sh(
     event: str, plugin_root: Path, python3_shim: Path, tmp_path: Path
 ) -> None:
@@ -117,3 +121,38 @@ def test_plugin_commands_run_through_sh(
     else:
         assert answer["decision"] == "block"
     assert (project / ".claude" / "boundary" / "audit.jsonl").exists()
+
+
+@pytest.mark.parametrize("event", ["SubagentStop", "Stop", "SessionEnd"])
+def test_plugin_lifecycle_commands_run_through_sh(
+    event: str, plugin_root: Path, python3_shim: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    command = load(HOOKS_JSON)["hooks"][event][0]["hooks"][0]["command"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(
+        PATH=f"{python3_shim}{os.pathsep}{env.get('PATH', '')}",
+        CLAUDE_PLUGIN_ROOT=str(plugin_root),
+        CLAUDE_PROJECT_DIR=str(project),
+        ORCHESTRATOR_BOUNDARY_PHASE="enforce",
+    )
+    payload = {
+        "session_id": "s",
+        "transcript_path": "",
+        "cwd": str(project),
+        "hook_event_name": event,
+        "stop_hook_active": False,
+        **({"agent_id": "a1", "agent_type": "general-purpose"} if event == "SubagentStop" else {}),
+    }
+    done = subprocess.run(
+        ["sh", "-c", command],
+        input=json.dumps(payload).encode(),
+        env=env,
+        capture_output=True,
+        timeout=60,
+        cwd=project,
+    )
+    assert (done.returncode, done.stdout) == (0, b""), done.stderr
+    trail = (project / ".claude" / "boundary" / "audit.jsonl").read_text(encoding="utf-8")
+    assert json.loads(trail.splitlines()[-1])["event"] == event

@@ -94,7 +94,8 @@ def test_the_fixtures_run_the_real_entry_point(boundary_payload, boundary_hook):
     answer = boundary_hook(boundary_payload("Read", {"file_path": "src/app.py"}))
     assert answer.exit_code == 0 and answer.decision == "none"
     assert answer.record is not None and answer.record["tool_name"] == "Read"
-    assert answer.command[-2].endswith("client.py")  # the command install registers
+    # the command install registers (registration.direct_entry)
+    assert answer.command[-2].endswith("launcher.py") and answer.command[-1] == "PreToolUse"
 
 
 def test_payload_shape(boundary_payload, boundary_project):

@@ -24,15 +24,16 @@ WIN_LAUNCHER = r"C:\Users\Ann Lee\proj env\Lib\site-packages\orchestrator_bounda
     ids=["enforce", "ask", "warn", "off"],
 )
 @pytest.mark.parametrize("scope", ["project", "local", "user", "managed"])
-def test_on_failure_by_phase_on_both_entries(
+def test_on_failure_by_phase_on_the_tool_entries(
     scope: str, phase: str, on_failure: str | None
 ) -> None:
     entries = rg.entries(
         scope, phase, python="/v/bin/python", launcher_py="/v/orchestrator_boundary/launcher.py"
     )
-    assert set(entries) == {"PreToolUse", "PostToolUse"}
-    for entry in entries.values():
-        assert entry.get("onFailure") == on_failure
+    assert list(entries) == ["PreToolUse", "PostToolUse", "SubagentStop", "Stop", "SessionEnd"]
+    for event, entry in entries.items():
+        # never on a lifecycle event: a failure there must not hold a stop (ADR 0033)
+        assert entry.get("onFailure") == (on_failure if event in rg.TOOL_EVENTS else None)
         assert entry["timeout"] == 10 and entry["type"] == "command"
         assert se.is_ours(entry)
 

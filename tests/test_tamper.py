@@ -35,7 +35,7 @@ TARGETS = {
     "audit folder file": lambda p: p.root / ".claude/boundary/other.jsonl",
     "package module": lambda p: Path(wire.PACKAGE_DIR) / "policy.py",
     "package new file": lambda p: Path(wire.PACKAGE_DIR) / "evil.py",
-    "hook entry script": lambda p: Path(wire.PACKAGE_DIR).parents[1] / "hooks/pre_tool_use.py",
+    "hook entry script": lambda p: Path(wire.PACKAGE_DIR).parents[1] / "hooks/hook.py",
     "agent definition": lambda p: p.root / ".claude/agents/coder.md",
     "new agent definition": lambda p: p.root / ".claude/agents/new.md",
     "user agent definition": lambda p: p.home / ".claude/agents/mine.md",

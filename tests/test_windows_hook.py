@@ -27,8 +27,8 @@ HOOKS = REPO / "hooks"
 CLIENT = REPO / "src" / "orchestrator_boundary" / "client.py"
 # the entry points a Windows install may register: the checkout's scripts, the package's client
 ENTRIES = {
-    "hooks-pre": ([str(HOOKS / "pre_tool_use.py")], "PreToolUse"),
-    "hooks-post": ([str(HOOKS / "post_tool_use.py")], "PostToolUse"),
+    "hooks-pre": ([str(HOOKS / "hook.py"), "PreToolUse"], "PreToolUse"),
+    "hooks-post": ([str(HOOKS / "hook.py"), "PostToolUse"], "PostToolUse"),
     "client-pre": ([str(CLIENT), "PreToolUse"], "PreToolUse"),
     "client-post": ([str(CLIENT), "PostToolUse"], "PostToolUse"),
 }
@@ -207,7 +207,7 @@ def test_concurrent_hooks_lose_and_interleave_no_audit_line(drive_c: Path, tmp_p
     for h in range(hooks):
         stdin = tmp_path / f"h{h}.in"
         stdin.write_bytes(payload("Write", f"src\\h{h}.py", tool_use_id=f"toolu_h{h}"))
-        started.append((f"h{h}", python_argv(str(HOOKS / "pre_tool_use.py")), stdin))
+        started.append((f"h{h}", python_argv(str(HOOKS / "hook.py"), "PreToolUse"), stdin))
     procs = []
     with contextlib.ExitStack() as stack:
         for name, argv, stdin in started:

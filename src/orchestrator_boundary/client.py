@@ -320,47 +320,6 @@ EVENT_ARGS = {
     "Stop": "Stop",
     "SessionEnd": "SessionEnd",
 }
-# The checkout's entry script of each event (``hooks/*.py``).
-HOOK_SCRIPTS = {
-    "PreToolUse": "pre_tool_use.py",
-    "PostToolUse": "post_tool_use.py",
-    "SubagentStop": "subagent_stop.py",
-    "Stop": "stop.py",
-    "SessionEnd": "session_end.py",
-}
-
-
-def hook_command(
-    event: str,
-    python: str | None = None,
-    *,
-    package_dir: str | None = None,
-    hooks_dir: str | None = None,
-) -> str:
-    """The command line to register for ``event`` in Claude Code's settings (ADR 0009).
-
-    ``"<python>" -I -S "<package dir>/client.py" PreToolUse``: by path, so it works for a
-    checkout and an installed package alike without ``site`` (``-m`` would need it), and it
-    names ``orchestrator_boundary`` (what ``settings_edit.is_ours`` looks for). ``hooks_dir``
-    gives the checkout's ``hooks/*.py`` form instead. Quoted for ``sh -c``.
-    """
-    name = EVENT_ARGS.get(event)
-    if name is None:
-        raise ValueError(f"unknown hook event {event!r}")
-    exe = os.path.abspath(python or sys.executable)
-    if hooks_dir:
-        script = os.path.join(hooks_dir, HOOK_SCRIPTS[name])
-        return f"{_sh_quote(exe)} -I -S {_sh_quote(script)}"
-    client_py = os.path.join(os.path.abspath(package_dir or wire.PACKAGE_DIR), "client.py")
-    return f"{_sh_quote(exe)} -I -S {_sh_quote(client_py)} {name}"
-
-
-def _sh_quote(word: str) -> str:
-    """Double quotes (readable in settings.json) unless the word needs the shell's single ones."""
-    if not any(c in word for c in '"$`\\!'):
-        return f'"{word}"'
-    return "'" + word.replace("'", "'\\''") + "'"
-
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in EVENT_ARGS:

@@ -10,11 +10,13 @@ import os
 import sys
 from typing import Any
 
+from orchestrator_boundary.config import config_notes
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.foreign import setup_for
 from orchestrator_boundary.payload import HookPayload, parse_payload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.session import SessionKind
+from orchestrator_boundary.setups import Setup
 from orchestrator_boundary.shell import judge
 from orchestrator_boundary.verdict import Verdict, render
 
@@ -87,16 +89,20 @@ def unjudged(data: object, error: str) -> dict[str, Any]:
     }
 
 
-def judge_with_args(payload: HookPayload, env: dict[str, str], args: argparse.Namespace) -> Verdict:
-    """The verdict for ``payload`` with the common options (--config, --phase) applied, under
+def setup_with_args(payload: HookPayload, env: dict[str, str], args: argparse.Namespace) -> Setup:
+    """The setup for ``payload`` with the common options (--config, --phase) applied, under
     the path rules of the platform it was recorded on (``foreign.setup_for``)."""
-    s = setup_for(
+    return setup_for(
         payload,
         env,
         config_file=args.config and os.path.abspath(args.config),
         phase_override=Phase(args.phase) if args.phase else None,
     )
-    return judge(payload, s)
+
+
+def judge_with_args(payload: HookPayload, env: dict[str, str], args: argparse.Namespace) -> Verdict:
+    """The verdict for ``payload`` with the common options (--config, --phase) applied."""
+    return judge(payload, setup_with_args(payload, env, args))
 
 
 def environ_for(args: argparse.Namespace) -> dict[str, str]:
@@ -123,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
         raw = sys.stdin.buffer.read()
     try:
         payload = parse_payload(raw)
-        verdict = judge_with_args(payload, env, args)
+        s = setup_with_args(payload, env, args)
+        verdict = judge(payload, s)
     except BoundaryInputError as exc:
         row = unjudged(_object(raw), str(exc))
         if args.json:
@@ -132,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {exc}\n  session: {row['session_kind']}")
         return 2
     summary = verdict_summary(verdict)
+    summary["config_notes"] = config_notes(s.config)  # tool names no current tool has
     if args.json:
         summary["hook_output"] = render(verdict).stdout or None
         if verdict.assessment.bash is not None:
@@ -196,6 +204,7 @@ def text_report(v: Verdict, s: dict[str, Any]) -> str:
     if v.violation:
         lines.append(f"  violation: {s['code']} by rule {s['rule']}")
         lines.append(f"  why: {s['reason']}")
+    lines.extend(f"  config note: {note}" for note in s.get("config_notes", []))
     lines.append(
         f"  decision: {s['decision']}"
         + ("  (would deny in enforce)" if s["would_deny"] else "")

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from orchestrator_boundary import registration
 from orchestrator_boundary import settings_edit as se
-from orchestrator_boundary.config import ConfigProblem, config_path, load_config
+from orchestrator_boundary.config import ConfigProblem, config_notes, config_path, load_config
 from orchestrator_boundary.doctor_agents import check_agent_definitions
 from orchestrator_boundary.doctor_context import (
     FAIL,
@@ -82,7 +83,7 @@ def check_settings_files(ctx: Context) -> Check:
 
 def check_hooks_registered(ctx: Context) -> Check:
     found = ours(ctx)
-    missing = [e for e in se.EVENTS if not found[e]]
+    missing = [e for e in registration.TOOL_EVENTS if not found[e]]
     routes = ctx.plugin_routes()
     plugin = (
         "plugin (" + ", ".join(f"{r.why}: {r.root}" for r in routes) + ")"
@@ -99,10 +100,23 @@ def check_hooks_registered(ctx: Context) -> Check:
                 "every call is judged twice and recorded twice",
                 "keep one: orchestrator-boundary uninstall, or disable the plugin",
             )
-        return Check("hooks", OK, "PreToolUse and PostToolUse registered in " + ", ".join(where))
+        return check_lifecycle_registered(found, where)
     if plugin:
+        lacking = [
+            e
+            for e in registration.LIFECYCLE_EVENTS
+            if routes and not any(r.hooks[e] for r in routes)
+        ]
+        if lacking:
+            return Check(
+                "hooks",
+                WARN,
+                f"registered through the {plugin}, but its hooks.json lacks {', '.join(lacking)}: "
+                "delegation deliverables are not checked and there is no stop summary",
+                "update the plugin to this version of orchestrator-boundary",
+            )
         return Check("hooks", OK, f"registered through the {plugin}")
-    if len(missing) == 2:
+    if len(missing) == len(registration.TOOL_EVENTS):
         return Check(
             "hooks",
             FAIL,
@@ -115,6 +129,21 @@ def check_hooks_registered(ctx: Context) -> Check:
         f"{missing[0]} hook not registered (only the other one is)",
         "run: orchestrator-boundary install",
     )
+
+
+def check_lifecycle_registered(found: dict[str, list[Any]], where: list[str]) -> Check:
+    """The tool events are registered; a missing lifecycle event is a finding (ADR 0033)."""
+    lacking = [e for e in registration.LIFECYCLE_EVENTS if not found[e]]
+    if lacking:
+        return Check(
+            "hooks",
+            WARN,
+            f"PreToolUse and PostToolUse registered in {', '.join(where)}, but not "
+            f"{', '.join(lacking)}: delegation deliverables are not checked, there is no stop "
+            "summary, and delegation state is only cleaned by its bounds",
+            "run: orchestrator-boundary install",
+        )
+    return Check("hooks", OK, f"{', '.join(se.EVENTS)} registered in {', '.join(where)}")
 
 
 def check_commands_runnable(ctx: Context) -> Check:
@@ -165,6 +194,14 @@ def check_config(ctx: Context) -> Check:
         )
     state = "valid" if os.path.exists(path) else "absent (defaults apply)"
     fix = "" if os.path.exists(path) else "run: orchestrator-boundary install (writes a starter)"
+    notes = config_notes(loaded)  # tool names no current tool has: allowed, but likely typos
+    if notes:
+        return Check(
+            "config",
+            WARN,
+            f"{path}: {state}, but " + " ".join(notes),
+            "correct the names the notes point at: a name no tool has matches nothing",
+        )
     return Check("config", OK, f"{path}: {state}", fix)
 
 

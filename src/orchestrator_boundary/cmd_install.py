@@ -13,100 +13,17 @@ from typing import Any
 
 from orchestrator_boundary import registration
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.config import (
     DEFAULT_CONFIG_PATH,
     Config,
     ConfigProblem,
+    config_notes,
     config_path,
     load_config,
 )
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
-
-GITIGNORE_LINE = ".claude/boundary/"
-_GITIGNORE_SAME = {
-    ".claude/boundary/",
-    "/.claude/boundary/",
-    ".claude/boundary",
-    "/.claude/boundary",
-}
-
-
-def starter_config(phase: str) -> str:
-    """A commented ``.claude/boundary.toml``: every key, its default, what it does."""
-    return f'''# orchestrator-boundary configuration (docs/cli-setup.md).
-# Unknown keys and wrong types are errors: a broken file blocks writes until it is fixed.
-
-# Rollout phase: "off" (record nothing), "warn" (record and tell, never block),
-# "ask" (ask the human), "enforce" (deny). Only a person changes it, from a terminal
-# (docs/cli-setup.md); an agent that tries is denied.
-# The environment variable ORCHESTRATOR_BOUNDARY_PHASE overrides this line.
-phase = "{phase}"
-
-[orchestrator]
-# Files the main agent may still change itself (gitignore-style patterns, relative to the project).
-write_allow = []
-# Tools the main agent may use although they would count as writes (e.g. "mcp__notes__*").
-allow_tools = []
-
-[subagents]
-# Absolute patterns outside the project that subagents may write to (e.g. "/tmp/**").
-write_outside_root = []
-
-[bash]
-# Commands whose effect cannot be known (eval, interpreters): "allow", "warn" or "deny".
-opaque = "allow"
-# Commands that cannot be parsed at all: "allow", "warn" or "deny".
-unparseable = "deny"
-# Paths the main agent's shell commands may write to anyway (patterns).
-allow_write = []
-# Extra programs to treat as read-only.
-read_only_commands = []
-# Programs nobody may run through Bash.
-deny_commands = []
-
-[audit]
-# The audit trail (one JSON line per hook call), relative to the project or absolute.
-path = ".claude/boundary/audit.jsonl"
-# Rotate the trail past this size in bytes (0 = never rotate).
-max_bytes = 67108864
-# How many rotated files to keep.
-keep = 20
-
-[protect]
-# More files no agent may change (patterns), besides settings, this file and the audit trail.
-paths = []
-# Whether AMPLIFIER_BYPASS_BOUNDARY also opens those protected files.
-bypass_opens = false
-
-[report]
-# When a rollout report calls the data sufficient to move to the next phase:
-# at least this many days of audit data,
-min_days = 14
-# at least this many tool calls,
-min_tool_uses = 50
-# at most this share of hook calls ending in an error,
-max_hook_error_rate = 0.01
-# and at most this share of sessions running with the bypass.
-max_bypass_session_share = 0.1
-
-# Per agent type limits, e.g.:
-# [agents.docs-writer]
-# tools = ["Read", "Write", "Edit"]   # tool names or classes; leave out for every tool
-# write_scope = ["docs/**"]          # leave out for anywhere inside the project
-
-# Reclassify tools by exact name or "*" pattern, e.g.:
-# [tools]
-# "mcp__github__get_*" = "read"
-'''
-
-
-def gitignore_with(text: str | None) -> str | None:
-    """The .gitignore text with our line added; None when it is already there."""
-    current = text or ""
-    if any(line.strip() in _GITIGNORE_SAME for line in current.splitlines()):
-        return None
-    sep = "" if not current or current.endswith("\n") else "\n"
-    return f"{current}{sep}# orchestrator-boundary audit trail\n{GITIGNORE_LINE}\n"
+from orchestrator_boundary.project_files import GITIGNORE_LINE, gitignore_with, starter_config
 
 
 def in_git_repo(path: str) -> bool:
@@ -178,7 +95,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project", default=None, help="project root (default: current directory)")
     p.add_argument(
         "--scope",
-        choices=se.SCOPES,
+        choices=sf.SCOPES,
         default="project",
         help="which settings file: project (.claude/settings.json), local "
         "(.claude/settings.local.json), user (~/.claude/settings.json), managed",
@@ -211,14 +128,13 @@ def _project(args: argparse.Namespace) -> str:
     return os.path.abspath(args.project or os.getcwd())
 
 
-def hook_phase(project: str, phase: str | None, environ: Any) -> str:
+def hook_phase(loaded: Config | ConfigProblem, phase: str | None) -> str:
     """The phase the registered entries are written for (``onFailure``, the launcher's
     fallback): the project config's own, else ``--phase``, else the default. A broken config
     counts as enforce, as the hooks treat it. The environment's override is not persisted."""
-    loaded = load_config(config_path(project, environ), environ.get("HOME"))
     if isinstance(loaded, ConfigProblem):
         return Phase.ENFORCE.value
-    if isinstance(loaded, Config) and "phase" in loaded.model_fields_set:
+    if "phase" in loaded.model_fields_set:
         return loaded.phase.value
     return phase or DEFAULT_PHASE.value
 
@@ -237,15 +153,18 @@ def plan(
     """What ``install``/``uninstall`` would change; raises ``SettingsError`` for a file we must
     leave alone."""
     env = os.environ if environ is None else environ
-    path = se.settings_path(scope, project, environ=env)
+    path = sf.settings_path(scope, project, environ=env)
     res = Result(action, path, scope)
-    old_text = se.read_text(path)
+    old_text = sf.read_text(path)
     old = se.parse_settings(old_text or "", path)
     if managed_only and scope != "managed":
         res.notes.append("--managed-only only applies to --scope managed; ignored")
         managed_only = False
-    written_phase = hook_phase(project, phase, env)
+    loaded = load_config(config_path(project, env), env.get("HOME"))
+    written_phase = hook_phase(loaded, phase)
     if action == "install":
+        # tool names no current tool has (config.config_notes): allowed, but likely typos
+        res.notes.extend(config_notes(loaded) if isinstance(loaded, Config) else [])
         entries = registration.entries(
             scope, written_phase, python=python, platform=platform, timeout=se.HOOK_TIMEOUT_S
         )
@@ -265,7 +184,7 @@ def plan(
         _plan_project_files(res, project, phase)
     if action == "uninstall" and scope == "project":
         shim = os.path.join(project, *registration.SHIM_RELPATH.split("/"))
-        shim_old = se.read_text(shim)
+        shim_old = sf.read_text(shim)
         if shim_old is not None:
             res.edits.append(FileEdit(shim, shim_old, None, "launcher", backup=False))
             res.actions.append(f"removed {registration.SHIM_RELPATH}")
@@ -284,12 +203,12 @@ def _plan_machine_files(
     """The launcher (project scope, committed) and this user's pointer to this installation."""
     if scope == "project":
         shim = os.path.join(project, *registration.SHIM_RELPATH.split("/"))
-        shim_old, shim_new = se.read_text(shim), registration.shim_text()
+        shim_old, shim_new = sf.read_text(shim), registration.shim_text()
         if shim_old != shim_new:
             res.edits.append(FileEdit(shim, shim_old, shim_new, "launcher", backup=False))
             res.actions.append(f"wrote {registration.SHIM_RELPATH} (commit it)")
     pointer = registration.pointer_path(env)
-    pointer_old, pointer_new = se.read_text(pointer), registration.pointer_text(python)
+    pointer_old, pointer_new = sf.read_text(pointer), registration.pointer_text(python)
     if pointer_old != pointer_new:
         res.edits.append(FileEdit(pointer, pointer_old, pointer_new, "pointer", backup=False))
         res.actions.append(f"pointed {pointer} at this installation")
@@ -316,7 +235,7 @@ def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
         )
     if in_git_repo(project):
         gi = os.path.join(project, ".gitignore")
-        gi_old = se.read_text(gi)
+        gi_old = sf.read_text(gi)
         gi_new = gitignore_with(gi_old)
         if gi_new is not None:
             res.edits.append(FileEdit(gi, gi_old, gi_new, "gitignore", backup=False))
@@ -324,18 +243,18 @@ def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
 
 
 def apply(res: Result, environ: Any = None) -> None:
-    backups = se.backup_dir(os.environ if environ is None else environ)
+    backups = sf.backup_dir(os.environ if environ is None else environ)
     for e in res.edits:
         keep = e.backup and e.old is not None
         if e.new is None:
-            e.backup_file = se.remove_with_backup(e.path, backup_to=backups) if keep else None
+            e.backup_file = sf.remove_with_backup(e.path, backup_to=backups) if keep else None
             if not keep:
                 with contextlib.suppress(FileNotFoundError):
                     os.remove(e.path)
                 with contextlib.suppress(OSError):
                     os.rmdir(os.path.dirname(e.path))  # only when left empty
         else:
-            e.backup_file = se.write_atomic(e.path, e.new, backup=keep, backup_to=backups)
+            e.backup_file = sf.write_atomic(e.path, e.new, backup=keep, backup_to=backups)
         e.written = True
 
 

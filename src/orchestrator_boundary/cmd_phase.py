@@ -15,8 +15,15 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cmd_report import NoReport, project_report
-from orchestrator_boundary.config import Config, config_path, parse_config
+from orchestrator_boundary.config import (
+    Config,
+    config_notes,
+    config_path,
+    load_config,
+    parse_config,
+)
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.phase import PHASE_ENV, Phase, env_phase
 from orchestrator_boundary.report import Report
@@ -67,14 +74,14 @@ def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str
     ``onFailure`` (ADR 0024) and the launcher's fallback phase (ADR 0023). The files changed."""
     changed = []
     for scope in ("project", "local"):
-        path = se.settings_path(scope, root, environ=environ)
-        text = se.read_text(path)
+        path = sf.settings_path(scope, root, environ=environ)
+        text = sf.read_text(path)
         if text is None:
             continue
         change = se.in_step(se.parse_settings(text, path), phase, path)
         if change.changed:
             new = se.dump_settings(change.new, se.detect_indent(text))
-            se.write_atomic(path, new, backup_to=se.backup_dir(environ))
+            sf.write_atomic(path, new, backup_to=sf.backup_dir(environ))
             changed.append(path)
     return changed
 
@@ -105,70 +112,99 @@ def run(args: argparse.Namespace) -> int:
     environ = dict(os.environ)
     out: dict[str, Any] = {"changed": False, "notes": []}
     if args.value == Phase.ENFORCE.value and not getattr(args, "force", False):
-        current = effective(root, environ)
-        why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
-        if why:
-            return _fail(
-                args,
-                f"not switching to enforce: {why.rstrip('.?')}. See: orchestrator-boundary report. "
-                "To enforce anyway: orchestrator-boundary phase enforce --force",
-            )
+        refusal = enforce_refusal(root, environ)
+        if refusal:
+            return _fail(args, refusal)
     if args.value is not None:
-        path = config_path(root, environ)
-        try:
-            old = se.read_text(path)
-            new = set_phase_text(old or "", args.value)
-        except (TOMLKitError, se.SettingsError) as exc:
-            return _fail(
-                args,
-                f"{path}: cannot set the phase, the file is not valid TOML ({exc}); left unchanged",
-            )
-        if new != old:
-            try:
-                se.write_atomic(path, new, backup=False)
-            except OSError as exc:
-                return _fail(args, f"{path}: cannot write ({exc})")
-            out["changed"] = True
-        out["set"] = args.value
-        try:
-            out["hooks_in_step"] = hooks_in_step(root, args.value, environ)
-        except (OSError, se.SettingsError) as exc:
-            out["notes"].append(
-                f"the hook entries were not brought in step ({exc}); "
-                "run: orchestrator-boundary install"
-            )
-        checked = parse_config(new, path)
-        if not isinstance(checked, Config):
-            out["notes"].append(
-                f"the config is still broken ({checked}); writes stay blocked until it is fixed"
-            )
+        failure = _set(root, args.value, environ, out)
+        if failure:
+            return _fail(args, failure)
     try:
         out.update(effective(root, environ))
     except BoundaryInputError as exc:
         return _fail(args, str(exc))
-    if out["source"] == "environment" and args.value and out["phase"] != args.value:
-        out["notes"].append(
-            f"{PHASE_ENV}={out['environment']} in this environment overrides the "
-            f"config; unset it for {args.value!r} to take effect"
-        )
-    elif out["environment"] and out["source"] == "environment" and not args.value:
-        out["notes"].append(
-            f"set by {PHASE_ENV}; the config file's value is ignored while it is set"
-        )
+    out["notes"].extend(environment_notes(out, args.value))
+    if args.value == Phase.ENFORCE.value:
+        out["config_notes"] = project_config_notes(root, environ)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
-        if args.value is not None:
-            verb = "set" if out["changed"] else "already"
-            print(f'{verb}: phase = "{args.value}" in {out["config_file"]}')
-            for path in out.get("hooks_in_step", []):
-                print(f"hooks in step with {args.value}: {path}")
-        print(f"effective phase: {out['phase']} (from {out['source']})")
-        if out["problem"]:
-            print(f"config problem: {out['problem']}")
-        for note in out["notes"]:
-            print(f"note: {note}")
+        print(text_report(out, args.value))
     return 1 if out["problem"] else 0
+
+
+def enforce_refusal(root: str, environ: Mapping[str, str]) -> str:
+    """'' when switching to enforce may go ahead; else why not and how to force it."""
+    current = effective(root, environ)
+    why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
+    if not why:
+        return ""
+    return (
+        f"not switching to enforce: {why.rstrip('.?')}. See: orchestrator-boundary report. "
+        "To enforce anyway: orchestrator-boundary phase enforce --force"
+    )
+
+
+def _set(root: str, value: str, environ: Mapping[str, str], out: dict[str, Any]) -> str:
+    """Write ``phase = value`` and bring the hook entries in step; '' or why it failed."""
+    path = config_path(root, environ)
+    try:
+        old = sf.read_text(path)
+        new = set_phase_text(old or "", value)
+    except (TOMLKitError, se.SettingsError) as exc:
+        return f"{path}: cannot set the phase, the file is not valid TOML ({exc}); left unchanged"
+    if new != old:
+        try:
+            sf.write_atomic(path, new, backup=False)
+        except OSError as exc:
+            return f"{path}: cannot write ({exc})"
+        out["changed"] = True
+    out["set"] = value
+    try:
+        out["hooks_in_step"] = hooks_in_step(root, value, environ)
+    except (OSError, se.SettingsError) as exc:
+        out["notes"].append(
+            f"the hook entries were not brought in step ({exc}); run: orchestrator-boundary install"
+        )
+    checked = parse_config(new, path)
+    if not isinstance(checked, Config):
+        out["notes"].append(
+            f"the config is still broken ({checked}); writes stay blocked until it is fixed"
+        )
+    return ""
+
+
+def environment_notes(out: Mapping[str, Any], value: str | None) -> list[str]:
+    """What the environment's phase override means for the phase just shown or set."""
+    if out["source"] == "environment" and value and out["phase"] != value:
+        return [
+            f"{PHASE_ENV}={out['environment']} in this environment overrides the "
+            f"config; unset it for {value!r} to take effect"
+        ]
+    if out["environment"] and out["source"] == "environment" and not value:
+        return [f"set by {PHASE_ENV}; the config file's value is ignored while it is set"]
+    return []
+
+
+def project_config_notes(root: str, environ: Mapping[str, str]) -> list[str]:
+    """``config.config_notes`` of the project's config: tool names no current tool has, which
+    enforce would then match nothing. Empty when the config is broken (its problem is shown)."""
+    loaded = load_config(config_path(root, environ), environ.get("HOME"))
+    return config_notes(loaded) if isinstance(loaded, Config) else []
+
+
+def text_report(out: Mapping[str, Any], value: str | None) -> str:
+    lines = []
+    if value is not None:
+        verb = "set" if out["changed"] else "already"
+        lines.append(f'{verb}: phase = "{value}" in {out["config_file"]}')
+        lines.extend(f"hooks in step with {value}: {path}" for path in out.get("hooks_in_step", []))
+    lines.append(f"effective phase: {out['phase']} (from {out['source']})")
+    if out["problem"]:
+        lines.append(f"config problem: {out['problem']}")
+    lines.extend(f"note: {note}" for note in out["notes"])
+    lines.extend(f"config note: {note}" for note in out.get("config_notes", []))
+    return "\n".join(lines)
 
 
 def _fail(args: argparse.Namespace, message: str) -> int:

@@ -14,6 +14,7 @@ from typing import Any
 
 from orchestrator_boundary import hook_routes
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 
 MIN_CLAUDE = (2, 1, 69)  # first version whose payloads carry agent_id
 RUN_TIMEOUT_S = 20.0
@@ -52,9 +53,9 @@ class Context:
     def settings(self) -> list[tuple[str, str, dict[str, Any] | None, str]]:
         """(scope, path, parsed or None, problem) for each settings file that exists."""
         out: list[tuple[str, str, dict[str, Any] | None, str]] = []
-        for scope, path in se.all_settings_paths(self.root, home=self.home, environ=self.environ):
+        for scope, path in sf.all_settings_paths(self.root, home=self.home, environ=self.environ):
             try:
-                text = se.read_text(path)
+                text = sf.read_text(path)
                 if text is None:
                     continue
                 out.append((scope, path, se.parse_settings(text, path), ""))

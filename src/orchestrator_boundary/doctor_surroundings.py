@@ -8,6 +8,7 @@ import os
 
 from orchestrator_boundary import evaluators, hook_routes, registration, subagent_permissions
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.doctor_context import (
     FAIL,
     OK,
@@ -32,7 +33,7 @@ def check_on_failure(ctx: Context) -> Check:
         phase = setup(ctx.root, {**env, "CLAUDE_PROJECT_DIR": ctx.root}).phase.value
     except BoundaryInputError as exc:
         return Check("onfailure", FAIL, str(exc), "")
-    found = [(p, h) for e in se.EVENTS for p, h in ours(ctx)[e]]
+    found = [(p, h) for e in registration.TOOL_EVENTS for p, h in ours(ctx)[e]]
     if not found:
         return Check("onfailure", OK, "no registered entry to check")
     want = registration.on_failure(phase)
@@ -103,7 +104,7 @@ def check_other_hooks(ctx: Context) -> Check:
             others.append(f"{what!r} (matcher {matcher!r}) in {path}")
     for path in plugin_hook_files(ctx):
         try:
-            data = se.parse_settings(se.read_text(path) or "", path)
+            data = se.parse_settings(sf.read_text(path) or "", path)
         except se.SettingsError:
             continue
         for matcher, what in se.foreign_write_hooks(data):

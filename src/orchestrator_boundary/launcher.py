@@ -1,4 +1,4 @@
-"""The registered hook entry: ``"<python>" -I -S "<package>/launcher.py" PreToolUse [user]``.
+"""The registered hook entry: ``"<python>" -I -S "<package>/launcher.py" EVENT [user]``.
 
 ADR 0023. Run by path, without ``site``, by every command ``install`` writes (directly in
 local, user and managed settings; through the project's committed ``launch.sh`` in project
@@ -19,6 +19,10 @@ EVENTS = {
     "post": "PostToolUse",
     "PreToolUse": "PreToolUse",
     "PostToolUse": "PostToolUse",
+    # lifecycle events: delegation deliverables, the stop summary, state cleaning (ADR 0033)
+    "SubagentStop": "SubagentStop",
+    "Stop": "Stop",
+    "SessionEnd": "SessionEnd",
 }
 # wire.AUDIT_ENV: run by path, this file imports nothing of the package before main() (a test
 # checks the two agree)
@@ -64,7 +68,9 @@ def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> 
 def main(argv: "list[str]") -> int:
     event = prepare(argv, os.environ)
     if event is None:
-        sys.stderr.write("usage: launcher.py PreToolUse|PostToolUse [user]\n")
+        sys.stderr.write(
+            "usage: launcher.py PreToolUse|PostToolUse|SubagentStop|Stop|SessionEnd [user]\n"
+        )
         return 2  # a misregistered hook blocks rather than failing open
     import_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if import_root not in sys.path:

@@ -14,7 +14,13 @@ Three forms of entry, by scope:
   so no shell parses it: it runs the same whether Claude Code would pick Git Bash or PowerShell,
   and spaces need no quoting.
 
-``"onFailure": "block"`` goes on both entries in enforce and ask, never in warn or off.
+Five events are registered (ADR 0033): the tool events PreToolUse and PostToolUse (matcher
+``*``), and the lifecycle events SubagentStop, Stop and SessionEnd (no matcher) that delegation
+deliverables, the stop summary and state cleaning need (ADR 0027).
+
+``"onFailure": "block"`` goes on the tool entries in enforce and ask, never in warn or off, and
+never on a lifecycle entry: a failure there must not hold a stop (Claude Code ignores it on
+Stop and SubagentStop anyway).
 """
 
 from __future__ import annotations
@@ -23,13 +29,16 @@ import ntpath
 import os
 import posixpath
 import re
+import shlex
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from orchestrator_boundary import launcher
 
-EVENTS = ("PreToolUse", "PostToolUse")
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")
+LIFECYCLE_EVENTS = ("SubagentStop", "Stop", "SessionEnd")
+EVENTS = (*TOOL_EVENTS, *LIFECYCLE_EVENTS)
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 LAUNCHER_PY = os.path.join(PACKAGE_DIR, "launcher.py")
 SHIM_DIR = ".claude/orchestrator-boundary"
@@ -44,7 +53,9 @@ EXEC_FORM_SINCE = (2, 1, 139)
 _SHIM_COMMAND = re.compile(
     r'^sh "\$\{CLAUDE_PROJECT_DIR\}/'
     + re.escape(SHIM_RELPATH)
-    + r'" (PreToolUse|PostToolUse) (off|warn|ask|enforce)$'
+    + r'" ('
+    + "|".join(EVENTS)
+    + r") (off|warn|ask|enforce)$"
 )
 
 
@@ -55,10 +66,17 @@ def event_name(event: str) -> str:
     return name
 
 
-def on_failure(phase: str) -> str | None:
-    """``"block"`` in enforce and ask: a hook that cannot start, times out, crashes or prints
-    invalid JSON then blocks the call (Claude Code 2.1.295+). None in warn and off."""
-    return "block" if phase in BLOCKING_PHASES else None
+def on_failure(phase: str, event: str = "PreToolUse") -> str | None:
+    """``"block"`` on a tool event in enforce and ask: a hook that cannot start, times out,
+    crashes or prints invalid JSON then blocks the call (Claude Code 2.1.295+). None in warn
+    and off, and always None on a lifecycle event (ADR 0033)."""
+    return "block" if phase in BLOCKING_PHASES and event in TOOL_EVENTS else None
+
+
+def matcher(event: str) -> str | None:
+    """The matcher of our group: every tool for the tool events; none for lifecycle events,
+    which have no tool to match."""
+    return "*" if event in TOOL_EVENTS else None
 
 
 def sh_quote(word: str) -> str:
@@ -109,6 +127,15 @@ def direct_entry(
     return {"type": "command", "command": " ".join(words)}
 
 
+def entry_argv(entry: Mapping[str, Any]) -> list[str]:
+    """The words a direct entry starts: exec form as given, the shell form split as ``sh``
+    splits it (what ``testing`` runs, so tests run exactly what ``install`` registers)."""
+    args = entry.get("args")
+    if isinstance(args, list):
+        return [str(entry["command"]), *map(str, args)]
+    return shlex.split(str(entry["command"]))
+
+
 def _drive(path: str) -> bool:
     return bool(ntpath.splitdrive(path)[0])
 
@@ -129,12 +156,15 @@ def windows_python(exe: str) -> str:
     return ntpath.join(folder, base)
 
 
-def hook_entry(base: Mapping[str, Any], phase: str, timeout: int | float | None) -> dict[str, Any]:
-    """``base`` with our timeout and the phase's ``onFailure`` (absent in warn and off)."""
+def hook_entry(
+    base: Mapping[str, Any], phase: str, timeout: int | float | None, event: str = "PreToolUse"
+) -> dict[str, Any]:
+    """``base`` with our timeout and the phase's ``onFailure`` (absent in warn and off, and on
+    lifecycle events)."""
     entry = {k: v for k, v in base.items() if k != "onFailure"}
     if timeout is not None:
         entry["timeout"] = timeout
-    block = on_failure(phase)
+    block = on_failure(phase, event)
     if block:
         entry["onFailure"] = block
     return entry
@@ -162,19 +192,20 @@ def entries(
                 platform=platform,
                 user_trail=scope == "user",
             )
-        out[event] = hook_entry(base, phase, timeout)
+        out[event] = hook_entry(base, phase, timeout, event)
     return out
 
 
-def in_step(entry: Mapping[str, Any], phase: str) -> dict[str, Any]:
-    """One of our entries brought in step with ``phase``: ``onFailure`` and, for the project
-    shim, the fallback phase in its arguments. Other keys are kept."""
+def in_step(entry: Mapping[str, Any], phase: str, event: str = "PreToolUse") -> dict[str, Any]:
+    """One of our entries (registered for ``event``) brought in step with ``phase``:
+    ``onFailure`` and, for the project shim, the fallback phase in its arguments. Other keys
+    are kept."""
     new = {k: v for k, v in entry.items() if k != "onFailure"}
     command = entry.get("command")
     found = shim_phase(command) if isinstance(command, str) else None
     if found is not None:
         new["command"] = shim_command(found[0], phase)
-    block = on_failure(phase)
+    block = on_failure(phase, event)
     if block:
         new["onFailure"] = block
     return new
@@ -208,7 +239,8 @@ def shim_text() -> str:
 
 SHIM_TEMPLATE = r"""#!/bin/sh
 # orchestrator-boundary launcher. Written by `orchestrator-boundary install`; commit it.
-# .claude/settings.json runs it as: sh ".../launch.sh" PreToolUse|PostToolUse PHASE
+# .claude/settings.json runs it as: sh ".../launch.sh" EVENT PHASE, EVENT one of PreToolUse,
+# PostToolUse (tool calls) and SubagentStop, Stop, SessionEnd (lifecycle; ADR 0033).
 # It finds this machine's own installation and hands the call to it (ADR 0023), in this order:
 #   1. $@PYENV@ (an interpreter that has the package),
 #   2. the pointer your own `orchestrator-boundary install` wrote:
@@ -219,6 +251,8 @@ SHIM_TEMPLATE = r"""#!/bin/sh
 # Each candidate must really have the package. With none, the PHASE argument decides
 # (ORCHESTRATOR_BOUNDARY_PHASE overrides it): enforce and ask block every call and say how to
 # install; warn lets calls through and tells you once per session; off does nothing.
+# A lifecycle event never blocks: without an installation, or when the installation fails,
+# the shim exits 0, so a stop is never held by a failure.
 event=${1:-PreToolUse}
 phase=${ORCHESTRATOR_BOUNDARY_PHASE:-${2:-enforce}}
 nl='
@@ -226,7 +260,11 @@ nl='
 cr=$(printf '\r')
 
 run() {
-  exec "$1" -I -S "$2" "$event"
+  case $event in
+    PreToolUse | PostToolUse) exec "$1" -I -S "$2" "$event" ;;
+  esac
+  "$1" -I -S "$2" "$event"
+  exit 0
 }
 
 probe() {

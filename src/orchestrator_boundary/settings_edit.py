@@ -1,48 +1,36 @@
-"""Claude Code settings files: where they are, which hooks in them are ours, and the new JSON
-that registers (or unregisters) our hooks. ADR 0011.
+"""Claude Code settings documents: which hooks in them are ours, and the new JSON that registers
+(or unregisters) our hooks. ADR 0011. Where the files are and how they are written:
+``settings_files``.
 
 The merge is computed from the parsed old document to a new one without touching anything that
 is not ours: other keys, other events, other matcher groups and other hooks keep their place and
 their values. Our entries are recognised by a marker in the command (``orchestrator_boundary`` /
-``orchestrator-boundary``), so uninstall removes exactly them. Only ``write_atomic`` touches the
-disk; everything else is pure and tested directly.
+``orchestrator-boundary``), so uninstall removes exactly them. Nothing here touches the disk.
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import difflib
 import json
-import os
 import re
-import sys
-import tempfile
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import launcher, registration
+from orchestrator_boundary import registration
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-EVENTS = ("PreToolUse", "PostToolUse")
-EVENT_ARG = {"PreToolUse": "pre", "PostToolUse": "post"}
+# PreToolUse, PostToolUse and the lifecycle events SubagentStop, Stop, SessionEnd (ADR 0033)
+EVENTS = registration.EVENTS
 MARKERS = ("orchestrator_boundary", "orchestrator-boundary")
 # Claude Code's own timeout for our hook, in seconds. The hook answers in well under a second;
 # if this were ever hit, Claude Code would let the call through (fail open), so it is generous.
 HOOK_TIMEOUT_S = 10
-SCOPES = ("project", "local", "user", "managed")
 MANAGED_HOOKS_KEY = "allowManagedHooksOnly"
 # Claude Code 2.1.330 reads allowManagedModsOnly as an option of its built-in policy plugin, in
 # managed settings: pluginConfigs["cc-plugin-sec-default@builtin"].options.allowManagedModsOnly.
 MANAGED_MODS_KEY = "allowManagedModsOnly"
 POLICY_PLUGIN = "cc-plugin-sec-default@builtin"
-MANAGED_ENV = "ORCHESTRATOR_BOUNDARY_MANAGED_SETTINGS"  # override, for tests and odd setups
-MANAGED_PATHS = {
-    "linux": "/etc/claude-code/managed-settings.json",
-    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
-}
 
 
 class SettingsError(ValueError):
@@ -53,19 +41,6 @@ class SettingsError(ValueError):
         self.file, self.problem = file, problem
 
 
-def hook_command(
-    event: str, *, executable: str | None = None, package_dir: str | None = None
-) -> str:
-    """The POSIX shell command of a machine-local entry (local, user or managed scope):
-    ``"<python>" -I -S "<package>/launcher.py" PreToolUse``. The forms live in
-    ``registration`` (ADR 0023)."""
-    script = os.path.join(package_dir, "launcher.py") if package_dir else None
-    entry = registration.direct_entry(
-        event, python=executable, launcher_py=script, platform="linux"
-    )
-    return str(entry["command"])
-
-
 def is_ours(hook: object) -> bool:
     """A hook entry (``{"type": "command", "command": ...}``, or exec form with ``args``) that
     this package registered."""
@@ -74,38 +49,6 @@ def is_ours(hook: object) -> bool:
     command, args = hook.get("command"), hook.get("args")
     words = [command, *(args if isinstance(args, list) else [])]
     return any(isinstance(w, str) and any(m in w for m in MARKERS) for w in words)
-
-
-def settings_path(
-    scope: str,
-    project: str,
-    *,
-    home: str | None = None,
-    platform: str | None = None,
-    environ: Mapping[str, str] | None = None,
-) -> str:
-    env = os.environ if environ is None else environ
-    if scope == "project":
-        return os.path.join(project, ".claude", "settings.json")
-    if scope == "local":
-        return os.path.join(project, ".claude", "settings.local.json")
-    if scope == "user":
-        base = home or env.get("HOME") or os.path.expanduser("~")
-        return os.path.join(base, ".claude", "settings.json")
-    if scope == "managed":
-        if env.get(MANAGED_ENV):
-            return env[MANAGED_ENV]
-        plat = platform or sys.platform
-        key = "darwin" if plat == "darwin" else "linux"
-        return MANAGED_PATHS[key]
-    raise ValueError(f"unknown scope {scope!r} (expected one of {', '.join(SCOPES)})")
-
-
-def all_settings_paths(
-    project: str, *, home: str | None = None, environ: Mapping[str, str] | None = None
-) -> list[tuple[str, str]]:
-    """(scope, path) for every settings file Claude Code reads for ``project``."""
-    return [(s, settings_path(s, project, home=home, environ=environ)) for s in SCOPES]
 
 
 def parse_settings(text: str, file: str) -> dict[str, Any]:
@@ -165,8 +108,10 @@ def _strip_ours(groups: list[Any]) -> list[Any]:
     return out
 
 
-def _our_group(entry: Mapping[str, Any]) -> dict[str, Any]:
-    return {"matcher": "*", "hooks": [dict(entry)]}
+def _our_group(event: str, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """Our matcher group: ``*`` for the tool events, no matcher for lifecycle events."""
+    match = registration.matcher(event)
+    return {**({"matcher": match} if match else {}), "hooks": [dict(entry)]}
 
 
 def _is_exact(groups: list[Any], want: dict[str, Any]) -> bool:
@@ -201,23 +146,27 @@ def with_hooks(
     timeout: int = HOOK_TIMEOUT_S,
     managed_only: bool = False,
 ) -> Change:
-    """``old`` with our PreToolUse/PostToolUse hooks registered (once, matcher ``*``).
+    """``old`` with our hooks registered, once per event of ``EVENTS`` (matcher ``*`` for the
+    tool events, none for lifecycle events).
 
-    ``entries`` are whole hook entries (``registration.entries``); ``commands`` is the short
-    form for a plain command with our timeout. ``managed_only`` also sets
-    ``allowManagedHooksOnly`` and ``allowManagedModsOnly`` (mods can answer a tool call before
-    plugin hooks run)."""
+    ``entries`` are whole hook entries (default: ``registration.entries`` of a local install in
+    warn); ``commands`` is the short form for a plain command per event with our timeout.
+    ``managed_only`` also sets ``allowManagedHooksOnly`` and ``allowManagedModsOnly`` (mods can
+    answer a tool call before plugin hooks run)."""
     _check_shape(old, file)
     new = copy.deepcopy(dict(old))
     actions: list[str] = []
-    if entries is None:
-        cmds = commands or {e: hook_command(e) for e in EVENTS}
-        entries = {e: {"type": "command", "command": cmds[e], "timeout": timeout} for e in EVENTS}
+    if commands is not None:
+        entries = {
+            e: {"type": "command", "command": commands[e], "timeout": timeout} for e in EVENTS
+        }
+    elif entries is None:
+        entries = registration.entries("local", "warn", timeout=timeout)
     hooks = new.get("hooks")
     if hooks is None:
         hooks = new["hooks"] = {}
     for event in EVENTS:
-        want = _our_group(entries[event])
+        want = _our_group(event, entries[event])
         groups = hooks.get(event, [])
         if _is_exact(groups, want):
             continue
@@ -315,7 +264,7 @@ def in_step(old: Mapping[str, Any], phase: str, file: str = "settings.json") -> 
                 continue
             for i, hook in enumerate(group["hooks"]):
                 if is_ours(hook) and isinstance(hook, dict):
-                    stepped = registration.in_step(hook, phase)
+                    stepped = registration.in_step(hook, phase, event)
                     if stepped != hook:
                         group["hooks"][i] = stepped
                         actions.append(f"{event} hook in step with phase {phase}")
@@ -381,96 +330,3 @@ def unified_diff(old_text: str, new_text: str, path: str) -> str:
             tofile=f"b/{path}",
         )
     )
-
-
-def read_text(path: str) -> str | None:
-    """The file's text; None when it does not exist."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise SettingsError(path, f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SettingsError(path, "not UTF-8 text") from None
-
-
-def backup_dir(environ: Mapping[str, str]) -> str:
-    """Where settings backups go: the user's Claude folder, never beside a committed file."""
-    return os.path.join(launcher.claude_dir(dict(environ)), "orchestrator-boundary", "backups")
-
-
-def backup_path(path: str, now: float | None = None, directory: str | None = None) -> str:
-    """A new timestamped name for a backup of ``path``: beside it, or in ``directory`` under
-    a name made from the whole path (so two projects' settings.json never collide)."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
-    if directory is None:
-        base = path
-    else:
-        base = os.path.join(directory, launcher.project_slug(path).strip("-") or "settings")
-    candidate = f"{base}.bak-{stamp}"
-    n = 1
-    while os.path.exists(candidate):
-        n += 1
-        candidate = f"{base}.bak-{stamp}-{n}"
-    return candidate
-
-
-def _save_backup(target: str, directory: str | None) -> tuple[str | None, int]:
-    """Copy ``target`` to a new backup; (its path or None when there is no file, the mode)."""
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        return None, 0o644
-    mode = st.st_mode & 0o7777
-    if directory is not None:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-    saved = backup_path(target, directory=directory)
-    with open(target, "rb") as src, open(saved, "xb") as dst:
-        dst.write(src.read())
-    os.chmod(saved, mode)
-    return saved, mode
-
-
-def write_atomic(
-    path: str, text: str, *, backup: bool = True, backup_to: str | None = None
-) -> str | None:
-    """Write ``text`` to ``path`` through a temp file and ``os.replace``; keep the previous
-    content in a timestamped backup (in ``backup_to``, else next to it). A symlinked file is
-    written through the link. Returns the backup's path (None when there was no previous
-    file)."""
-    target = os.path.realpath(path)
-    directory = os.path.dirname(target)
-    os.makedirs(directory, exist_ok=True)
-    saved = None
-    mode = 0o644
-    if backup:
-        saved, mode = _save_backup(target, backup_to)
-    else:
-        with contextlib.suppress(FileNotFoundError):
-            mode = os.stat(target).st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise
-    return saved
-
-
-def remove_with_backup(path: str, *, backup_to: str | None = None) -> str | None:
-    """Remove ``path`` (through a symlink: the file it names), keeping a backup first."""
-    target = os.path.realpath(path)
-    saved, _ = _save_backup(target, backup_to)
-    with contextlib.suppress(FileNotFoundError):
-        os.remove(target)
-    return saved

@@ -10,22 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
-import sys
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orchestrator_boundary import wire
+from orchestrator_boundary import registration, wire
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
-SCRIPTS = {
-    "PreToolUse": "orchestrator-boundary-pre-tool-use",
-    "PostToolUse": "orchestrator-boundary-post-tool-use",
-}
 # what the hook reads from its environment; cleared so the developer's shell cannot leak in
 OWN_ENV = (
     wire.PROJECT_DIR_ENV,
@@ -144,13 +138,13 @@ class BoundaryAnswer:
 
 
 def hook_command(event: str = "PreToolUse") -> list[str]:
-    """The hook's real entry point, exactly as ``install`` registers it (``client.hook_command``):
-    this Python with ``-I -S`` running the package's import-free client."""
-    if event not in SCRIPTS:
-        raise ValueError(f"event must be PreToolUse or PostToolUse, not {event!r}")
-    from orchestrator_boundary import client
-
-    return shlex.split(client.hook_command(event, sys.executable))
+    """The hook's real entry point, exactly as ``install`` registers it in local, user and
+    managed settings (``registration.direct_entry``): this Python with ``-I -S`` running the
+    package's ``launcher.py`` with the event. A project install's committed ``launch.sh``
+    ends in the same command."""
+    if event not in registration.EVENTS:
+        raise ValueError(f"event must be one of {', '.join(registration.EVENTS)}, not {event!r}")
+    return registration.entry_argv(registration.direct_entry(event))
 
 
 def _decision(

@@ -31,8 +31,7 @@ pytestmark = pytest.mark.e2e
 PRODUCT_ROOT = Path(
     os.environ.get("E2E_PRODUCT_ROOT") or Path(__file__).resolve().parents[2]
 ).resolve()
-PRE_HOOK = PRODUCT_ROOT / "hooks" / "pre_tool_use.py"
-POST_HOOK = PRODUCT_ROOT / "hooks" / "post_tool_use.py"
+ENTRY = PRODUCT_ROOT / "hooks" / "hook.py"  # the plugin's one entry script: hook.py EVENT
 PLUGIN_MANIFEST = PRODUCT_ROOT / ".claude-plugin" / "plugin.json"
 PLUGIN_HOOKS = PRODUCT_ROOT / "hooks" / "hooks.json"
 BRAND = "orchestrator-boundary"
@@ -49,7 +48,7 @@ INSTALL = Hooks()  # no hooks written by the harness: the installer registers th
 
 @pytest.fixture(params=["install", "plugin"])
 def route(request: pytest.FixtureRequest) -> Hooks:
-    missing = [p for p in (PRE_HOOK, POST_HOOK, PLUGIN_MANIFEST, PLUGIN_HOOKS) if not p.is_file()]
+    missing = [p for p in (ENTRY, PLUGIN_MANIFEST, PLUGIN_HOOKS) if not p.is_file()]
     if missing:
         pytest.fail(
             f"the product's hooks are missing: {', '.join(map(str, missing))}", pytrace=False

@@ -26,8 +26,7 @@ from orchestrator_boundary.tools import BUILTIN, LEGACY
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
-PRE_HOOK = REPO / "hooks" / "pre_tool_use.py"
-POST_HOOK = REPO / "hooks" / "post_tool_use.py"
+ENTRY = REPO / "hooks" / "hook.py"
 
 # "The following deferred tools are now available via ToolSearch. ... before calling them:\n"
 # then one name a line, up to an empty line.
@@ -153,8 +152,8 @@ def test_orchestrator_coordinates_in_enforce_and_monitor_commands_are_judged(
     recorder.write_text(RECORD, encoding="utf-8")
     fired = tmp_path / "fired.txt"
     hooks = Hooks.commands(
-        pre=[python_command(PRE_HOOK), python_command(recorder, str(fired))],
-        post=[python_command(POST_HOOK)],
+        pre=[python_command(ENTRY, "PreToolUse"), python_command(recorder, str(fired))],
+        post=[python_command(ENTRY, "PostToolUse")],
     )
     project = harness.project(hooks, boundary_toml='phase = "enforce"\n')
     out = project.path("out.txt")

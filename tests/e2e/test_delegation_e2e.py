@@ -21,14 +21,11 @@ from harness import Agent, Harness, Hooks, Project, Run, python_command
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
+ENTRY = ROOT / "hooks" / "hook.py"
 HOOKS = Hooks.commands(
-    pre=[python_command(ROOT / "hooks" / "pre_tool_use.py")],
-    post=[python_command(ROOT / "hooks" / "post_tool_use.py")],
-    other={
-        "SubagentStop": [python_command(ROOT / "hooks" / "subagent_stop.py")],
-        "Stop": [python_command(ROOT / "hooks" / "stop.py")],
-        "SessionEnd": [python_command(ROOT / "hooks" / "session_end.py")],
-    },
+    pre=[python_command(ENTRY, "PreToolUse")],
+    post=[python_command(ENTRY, "PostToolUse")],
+    other={e: [python_command(ENTRY, e)] for e in ("SubagentStop", "Stop", "SessionEnd")},
 )
 BRAND = "orchestrator-boundary"
 CONFIG = textwrap.dedent(
