@@ -69,6 +69,7 @@ class BashConfig(_Strict):
     allow_write: Patterns = Field(default_factory=list)
     read_only_commands: list[str] = Field(default_factory=list)
     deny_commands: list[str] = Field(default_factory=list)
+    field_check: Literal["auto", "scan", "off"] = "auto"  # in warn: ADR 0029
 
 
 class AuditConfig(_Strict):

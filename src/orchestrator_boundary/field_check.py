@@ -1,0 +1,245 @@
+"""The field check, shell side (issue 12 point 11, ADR 0029): in ``warn``, what a Bash or
+PowerShell call really changed under the project root, set against what the analysis
+predicted (``field.compare``), in the PostToolUse audit line as ``field``.
+
+Where the changes come from (``[bash] field_check``):
+- ``auto`` (default): Claude Code's own list (``bashEditDiff.changedFiles``) where it will
+  send one (a Bash call, in a git repository, with ``CLAUDE_CODE_BASH_EDIT_DIFF``, the user or
+  managed setting ``bashEditDiffEnabled``, or bypassPermissions mode); else a bounded snapshot
+  of the tree at PreToolUse, compared with another at PostToolUse (``field_scan``).
+- ``scan``: always the snapshots, joined with the CLI's list when it comes (its list leaves
+  out ignored files and a ``touch`` that changed no content).
+- ``off``: nothing.
+
+Nothing runs outside ``warn`` or with ``off``: ``observe`` returns before any file-system or
+store access. Every call that may change files (write, execute and unknown tools) keeps its
+window in the state store, so a change made while another call ran is marked ``overlapped``
+(parallel subagents share the tree). A failure here never costs the verdict: it is recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from orchestrator_boundary import wire
+from orchestrator_boundary.delegation import Unavailable
+from orchestrator_boundary.field import compare, edit_diff, prediction, relative
+from orchestrator_boundary.field_scan import Bounds, changes, decode, encode, scan
+from orchestrator_boundary.field_store import field_store_for
+from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.setups import Setup
+from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.verdict import POST, PRE, Verdict
+
+EDIT_DIFF_ENV = "CLAUDE_CODE_BASH_EDIT_DIFF"
+COMPARED = frozenset({"Bash", "PowerShell"})  # the tools whose analysis is measured
+TRACKED = frozenset({ToolClass.WRITE, ToolClass.EXECUTE, ToolClass.UNKNOWN})  # may change files
+CALL_TTL_S = 120.0  # a call without a ``timeout``: Bash's default
+BACKGROUND_TTL_S = 30 * 60.0  # a background command: its end is never seen
+SLACK_S = 5.0
+MAX_TIMEOUT_S = 600.0
+BOUNDS = Bounds()
+MAX_SETTINGS_BYTES = 1024 * 1024
+MAX_TARGETS = 64
+MAX_COMMAND_CHARS = 300  # effect targets also looked at in their resolved form
+_TRUTHY = frozenset({"1", "true", "yes", "on"})
+MANAGED_SETTINGS = {
+    "linux": "/etc/claude-code/managed-settings.json",
+    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
+    "win32": "C:\\ProgramData\\ClaudeCode\\managed-settings.json",
+}
+
+
+def observe(
+    payload: HookPayload,
+    s: Setup,
+    verdict: Verdict,
+    environ: Mapping[str, str],
+    clock: Callable[[], float] = time.time,  # noqa: TID251 - the shell reads the clock
+) -> dict[str, Any]:
+    """The field check's audit fields for one tool event; {} when it does not run."""
+    mode = s.config.bash.field_check
+    if mode == "off" or s.phase is not Phase.WARN or s.problem is not None:
+        return {}
+    if verdict.assessment.classification.tool_class not in TRACKED or not payload.tool_use_id:
+        return {}
+    try:
+        if payload.hook_event_name == PRE:
+            return _before(payload, s, environ, clock, scan_always=mode == "scan")
+        if payload.hook_event_name == POST:
+            return _after(payload, s, verdict)
+    except Exception as exc:  # noqa: BLE001 - the check never costs the verdict
+        return {"field": {"error": f"{type(exc).__name__}: {exc}"[:300]}}
+    return {}
+
+
+def _background(payload: HookPayload) -> bool:
+    return payload.tool_input.get("run_in_background") is True or payload.tool_name == "Monitor"
+
+
+def _expires(payload: HookPayload, start: float) -> float:
+    if _background(payload):
+        return start + BACKGROUND_TTL_S
+    ms = payload.tool_input.get("timeout")
+    wait = min(ms / 1000, MAX_TIMEOUT_S) if isinstance(ms, int | float) and ms > 0 else CALL_TTL_S
+    return start + wait + SLACK_S
+
+
+def _before(
+    payload: HookPayload,
+    s: Setup,
+    environ: Mapping[str, str],
+    clock: Callable[[], float],
+    *,
+    scan_always: bool,
+) -> dict[str, Any]:
+    start, snap = clock(), None
+    out: dict[str, Any] = {}
+    if payload.tool_name in COMPARED and not _background(payload):
+        if scan_always or not diff_expected(payload, s.root, environ):
+            t0 = time.perf_counter()
+            picture = scan(s.root, skip=skipper(s.audit_file), bounds=BOUNDS)
+            snap = encode(picture)
+            took = round((time.perf_counter() - t0) * 1000, 3)
+            out = {"snapshot": len(picture.entries), "ms": took}
+            if picture.partial:
+                out["partial"] = picture.partial
+        else:
+            out = {"awaits": "bashEditDiff"}
+    store = field_store_for(s.audit_file)
+    if not store.started(
+        payload.session_id or "-", payload.tool_use_id, start, _expires(payload, start), snap
+    ):
+        out = {**out, "state": "unavailable"}
+    return {"field": out} if out else {}
+
+
+def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
+    store = field_store_for(s.audit_file)
+    background = _background(payload)
+    window = store.ended(payload.session_id or "-", payload.tool_use_id, still_running=background)
+    if payload.tool_name not in COMPARED:
+        return {}
+    if background:
+        return {"field": {"skipped": "background command: it runs on after this hook"}}
+    if isinstance(window, Unavailable):
+        return {"field": {"state": "unavailable"}}
+    t0 = time.perf_counter()
+    fold = s.context.fs.case_insensitive(s.root)
+    skip = skipper(s.audit_file)
+    changed: set[str] = set()
+    sources: list[str] = []
+    partial = False
+    before = decode(window.snapshot) if window.snapshot is not None else None
+    if before is not None:
+        found, partial = changes(before, scan(s.root, skip=skip, bounds=BOUNDS, within=before))
+        changed.update(found)
+        sources.append("scan")
+    diff = edit_diff(payload.tool_response)
+    if diff is not None and not diff.unavailable:
+        for path in diff.changed:
+            rel = relative(path, s.root, fold=fold)
+            if rel is not None and not skip(os.path.join(s.root, rel)):
+                changed.add(rel)
+        partial = partial or diff.truncated
+        sources.append("bashEditDiff")
+    changed -= _trail_folders(s.audit_file, s.root, fold)
+    if not sources:
+        why = "Claude Code sent no bashEditDiff" if window.start is not None else "no snapshot"
+        return {"field": {"source": "none", "note": why}}
+    p = prediction(verdict.assessment.bash)
+    p = type(p)(p.label, _spellings(p.targets), p.unresolved)
+    finding = compare(
+        p,
+        sorted(changed),
+        s.root,
+        fold=fold,
+        source="+".join(sources),
+        partial=partial,
+        overlapped=window.overlapped,
+    )
+    extra: dict[str, Any] = {"ms": round((time.perf_counter() - t0) * 1000, 3)}
+    command = payload.tool_input.get("command")
+    if finding.missed and isinstance(command, str):
+        extra["command"] = command[:MAX_COMMAND_CHARS]  # for the report's examples
+    return {"field": finding.audit(**extra)}
+
+
+def _spellings(targets: tuple[str, ...]) -> tuple[str, ...]:
+    """Each target as written and resolved (a symlinked working folder, /tmp on macOS)."""
+    out = list(targets)
+    for t in targets[:MAX_TARGETS]:
+        real = os.path.realpath(t)  # noqa: TID251 - the shell resolves paths
+        if real != t:
+            out.append(real)
+    return tuple(dict.fromkeys(out))
+
+
+def _trail_folders(audit_file: str, root: str, fold: bool) -> set[str]:
+    """The folders on the way to the trail: the hook makes them when they are missing."""
+    rel = relative(audit_file, root, fold=fold)
+    parts = rel.split("/")[:-1] if rel else []
+    return {"/".join(parts[: i + 1]) for i in range(len(parts))}
+
+
+def skipper(audit_file: str) -> Callable[[str], bool]:
+    """Leaves out the hook's own files: the trail, its rotations, its state file (all start
+    with the trail's path), and its lock and spool files beside it."""
+    folder, name = os.path.split(audit_file)
+    prefixes = (audit_file, os.path.join(folder, f".{name}-"))
+    return lambda path: path.startswith(prefixes)
+
+
+def diff_expected(payload: HookPayload, root: str, environ: Mapping[str, str]) -> bool:
+    """Will Claude Code (2.1.330) send ``bashEditDiff`` with this call's PostToolUse?"""
+    if payload.tool_name != "Bash":
+        return False
+    if environ.get(EDIT_DIFF_ENV, "").strip().lower() in _TRUTHY:
+        on = True
+    else:
+        setting = _setting(environ)
+        on = setting if setting is not None else payload.permission_mode == "bypassPermissions"
+    return on and in_git_repository(root)
+
+
+def _setting(environ: Mapping[str, str]) -> bool | None:
+    """``bashEditDiffEnabled`` from the managed settings, else the user's; None when unset
+    (project settings cannot turn it on)."""
+    import sys
+
+    home = environ.get(wire.HOME_ENV) or os.path.expanduser("~")
+    user = environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or os.path.join(home, ".claude")
+    for path in (MANAGED_SETTINGS.get(sys.platform, ""), os.path.join(user, "settings.json")):
+        value = _read_setting(path) if path else None
+        if value is not None:
+            return value
+    return None
+
+
+def _read_setting(path: str) -> bool | None:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SETTINGS_BYTES + 1)
+        data = json.loads(raw) if len(raw) <= MAX_SETTINGS_BYTES else None
+    except (OSError, ValueError):
+        return None
+    value = data.get("bashEditDiffEnabled") if isinstance(data, dict) else None
+    return value if isinstance(value, bool) else None
+
+
+def in_git_repository(root: str) -> bool:
+    """Is ``root`` inside a git working tree (a ``.git`` folder or file here or above)?"""
+    folder = root
+    for _ in range(64):
+        if os.path.exists(os.path.join(folder, ".git")):  # noqa: TID251
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+    return False
