@@ -1,13 +1,14 @@
 """A cheap, bounded picture of the files under the project root, and what changed between two
 (ADR 0029). Shell side: it lists folders and ``lstat``s entries.
 
-A snapshot maps each entry's path (relative, ``/``-separated) to a signature: its kind, size,
-modification time (ns), inode and mode. Folders are walked breadth first, and a folder is
-either listed completely or not at all, so two snapshots compare exactly over the folders both
-listed. The walk stops at ``Bounds`` (entries, depth, time); what it could not list is not
-compared, and the result says so (``partial``). It never descends into ``SKIP_DIRS`` (version
-control data, dependency folders, caches: large, and changed by tools as a side effect), nor
-follows a symbolic link. A folder that cannot be read is left out of both pictures alike.
+A snapshot maps each entry's path (relative, ``/``-separated) to a signature: a hash of its
+size, modification time (ns), inode and mode (kind and permissions); a folder's is ``DIR``. Folders
+are walked breadth first, and a folder is either listed completely or not at all, so two
+snapshots compare exactly over the folders both listed. The walk stops at ``Bounds`` (entries,
+depth, time); what it could not list is not compared, and the result says so (``partial``). It
+never descends into ``SKIP_DIRS`` (version control data, dependency folders, caches: large, and
+changed by tools as a side effect), nor follows a symbolic link. A folder that cannot be read
+is left out of both pictures alike.
 
 The second snapshot (``within=`` the first) lists only the folders the first one listed, and
 folders that are new: it costs about what the first did, however the tree grew meanwhile.
@@ -40,19 +41,23 @@ class Bounds:
     seconds: float = 0.1
 
 
+# A folder's signature: its own times change with its entries, which are compared. Python's
+# hash() of an int tuple is never -1 (and the same in every process of one interpreter).
+DIR = -1
+Signature = int
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    entries: dict[str, str] = field(default_factory=dict)  # path -> signature
+    entries: dict[str, Signature] = field(default_factory=dict)  # path -> signature
     dirs: frozenset[str] = frozenset()  # folders listed completely; "" is the root
     partial: str = ""  # why the walk stopped early ("entries", "depth", "time"), or ""
 
 
-def _signature(st: os.stat_result) -> str:
-    mode = st.st_mode
-    if stat.S_ISDIR(mode):
-        return "d"  # a folder's own times change with its entries: its entries are compared
-    kind = "l" if stat.S_ISLNK(mode) else "f" if stat.S_ISREG(mode) else "o"
-    return f"{kind}{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{stat.S_IMODE(mode):o}"
+def _signature(st: os.stat_result) -> Signature:
+    if stat.S_ISDIR(st.st_mode):
+        return DIR
+    return hash((st.st_size, st.st_mtime_ns, st.st_ino, st.st_mode))
 
 
 def scan(
@@ -66,7 +71,7 @@ def scan(
     """The entries under ``root``; ``skip(absolute_path)`` leaves an entry out (the hook's
     own files). With ``within``: only its listed folders and folders new since it."""
     deadline = clock() + bounds.seconds
-    entries: dict[str, str] = {}
+    entries: dict[str, Signature] = {}
     dirs: set[str] = set()
     queue: deque[tuple[str, str, int]] = deque([(root, "", 0)])
     while queue:
@@ -78,7 +83,7 @@ def scan(
             return Snapshot(entries, frozenset(dirs), "entries")
         for name_rel, (full, sig) in listed.items():
             entries[name_rel] = sig
-            if sig != "d" or os.path.basename(full) in SKIP_DIRS:
+            if sig != DIR or os.path.basename(full) in SKIP_DIRS:
                 continue
             if within is not None and name_rel in within.entries and name_rel not in within.dirs:
                 continue  # it was there and not listed before: nothing to compare it with
@@ -91,15 +96,15 @@ def scan(
     return Snapshot(entries, frozenset(dirs), "")
 
 
-_OVER: dict[str, tuple[str, str]] = {}  # a folder with more entries than the walk may take
+_OVER: dict[str, tuple[str, Signature]] = {}  # a folder with more entries than the walk may take
 
 
 def _list(
     folder: str, rel: str, skip: Callable[[str], bool], room: int
-) -> dict[str, tuple[str, str]] | None:
+) -> dict[str, tuple[str, Signature]] | None:
     """One folder's entries (relative path -> (absolute path, signature)); None when it
     cannot be read; ``_OVER`` when it holds more than ``room`` entries."""
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[str, tuple[str, Signature]] = {}
     try:
         with os.scandir(folder) as it:  # noqa: TID251 - the shell lists folders
             for entry in it:
