@@ -301,6 +301,23 @@ def test_the_bounds_hold_through_the_hook(project: Path, monkeypatch: pytest.Mon
     assert _field(project)["partial"] is True
 
 
+def test_a_command_that_failed_is_compared_at_post_tool_use_failure(project: Path) -> None:
+    """2.1.330 sends PostToolUseFailure, not PostToolUse, for a Bash command exiting non-zero."""
+    (project / "json.py").write_text(SHADOW)
+    command = "python3 -c 'import json; json.nope()'"
+    calls = Calls(project)
+    calls.pre(command)
+    done = subprocess.run(["bash", "-c", command], cwd=project, check=False, timeout=30)
+    assert done.returncode != 0
+    payload = calls.payload("PostToolUseFailure", "Bash", {"command": command}, "toolu_1")
+    payload.update(error="Exit code 1", is_interrupt=False)
+    rc, out, _ = run_hook(payload, calls.env, event="PostToolUse")
+    assert (rc, out) == (0, None)
+    found = _field(project, "PostToolUseFailure")
+    assert (found["label"], found["missed"]) == ("read_only", ["pwned.txt"])
+    assert found["overlapped"] is False
+
+
 def test_a_subagent_s_bash_is_measured_too(project: Path) -> None:
     (project / "json.py").write_text(SHADOW)
     found = Calls(project).run(SHADOWED, agent_id="a1b2c3", agent_type="coder")

@@ -137,6 +137,12 @@ def test_json_has_the_count_and_examples() -> None:
     }
 
 
+def test_a_failed_command_s_comparison_counts() -> None:
+    post = {**_post("t1", "read_only", ["pwned.txt"]), "event": "PostToolUseFailure"}
+    r = _report(post)
+    assert (r.misses.compared, r.misses.read_only) == (1, 1)
+
+
 def test_a_call_recorded_twice_is_compared_once() -> None:
     post = _post("t1", "read_only", ["pwned.txt"])
     r = compute([_pre("t1"), post, post], Thresholds(), TODAY)

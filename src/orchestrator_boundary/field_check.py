@@ -11,6 +11,10 @@ Where the changes come from (``[bash] field_check``):
   out ignored files and a ``touch`` that changed no content).
 - ``off``: nothing.
 
+A Bash command that exits non-zero ends with ``PostToolUseFailure`` instead of PostToolUse
+(seen on 2.1.330; ``grep`` with no match is not a failure): where the hooks are registered for
+that event too, it is compared the same way, and its window closed.
+
 Nothing runs outside ``warn`` or with ``off``: ``observe`` returns before any file-system or
 store access. Every call that may change files (write, execute and unknown tools) keeps its
 window in the state store, so a change made while another call ran is marked ``overlapped``
@@ -26,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from orchestrator_boundary import wire
+from orchestrator_boundary.bash.model import BashAnalysis
 from orchestrator_boundary.delegation import Unavailable
 from orchestrator_boundary.field import compare, edit_diff, prediction, relative
 from orchestrator_boundary.field_scan import Bounds, changes, decode, encode, scan
@@ -33,10 +38,13 @@ from orchestrator_boundary.field_store import field_store_for
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.setups import Setup
+from orchestrator_boundary.targets import touched
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.verdict import POST, PRE, Verdict
 
 EDIT_DIFF_ENV = "CLAUDE_CODE_BASH_EDIT_DIFF"
+FAILED = "PostToolUseFailure"  # a Bash command that exited non-zero (2.1.330)
+ENDS = frozenset({POST, FAILED})
 COMPARED = frozenset({"Bash", "PowerShell"})  # the tools whose analysis is measured
 TRACKED = frozenset({ToolClass.WRITE, ToolClass.EXECUTE, ToolClass.UNKNOWN})  # may change files
 CALL_TTL_S = 120.0  # a call without a ``timeout``: Bash's default
@@ -71,7 +79,7 @@ def observe(
     try:
         if payload.hook_event_name == PRE:
             return _before(payload, s, environ, clock, scan_always=mode == "scan")
-        if payload.hook_event_name == POST:
+        if payload.hook_event_name in ENDS:
             return _after(payload, s, verdict)
     except Exception as exc:  # noqa: BLE001 - the check never costs the verdict
         return {"field": {"error": f"{type(exc).__name__}: {exc}"[:300]}}
@@ -144,7 +152,7 @@ def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
     if diff is not None and not diff.unavailable:
         for path in diff.changed:
             rel = relative(path, s.root, fold=fold)
-            if rel is not None and not skip(os.path.join(s.root, rel)):
+            if rel is not None and not skip(os.path.join(s.root, *rel.split("/"))):
                 changed.add(rel)
         partial = partial or diff.truncated
         sources.append("bashEditDiff")
@@ -152,7 +160,7 @@ def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
     if not sources:
         why = "Claude Code sent no bashEditDiff" if window.start is not None else "no snapshot"
         return {"field": {"source": "none", "note": why}}
-    p = prediction(verdict.assessment.bash)
+    p = prediction(_analysis(payload, s, verdict))
     p = type(p)(p.label, _spellings(p.targets), p.unresolved)
     finding = compare(
         p,
@@ -168,6 +176,13 @@ def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
     if finding.missed and isinstance(command, str):
         extra["command"] = command[:MAX_COMMAND_CHARS]  # for the report's examples
     return {"field": finding.audit(**extra)}
+
+
+def _analysis(payload: HookPayload, s: Setup, verdict: Verdict) -> BashAnalysis | None:
+    """The analysis the verdict holds; for PostToolUseFailure (which is not judged), made."""
+    if verdict.assessment.bash is not None or payload.hook_event_name != FAILED:
+        return verdict.assessment.bash
+    return touched(payload, s.rules, s.context).analysis
 
 
 def _spellings(targets: tuple[str, ...]) -> tuple[str, ...]:

@@ -148,6 +148,7 @@ def write_allow_toml(patterns: Sequence[str], width: int = 76) -> str:
 
 
 MAX_MISS_EXAMPLES = 5
+ENDS = frozenset({"PostToolUse", "PostToolUseFailure"})  # a Bash call that exited non-zero
 
 
 @dataclass(slots=True)
@@ -164,7 +165,7 @@ class AnalysisMisses:
 
     def add(self, rec: Mapping[str, Any]) -> None:
         f = rec.get("field")
-        if rec.get("event") != "PostToolUse" or not isinstance(f, Mapping) or "label" not in f:
+        if rec.get("event") not in ENDS or not isinstance(f, Mapping) or "label" not in f:
             return
         call = rec.get("tool_use_id")
         if isinstance(call, str) and call:
