@@ -35,6 +35,7 @@ SHELL = {
     "doctor_surroundings",
     "evaluators",
     "field_check",  # the field check: snapshots, settings, the state store (ADR 0029)
+    "field_cli",
     "field_scan",
     "field_store",
     "fs",

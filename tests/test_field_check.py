@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import run_hook
 
-from orchestrator_boundary import field_check
+from orchestrator_boundary import field_check, field_cli
 from orchestrator_boundary.field_scan import Bounds
 from orchestrator_boundary.payload import payload_from_obj
 
@@ -368,4 +368,4 @@ def test_when_the_cli_will_send_its_list(
         }
     )
     environ = {"HOME": str(home), **env}
-    assert field_check.diff_expected(payload, str(root), environ) is expected
+    assert field_cli.diff_expected(payload, str(root), environ) is expected

@@ -23,16 +23,15 @@ window in the state store, so a change made while another call ran is marked ``o
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from orchestrator_boundary import wire
 from orchestrator_boundary.bash.model import BashAnalysis
 from orchestrator_boundary.delegation import Unavailable
 from orchestrator_boundary.field import compare, edit_diff, prediction, relative
+from orchestrator_boundary.field_cli import diff_expected
 from orchestrator_boundary.field_scan import Bounds, changes, decode, encode, scan
 from orchestrator_boundary.field_store import field_store_for
 from orchestrator_boundary.payload import HookPayload
@@ -42,7 +41,6 @@ from orchestrator_boundary.targets import touched
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.verdict import POST, PRE, Verdict
 
-EDIT_DIFF_ENV = "CLAUDE_CODE_BASH_EDIT_DIFF"
 FAILED = "PostToolUseFailure"  # a Bash command that exited non-zero (2.1.330)
 ENDS = frozenset({POST, FAILED})
 COMPARED = frozenset({"Bash", "PowerShell"})  # the tools whose analysis is measured
@@ -52,15 +50,8 @@ BACKGROUND_TTL_S = 30 * 60.0  # a background command: its end is never seen
 SLACK_S = 5.0
 MAX_TIMEOUT_S = 600.0
 BOUNDS = Bounds()
-MAX_SETTINGS_BYTES = 1024 * 1024
-MAX_TARGETS = 64
-MAX_COMMAND_CHARS = 300  # effect targets also looked at in their resolved form
-_TRUTHY = frozenset({"1", "true", "yes", "on"})
-MANAGED_SETTINGS = {
-    "linux": "/etc/claude-code/managed-settings.json",
-    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
-    "win32": "C:\\ProgramData\\ClaudeCode\\managed-settings.json",
-}
+MAX_TARGETS = 64  # effect targets also looked at in their resolved form
+MAX_COMMAND_CHARS = 300
 
 
 def observe(
@@ -158,7 +149,11 @@ def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
         sources.append("bashEditDiff")
     changed -= _trail_folders(s.audit_file, s.root, fold)
     if not sources:
-        why = "Claude Code sent no bashEditDiff" if window.start is not None else "no snapshot"
+        why = (
+            "Claude Code sent no bashEditDiff"
+            if window.start is not None
+            else "no PreToolUse record"
+        )
         return {"field": {"source": "none", "note": why}}
     p = prediction(_analysis(payload, s, verdict))
     p = type(p)(p.label, _spellings(p.targets), p.unresolved)
@@ -208,53 +203,3 @@ def skipper(audit_file: str) -> Callable[[str], bool]:
     folder, name = os.path.split(audit_file)
     prefixes = (audit_file, os.path.join(folder, f".{name}-"))
     return lambda path: path.startswith(prefixes)
-
-
-def diff_expected(payload: HookPayload, root: str, environ: Mapping[str, str]) -> bool:
-    """Will Claude Code (2.1.330) send ``bashEditDiff`` with this call's PostToolUse?"""
-    if payload.tool_name != "Bash":
-        return False
-    if environ.get(EDIT_DIFF_ENV, "").strip().lower() in _TRUTHY:
-        on = True
-    else:
-        setting = _setting(environ)
-        on = setting if setting is not None else payload.permission_mode == "bypassPermissions"
-    return on and in_git_repository(root)
-
-
-def _setting(environ: Mapping[str, str]) -> bool | None:
-    """``bashEditDiffEnabled`` from the managed settings, else the user's; None when unset
-    (project settings cannot turn it on)."""
-    import sys
-
-    home = environ.get(wire.HOME_ENV) or os.path.expanduser("~")
-    user = environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or os.path.join(home, ".claude")
-    for path in (MANAGED_SETTINGS.get(sys.platform, ""), os.path.join(user, "settings.json")):
-        value = _read_setting(path) if path else None
-        if value is not None:
-            return value
-    return None
-
-
-def _read_setting(path: str) -> bool | None:
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_SETTINGS_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_SETTINGS_BYTES else None
-    except (OSError, ValueError):
-        return None
-    value = data.get("bashEditDiffEnabled") if isinstance(data, dict) else None
-    return value if isinstance(value, bool) else None
-
-
-def in_git_repository(root: str) -> bool:
-    """Is ``root`` inside a git working tree (a ``.git`` folder or file here or above)?"""
-    folder = root
-    for _ in range(64):
-        if os.path.exists(os.path.join(folder, ".git")):  # noqa: TID251
-            return True
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return False
-        folder = parent
-    return False
