@@ -34,6 +34,10 @@ SHELL = {
     "doctor_probe",
     "doctor_surroundings",
     "evaluators",
+    "field_check",  # the field check: snapshots, settings, the state store (ADR 0029)
+    "field_cli",
+    "field_scan",
+    "field_store",
     "fs",
     "hook_routes",
     "launcher",

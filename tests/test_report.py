@@ -234,6 +234,7 @@ def test_json_has_every_number(ready_trail):
         "bypass",
         "trend",
         "intended_writes",
+        "analysis_misses",
     ]
 
 

@@ -136,6 +136,7 @@ class AgentProfile(_Strict):
 class BashConfig(_Strict):
     opaque: BashMode = "allow"
     unparseable: BashMode = "deny"
+    field_check: Literal["auto", "scan", "off"] = "auto"  # in warn: ADR 0029
     allow_write: Patterns = Field(default_factory=list)
     read_only_commands: list[str] = Field(default_factory=list)
     deny_commands: list[str] = Field(default_factory=list)

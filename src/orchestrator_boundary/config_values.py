@@ -45,6 +45,7 @@ class AgentProfile:
 class BashConfig:
     opaque: BashMode = "allow"
     unparseable: BashMode = "deny"
+    field_check: Literal["auto", "scan", "off"] = "auto"  # in warn: ADR 0029
     allow_write: list[str] = field(default_factory=list)
     read_only_commands: list[str] = field(default_factory=list)
     deny_commands: list[str] = field(default_factory=list)

@@ -118,6 +118,7 @@ class _Tally:
             r.hook_errors += 1
             self.by["cause"][error_cause(rec["error"])] += 1
             return  # an error record judged nothing: it is not a tool use
+        r.misses.add(rec)  # the field check's comparisons (PostToolUse lines; ADR 0029)
         if rec.get("bypassed"):
             self._bypass(sid, call, pre)
         if rec.get("agent_id"):

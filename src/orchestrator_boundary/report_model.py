@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary.config import ReportConfig
 from orchestrator_boundary.report_intents import IntentRow
-from orchestrator_boundary.report_signals import IntendedWrite, write_allow_toml
+from orchestrator_boundary.report_signals import AnalysisMisses, IntendedWrite, write_allow_toml
 
 if TYPE_CHECKING:
     from datetime import date  # annotations only: the core reads no clock
@@ -85,6 +85,7 @@ class Report:
     intents: list[IntentRow] = field(default_factory=list)  # per intent; empty: none (ADR 27)
     criteria: list[Criterion] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # sentences for the team
+    misses: AnalysisMisses = field(default_factory=AnalysisMisses)  # the field check (ADR 29)
 
     @property
     def violations_per_session(self) -> float:
@@ -161,6 +162,7 @@ def report_json(r: Report) -> dict[str, Any]:
         "intended_write": _intended(r),
         "write_allow_suggestion": _suggestion(r),
         "intents": [row.to_json() for row in r.intents],
+        "analysis_misses": r.misses.to_json(),
         "criteria": [
             {"key": c.key, "label": c.label, "ok": c.ok, "value": c.value, "needed": c.needed}
             for c in r.criteria

@@ -13,15 +13,22 @@ agent keeps editing is exactly what the boundary is there to stop, never somethi
 Only the top file is judged: a notes file the main agent wrote a few times and then left alone
 is a habit the team already broke, not something to allow. Once the top file is allowed, the
 next one, if it qualifies, is the top on the next run.
+
+*Analysis misses* (ADR 0029) come from the ``field`` of PostToolUse lines: a Bash call whose
+files changed where the analysis did not predict, by a command it rated ``read_only`` or
+``writes``. A miss on a call that overlapped another is counted apart: the change may be the
+other call's.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from orchestrator_boundary import scope
 
@@ -138,3 +145,70 @@ def write_allow_toml(patterns: Sequence[str], width: int = 76) -> str:
     if len(line) > width:
         line = "write_allow = [\n" + "".join(f"    {i},\n" for i in items) + "]"
     return f"[orchestrator]\n{line}"
+
+
+MAX_MISS_EXAMPLES = 5
+ENDS = frozenset({"PostToolUse", "PostToolUseFailure"})  # a Bash call that exited non-zero
+
+
+@dataclass(slots=True)
+class AnalysisMisses:
+    """What the field check found over the trail (module docstring)."""
+
+    compared: int = 0  # calls whose changes were compared with the analysis
+    partial: int = 0  # of those, compared over part of the tree only
+    overlapped: int = 0  # of those, run while another call ran
+    by_label: Counter[str] = field(default_factory=Counter)  # calls with a miss, by label
+    overlapped_misses: int = 0  # calls with a miss that overlapped another (not attributed)
+    examples: list[dict[str, Any]] = field(default_factory=list)
+    _seen: set[str] = field(default_factory=set)
+
+    def add(self, rec: Mapping[str, Any]) -> None:
+        f = rec.get("field")
+        if rec.get("event") not in ENDS or not isinstance(f, Mapping) or "label" not in f:
+            return
+        call = rec.get("tool_use_id")
+        if isinstance(call, str) and call:
+            if call in self._seen:
+                return  # the boundary registered twice: one comparison per call
+            self._seen.add(call)
+        self.compared += 1
+        self.partial += f.get("partial") is True
+        overlapped = f.get("overlapped") is True
+        self.overlapped += overlapped
+        n = f.get("missed_count")
+        if not isinstance(n, int) or n <= 0:
+            return
+        if overlapped:
+            self.overlapped_misses += 1
+            return
+        label = str(f.get("label"))
+        self.by_label[label] += 1
+        if len(self.examples) < MAX_MISS_EXAMPLES:
+            sent = f.get("missed")
+            missed: list[Any] = sent if isinstance(sent, list) else []
+            self.examples.append(
+                {
+                    "label": label,
+                    "command": str(f.get("command") or "")[:200],
+                    "missed": [str(p) for p in missed[:5]],
+                    "missed_count": n,
+                    "ts": rec.get("ts"),
+                    "session_id": rec.get("session_id"),
+                }
+            )
+
+    @property
+    def read_only(self) -> int:
+        """Calls rated read_only that changed files: enforce would let them through."""
+        return self.by_label["read_only"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "compared": self.compared,
+            "partial": self.partial,
+            "overlapped": self.overlapped,
+            "misses_by_label": dict(sorted(self.by_label.items())),
+            "overlapped_misses": self.overlapped_misses,
+            "examples": list(self.examples),
+        }

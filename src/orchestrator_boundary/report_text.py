@@ -99,6 +99,7 @@ def numbers(r: Report) -> list[str]:
         ),
         _row("hook errors", str(r.hook_errors), f"{pct(r.hook_error_rate, 2)} of invocations"),
         _row("subagent tool calls", str(r.subagent_calls)),
+        *_misses(r),
         _row(
             "daily violation rate slope",
             "-" if r.slope is None else f"{r.slope * 100:+.2f}",
@@ -109,6 +110,18 @@ def numbers(r: Report) -> list[str]:
         halves = f"{r.first_half_rate * 100:.1f} / {r.second_half_rate * 100:.1f}"
         lines.append(_row("violation rate 1st / 2nd half", halves, "%"))
     return [*lines, ""]
+
+
+def _misses(r: Report) -> list[str]:
+    """The field check's rows (ADR 0029); none when it never ran."""
+    m = r.misses
+    if not m.compared:
+        return []
+    missed = sum(m.by_label.values())
+    return [
+        _row("Bash calls compared with the field", str(m.compared), f"{m.partial} partial"),
+        _row("analysis misses", str(missed), f"{m.read_only} read_only"),
+    ]
 
 
 def per_day(r: Report) -> list[str]:

@@ -49,6 +49,7 @@ def criteria(r: Report) -> list[Criterion]:
         ),
         _trend(r),
         _intended(r),
+        _misses(r),
     ]
 
 
@@ -77,6 +78,21 @@ def _intended(r: Report) -> Criterion:
     )
 
 
+def _misses(r: Report) -> Criterion:
+    """A read_only rating the field shows wrong: enforce would let that write through (ADR 29).
+    Misses of ``writes`` ratings and of calls that overlapped others are shown, not counted."""
+    m = r.misses
+    if not m.compared:
+        value = "not measured (no field comparisons in the trail)"
+    else:
+        value = f"{plural(m.read_only, 'read_only call')} changed files, "
+        value += f"of {plural(m.compared, 'call')} compared"
+        others = [f"{n} writes" for n in [m.by_label["writes"]] if n]
+        others += [f"{m.overlapped_misses} overlapped"] if m.overlapped_misses else []
+        value += f" (also {', '.join(others)})" if others else ""
+    return Criterion("analysis_misses", "analysis misses", m.read_only == 0, value, "0 read_only")
+
+
 def notes(r: Report) -> list[str]:
     """Whole sentences that tell the team what the numbers mean and what to do."""
     out: list[str] = []
@@ -86,6 +102,7 @@ def notes(r: Report) -> list[str]:
             "agent and would block their writes too."
         )
     out += _intended_note(r)
+    out += _misses_note(r)
     if r.allowed_by_config:
         n = r.allowed_by_config
         out.append(
@@ -118,3 +135,20 @@ def _intended_note(r: Report) -> list[str]:
         "then on with --since.",
     ]
     return [" ".join(sentences)]
+
+
+def _misses_note(r: Report) -> list[str]:
+    m = r.misses
+    if not m.examples:
+        return []
+    shown = "; ".join(
+        f"{e['command'] or '(command not recorded)'} ({e['label']}) changed "
+        f"{', '.join(e['missed'])}" + (" and more" if e["missed_count"] > len(e["missed"]) else "")
+        for e in m.examples
+    )
+    return [
+        f"The Bash analysis missed what {plural(sum(m.by_label.values()), 'call')} changed: "
+        f"{shown}. Enforce would let a write rated read_only through. Report the command so "
+        "the analysis learns it, or add its program to bash.deny_commands; once that is done, "
+        "judge the trail from then on with --since."
+    ]

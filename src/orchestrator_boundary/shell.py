@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from orchestrator_boundary import audit
+from orchestrator_boundary import audit, field_check
 from orchestrator_boundary.delegation import Ledger
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import sha256_of
@@ -118,7 +118,7 @@ def evaluate(
             answer = HookAnswer(0, out) if out else render(verdict)
             rec = {**audit.record(payload, verdict, ts=clock()), **extra}
         else:
-            answer, rec = _tool_call(payload, s, clock)
+            answer, rec = _tool_call(payload, s, clock, environ)
         max_bytes, keep = s.config.audit.max_bytes, s.config.audit.keep
     except Exception as exc:  # noqa: BLE001 - the one guard: every failure gets a verdict
         cwd = payload.cwd if payload is not None else ""
@@ -138,7 +138,7 @@ def evaluate(
 
 
 def _tool_call(
-    payload: HookPayload, s: Setup, clock: Callable[[], float]
+    payload: HookPayload, s: Setup, clock: Callable[[], float], environ: Mapping[str, str]
 ) -> tuple[HookAnswer, dict[str, Any]]:
     """A tool event: the verdict with the delegation ledger, the state it leaves, the line."""
     ledger = contracts_call(payload, s)
@@ -148,6 +148,7 @@ def _tool_call(
     extra = ledger.done(verdict, trace)
     rec = audit.record(payload, verdict, ts=clock(), trace=trace)
     rec.update(extra)
+    rec.update(field_check.observe(payload, s, verdict, environ))  # warn only (ADR 0029)
     return answer, rec
 
 
