@@ -65,7 +65,8 @@ def test_healthy_install(proj: Path, fake_bin: Path, capsys: pytest.CaptureFixtu
     assert code == 0, lines
     assert lines["claude"].startswith("OK   claude: claude 2.1.330")
     assert lines["hooks"].startswith(
-        "OK   hooks: PreToolUse, PostToolUse, SubagentStop, Stop, SessionEnd registered"
+        "OK   hooks: PreToolUse, PostToolUse, PostToolUseFailure, SubagentStop, Stop, SessionEnd"
+        " registered"
     )
     assert "answer as expected" in lines["commands"] and lines["commands"].startswith("OK")
     assert lines["phase"] == "OK   phase: warn (from config)"

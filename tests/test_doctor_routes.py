@@ -46,7 +46,7 @@ def test_the_plugin_route_alone_is_checked_by_running_its_hooks(
         f"registered through the plugin (--plugin-dir {REPO}: {REPO})"
     )
     assert checks["commands"]["status"] == "ok", checks["commands"]
-    assert checks["commands"]["message"].startswith("5 registered command(s) answer as expected")
+    assert checks["commands"]["message"].startswith("6 registered command(s) answer as expected")
 
 
 def test_an_installed_and_enabled_plugin_is_found(
@@ -71,7 +71,7 @@ def test_both_routes_at_once_are_reported(proj: Path, capsys: pytest.CaptureFixt
     assert checks["hooks"]["status"] == "warn"
     assert "both routes are active" in checks["hooks"]["message"]
     assert "every call is judged twice" in checks["hooks"]["message"]
-    assert checks["commands"]["message"].startswith("10 registered command(s)")
+    assert checks["commands"]["message"].startswith("12 registered command(s)")
 
 
 def _files(*items: tuple[str, dict[str, Any]]) -> list[tuple[str, str, dict[str, Any]]]:

@@ -113,10 +113,11 @@ def test_doctor_finds_a_plugin_without_the_lifecycle_hooks(
         (old / name).symlink_to(repo / name)
     (old / "hooks" / "hook.py").symlink_to(repo / "hooks" / "hook.py")
     data = settings_of(repo / "hooks" / "hooks.json")
-    for event in registration.LIFECYCLE_EVENTS:  # as a plugin before these events shipped it
+    for event in (*registration.OBSERVE_EVENTS, *registration.LIFECYCLE_EVENTS):  # an old plugin
         del data["hooks"][event]
     (old / "hooks" / "hooks.json").write_text(json.dumps(data), encoding="utf-8")
     cli.main(["doctor", "--project", str(proj), "--json", "--plugin-dir", str(old)])
     checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
     assert checks["hooks"]["status"] == "warn"
-    assert "hooks.json lacks SubagentStop, Stop, SessionEnd" in checks["hooks"]["message"]
+    lacks = "hooks.json lacks PostToolUseFailure, SubagentStop, Stop, SessionEnd"
+    assert lacks in checks["hooks"]["message"]

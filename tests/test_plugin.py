@@ -19,7 +19,7 @@ from orchestrator_boundary import settings_edit as se
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / ".claude-plugin" / "plugin.json"
 HOOKS_JSON = REPO / "hooks" / "hooks.json"
-EVENTS = ("PreToolUse", "PostToolUse", "SubagentStop", "Stop", "SessionEnd")
+EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStop", "Stop", "SessionEnd")
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 

@@ -30,9 +30,16 @@ def test_on_failure_by_phase_on_the_tool_entries(
     entries = rg.entries(
         scope, phase, python="/v/bin/python", launcher_py="/v/orchestrator_boundary/launcher.py"
     )
-    assert list(entries) == ["PreToolUse", "PostToolUse", "SubagentStop", "Stop", "SessionEnd"]
+    assert list(entries) == [
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "SubagentStop",
+        "Stop",
+        "SessionEnd",
+    ]
     for event, entry in entries.items():
-        # never on a lifecycle event: a failure there must not hold a stop (ADR 0033)
+        # never on an observed or lifecycle event: a failure there must not hold a stop (ADR 0033)
         assert entry.get("onFailure") == (on_failure if event in rg.TOOL_EVENTS else None)
         assert entry["timeout"] == 10 and entry["type"] == "command"
         assert se.is_ours(entry)

@@ -253,7 +253,7 @@ def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, byt
         "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
     ).encode("utf-8", "backslashreplace")[:2000]
     phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()  # no os.environb on Windows
-    if event not in wire.TOOL_EVENTS:  # SubagentStop, Stop, SessionEnd: never hold a stop
+    if event not in wire.TOOL_EVENTS:  # observed and lifecycle events never block
         return 0, b"", line
     return (0 if phase in ("off", "warn") else 2), b"", line
 

@@ -104,7 +104,7 @@ def check_hooks_registered(ctx: Context) -> Check:
     if plugin:
         lacking = [
             e
-            for e in registration.LIFECYCLE_EVENTS
+            for e in (*registration.OBSERVE_EVENTS, *registration.LIFECYCLE_EVENTS)
             if routes and not any(r.hooks[e] for r in routes)
         ]
         if lacking:
@@ -112,7 +112,7 @@ def check_hooks_registered(ctx: Context) -> Check:
                 "hooks",
                 WARN,
                 f"registered through the {plugin}, but its hooks.json lacks {', '.join(lacking)}: "
-                "delegation deliverables are not checked and there is no stop summary",
+                + without(lacking),
                 "update the plugin to this version of orchestrator-boundary",
             )
         return Check("hooks", OK, f"registered through the {plugin}")
@@ -131,16 +131,30 @@ def check_hooks_registered(ctx: Context) -> Check:
     )
 
 
+def without(lacking: list[str]) -> str:
+    """What a project misses without the observed and lifecycle events in ``lacking``."""
+    misses = []
+    if "PostToolUseFailure" in lacking:
+        misses.append("a Bash command that fails is not compared with its analysis (field check)")
+    if any(e in registration.LIFECYCLE_EVENTS for e in lacking):
+        misses.append(
+            "delegation deliverables are not checked, there is no stop summary, and delegation"
+            " state is only cleaned by its bounds"
+        )
+    return "; ".join(misses)
+
+
 def check_lifecycle_registered(found: dict[str, list[Any]], where: list[str]) -> Check:
     """The tool events are registered; a missing lifecycle event is a finding (ADR 0033)."""
-    lacking = [e for e in registration.LIFECYCLE_EVENTS if not found[e]]
+    lacking = [
+        e for e in (*registration.OBSERVE_EVENTS, *registration.LIFECYCLE_EVENTS) if not found[e]
+    ]
     if lacking:
         return Check(
             "hooks",
             WARN,
             f"PreToolUse and PostToolUse registered in {', '.join(where)}, but not "
-            f"{', '.join(lacking)}: delegation deliverables are not checked, there is no stop "
-            "summary, and delegation state is only cleaned by its bounds",
+            f"{', '.join(lacking)}: " + without(lacking),
             "run: orchestrator-boundary install",
         )
     return Check("hooks", OK, f"{', '.join(se.EVENTS)} registered in {', '.join(where)}")

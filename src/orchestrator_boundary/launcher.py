@@ -19,6 +19,8 @@ EVENTS = {
     "post": "PostToolUse",
     "PreToolUse": "PreToolUse",
     "PostToolUse": "PostToolUse",
+    # a failed tool call, observed for the field check (ADR 0029); never blocks
+    "PostToolUseFailure": "PostToolUseFailure",
     # lifecycle events: delegation deliverables, the stop summary, state cleaning (ADR 0033)
     "SubagentStop": "SubagentStop",
     "Stop": "Stop",
@@ -69,7 +71,8 @@ def main(argv: "list[str]") -> int:
     event = prepare(argv, os.environ)
     if event is None:
         sys.stderr.write(
-            "usage: launcher.py PreToolUse|PostToolUse|SubagentStop|Stop|SessionEnd [user]\n"
+            "usage: launcher.py PreToolUse|PostToolUse|PostToolUseFailure|SubagentStop|Stop"
+            "|SessionEnd [user]\n"
         )
         return 2  # a misregistered hook blocks rather than failing open
     import_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -37,8 +37,11 @@ from typing import Any
 from orchestrator_boundary import launcher
 
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
+# A tool call that failed (a Bash command that exited non-zero, 2.1.330): it still changed
+# files, so the field check compares it (ADR 0029); it is observed, never blocks.
+OBSERVE_EVENTS = ("PostToolUseFailure",)
 LIFECYCLE_EVENTS = ("SubagentStop", "Stop", "SessionEnd")
-EVENTS = (*TOOL_EVENTS, *LIFECYCLE_EVENTS)
+EVENTS = (*TOOL_EVENTS, *OBSERVE_EVENTS, *LIFECYCLE_EVENTS)
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 LAUNCHER_PY = os.path.join(PACKAGE_DIR, "launcher.py")
 SHIM_DIR = ".claude/orchestrator-boundary"
@@ -76,7 +79,7 @@ def on_failure(phase: str, event: str = "PreToolUse") -> str | None:
 def matcher(event: str) -> str | None:
     """The matcher of our group: every tool for the tool events; none for lifecycle events,
     which have no tool to match."""
-    return "*" if event in TOOL_EVENTS else None
+    return "*" if event in TOOL_EVENTS or event in OBSERVE_EVENTS else None
 
 
 def sh_quote(word: str) -> str:
@@ -240,7 +243,8 @@ def shim_text() -> str:
 SHIM_TEMPLATE = r"""#!/bin/sh
 # orchestrator-boundary launcher. Written by `orchestrator-boundary install`; commit it.
 # .claude/settings.json runs it as: sh ".../launch.sh" EVENT PHASE, EVENT one of PreToolUse,
-# PostToolUse (tool calls) and SubagentStop, Stop, SessionEnd (lifecycle; ADR 0033).
+# PostToolUse (tool calls), PostToolUseFailure (observed) and SubagentStop, Stop, SessionEnd
+# (lifecycle; ADR 0033).
 # It finds this machine's own installation and hands the call to it (ADR 0023), in this order:
 #   1. $@PYENV@ (an interpreter that has the package),
 #   2. the pointer your own `orchestrator-boundary install` wrote:
@@ -251,8 +255,8 @@ SHIM_TEMPLATE = r"""#!/bin/sh
 # Each candidate must really have the package. With none, the PHASE argument decides
 # (ORCHESTRATOR_BOUNDARY_PHASE overrides it): enforce and ask block every call and say how to
 # install; warn lets calls through and tells you once per session; off does nothing.
-# A lifecycle event never blocks: without an installation, or when the installation fails,
-# the shim exits 0, so a stop is never held by a failure.
+# Only PreToolUse and PostToolUse can block: for every other event, without an installation or
+# when the installation fails, the shim exits 0, so a stop is never held by a failure.
 event=${1:-PreToolUse}
 phase=${ORCHESTRATOR_BOUNDARY_PHASE:-${2:-enforce}}
 nl='

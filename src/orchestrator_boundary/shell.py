@@ -86,8 +86,9 @@ def _cannot_judge(
         phase, audit_file = s.phase, s.audit_file
     except Exception:  # noqa: BLE001, S110 - even the setup failed: stay fail-closed
         pass
-    # a failure on SubagentStop/Stop/SessionEnd never blocks: it would hold a stop (ADR 27)
-    blocks = phase in (Phase.ENFORCE, Phase.ASK) and event not in LIFECYCLE_EVENTS
+    # only PreToolUse/PostToolUse block on a failure: on SubagentStop/Stop/SessionEnd it would
+    # hold a stop (ADR 27), and PostToolUseFailure is only observed (ADR 0029)
+    blocks = phase in (Phase.ENFORCE, Phase.ASK) and event in TOOL_EVENTS
     rec = audit.failure_record(event, phase, message, raw_len, blocks=blocks)
     if internal:
         import traceback  # only here: it costs a hook process as much as its decision

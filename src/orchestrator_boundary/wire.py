@@ -27,7 +27,7 @@ MISMATCH = b"OBX1"
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")  # ``client.cannot_load`` blocks only these
 # SubagentStop, Stop and SessionEnd: delegation contracts' deliverables, the session summary
 # and cleaning (ADR 27).
-EVENTS = (*TOOL_EVENTS, "SubagentStop", "Stop", "SessionEnd")
+EVENTS = (*TOOL_EVENTS, "PostToolUseFailure", "SubagentStop", "Stop", "SessionEnd")
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: one byte more is refused
 MAX_REPLY_BYTES = 4 * 1024 * 1024
 # The evaluator takes payloads up to this size; a larger one is judged in the hook's own process
