@@ -44,6 +44,7 @@ from orchestrator_boundary.report_trail import (  # re-exported: the report's pu
 )
 from orchestrator_boundary.report_verdict import criteria, notes
 from orchestrator_boundary.report_words import plural
+from orchestrator_boundary.trail_chain import ChainCheck
 
 __all__ = [
     "Criterion",
@@ -189,9 +190,11 @@ def compute(
     since: date | None = None,
     malformed: int = 0,
     allow: WriteAllow | None = None,
+    chain: ChainCheck | None = None,
 ) -> Report:
     """The readiness report over parsed audit records (any order). ``allow``: the current
-    config's allow lists (recorded orchestrator writes they cover are not violations now)."""
+    config's allow lists (recorded orchestrator writes they cover are not violations now).
+    ``chain``: the check fed while ``records`` were read (ADR 0031)."""
     r = Report(today=today, thresholds=thresholds, malformed=malformed)
     tally = _Tally(allow or WriteAllow())
     for rec in records:
@@ -203,6 +206,7 @@ def compute(
         else:
             tally.add(r, rec, day)
     tally.finish(r)
+    r.chain = chain.result() if chain is not None else None
     _trend(r)
     r.criteria = criteria(r)
     r.notes = notes(r)
