@@ -33,6 +33,7 @@ SHELL = {
     "doctor_context",
     "doctor_probe",
     "doctor_surroundings",
+    "doctor_trail",
     "evaluators",
     "fs",
     "hook_routes",
