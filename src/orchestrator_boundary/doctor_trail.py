@@ -102,8 +102,8 @@ _PID = re.compile(r"peer pid (\d+)")
 
 
 def live_impostor(root: str, environ: dict[str, str]) -> tuple[str, str | None]:
-    """(the evaluator's socket for ``root``, why its listener is not our evaluator, or None
-    when it is, or nothing listens). Nothing is sent to the listener."""
+    """(the evaluator's socket for ``root``, what listens there): None when nothing does, ""
+    for our own evaluator, else why the listener is not it. Nothing is sent to it."""
     import _socket
 
     env = {os.fsencode(k): os.fsencode(v) for k, v in environ.items()}
@@ -114,7 +114,7 @@ def live_impostor(root: str, environ: dict[str, str]) -> tuple[str, str | None]:
     try:
         sock.settimeout(1.0)
         sock.connect(path)
-        return path, client.impostor_reason(sock, path, root)
+        return path, client.impostor_reason(sock, path, root) or ""
     except OSError:
         return path, None  # nothing listens (a stale socket file): the next hook starts one
     finally:
@@ -138,7 +138,7 @@ def check_impostor(ctx: Context) -> Check:
         note = "the evaluator's peer cannot be verified here: every call is judged in process"
         return Check("impostor", WARN if past else OK, f"{note}; {past}" if past else note)
     path, live = live_impostor(ctx.root, dict(ctx.environ))
-    if live is not None:
+    if live:
         reason = live
         pid = _PID.search(reason)
         end = f"end it (kill {pid.group(1)}) and remove {path}" if pid else f"remove {path}"
@@ -157,4 +157,5 @@ def check_impostor(ctx: Context) -> Check:
             past + "; none holds the socket now",
             "find out which agent started it (the trail's lines name the process)",
         )
-    return Check("impostor", OK, "nothing but our evaluator answers on its socket")
+    now = "no evaluator listens on" if live is None else "our own evaluator (verified) holds"
+    return Check("impostor", OK, f"{now} {path}; no impostor recorded in the trail")
