@@ -186,3 +186,23 @@ def test_unseal_refuses_what_is_not_a_chained_line() -> None:
     for bad in (b'{"a": 1}', b'{"chain": "' + b"g" * 64 + b'"}', sealed.replace(b"7,", b"x,")):
         assert trail_chain.unseal(bad) is None
     assert json.loads(trail_chain.seal(b"{}", 1, trail_chain.GENESIS)[0])["seq"] == 1
+
+
+def _many(path: str, worker: int) -> None:
+    for i in range(100):
+        audit.write(path, {"ts": TS, "event": "PreToolUse", "w": worker, "i": i}, max_bytes=9000)
+
+
+def test_concurrent_writers_leave_one_unbroken_chain(tmp_path: Path) -> None:
+    import multiprocessing
+
+    trail = tmp_path / "audit.jsonl"
+    procs = [multiprocessing.Process(target=_many, args=(str(trail), w)) for w in range(5)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    result = _check(trail)
+    assert result.intact, result.findings
+    assert result.chained + result.pending == 500
+    assert (result.first_seq, result.last_seq) == (1, result.chained)
