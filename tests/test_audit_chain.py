@@ -206,3 +206,19 @@ def test_concurrent_writers_leave_one_unbroken_chain(tmp_path: Path) -> None:
     assert result.intact, result.findings
     assert result.chained + result.pending == 500
     assert (result.first_seq, result.last_seq) == (1, result.chained)
+
+
+def test_a_spool_file_still_being_written_is_left_for_a_later_writer(tmp_path: Path) -> None:
+    """A spooled line is written under a private name and renamed into the spool when whole:
+    a merging writer never reads it half-written and removes it (a line lost under load)."""
+    trail = tmp_path / "audit.jsonl"
+    _write(trail, 1)
+    partial = tmp_path / ".audit.jsonl-partial-00000000000000000001-1"
+    partial.write_bytes(b'{"ts": "' + TS.encode())  # its writer has not finished yet
+    _write(trail, 1, start=1)
+    assert partial.exists() and len(_lines(trail)) == 2
+    partial.write_bytes(f'{{"ts": "{TS}", "event": "PreToolUse", "i": 9}}\n'.encode())
+    partial.rename(tmp_path / ".audit.jsonl-spool-00000000000000000001-1")  # now whole
+    _write(trail, 1, start=2)
+    assert [json.loads(x)["i"] for x in _lines(trail)] == [0, 1, 9, 2]
+    assert _check(trail).intact

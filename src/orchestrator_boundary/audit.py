@@ -143,12 +143,19 @@ def spooled(path: str) -> list[str]:
 
 
 def _spool(path: str, data: bytes) -> None:
-    name = f"{_beside(path, 'spool-')}{time.time_ns():020d}-{os.getpid()}"
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _BINARY, 0o600)
+    """Write the line under a private name, then rename it into the spool: a merging writer
+    never sees a spool file before its line is whole (it would read it empty, or cut, and
+    remove it: the line was lost under load)."""
+    stem = f"{time.time_ns():020d}-{os.getpid()}"
+    partial = f"{_beside(path, 'partial-')}{stem}"
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _BINARY, 0o600)
     try:
-        os.write(fd, data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
+    os.replace(partial, f"{_beside(path, 'spool-')}{stem}")
 
 
 class LockedAppender:
