@@ -203,9 +203,9 @@ class LockedAppender:
                 out = []
                 for data in map(_read, waiting):
                     for waited in data.splitlines():
-                        sealed, last = _sealed(waited, last, spooled=True)
+                        sealed, last = trail_chain.seal_line(waited, last, spooled=True)
                         out.append(sealed)
-                sealed, last = _sealed(line, last)
+                sealed, last = trail_chain.seal_line(line, last)
                 self._append(b"".join([*out, sealed]))
                 if head >= 0 and last is not None:
                     _write_head(head, last)
@@ -265,20 +265,6 @@ def _open_head(path: str) -> int:
         return os.open(head_path(path), flags | getattr(os, "O_NONBLOCK", 0), 0o600)
     except OSError:
         return -1
-
-
-def _sealed(
-    line: bytes, last: trail_chain.Head | None, *, spooled: bool = False
-) -> tuple[bytes, trail_chain.Head | None]:
-    """``line`` chained to ``last`` (a new chain when there is none) with its newline, and
-    the new last line; a spooled line that is not one JSON object is kept as it is (the
-    check flags it) and an empty one dropped."""
-    text = line.strip()
-    if not (text.startswith(b"{") and text.endswith(b"}")):
-        return (text + b"\n" if text else b""), last
-    seq, prev = (last.seq + 1, last.chain) if last else (1, trail_chain.GENESIS)
-    sealed, chain = trail_chain.seal(text, seq, prev, spooled=spooled)
-    return sealed + b"\n", trail_chain.Head(seq, chain)
 
 
 def _read_fd(fd: int) -> bytes:

@@ -84,6 +84,14 @@ def check_trail(ctx: Context) -> Check:
         )
     start = f"; the chain starts at {c.start} ({c.before_start} older lines unchecked)"
     start = start if c.before_start else ""
+    if c.intact and c.head_missing:
+        return Check(
+            "trail",
+            WARN,
+            f"{path}: {c.summary()}{start}",
+            f"find out who removed {os.path.basename(audit.head_path(path))}; the next line "
+            "starts a new chain",
+        )
     if c.intact:
         return Check("trail", OK, f"{path}: {c.summary()}{start}")
     places = "; ".join(str(f) for f in c.findings[:SHOWN])

@@ -49,6 +49,11 @@ def chain_notes(r: Report) -> list[str]:
             "lists each place). If a person pruned the trail on purpose, move the trail's "
             "files and its head record (.audit.jsonl-head beside it) aside to start a new one."
         )
+    if c.head_missing:
+        out.append(
+            "The trail has no head record beside it (.audit.jsonl-head), as with a copy of "
+            "the trail: lines cut from its end cannot be told."
+        )
     if c.before_start:
         n = c.before_start
         out.append(

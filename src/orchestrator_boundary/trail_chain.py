@@ -53,6 +53,20 @@ def seal(line: bytes, seq: int, prev: str, *, spooled: bool = False) -> tuple[by
     return body[:-1] + _CHAIN_KEY + chain.encode("ascii") + b'"}', chain
 
 
+def seal_line(
+    line: bytes, last: Head | None, *, spooled: bool = False
+) -> tuple[bytes, Head | None]:
+    """``line`` chained to ``last`` (a new chain when there is none) with its newline, and
+    the new last line; a spooled line that is not one JSON object is kept as it is (the
+    check flags it) and an empty one dropped."""
+    text = line.strip()
+    if not (text.startswith(b"{") and text.endswith(b"}")):
+        return (text + b"\n" if text else b""), last
+    seq, prev = (last.seq + 1, last.chain) if last else (1, GENESIS)
+    sealed, chain = seal(text, seq, prev, spooled=spooled)
+    return sealed + b"\n", Head(seq, chain)
+
+
 @dataclass(frozen=True, slots=True)
 class Sealed:
     """The place and link a chained line claims, and the bytes its chain covers."""
@@ -91,7 +105,6 @@ class Problem(Enum):
     RESTARTED = "restarted"  # a new chain after the chain started: its head record was lost
     END_REMOVED = "removed at the end"  # the head record names lines the trail lacks
     START_REMOVED = "removed at the start"  # the chain's first lines are gone, not rotated
-    HEAD_MISSING = "head record missing"  # the end of the trail cannot be checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +136,7 @@ class ChainResult:
     start: str  # where the chain starts ("file:line"), "" when no line is chained
     findings: tuple[Finding, ...]
     counts: dict[str, int]  # per Problem value, every finding (also those not kept)
+    head_missing: bool = False  # no head record: lines cut from the end cannot be told
 
     @property
     def intact(self) -> bool:
@@ -137,10 +151,11 @@ class ChainResult:
         if not self.chained:
             return f"no chained line ({self.lines} written before the chain)"
         span = f"seq {self.first_seq}..{self.last_seq}"
+        end = "; its end cannot be checked (no head record)" if self.head_missing else ""
         if self.intact:
-            return f"{span} ({self.chained} lines): none removed, reordered or changed"
+            return f"{span} ({self.chained} lines): none removed, reordered or changed{end}"
         what = ", ".join(f"{n} {key}" for key, n in sorted(self.counts.items()))
-        return f"{span}: {what}"
+        return f"{span}: {what}{end}"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -153,6 +168,7 @@ class ChainResult:
             "last_seq": self.last_seq,
             "start": self.start,
             "problems": dict(self.counts),
+            "head_missing": self.head_missing,
             "findings": [
                 {"problem": f.problem.value, "where": f.where, "detail": f.detail}
                 for f in self.findings
@@ -284,18 +300,15 @@ class ChainCheck:
             self.start,
             tuple(self.found),
             dict(self.counts),
+            self.head is None and self.first is not None,
         )
 
     def _check_head(self) -> None:
         if self.first is None:
             return
         if self.head is None:
-            self._note(
-                Problem.HEAD_MISSING,
-                self.name,
-                "the trail's head record is gone: lines removed from the end cannot be told",
-            )
-        elif self.head.seq > self.top:
+            return  # a copy of the trail without it, or it was removed: ChainResult says so
+        if self.head.seq > self.top:
             self._note(
                 Problem.END_REMOVED,
                 self.name,

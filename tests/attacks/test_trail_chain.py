@@ -23,7 +23,7 @@ from test_daemon import (  # noqa: F401 - proj and rt are fixtures
 from orchestrator_boundary import audit
 from orchestrator_boundary.cli import main
 from orchestrator_boundary.cmd_doctor import CHECKS
-from orchestrator_boundary.doctor_context import FAIL, OK, Context
+from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Context
 from orchestrator_boundary.doctor_trail import check_trail
 
 
@@ -168,3 +168,19 @@ def test_rotation_links_the_files_and_a_removed_rotated_file_is_told(
 
 def test_doctor_runs_the_trail_check() -> None:
     assert check_trail in CHECKS
+
+
+def test_a_removed_head_record_is_warned_and_the_restart_it_causes_is_told(
+    proj: Path,  # noqa: F811
+    rt: Path,  # noqa: F811
+) -> None:
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_NO_DAEMON="1")
+    _calls(proj, env, 3)
+    Path(audit.head_path(str(_trail(proj)))).unlink()
+    trail = _trail(proj)
+    trail.write_bytes(b"".join(trail.read_bytes().splitlines(keepends=True)[:-1]))  # cut too
+    status, message = _doctor(proj, env)
+    assert status == WARN and "no head record" in message, message
+    _calls(proj, env, 1)  # the next line starts a new chain: that is told
+    status, message = _doctor(proj, env)
+    assert status == FAIL and "a new chain starts after seq 2" in message, message
