@@ -33,6 +33,7 @@ SHELL = {
     "doctor_context",
     "doctor_probe",
     "doctor_surroundings",
+    "doctor_trail",
     "evaluators",
     "field_check",  # the field check: snapshots, settings, the state store (ADR 0029)
     "field_cli",

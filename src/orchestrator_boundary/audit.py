@@ -1,4 +1,10 @@
-"""The audit trail: one JSON line per hook invocation, rendered by structlog. ADR 0008.
+"""The audit trail: one JSON line per hook invocation, chained to the one before. ADR 0008.
+
+Each line is rendered with ``json`` directly (fixed field order, as ``FIELDS`` says), not by
+a logging library: the hook imports only what a call needs (issue 15). Under the lock each
+line gets its sequence number and hash chain (``trail_chain``, ADR 0031); the trail's head
+record (``.audit.jsonl-head``: the last ``seq`` and ``chain``) is what the next line links to,
+and what tells a trail whose end was cut off.
 
 Hooks run in parallel (and several Claude Code sessions may share a project), so each line is
 written with one ``write`` on an ``O_APPEND`` descriptor while holding an exclusive ``flock``:
@@ -19,14 +25,13 @@ POSIX-only module is imported at start-up (issue 15).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import time
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from typing import Any
 
-import structlog
-
-from orchestrator_boundary import __version__
+from orchestrator_boundary import __version__, trail_chain, wire
 from orchestrator_boundary.config import DEFAULT_AUDIT_PATH
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
@@ -55,17 +60,23 @@ FIELDS = (
     "bypassed",
     "post_block",
     "error",
+    "evaluator_impostor",
     "duration_ms",
 )
 
 
-def _order(_: Any, __: str, event_dict: MutableMapping[str, Any]) -> dict[str, Any]:
-    ordered = {k: event_dict.pop(k) for k in FIELDS if k in event_dict}
-    ordered.update(event_dict)
-    return ordered
+def render(record: Mapping[str, Any]) -> str:
+    """One record as its JSON line (no newline): ``FIELDS`` first, in order, then the rest;
+    ``event`` always present; a value JSON cannot hold is written as its ``repr``. ``seq``
+    and ``chain`` are the trail's own (added under the lock), never the caller's."""
+    rest = {k: v for k, v in record.items() if k not in _SEALED}
+    rest.setdefault("event", "")
+    ordered = {k: rest.pop(k) for k in FIELDS if k in rest}
+    ordered.update(rest)
+    return json.dumps(ordered, ensure_ascii=False, default=repr).replace("\n", " ")
 
 
-_RENDER = structlog.processors.JSONRenderer(sort_keys=False, ensure_ascii=False)
+_SEALED = ("seq", "chain", "spooled")
 
 # How long a writer waits for the trail's lock before it spools its line instead. A blocking
 # lock had no bound: any process holding it (an agent's `flock .claude/boundary sleep 1e9 &`)
@@ -132,16 +143,23 @@ def spooled(path: str) -> list[str]:
 
 
 def _spool(path: str, data: bytes) -> None:
-    name = f"{_beside(path, 'spool-')}{time.time_ns():020d}-{os.getpid()}"
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _BINARY, 0o600)
+    """Write the line under a private name, then rename it into the spool: a merging writer
+    never sees a spool file before its line is whole (it would read it empty, or cut, and
+    remove it: the line was lost under load)."""
+    stem = f"{time.time_ns():020d}-{os.getpid()}"
+    partial = f"{_beside(path, 'partial-')}{stem}"
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _BINARY, 0o600)
     try:
-        os.write(fd, data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
+    os.replace(partial, f"{_beside(path, 'spool-')}{stem}")
 
 
 class LockedAppender:
-    """A structlog 'logger' whose ``msg`` appends one line under an exclusive lock."""
+    """Appends lines to the trail under an exclusive lock, each sealed into the chain."""
 
     def __init__(self, path: str, *, max_bytes: int = 0, keep: int = 20) -> None:
         self.path, self.max_bytes, self.keep = path, max_bytes, keep
@@ -166,7 +184,9 @@ class LockedAppender:
         os.replace(self.path, f"{self.path}.1")
 
     def msg(self, message: str) -> None:
-        data = (message.replace("\n", " ") + "\n").encode("utf-8", "surrogatepass")
+        """Append one rendered line (``render``): sealed under the lock, or spooled unsealed
+        when the lock stays busy (the next writer seals and merges it, ADR 0028 and 0031)."""
+        line = message.replace("\n", " ").encode("utf-8", "surrogatepass")
         folder = os.path.dirname(self.path) or "."
         os.makedirs(folder, exist_ok=True)
         lock = _open_lock(folder, self.path)
@@ -174,10 +194,24 @@ class LockedAppender:
             try:
                 _lock(lock)
             except LockBusy:
-                _spool(self.path, data)  # never lost: the next writer merges it
+                _spool(self.path, line + b"\n")  # never lost: the next writer merges it
                 return
             waiting = spooled(self.path)
-            self._append(b"".join(map(_read, waiting)) + data)
+            head = _open_head(self.path)
+            try:
+                last = trail_chain.parse_head(_read_fd(head)) if head >= 0 else None
+                out = []
+                for data in map(_read, waiting):
+                    for waited in data.splitlines():
+                        sealed, last = trail_chain.seal_line(waited, last, spooled=True)
+                        out.append(sealed)
+                sealed, last = trail_chain.seal_line(line, last)
+                self._append(b"".join([*out, sealed]))
+                if head >= 0 and last is not None:
+                    _write_head(head, last)
+            finally:
+                if head >= 0:
+                    os.close(head)
             for name in waiting:
                 with contextlib.suppress(OSError):
                     os.remove(name)
@@ -200,19 +234,54 @@ class LockedAppender:
             if fd >= 0:
                 os.close(fd)
 
-    info = msg
-
 
 def write(path: str, record: Mapping[str, Any], *, max_bytes: int = 0, keep: int = 20) -> None:
     """Append ``record`` (with ``event`` as the hook event) to the trail at ``path``."""
-    fields = dict(record)
-    event = fields.pop("event", "")
-    log = structlog.wrap_logger(
-        LockedAppender(path, max_bytes=max_bytes, keep=keep),
-        processors=[_order, _RENDER],
-        wrapper_class=structlog.BoundLogger,
-    )
-    log.info(event, **fields)
+    LockedAppender(path, max_bytes=max_bytes, keep=keep).msg(render(record))
+
+
+def head_path(path: str) -> str:
+    """The trail's head record: the ``seq`` and ``chain`` of the last line written."""
+    return _beside(path, "head")
+
+
+def read_head(path: str) -> trail_chain.Head | None:
+    """The trail's head record, or None when there is none (or it is not one)."""
+    try:
+        fd = os.open(head_path(path), os.O_RDONLY | _CLOEXEC | _BINARY)
+    except OSError:
+        return None
+    try:
+        return trail_chain.parse_head(_read_fd(fd))
+    finally:
+        os.close(fd)
+
+
+def _open_head(path: str) -> int:
+    """The head record, opened to read and rewrite; -1 when it cannot be (the line is then
+    written all the same, starting a new chain: a lost line is worse than a restart)."""
+    flags = os.O_RDWR | os.O_CREAT | _CLOEXEC | _BINARY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(head_path(path), flags | getattr(os, "O_NONBLOCK", 0), 0o600)
+    except OSError:
+        return -1
+
+
+def _read_fd(fd: int) -> bytes:
+    try:
+        return os.read(fd, 256)
+    except OSError:  # not a file (a FIFO put in its place): no head, a new chain
+        return b""
+
+
+def _write_head(fd: int, head: trail_chain.Head) -> None:
+    """Overwrite the head record in place (fixed width); a failure costs the check of the
+    trail's end, never the line, which is already written."""
+    data = trail_chain.format_head(head)
+    with contextlib.suppress(OSError):
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, data)
+        os.ftruncate(fd, len(data))
 
 
 def _read(name: str) -> bytes:
@@ -295,6 +364,15 @@ def record(payload: HookPayload | None, verdict: Verdict | None, **extra: Any) -
     rec.update(extra)
     rec["version"] = __version__
     return rec
+
+
+def mark_impostor(rec: dict[str, Any], environ: Mapping[str, str]) -> None:
+    """Record why the process on the evaluator's socket was not believed, when the client
+    found one and judged the call here (``wire.IMPOSTOR_ENV``, set only by the client,
+    ADR 0026)."""
+    reason = environ.get(wire.IMPOSTOR_ENV)
+    if reason:
+        rec["evaluator_impostor"] = reason[:300]
 
 
 def failure_record(

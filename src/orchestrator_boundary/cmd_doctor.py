@@ -39,6 +39,7 @@ from orchestrator_boundary.doctor_surroundings import (
     check_subagent_writes,
     check_windows_shell,
 )
+from orchestrator_boundary.doctor_trail import check_impostor, check_trail
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV, bypass_requested
 from orchestrator_boundary.setups import setup
@@ -310,6 +311,8 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_subagent_writes,
     check_windows_shell,
     check_evaluators,
+    check_impostor,  # issue 13 point 3
+    check_trail,  # issue 13 point 6: the hash chain
 )
 
 

@@ -31,6 +31,7 @@ from orchestrator_boundary.report import (
     parse_since,
 )
 from orchestrator_boundary.report_text import render_text
+from orchestrator_boundary.report_trail import chain_check
 
 __all__ = [
     "EXIT_ERROR",
@@ -147,9 +148,18 @@ def project_report(
     thresholds = Thresholds.from_config(loaded.report, **(overrides or {}))
     allow = _allow(loaded, config_file, root)
     statuses = {name: intent.status for name, intent in loaded.intents.items()}
-    records = iter_records(files, progress)
+    check = chain_check(trail_path, files, loaded.audit.keep)  # ADR 0031
     try:
-        rep = compute(records, thresholds, today, since=since, allow=allow, intents=statuses)
+        records = iter_records(files, progress, check)
+        rep = compute(
+            records,
+            thresholds,
+            today,
+            since=since,
+            allow=allow,
+            intents=statuses,
+            chain=check,
+        )
     except OSError as exc:
         raise NoReport(f"the audit trail cannot be read ({exc}).") from None
     return Made(rep, trail_path, files)

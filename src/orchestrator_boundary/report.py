@@ -45,6 +45,7 @@ from orchestrator_boundary.report_trail import (  # re-exported: the report's pu
 )
 from orchestrator_boundary.report_verdict import criteria, notes
 from orchestrator_boundary.report_words import plural
+from orchestrator_boundary.trail_chain import ChainCheck
 
 __all__ = [
     "Criterion",
@@ -192,10 +193,12 @@ def compute(
     malformed: int = 0,
     allow: WriteAllow | None = None,
     intents: Mapping[str, str] | None = None,
+    chain: ChainCheck | None = None,
 ) -> Report:
     """The readiness report over parsed audit records (any order). ``allow``: the current
     config's allow lists (recorded orchestrator writes they cover are not violations now);
-    ``intents``: each configured intent's status, for the per-intent table."""
+    ``intents``: each configured intent's status, for the per-intent table; ``chain``: the
+    check fed while ``records`` were read (ADR 0031)."""
     r = Report(today=today, thresholds=thresholds, malformed=malformed)
     tally = _Tally(allow or WriteAllow())
     per_intent = IntentTally()
@@ -210,6 +213,7 @@ def compute(
             per_intent.add(rec)
     tally.finish(r)
     r.intents = per_intent.rows(intents)
+    r.chain = chain.result() if chain is not None else None
     _trend(r)
     r.criteria = criteria(r)
     r.notes = notes(r)

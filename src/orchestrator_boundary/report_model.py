@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from orchestrator_boundary.config import ReportConfig
 from orchestrator_boundary.report_intents import IntentRow
 from orchestrator_boundary.report_signals import AnalysisMisses, IntendedWrite, write_allow_toml
+from orchestrator_boundary.trail_chain import ChainResult
 
 if TYPE_CHECKING:
     from datetime import date  # annotations only: the core reads no clock
@@ -86,6 +87,7 @@ class Report:
     criteria: list[Criterion] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # sentences for the team
     misses: AnalysisMisses = field(default_factory=AnalysisMisses)  # the field check (ADR 29)
+    chain: ChainResult | None = None  # the trail's hash chain, checked (ADR 0031)
 
     @property
     def violations_per_session(self) -> float:
@@ -168,6 +170,7 @@ def report_json(r: Report) -> dict[str, Any]:
             for c in r.criteria
         ],
         "notes": list(r.notes),
+        "trail_chain": r.chain.to_json() if r.chain is not None else None,
     }
 
 

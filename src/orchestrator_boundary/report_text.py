@@ -7,6 +7,7 @@ from __future__ import annotations
 import textwrap
 
 from orchestrator_boundary.report import Report
+from orchestrator_boundary.report_chain import chain_header
 from orchestrator_boundary.report_intents import INTENT, IntentRow
 from orchestrator_boundary.report_signals import write_allow_toml
 from orchestrator_boundary.report_words import pct, plural
@@ -228,7 +229,7 @@ def header(r: Report, trail_path: str, nfiles: int) -> list[str]:
     if r.repeated_records:
         counts.append(f"{r.repeated_records} repeated")
     lines += prose("lines: " + ", ".join(counts))
-    return lines
+    return lines + [piece for line in chain_header(r) for piece in prose(line)]
 
 
 def render_text(r: Report, trail_path: str, nfiles: int, html: str | None = None) -> str:

@@ -2,17 +2,23 @@
 
 A large trail is streamed (``iter_records``), never held in memory; ``load_trail`` keeps the
 records for callers that want them twice (tests, ``replay``). ADR 0012.
+
+Lines are read as bytes, so the hash chain (``trail_chain``, ADR 0031) is checked on exactly
+what was written, in the same pass: pass a ``chain_check`` to ``iter_records``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from orchestrator_boundary import audit
 from orchestrator_boundary.progress import Progress
+from orchestrator_boundary.trail_chain import ChainCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +56,39 @@ def parse_lines(
         yield rec if isinstance(rec, dict) and record_day(rec) is not None else None
 
 
-def iter_records(files: list[str], progress: Progress | None = None) -> Iterator[dict[str, Any]]:
+def iter_records(
+    files: list[str], progress: Progress | None = None, chain: ChainCheck | None = None
+) -> Iterator[dict[str, Any]]:
     """Every line of the trail files in order, streamed: a record, or ``{}`` for a malformed
-    line (which ``compute`` counts as malformed), so a large trail is never held in memory."""
+    line (which ``compute`` counts as malformed), so a large trail is never held in memory.
+    ``chain``: fed every line on the way (its ``result`` once the records are read)."""
     for name in files:
-        with open(name, encoding="utf-8", errors="replace") as fh:
-            for rec in parse_lines(fh, progress):
-                yield {} if rec is None else rec
+        for rec in parse_lines(read_lines(name, chain), progress):
+            yield {} if rec is None else rec
+
+
+def chain_check(path: str, files: list[str], keep: int) -> ChainCheck:
+    """A check of the chain of the trail at ``path`` (``files``: ``audit.trail_files``),
+    with its head record read now, before any line; ``keep``: the config's ``[audit] keep``."""
+    rotated = [f for f in files if f.startswith(path + ".")]
+    return ChainCheck(os.path.basename(path), audit.read_head(path), len(rotated) >= keep)
+
+
+def is_spool(name: str) -> bool:
+    """A spool file: lines that waited for the lock, not yet sealed (ADR 0028)."""
+    base = os.path.basename(name)
+    return base.startswith(".") and "-spool-" in base
+
+
+def read_lines(name: str, chain: ChainCheck | None = None) -> Iterator[str]:
+    """The lines of one trail file as text, each fed to ``chain`` as the bytes it holds."""
+    spool = is_spool(name)
+    where = os.path.basename(name)
+    with open(name, "rb") as fh:
+        for n, raw in enumerate(fh, 1):
+            if chain is not None:
+                chain.feed(raw, f"{where}:{n}", spooled=spool)
+            yield raw.decode("utf-8", "replace")
 
 
 def load_trail(files: list[str], progress: Progress | None = None) -> Trail:
@@ -64,12 +96,11 @@ def load_trail(files: list[str], progress: Progress | None = None) -> Trail:
     records: list[dict[str, Any]] = []
     malformed = 0
     for name in files:
-        with open(name, encoding="utf-8", errors="replace") as fh:
-            for rec in parse_lines(fh, progress):
-                if rec is None:
-                    malformed += 1
-                else:
-                    records.append(rec)
+        for rec in parse_lines(read_lines(name), progress):
+            if rec is None:
+                malformed += 1
+            else:
+                records.append(rec)
     return Trail(records, malformed, list(files))
 
 

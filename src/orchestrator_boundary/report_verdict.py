@@ -5,6 +5,7 @@ Every note is a whole sentence, the same in the text, the JSON and the HTML form
 
 from __future__ import annotations
 
+from orchestrator_boundary.report_chain import chain_criteria, chain_notes
 from orchestrator_boundary.report_model import Criterion, Report
 from orchestrator_boundary.report_words import pct, plural, verb
 
@@ -50,6 +51,7 @@ def criteria(r: Report) -> list[Criterion]:
         _trend(r),
         _intended(r),
         _misses(r),
+        *chain_criteria(r),
     ]
 
 
@@ -116,6 +118,7 @@ def notes(r: Report) -> list[str]:
             "counted, as happens when the boundary is registered twice (in the settings and as "
             "a plugin); each call is counted once."
         )
+    out += chain_notes(r)
     return out
 
 

@@ -133,6 +133,7 @@ def evaluate(
         rec.setdefault("ts", audit.iso(clock()))
         max_bytes, keep = 0, 20
     rec["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    audit.mark_impostor(rec, environ)  # the client judged it here: an impostor held the socket
     if rec.get("trace") is None:
         rec.pop("trace", None)
     return _with_audit(answer, audit_file, rec, max_bytes, keep)

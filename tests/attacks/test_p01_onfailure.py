@@ -69,8 +69,13 @@ def test_install_and_phase_keep_the_key_in_step(fresh_arena: Arena) -> None:
     assert _cli(a, "phase", "enforce", "--force").returncode == 0
     assert [h.get("onFailure") for h in _entries(settings)] == ["block", "block"]
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())
-    hooks = [h for groups in plugin["hooks"].values() for g in groups for h in g["hooks"]]
+    tool = ("PreToolUse", "PostToolUse")  # the events that can block (ADR 0033)
+    hooks = [h for e in tool for g in plugin["hooks"][e] for h in g["hooks"]]
     assert hooks and all(h.get("onFailure") == "block" for h in hooks)
+    others = [
+        h for e, gs in plugin["hooks"].items() if e not in tool for g in gs for h in g["hooks"]
+    ]
+    assert others and not any("onFailure" in h for h in others)
 
 
 SETTINGS = "{root}/.claude/settings.json"

@@ -1,0 +1,169 @@
+"""``doctor``'s checks that nothing fooled the guard: the audit trail's hash chain (ADR 0031)
+and the process on the evaluator's socket (ADR 0026), live and as the trail recorded it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from orchestrator_boundary import audit, client, report_trail, wire
+from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context
+from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.setups import setup
+from orchestrator_boundary.trail_chain import ChainResult
+
+SHOWN = 3  # places named in the message
+_IMPOSTOR_KEY = '"evaluator_impostor"'
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One pass over a trail: its chain, and the lines that record an impostor."""
+
+    chain: ChainResult
+    impostors: int
+    latest: tuple[str, str] | None  # (ts, reason) of the last line that recorded one
+
+
+def _trail(ctx: Context) -> tuple[str, int]:
+    s = setup(ctx.root, {**ctx.environ, "CLAUDE_PROJECT_DIR": ctx.root})
+    return s.audit_file, s.config.audit.keep
+
+
+def scan(path: str, keep: int) -> Scan | None:
+    """The trail at ``path`` read once (None when there is none); cached while it is unchanged,
+    since two checks read it."""
+    files = audit.trail_files(path)
+    if not files:
+        return None
+    stamp = []
+    for name in files:
+        st = os.stat(name)
+        stamp.append((name, st.st_size, st.st_mtime_ns))
+    return _scan(path, keep, tuple(stamp))
+
+
+@lru_cache(maxsize=2)
+def _scan(path: str, keep: int, stamp: tuple[tuple[str, int, int], ...]) -> Scan:
+    files = [name for name, _, _ in stamp]
+    check = report_trail.chain_check(path, files, keep)
+    count, latest = 0, None
+    for name in files:
+        for line in report_trail.read_lines(name, check):
+            if _IMPOSTOR_KEY not in line:
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and rec.get("evaluator_impostor"):
+                count += 1
+                latest = (str(rec.get("ts") or "?"), str(rec["evaluator_impostor"]))
+    return Scan(check.result(), count, latest)
+
+
+def check_trail(ctx: Context) -> Check:
+    """The audit trail is as it was written: no line removed, reordered or changed."""
+    try:
+        path, keep = _trail(ctx)
+        found = scan(path, keep)
+    except (BoundaryInputError, OSError) as exc:
+        return Check("trail", FAIL, f"the audit trail cannot be read: {exc}", "")
+    if found is None:
+        return Check("trail", OK, f"no audit trail yet at {path}")
+    c = found.chain
+    if not c.chained:
+        return Check(
+            "trail",
+            OK,
+            f"{path}: {c.lines} lines, none chained yet (written before the chain: the next "
+            "line starts it)",
+        )
+    start = f"; the chain starts at {c.start} ({c.before_start} older lines unchecked)"
+    start = start if c.before_start else ""
+    if c.intact and c.head_missing:
+        return Check(
+            "trail",
+            WARN,
+            f"{path}: {c.summary()}{start}",
+            f"find out who removed {os.path.basename(audit.head_path(path))}; the next line "
+            "starts a new chain",
+        )
+    if c.intact:
+        return Check("trail", OK, f"{path}: {c.summary()}{start}")
+    places = "; ".join(str(f) for f in c.findings[:SHOWN])
+    more = f" (+{c.problems - SHOWN} more)" if c.problems > SHOWN else ""
+    return Check(
+        "trail",
+        FAIL,
+        f"{path} is not as it was written: {c.summary()}: {places}{more}{start}",
+        "find out who changed the trail (only a person should reach its folder); to start a "
+        f"new trail, move {os.path.basename(path)}* and {os.path.basename(audit.head_path(path))} "
+        "aside",
+    )
+
+
+_PID = re.compile(r"peer pid (\d+)")
+
+
+def live_impostor(root: str, environ: dict[str, str]) -> tuple[str, str | None]:
+    """(the evaluator's socket for ``root``, what listens there): None when nothing does, ""
+    for our own evaluator, else why the listener is not it. Nothing is sent to it."""
+    import _socket
+
+    env = {os.fsencode(k): os.fsencode(v) for k, v in environ.items()}
+    path = wire.socket_path(root, env)
+    if not os.path.exists(path):
+        return path, None
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(1.0)
+        sock.connect(path)
+        return path, client.impostor_reason(sock, path, root) or ""
+    except OSError:
+        return path, None  # nothing listens (a stale socket file): the next hook starts one
+    finally:
+        sock.close()
+
+
+def check_impostor(ctx: Context) -> Check:
+    """No process but our own evaluator answers on its socket, now or in the trail's memory."""
+    past = ""
+    try:
+        found = scan(*_trail(ctx))
+    except (BoundaryInputError, OSError):
+        found = None
+    if found is not None and found.impostors and found.latest:
+        ts, reason = found.latest
+        past = (
+            f"{found.impostors} recorded call(s) found an impostor on the evaluator's socket "
+            f"and were judged in process, the latest at {ts} ({reason})"
+        )
+    if not hasattr(os, "fork") or not client.can_verify():
+        note = "the evaluator's peer cannot be verified here: every call is judged in process"
+        return Check("impostor", WARN if past else OK, f"{note}; {past}" if past else note)
+    path, live = live_impostor(ctx.root, dict(ctx.environ))
+    if live:
+        reason = live
+        pid = _PID.search(reason)
+        end = f"end it (kill {pid.group(1)}) and remove {path}" if pid else f"remove {path}"
+        return Check(
+            "impostor",
+            FAIL,
+            f"{path} is held by a process that is not the evaluator ({reason}): every call "
+            "is judged in process, and no evaluator starts while it is there"
+            + (f"; {past}" if past else ""),
+            f"find out which agent started it; {end}",
+        )
+    if past:
+        return Check(
+            "impostor",
+            WARN,
+            past + "; none holds the socket now",
+            "find out which agent started it (the trail's lines name the process)",
+        )
+    now = "no evaluator listens on" if live is None else "our own evaluator (verified) holds"
+    return Check("impostor", OK, f"{now} {path}; no impostor recorded in the trail")
