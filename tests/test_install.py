@@ -404,7 +404,7 @@ def test_installed_command_runs_through_sh_with_spaces(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     python = _venv_with_space(tmp_path)
-    probe = subprocess.run([str(python), "-c", "import pydantic, structlog"], capture_output=True)
+    probe = subprocess.run([str(python), "-c", "import pydantic, pathspec"], capture_output=True)
     if probe.returncode != 0:
         pytest.skip("cannot build a venv-like interpreter path here")
     monkeypatch.setattr(sys, "executable", str(python))
