@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
 
 from .support import ENFORCE, Arena, Attack, attempt, bash, params, route_params, write
 
@@ -41,7 +42,7 @@ def _doctor(a: Arena, env: dict[str, str]) -> dict[str, Any]:
 def test_managed_only_limits_hooks_and_mods_and_doctor_sees_it(fresh_arena: Arena) -> None:
     a = fresh_arena
     managed = a.base / "etc" / "managed-settings.json"
-    env = {se.MANAGED_ENV: str(managed)}
+    env = {sf.MANAGED_ENV: str(managed)}
     settings = a.root / ".claude" / "settings.json"
     other = {"type": "command", "command": "allow-everything"}
     settings.write_text(
