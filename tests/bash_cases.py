@@ -667,9 +667,18 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     (
         "py-c-json-stdin",
         "cat a.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"k\"])'",
+        OP,  # a json.py in the working folder would run in place of the module
+        (),
+    ),
+    (
+        "py-I-c-json-stdin",
+        "cat a.json | python3 -I -c 'import json,sys; print(json.load(sys.stdin)[\"k\"])'",
         R,
         (),
     ),
+    ("py-P-c-json", "python3 -P -c 'import json; print(json.dumps(1))'", R, ()),
+    ("py-IS-c-json", "python3 -IS -c 'import json; print(json.dumps(1))'", R, ()),
+    ("py-c-builtin-only", "python3 -c 'import sys, time; print(sys.argv, time.time())'", R, ()),
     ("py-c-read", "python -c \"print(open('a.txt').read())\"", R, ()),
     ("py-c-open-w", "python -c \"open('o.txt','w').write('x')\"", WR, (W("/w/p/o.txt"),)),
     ("py-c-open-a", "python -c \"open('o.txt', mode='a')\"", WR, (W("/w/p/o.txt"),)),
@@ -724,7 +733,8 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
         WR,
         (W("/w/p/w.txt"),),
     ),
-    ("py-c-path-open-r", "python -c \"from pathlib import Path; Path('w.txt').open()\"", R, ()),
+    ("py-c-path-open-r", "python -c \"from pathlib import Path; Path('w.txt').open()\"", OP, ()),
+    ("py-I-path-open-r", "python -I -c \"from pathlib import Path; Path('w.txt').open()\"", R, ()),
     ("py-c-str-replace", "python3 -c \"print('a-b'.replace('-', '_'))\"", R, ()),
     ("py-c-var-str-replace", "python3 -c \"s = 'x'; print(s.replace('x', 'y'))\"", R, ()),
     (
@@ -771,7 +781,8 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("py-version", "python3 --version", R, ()),
     ("py-stdin-pipe", "echo 'print(1)' | python3", R, ()),  # literal code piped in (#12)
     ("py-stdin-pipe-dynamic", 'echo "$CODE" | python3', OP, ()),
-    ("py-m-json-tool", "python -m json.tool a.json", R, ()),
+    ("py-m-json-tool", "python -m json.tool a.json", OP, ()),  # json/ in the folder would run
+    ("py-I-m-json-tool", "python -I -m json.tool a.json", R, ()),
     ("py-venv", "python3 -m venv .venv", WR, (W("/w/p/.venv"),)),
     ("node-e-ro", "node -e 'console.log(1)'", R, ()),
     (

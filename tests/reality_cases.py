@@ -87,6 +87,8 @@ GIT_DIRTY = Seed(git=True, setup="echo more >> f")
 TAR = Seed(setup="mkdir t && echo new > t/n && tar -cf x.tar -C t n && rm -r t")
 MODE = Seed(setup="chmod 700 a")
 PYC = Seed(files=(("src/main.pyc", "x"),))
+# a project module named like a standard one: python -c / -m run it in place of the real one
+SHADOW = Seed(files=(("json.py", "open('pwned.txt', 'w').write('x')\ndumps = str\n"),))
 NPM = Seed(files=(("package.json", '{"name": "p", "version": "1.0.0"}\n'),))
 NPM_TEST = Seed(
     files=(("package.json", '{"name": "p", "version": "1.0.0", "scripts": {"test": "touch t"}}\n'),)
@@ -627,8 +629,15 @@ ROWS: list[Row] = [
     W("6", "py-shelve", "python3 -c \"import shelve; shelve.open('sh').close()\""),
     W("6", "py-heredoc-remove", "python3 <<'EOF'\nimport os\nos.remove('f')\nEOF", "f"),
     R("6", "py-read-file", "python3 -c \"print(open('f').read())\""),
-    R("6", "py-listdir", "python3 -c \"import os; print(os.listdir('.'))\""),
-    R("6", "py-json", "python3 -c \"import json; print(json.dumps({'a': 1}))\""),
+    # python -c puts the working folder first on sys.path: read-only here, but not provably
+    # (a json.py there would run), so opaque is the right answer; -I or -P makes it provable
+    R("6", "py-listdir", "python3 -c \"import os; print(os.listdir('.'))\"", provable=False),
+    R("6", "py-json", "python3 -c \"import json; print(json.dumps({'a': 1}))\"", provable=False),
+    R("6", "py-I-json", "python3 -I -c \"import json; print(json.dumps({'a': 1}))\""),
+    O("6", "py-json-shadowed", 'python3 -c "import json; print(json.dumps(1))"', seed=SHADOW),
+    R("6", "py-I-json-shadowed", 'python3 -I -c "import json; print(json.dumps(1))"', seed=SHADOW),
+    R("6", "py-P-json-shadowed", 'python3 -P -c "import json; print(json.dumps(1))"', seed=SHADOW),
+    O("6", "py-m-shadowed", "python3 -m json.tool /dev/null", seed=SHADOW),
     R("6", "py-heredoc-read", "python3 <<'EOF'\nwith open('f') as fh:\n    print(fh.read())\nEOF"),
     W(
         "6",

@@ -19,9 +19,23 @@ from orchestrator_boundary.payload import payload_from_obj
 
 SESSION = "6d1c5b2e-0000-4000-8000-000000000001"
 # A project file named like a standard module shadows it: `python3 -c` puts the working folder
-# first on sys.path. The analysis rates the command read_only; it writes pwned.txt.
+# first on sys.path, so the command writes pwned.txt. The analysis rates it opaque for that
+# reason; a team that declared python3 read-only (`[bash] read_only_commands`) makes it a
+# read_only rating that writes: the miss the field check exists to find.
 SHADOW = 'import pathlib\npathlib.Path("pwned.txt").write_text("x")\ndef dumps(o): return str(o)\n'
 SHADOWED = "python3 -c 'import json; print(json.dumps(1))'"
+MISDECLARED = 'read_only_commands = ["python3"]\n'
+
+
+def _shadow(project: Path) -> None:
+    """The shadowing json.py, and python3 wrongly declared read-only in the config."""
+    (project / "json.py").write_text(SHADOW)
+    cfg = project / ".claude/boundary.toml"
+    text = cfg.read_text() if cfg.exists() else ""
+    if "[bash]\n" in text:
+        cfg.write_text(text.replace("[bash]\n", "[bash]\n" + MISDECLARED, 1))
+    else:
+        cfg.write_text(text + "[bash]\n" + MISDECLARED)
 
 
 def _records(project: Path) -> list[dict[str, Any]]:
@@ -86,7 +100,7 @@ class Calls:
 
 
 def test_a_read_only_rating_that_writes_is_a_miss(project: Path) -> None:
-    (project / "json.py").write_text(SHADOW)
+    _shadow(project)
     found = Calls(project).run(SHADOWED)
     assert (project / "pwned.txt").read_text() == "x"  # it really wrote
     assert found == {
@@ -167,6 +181,7 @@ def _snapshots(project: Path) -> int:
 
 def test_the_cli_s_own_list_is_used_and_no_snapshot_is_taken(project: Path) -> None:
     subprocess.run(["git", "init", "-q", str(project)], check=True)
+    _shadow(project)
     calls = Calls(project, {"CLAUDE_CODE_BASH_EDIT_DIFF": "1"})
     calls.pre(SHADOWED)
     assert _field(project, "PreToolUse") == {"awaits": "bashEditDiff"}
@@ -245,7 +260,7 @@ def test_nothing_runs_outside_warn_or_when_switched_off(
     project: Path, toml: str, phase: str
 ) -> None:
     (project / ".claude/boundary.toml").write_text(toml)
-    (project / "json.py").write_text(SHADOW)
+    _shadow(project)
     calls = Calls(project, {"ORCHESTRATOR_BOUNDARY_PHASE": phase})
     calls.run(SHADOWED)
     calls.run("echo x > f.txt", call="toolu_2")
@@ -303,7 +318,7 @@ def test_the_bounds_hold_through_the_hook(project: Path, monkeypatch: pytest.Mon
 
 def test_a_command_that_failed_is_compared_at_post_tool_use_failure(project: Path) -> None:
     """2.1.330 sends PostToolUseFailure, not PostToolUse, for a Bash command exiting non-zero."""
-    (project / "json.py").write_text(SHADOW)
+    _shadow(project)
     command = "python3 -c 'import json; json.nope()'"
     calls = Calls(project)
     calls.pre(command)
@@ -319,7 +334,7 @@ def test_a_command_that_failed_is_compared_at_post_tool_use_failure(project: Pat
 
 
 def test_a_subagent_s_bash_is_measured_too(project: Path) -> None:
-    (project / "json.py").write_text(SHADOW)
+    _shadow(project)
     found = Calls(project).run(SHADOWED, agent_id="a1b2c3", agent_type="coder")
     assert found["missed"] == ["pwned.txt"]
 

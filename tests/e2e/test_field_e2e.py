@@ -3,8 +3,9 @@ says what the call changed and what the analysis missed, from Claude Code's own
 ``bashEditDiff`` list (``CLAUDE_CODE_BASH_EDIT_DIFF=1`` in a git repository) or from the
 hook's own snapshots.
 
-The command is one the analysis rates read_only and that writes: a project file ``json.py``
-shadows the standard module for ``python3 -c 'import json'``.
+The command writes while rated read_only: a project file ``json.py`` shadows the standard
+module for ``python3 -c 'import json'`` (which the analysis itself rates opaque for that reason),
+and the config wrongly declares ``python3`` read-only.
 """
 
 from __future__ import annotations
@@ -21,16 +22,20 @@ from harness import Harness, Hooks, Project, python_command
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-POST = python_command(ROOT / "hooks" / "post_tool_use.py")
+ENTRY = ROOT / "hooks" / "hook.py"  # the one entry script: hook.py EVENT
+POST = python_command(ENTRY, "PostToolUse")
 # PostToolUseFailure: what 2.1.330 sends instead of PostToolUse when a Bash command fails
 HOOKS = Hooks.commands(
-    pre=[python_command(ROOT / "hooks" / "pre_tool_use.py")],
+    pre=[python_command(ENTRY, "PreToolUse")],
     post=[POST],
-    other={"PostToolUseFailure": [POST]},
+    other={"PostToolUseFailure": [python_command(ENTRY, "PostToolUseFailure")]},
 )
 SHADOW = 'import pathlib\npathlib.Path("pwned.txt").write_text("x")\ndef dumps(o): return str(o)\n'
 SHADOWED = "python3 -c 'import json; print(json.dumps(1))'"
 FILES = {"json.py": SHADOW, "README.md": "hello\n"}
+# python3 -c with an import is opaque (the working folder could shadow it); a team that declared
+# python3 read-only makes this a read_only rating that writes: the miss to find
+TOML = 'phase = "warn"\n[bash]\nread_only_commands = ["python3"]\n'
 
 
 def _bash_post_field(project: Project, event: str = "PostToolUse") -> dict[str, Any]:
@@ -54,7 +59,7 @@ def _run(harness: Harness, project: Project, env: dict[str, str], command: str =
 
 
 def test_the_cli_s_changed_file_list_carries_the_miss(harness: Harness) -> None:
-    project = harness.project(HOOKS, boundary_toml='phase = "warn"\n', files=FILES, git=True)
+    project = harness.project(HOOKS, boundary_toml=TOML, files=FILES, git=True)
     _run(harness, project, {"CLAUDE_CODE_BASH_EDIT_DIFF": "1"})
     field = _bash_post_field(project)
     assert field["source"] == "bashEditDiff", field
@@ -66,7 +71,7 @@ def test_the_cli_s_changed_file_list_carries_the_miss(harness: Harness) -> None:
 
 
 def test_without_the_list_the_hook_s_snapshots_carry_the_miss(harness: Harness) -> None:
-    project = harness.project(HOOKS, boundary_toml='phase = "warn"\n', files=FILES)
+    project = harness.project(HOOKS, boundary_toml=TOML, files=FILES)
     _run(harness, project, {})
     field = _bash_post_field(project)
     assert field["source"] == "scan", field
@@ -75,7 +80,7 @@ def test_without_the_list_the_hook_s_snapshots_carry_the_miss(harness: Harness) 
 
 
 def test_a_command_that_fails_is_compared_at_post_tool_use_failure(harness: Harness) -> None:
-    project = harness.project(HOOKS, boundary_toml='phase = "warn"\n', files=FILES)
+    project = harness.project(HOOKS, boundary_toml=TOML, files=FILES)
     failing = "python3 -c 'import json; json.nope()'"
     _run(harness, project, {}, failing)
     field = _bash_post_field(project, "PostToolUseFailure")

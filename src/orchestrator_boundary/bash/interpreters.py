@@ -20,6 +20,8 @@ from orchestrator_boundary.bash.outcome import (
     runs_code,
     writes,
 )
+from orchestrator_boundary.bash.py_path import guarded as py_guarded
+from orchestrator_boundary.bash.py_path import module_guarded, safe_path_flag, shadowable_imports
 from orchestrator_boundary.bash.words import Word, lit
 
 Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]
@@ -68,7 +70,7 @@ def _inline(
 
 
 def python(prog: str, args: list[Word], env: Env) -> Outcome:
-    i = 0
+    i, safe = 0, False  # safe: -I or -P, the working folder is not on sys.path
     while i < len(args):
         value = args[i].value
         if value is None:
@@ -77,21 +79,29 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
             return read_only(prog, value)
         if value.startswith("-c"):
             code = value[2:] or (args[i + 1].value if i + 1 < len(args) else None)
-            return _inline(prog, [code], analyze_python, env)
+            return _python_code(prog, code, env, safe)
         if value.startswith("-m"):
             module = value[2:] or (args[i + 1].value if i + 1 < len(args) else None)
             rest = args[i + (1 if value[2:] else 2) :]
-            return _module(prog, module, rest, env)
+            done = _module(prog, module, rest, env)
+            return done if module is None else module_guarded(done, module, safe)
         if value == "-" or not value.startswith("-"):
             if value != "-":
                 return opaque(prog, "runs a script file")
             break
+        safe = safe or safe_path_flag(value)
         if value[1:2] in _PY_VAL and len(value) == 2:
             i += 1
         i += 1
     if env.stdin is not None:
-        return _inline(prog, [env.stdin], analyze_python, env)
+        return _python_code(prog, env.stdin, env, safe)
     return opaque(prog, "reads its program from stdin")
+
+
+def _python_code(prog: str, code: str | None, env: Env, safe: bool) -> Outcome:
+    """Inline python; opaque when it imports a module the working folder could shadow."""
+    done = _inline(prog, [code], analyze_python, env)
+    return done if safe or code is None else py_guarded(done, shadowable_imports(code))
 
 
 def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcome:
