@@ -33,7 +33,6 @@ from orchestrator_boundary.delegation import Unavailable
 from orchestrator_boundary.field import compare, edit_diff, prediction, relative
 from orchestrator_boundary.field_cli import diff_expected
 from orchestrator_boundary.field_scan import Bounds, changes, decode, encode, scan
-from orchestrator_boundary.field_store import field_store_for
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.setups import Setup
@@ -110,6 +109,8 @@ def _before(
                 out["partial"] = picture.partial
         else:
             out = {"awaits": "bashEditDiff"}
+    from orchestrator_boundary.field_store import field_store_for  # sqlite3: only when used
+
     store = field_store_for(s.audit_file)
     if not store.started(
         payload.session_id or "-", payload.tool_use_id, start, _expires(payload, start), snap
@@ -119,6 +120,8 @@ def _before(
 
 
 def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
+    from orchestrator_boundary.field_store import field_store_for
+
     store = field_store_for(s.audit_file)
     background = _background(payload)
     window = store.ended(payload.session_id or "-", payload.tool_use_id, still_running=background)
