@@ -30,7 +30,6 @@ from typing import Any
 
 from orchestrator_boundary.bash.model import BashAnalysis
 from orchestrator_boundary.delegation import Unavailable
-from orchestrator_boundary.field import compare, edit_diff, prediction, relative
 from orchestrator_boundary.field_cli import diff_expected
 from orchestrator_boundary.field_scan import Bounds, changes, decode, encode, scan
 from orchestrator_boundary.payload import HookPayload
@@ -120,6 +119,8 @@ def _before(
 
 
 def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
+    # imported here: a call the field check does not follow (any in enforce) skips them
+    from orchestrator_boundary.field import compare, edit_diff, prediction, relative
     from orchestrator_boundary.field_store import field_store_for
 
     store = field_store_for(s.audit_file)
@@ -195,6 +196,8 @@ def _spellings(targets: tuple[str, ...]) -> tuple[str, ...]:
 
 def _trail_folders(audit_file: str, root: str, fold: bool) -> set[str]:
     """The folders on the way to the trail: the hook makes them when they are missing."""
+    from orchestrator_boundary.field import relative
+
     rel = relative(audit_file, root, fold=fold)
     parts = rel.split("/")[:-1] if rel else []
     return {"/".join(parts[: i + 1]) for i in range(len(parts))}

@@ -23,12 +23,10 @@ from orchestrator_boundary.delegation import (
     Unavailable,
     UnknownDelegation,
 )
-from orchestrator_boundary.deliverables import stop_check
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.session_summary import summary
 from orchestrator_boundary.setups import Setup
 from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict
 
@@ -253,6 +251,8 @@ def lifecycle(
         if isinstance(counts, Unavailable) or isinstance(blocked, Unavailable):
             extra["state"] = "unavailable"
         else:
+            from orchestrator_boundary.deliverables import stop_check  # a stop's question
+
             answer = stop_check(
                 agent_type,
                 requires,
@@ -359,6 +359,8 @@ def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]
     if payload.hook_event_name == "Stop":
         if not s.config.report.stop_summary or payload.stop_hook_active is True:
             return "", {}
+        from orchestrator_boundary.session_summary import summary  # only at Stop, when asked
+
         text = summary(_tail_records(s.audit_file), payload.session_id)
         return (json.dumps({"systemMessage": text}), {"summary": True}) if text else ("", {})
     return lifecycle(
