@@ -1,6 +1,7 @@
 """Hook latency as Claude Code sees it, and in-process throughput (ADR 0009, docs/benchmarks.md).
 
     python benchmarks/hook_latency.py [--rounds 40] [--no-replay] [--peers] [--lean]
+                                      [--compare NAME=SRC ...]
 
 Runs exactly the commands ``install`` registers (``registration.entries``; a string command is
 run as Claude Code runs it, by ``/bin/sh -c``; payload on stdin, a new process per call) for
@@ -14,7 +15,9 @@ nothing) and, with ``--peers``, two published guard hooks installed from npm at 
 hits them equally. Then in-process throughput per CPU-second (decide, evaluate; the Bash case
 also with its analysis memo emptied, and every distinct Bash command of the corpus once), replay
 over the corpus when present, and peak memory (ru_maxrss) of a client process and of the
-evaluator. Not a test: numbers, not verdicts.
+evaluator. ``--lean``: only the in-process Read and Write rows and the bursts; ``--compare
+NAME=SRC`` adds the in-process Read and Write through another checkout's ``src`` (the parent
+commit's, say), interleaved with the rest. Not a test: numbers, not verdicts.
 """
 
 from __future__ import annotations
@@ -323,8 +326,16 @@ def no_compiled_env(base: dict[str, str], root: Path) -> dict[str, str]:
 LEAN_ROWS = (
     "python -I -c pass",
     "main Read / in-process",
+    "main Write / in-process",
     "main Read / in-process, no compiled config",
 )
+
+
+def other_checkout(argv: list[str], src: Path) -> list[str]:
+    """``argv`` (a registered command) with another checkout's ``src`` folder in place of
+    this one's: its launcher, and so its package, judge the call."""
+    here, there = str(SRC / "orchestrator_boundary"), str(src / "orchestrator_boundary")
+    return [a.replace(here, there) for a in argv]
 
 
 def latency(
@@ -334,6 +345,7 @@ def latency(
     home: Path,
     peers: Path | None = None,
     lean: bool = False,
+    compare: dict[str, Path] | None = None,
 ) -> tuple[list[list[str]], dict[str, Any]]:
     base = base_env(root, rt, home)
     warm_env = dict(base)
@@ -360,6 +372,11 @@ def latency(
     )
     if lean:
         commands = {k: v for k, v in commands.items() if k in LEAN_ROWS}
+    for label, src in (compare or {}).items():  # the same in-process rows, another checkout
+        for name in ("main Read", "main Write"):
+            event, raw = cases(root)[name]
+            argv = other_checkout(registered("local", event), src)
+            commands[f"{name} / in-process, {label}"] = (argv, raw, cold_env)
 
     if not lean:  # start the evaluator and wait until it answers
         run_once(*commands["main Read / warm"][:2], warm_env, root)
@@ -712,9 +729,17 @@ def main() -> int:
     ap.add_argument(
         "--lean",
         action="store_true",
-        help="only the in-process Read rows and the burst of hooks started at once",
+        help="only the in-process Read and Write rows and the burst of hooks started at once",
     )
     ap.add_argument("--burst-rounds", type=int, default=5, help="bursts of 16 hooks to time")
+    ap.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="NAME=SRC",
+        help="also run the in-process Read and Write through another checkout's src folder "
+        "(e.g. a worktree of the parent commit), interleaved with the rest",
+    )
     ap.add_argument(
         "--peers",
         action="store_true",
@@ -730,7 +755,8 @@ def main() -> int:
         given = " ".join(sys.argv[1:])
         print(f"command: python benchmarks/hook_latency.py {given}".rstrip() + "\n")
         modules = install_peers(tmp / "peers") if args.peers else None
-        rows, extra = latency(args.rounds, root, rt, home, modules, lean=args.lean)
+        compare = {k: Path(v).resolve() for k, _, v in (c.partition("=") for c in args.compare)}
+        rows, extra = latency(args.rounds, root, rt, home, modules, args.lean, compare)
         print(
             f"Round trip, process start -> verdict on stdout ({args.rounds} interleaved rounds; "
             f"ratio = median / median of `python -I -c pass`):\n"

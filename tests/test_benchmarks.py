@@ -56,11 +56,16 @@ def test_hook_latency_lean_rows_run_the_registered_command_in_process() -> None:
     # the in-process Read as a ratio to a bare interpreter, and 16 hooks started at once
     done = _hook_latency("--lean", "--rounds", "1", "--burst-rounds", "1")
     rows = _rows(done.stdout)
-    for name in ("main Read / in-process", "main Read / in-process, no compiled config"):
+    lean = {
+        "main Read / in-process": "none",
+        "main Write / in-process": "deny",
+        "main Read / in-process, no compiled config": "none",
+    }
+    for name, verdict in lean.items():
         assert re.fullmatch(r"\d+\.\d\dx", rows[name][2]), rows[name]  # to the bare start
         assert re.fullmatch(r"\d+\.\d\dx", rows[name][4]), rows[name]  # in CPU time
-        assert rows[name][-1] == "none"
-    assert "main Write / in-process" not in rows
+        assert rows[name][-1] == verdict
+    assert "sub Write / in-process" not in rows
     _assert_bursts(rows)
 
 

@@ -348,6 +348,7 @@ class Unavailable:
 
 
 UNAVAILABLE: Final = Unavailable()
+MAIN: Final = "main"  # the main agent's key in the state where an agent id is expected
 
 
 @transient

@@ -30,10 +30,8 @@ from typing import Any
 
 from orchestrator_boundary.bash.model import BashAnalysis
 from orchestrator_boundary.delegation import Unavailable
-from orchestrator_boundary.field import compare, edit_diff, prediction, relative
 from orchestrator_boundary.field_cli import diff_expected
 from orchestrator_boundary.field_scan import Bounds, changes, decode, encode, scan
-from orchestrator_boundary.field_store import field_store_for
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.setups import Setup
@@ -110,6 +108,8 @@ def _before(
                 out["partial"] = picture.partial
         else:
             out = {"awaits": "bashEditDiff"}
+    from orchestrator_boundary.field_store import field_store_for  # sqlite3: only when used
+
     store = field_store_for(s.audit_file)
     if not store.started(
         payload.session_id or "-", payload.tool_use_id, start, _expires(payload, start), snap
@@ -119,6 +119,10 @@ def _before(
 
 
 def _after(payload: HookPayload, s: Setup, verdict: Verdict) -> dict[str, Any]:
+    # imported here: a call the field check does not follow (any in enforce) skips them
+    from orchestrator_boundary.field import compare, edit_diff, prediction, relative
+    from orchestrator_boundary.field_store import field_store_for
+
     store = field_store_for(s.audit_file)
     background = _background(payload)
     window = store.ended(payload.session_id or "-", payload.tool_use_id, still_running=background)
@@ -192,6 +196,8 @@ def _spellings(targets: tuple[str, ...]) -> tuple[str, ...]:
 
 def _trail_folders(audit_file: str, root: str, fold: bool) -> set[str]:
     """The folders on the way to the trail: the hook makes them when they are missing."""
+    from orchestrator_boundary.field import relative
+
     rel = relative(audit_file, root, fold=fold)
     parts = rel.split("/")[:-1] if rel else []
     return {"/".join(parts[: i + 1]) for i in range(len(parts))}

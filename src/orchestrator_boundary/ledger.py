@@ -11,25 +11,27 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary.contracts import Breach, Contracts, Launch, check_launch, profile_of
 from orchestrator_boundary.delegation import (
+    MAIN,
     Lease,
     Record,
     Seen,
     Unavailable,
     UnknownDelegation,
 )
-from orchestrator_boundary.deliverables import stop_check
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.session_summary import summary
 from orchestrator_boundary.setups import Setup
-from orchestrator_boundary.state import MAIN, Store, state_path
 from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict
+
+if TYPE_CHECKING:
+    from orchestrator_boundary.state import Store  # imported when a call uses the store
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Events that are not tool calls: recorded, and SubagentStop/SessionEnd acted on. A failure
@@ -58,10 +60,12 @@ def _safe_id(agent_id: str) -> bool:
 
 
 class StoreLedger:
-    """One call's view of the state store (``contracts.Ledger``)."""
+    """One call's view of the state store (``contracts.Ledger``). The store is opened on
+    first use: a call that asks nothing of it (an orchestrator's Read) never imports
+    ``state`` and ``sqlite3`` (ADR 0030)."""
 
-    def __init__(self, store: Store, payload: HookPayload) -> None:
-        self.store, self.payload = store, payload
+    def __init__(self, audit_file: str, payload: HookPayload) -> None:
+        self.audit_file, self.payload = audit_file, payload
         self.session = payload.session_id or "-"
         self.agent = payload.agent_id or MAIN
         self._record: Record | None = None
@@ -82,6 +86,10 @@ class StoreLedger:
         if isinstance(got, Unavailable):
             self.unavailable = True
         return got
+
+    @cached_property
+    def store(self) -> Store:
+        return store_for(self.audit_file)
 
     def seen(self, located: Located) -> Seen | Unavailable | None:
         found: Seen | Unavailable | None = self._note(
@@ -121,6 +129,8 @@ MAX_STORES = 8
 
 
 def store_for(audit_file: str) -> Store:
+    from orchestrator_boundary.state import Store, state_path
+
     path = state_path(audit_file)
     store = _STORES.get(path)
     if store is None:
@@ -133,7 +143,7 @@ def store_for(audit_file: str) -> Store:
 
 
 def ledger_for(payload: HookPayload, audit_file: str) -> StoreLedger:
-    return StoreLedger(store_for(audit_file), payload)
+    return StoreLedger(audit_file, payload)
 
 
 def _description(payload: HookPayload) -> str:
@@ -241,6 +251,8 @@ def lifecycle(
         if isinstance(counts, Unavailable) or isinstance(blocked, Unavailable):
             extra["state"] = "unavailable"
         else:
+            from orchestrator_boundary.deliverables import stop_check  # a stop's question
+
             answer = stop_check(
                 agent_type,
                 requires,
@@ -347,6 +359,8 @@ def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]
     if payload.hook_event_name == "Stop":
         if not s.config.report.stop_summary or payload.stop_hook_active is True:
             return "", {}
+        from orchestrator_boundary.session_summary import summary  # only at Stop, when asked
+
         text = summary(_tail_records(s.audit_file), payload.session_id)
         return (json.dumps({"systemMessage": text}), {"summary": True}) if text else ("", {})
     return lifecycle(

@@ -11,17 +11,16 @@ whatever the order. Relative patterns never match a path outside the root.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import pathspec
-
 from orchestrator_boundary.paths import Located, fold
 from orchestrator_boundary.transient import transient
 
-_GITIGNORE = pathspec.util.lookup_pattern("gitignore")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy
+if TYPE_CHECKING:
+    import re
 
 
 class PatternError(ValueError):
@@ -30,11 +29,30 @@ class PatternError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Compiled:
+    """A pattern checked and anchored; its regular expression is made on first use."""
+
     text: str
     exclude: bool
     absolute: bool
     folder: bool  # covers everything below (trailing '/' or '/**')
-    regex: re.Pattern[str]
+    glob: str  # anchored (``/`` + the pattern) and folded: what pathspec translates
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        return _regex(self.glob, self.text)
+
+
+@lru_cache(maxsize=1024)
+def _regex(glob: str, text: str) -> re.Pattern[str]:
+    """pathspec's gitignore translation of ``glob``. pathspec (~20 ms of imports) is imported
+    here, when a pattern is first matched or validated, not by every hook call (ADR 0030)."""
+    import pathspec
+
+    found = pathspec.util.lookup_pattern("gitignore")(glob)
+    regex: re.Pattern[str] | None = getattr(found, "regex", None)
+    if regex is None:
+        raise PatternError(f"{text!r}: not a usable glob pattern")
+    return regex
 
 
 @lru_cache(maxsize=1024)
@@ -46,16 +64,14 @@ def _compile(text: str, insensitive: bool) -> Compiled:
         raise PatternError(f"{text!r}: '..' segments and NUL bytes are not allowed")
     absolute = body.startswith("/")
     anchored = "/" + body.lstrip("/")
-    regex: re.Pattern[str] | None = getattr(_GITIGNORE(fold(anchored, insensitive)), "regex", None)
-    if regex is None:
-        raise PatternError(f"{text!r}: not a usable glob pattern")
     folder = anchored.endswith("/") or anchored.endswith("/**")
-    return Compiled(text, text.startswith("!"), absolute, folder, regex)
+    return Compiled(text, text.startswith("!"), absolute, folder, fold(anchored, insensitive))
 
 
 def validate(patterns: Sequence[str]) -> None:
+    """Raise PatternError for the first pattern that cannot be used (translated here)."""
     for text in patterns:
-        _compile(text, False)
+        _ = _compile(text, False).regex
 
 
 @transient

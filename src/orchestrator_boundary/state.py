@@ -37,7 +37,6 @@ MAX_ROWS = 20_000  # per table; beyond, the oldest rows go
 LEASE_TTL_S = 30 * 60
 SUFFIX = ".state.sqlite3"
 SCHEMA_VERSION = 1
-MAIN = "main"  # the main agent's key where an agent id is expected
 T = TypeVar("T")
 
 

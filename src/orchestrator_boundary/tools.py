@@ -40,7 +40,6 @@ names; a name Claude Code has since renamed or split covers its successors
 
 from __future__ import annotations
 
-import difflib
 import enum
 import fnmatch
 from collections.abc import Iterable, Mapping
@@ -235,6 +234,8 @@ def _suggest(name: str) -> str | None:
     folded = {k.casefold(): k for k in (*sorted(_CLASS_NAMES), *BUILTIN)}
     if name.casefold() in folded:
         return folded[name.casefold()]
+    import difflib  # only for a config that names an unknown tool
+
     close = difflib.get_close_matches(name.casefold(), list(folded), 1, 0.72)
     return folded[close[0]] if close else None
 

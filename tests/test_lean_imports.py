@@ -1,0 +1,131 @@
+"""What an in-process hook call imports (issue 15 point 7, ADR 0030): only what it needs.
+
+Each case runs the command ``install`` registers (``registration.entries``), with
+``ORCHESTRATOR_BOUNDARY_NO_DAEMON=1`` so the call is judged in the hook's own process, and
+with ``-X importtime`` added after the interpreter so that the process lists every module it
+imported. The first call of a project validates its config (pydantic) and leaves the compiled
+form; the calls compared here are the ones after it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from orchestrator_boundary import registration
+
+# Never imported by an orchestrator Read judged in process: pattern matching (no pattern is
+# matched), the state store (nothing is asked of it before the call), config validation (the
+# compiled form is read), the Bash analysis.
+NOT_FOR_A_READ = frozenset({"pathspec", "sqlite3", "pydantic", "tomllib", "tree_sitter"})
+# The audit line's logging stack, still imported by audit.py today: add these to
+# NOT_FOR_A_READ once the trail is written without it (issue 15 point 7).
+NOT_FOR_A_READ_ONCE_AUDIT_IS_LEAN = frozenset({"structlog", "asyncio", "ssl", "logging"})
+# A denied orchestrator Write matches its path against write_allow (pathspec), and is denied
+# before its staleness is asked of the state store.
+NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ - {"pathspec"}
+
+CONFIG = """\
+[orchestrator]
+write_allow = ["STATE.md", "docs/plans/**"]
+
+[agents.coder]
+tools = ["Write", "Edit", "Read", "Glob", "Grep"]
+write_scope = ["src/**", "tests/**", "!**/*.lock"]
+"""
+
+
+def _project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("x = 1\n")
+    (root / ".claude").mkdir()
+    (root / ".claude" / "boundary.toml").write_text(CONFIG)
+    rt = tmp_path / "rt"
+    rt.mkdir(mode=0o700)
+    env = {
+        **os.environ,
+        "CLAUDE_PROJECT_DIR": str(root),
+        "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR": str(rt),  # where the compiled config is kept
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+    }
+    return root, env
+
+
+def _payload(root: Path, tool: str, event: str, **tool_input: str) -> bytes:
+    data: dict[str, object] = {
+        "session_id": "s-1",
+        "transcript_path": str(root / "t.jsonl"),
+        "cwd": str(root),
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": {"file_path": str(root / "src" / "app.py"), **tool_input},
+        "tool_use_id": "toolu_1",
+    }
+    if event == "PostToolUse":
+        data["tool_response"] = {"type": "text"}
+    return json.dumps(data).encode()
+
+
+def _registered_with_importtime(event: str) -> list[str]:
+    """The registered command for ``event``, with ``-X importtime`` after the interpreter."""
+    command = registration.entries("local", "enforce", python=sys.executable)[event]["command"]
+    argv = shlex.split(command)
+    assert argv[0] == sys.executable and argv[1:3] == ["-I", "-S"], argv
+    return [argv[0], "-X", "importtime", *argv[1:]]
+
+
+def _imported(
+    argv: list[str], payload: bytes, env: dict[str, str], root: Path
+) -> tuple[set[str], int, str]:
+    done = subprocess.run(
+        argv, input=payload, env=env, cwd=root, capture_output=True, timeout=120, check=False
+    )
+    names = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", done.stderr.decode(), re.M)
+    return set(names), done.returncode, done.stdout.decode()
+
+
+def _top_level(names: set[str]) -> set[str]:
+    return {n.split(".")[0] for n in names}
+
+
+@pytest.mark.parametrize(
+    ("tool", "extra", "never", "verdict"),
+    [
+        ("Read", {}, NOT_FOR_A_READ, ""),
+        ("Write", {"content": "x = 2\n"}, NOT_FOR_A_DENIED_WRITE, "deny"),
+    ],
+    ids=["orchestrator-read", "orchestrator-write-denied"],
+)
+def test_an_in_process_call_imports_only_what_it_needs(
+    tmp_path: Path, tool: str, extra: dict[str, str], never: frozenset[str], verdict: str
+) -> None:
+    root, env = _project(tmp_path)
+    argv = _registered_with_importtime("PreToolUse")
+    payload = _payload(root, tool, "PreToolUse", **extra)
+    first, code, _ = _imported(argv, payload, env, root)
+    assert code == 0 and "pydantic" in _top_level(first)  # the first call validates the config
+    names, code, out = _imported(argv, payload, env, root)
+    decision = json.loads(out)["hookSpecificOutput"]["permissionDecision"] if out else ""
+    assert (code, decision) == (0, verdict)
+    assert "orchestrator_boundary.shell" in names  # judged in this process
+    assert _top_level(names) & never == set()
+
+
+def test_a_read_is_still_recorded_in_the_state_store_after_it_ran(tmp_path: Path) -> None:
+    # what an agent read is kept for the stale-write check (ADR 0027): the PostToolUse of a
+    # Read opens the store, and so imports sqlite3, where its PreToolUse did not
+    root, env = _project(tmp_path)
+    argv = _registered_with_importtime("PostToolUse")
+    names, code, _ = _imported(argv, _payload(root, "Read", "PostToolUse"), env, root)
+    assert code == 0 and "sqlite3" in _top_level(names)
+    state = root / ".claude" / "boundary" / "audit.jsonl.state.sqlite3"
+    assert state.is_file()
