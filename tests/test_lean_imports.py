@@ -23,11 +23,11 @@ from orchestrator_boundary import registration
 
 # Never imported by an orchestrator Read judged in process: pattern matching (no pattern is
 # matched), the state store (nothing is asked of it before the call), config validation (the
-# compiled form is read), the Bash analysis.
-NOT_FOR_A_READ = frozenset({"pathspec", "sqlite3", "pydantic", "tomllib", "tree_sitter"})
-# The audit line's logging stack, still imported by audit.py today: add these to
-# NOT_FOR_A_READ once the trail is written without it (issue 15 point 7).
-NOT_FOR_A_READ_ONCE_AUDIT_IS_LEAN = frozenset({"structlog", "asyncio", "ssl", "logging"})
+# compiled form is read), the Bash analysis, and a logging stack for the audit line (ADR 0035).
+NOT_FOR_A_READ = frozenset(
+    {"pathspec", "sqlite3", "pydantic", "tomllib", "tree_sitter"}
+    | {"structlog", "asyncio", "ssl", "logging"}
+)
 # A denied orchestrator Write matches its path against write_allow (pathspec), and is denied
 # before its staleness is asked of the state store.
 NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ - {"pathspec"}
