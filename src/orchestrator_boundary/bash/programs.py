@@ -9,6 +9,7 @@ from orchestrator_boundary.bash import (
     awk,
     boundary_cli,
     builtins,
+    claude_cli,
     devtools,
     downloads,
     fileutils,
@@ -40,4 +41,5 @@ HANDLERS: dict[str, Handler] = {
     "sed": sed.sed,
     "awk": awk.awk,
     boundary_cli.PROGRAM: boundary_cli.boundary,
+    claude_cli.PROGRAM: claude_cli.claude,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -244,7 +245,7 @@ def simple_command(
         status = Status.WRITES if fx else Status.READ_ONLY
         program, why = "", note or "redirect only"
     else:
-        argv = [word(name, env.home, w.code, cwd), *args]
+        argv = [_program_word(word(name, env.home, w.code, cwd)), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note
@@ -269,6 +270,23 @@ def simple_command(
         else:
             w.stmt(follower, cwd, depth + 1)
     return ok, fail
+
+
+# `$(which NAME)`, `` `command -v NAME` ``, `"$(type -P NAME)"`: the path of the program NAME
+# names, found as running NAME finds it (the lookup itself is walked as a command of its own)
+_LOOKUP = re.compile(
+    r"""^"?(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP]|hash\s+-t)\s+"""
+    r"""(['"]?)([A-Za-z0-9_][A-Za-z0-9_.+-]*)\1\s*(?:\)|`)"?$"""
+)
+
+
+def _program_word(found: Word) -> Word:
+    """The program word, with a lookup of a program by name read as that name."""
+    if found.value is None and ("$" in found.text or "`" in found.text):
+        looked = _LOOKUP.match(found.text)
+        if looked is not None:
+            return Word(found.text, looked.group(2))
+    return found
 
 
 def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
