@@ -926,6 +926,9 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("i13-busybox-rm", "busybox rm x", WR, (D("/w/p/x"),)),
     ("i13-busybox-list", "busybox --list", R, ()),
     ("i13-busybox-install", "busybox --install -s d", OP, ()),
+    ("i13-flock-fd", "exec 9<d; flock 9", OP, (W("/w/p/d"),)),  # locks what 9 is open on
+    ("i13-flock-fd-group", "{ flock -n 9; ls; } 9>l", OP, (W("/w/p/l"), W("/w/p/l"))),
+    ("i13-flock-fd-unknown", "flock 9", OP, (W(None),)),
     ("i13-claude-plugin-install", "claude plugin install h@m", WR, (X(None),)),
     ("i13-claude-marketplace-add", "claude plugin marketplace add o/r", WR, (X(None),)),
     ("i13-claude-mcp-add", "claude mcp add s -- srv", WR, (X(None),)),

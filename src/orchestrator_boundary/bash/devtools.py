@@ -336,6 +336,9 @@ def script(prog: str, args: list[Word], env: Env) -> Outcome:
     return runs_code(prog, command.value, env, "script runs a command", fx)
 
 
+FLOCK_FD = "flock locks the file a descriptor is open on"
+
+
 def flock(prog: str, args: list[Word], env: Env) -> Outcome:
     rest = list(args)
     while rest and (rest[0].value or "").startswith("-"):
@@ -346,6 +349,8 @@ def flock(prog: str, args: list[Word], env: Env) -> Outcome:
         )
     if not rest:
         return opaque(prog, "flock without a file")
+    if len(rest) == 1 and (rest[0].value or "").isdigit():  # `flock 9`: the file 9 is open on
+        return opaque(prog, "flock on a descriptor", [Fx(W, rest[0].value or "", None, FLOCK_FD)])
     lock = env.fx_many(W, rest[:1], "flock lock file")
     if len(rest) == 1 or rest[1].value in ("-c", "--command"):
         return opaque(prog, "flock runs a command", lock)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from orchestrator_boundary.bash.devtools import FLOCK_FD
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.envvars import LOADS_CODE, code_in, dangerous
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
@@ -254,7 +255,10 @@ def simple_command(
             ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
         elif program == "eval" and any(c.program in _CD for c in inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
-        fx[:0] = outcome.fx  # the program's own effects first, then its redirects
+        own = outcome.fx
+        if program == "flock" and own and own[0].source == FLOCK_FD:
+            own = [_locked(w, own[0], fds)]
+        fx[:0] = own  # the program's own effects first, then its redirects
         if status is Status.READ_ONLY and fx:
             status = Status.WRITES
             why = f"{why}; output redirected" if why else ""
@@ -287,6 +291,16 @@ def _program_word(found: Word) -> Word:
         if looked is not None:
             return Word(found.text, looked.group(2))
     return found
+
+
+def _locked(w: Walker, lock: Fx, fds: Fds) -> Fx:
+    """``flock N``: a write to the file descriptor N is open on (``exec 9<.claude/boundary;
+    flock 9`` locks the trail's folder), when this command or an enclosing one opened it."""
+    n = int(lock.path)
+    opened = fds[n] if n in fds else w.inherited.get(n)
+    if opened is None or not opened.path:
+        return Fx(W, "", None, f"flock on descriptor {n}: the file it is open on is not known")
+    return Fx(W, opened.path, opened.resolved, FLOCK_FD)
 
 
 def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
