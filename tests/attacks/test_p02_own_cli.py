@@ -69,6 +69,7 @@ ATTACKS = [
         "${VENV:-.venv}/bin/orchestrator-boundary phase off",
         env=ENFORCE,
     ),
+    bash("a default as program", "${CLI:-orchestrator-boundary} phase off", env=ENFORCE),
     bash("cli.py run by path", "python {package}/cli.py phase off", env=ENFORCE),
     bash(
         "cmd_phase.py run by path", "python3 -u {package}/cmd_phase.py off", caller="orchestrator"

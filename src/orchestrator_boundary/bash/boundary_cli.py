@@ -80,14 +80,23 @@ EXPANSION = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]
 _MIN_LITERAL = 3  # `$X` alone (an $EDITOR) could spell anything: it stays opaque
 
 
+# `${CLI:-orchestrator-boundary}`: the default is one value the expansion may have
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}$`]*)\}")
+
+
 def could_spell(text: str) -> bool:
     """The program word ``text`` (as written, with expansions) could expand to this CLI's name:
-    its literal parts fit the name in order, and there are at least a few of them."""
+    its literal parts fit the name in order, and there are at least a few of them; or, with
+    the defaults of its expansions (``${X:-...}``) in their place, it does."""
     if "$" not in text and "`" not in text:
         return False
-    pieces = EXPANSION.split(text.replace('"', "").replace("'", ""))
-    literal = "".join(pieces)
-    if len(literal) < _MIN_LITERAL:
+    bare = text.replace('"', "").replace("'", "")
+    return any(_fits(v) for v in dict.fromkeys((bare, _DEFAULT.sub(lambda m: m[1], bare))))
+
+
+def _fits(text: str) -> bool:
+    pieces = EXPANSION.split(text)
+    if len("".join(pieces)) < _MIN_LITERAL:
         return False
     pattern = re.compile(".*".join(re.escape(p) for p in pieces), re.IGNORECASE | re.DOTALL)
     return any(pattern.fullmatch(s) for s in _SPELLINGS)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from orchestrator_boundary.bash.devtools import FLOCK_FD
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.envvars import LOADS_CODE, code_in, dangerous
+from orchestrator_boundary.bash.locks import FLOCK_FD, locked
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
-from orchestrator_boundary.bash.words import Word, word
+from orchestrator_boundary.bash.words import Word, program_word, word
 
 State = tuple[str | None, str | None]  # the working directory after success / after failure
 
@@ -246,7 +245,7 @@ def simple_command(
         status = Status.WRITES if fx else Status.READ_ONLY
         program, why = "", note or "redirect only"
     else:
-        argv = [_program_word(word(name, env.home, w.code, cwd)), *args]
+        argv = [program_word(word(name, env.home, w.code, cwd)), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note
@@ -257,7 +256,7 @@ def simple_command(
             ok = fail = None  # eval runs in this shell: its cd sticks
         own = outcome.fx
         if program == "flock" and own and own[0].source == FLOCK_FD:
-            own = [_locked(w, own[0], fds)]
+            own = [locked(own[0], fds, w.inherited)]
         fx[:0] = own  # the program's own effects first, then its redirects
         if status is Status.READ_ONLY and fx:
             status = Status.WRITES
@@ -274,33 +273,6 @@ def simple_command(
         else:
             w.stmt(follower, cwd, depth + 1)
     return ok, fail
-
-
-# `$(which NAME)`, `` `command -v NAME` ``, `"$(type -P NAME)"`: the path of the program NAME
-# names, found as running NAME finds it (the lookup itself is walked as a command of its own)
-_LOOKUP = re.compile(
-    r"""^"?(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP]|hash\s+-t)\s+"""
-    r"""(['"]?)([A-Za-z0-9_][A-Za-z0-9_.+-]*)\1\s*(?:\)|`)"?$"""
-)
-
-
-def _program_word(found: Word) -> Word:
-    """The program word, with a lookup of a program by name read as that name."""
-    if found.value is None and ("$" in found.text or "`" in found.text):
-        looked = _LOOKUP.match(found.text)
-        if looked is not None:
-            return Word(found.text, looked.group(2))
-    return found
-
-
-def _locked(w: Walker, lock: Fx, fds: Fds) -> Fx:
-    """``flock N``: a write to the file descriptor N is open on (``exec 9<.claude/boundary;
-    flock 9`` locks the trail's folder), when this command or an enclosing one opened it."""
-    n = int(lock.path)
-    opened = fds[n] if n in fds else w.inherited.get(n)
-    if opened is None or not opened.path:
-        return Fx(W, "", None, f"flock on descriptor {n}: the file it is open on is not known")
-    return Fx(W, opened.path, opened.resolved, FLOCK_FD)
 
 
 def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
