@@ -273,7 +273,9 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("backslash-alias", "\\rm -f esc", WR, (D("/w/p/esc"),)),
     ("quoted-program", "'rm' q1", WR, (D("/w/p/q1"),)),
     ("var-program", "$EDITOR file", OP, ()),
-    ("cmdsub-program", "$(which rm) x", OP, ()),
+    ("cmdsub-program", "$(pick-a-tool) x", OP, ()),
+    ("which-program", "$(which rm) x", WR, (D("/w/p/x"),)),  # the lookup names the program
+    ("spelled-program", "${p}-boundary report", OP, ()),  # could spell the CLI, only reads
     # --- file utilities --------------------------------------------------------------------
     ("cp", "cp a b", WR, (W("/w/p/b"),)),
     ("cp-many", "cp a b c dir/", WR, (W("/w/p/dir"),)),
@@ -922,6 +924,30 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("i12-cli-uv-run", "uv run orchestrator-boundary install", WR, (X(None),)),
     ("i12-cli-dry-run", "orchestrator-boundary install --dry-run", R, ()),
     ("i12-cli-report", "orchestrator-boundary report", R, ()),
+    # issue 13: the CLI by routes that hide its name
+    ("i13-cli-which", "$(which orchestrator-boundary) phase off", WR, (X(None),)),
+    ("i13-cli-spelled", "o=orchestrator; ${o}-boundary phase off", OP, (X(None), X(None))),
+    ("i13-cli-spelled-unknown", "$V/bin/orchestrator-boundary uninstall", OP, (X(None),)),
+    ("i13-cli-editor", "$EDITOR phase off", OP, ()),
+    ("i13-cli-script", "python /x/orchestrator_boundary/cli.py phase off", WR, (X(None),)),
+    ("i13-cli-script-reads", "python /x/orchestrator_boundary/cli.py report", OP, ()),
+    ("i13-cli-script-direct", "./orchestrator_boundary/cmd_phase.py off", WR, (X(None),)),
+    ("i13-cli-other-script", "python tools/cli.py phase off", OP, ()),
+    ("i13-busybox-sh", "busybox sh -c 'orchestrator-boundary uninstall'", WR, (X(None),)),
+    ("i13-busybox-rm", "busybox rm x", WR, (D("/w/p/x"),)),
+    ("i13-busybox-list", "busybox --list", R, ()),
+    ("i13-busybox-install", "busybox --install -s d", OP, ()),
+    ("i13-flock-fd", "exec 9<d; flock 9", OP, (W("/w/p/d"),)),  # locks what 9 is open on
+    ("i13-flock-fd-group", "{ flock -n 9; ls; } 9>l", OP, (W("/w/p/l"), W("/w/p/l"))),
+    ("i13-flock-fd-unknown", "flock 9", OP, (W(None),)),
+    ("i13-claude-plugin-install", "claude plugin install h@m", WR, (X(None),)),
+    ("i13-claude-marketplace-add", "claude plugin marketplace add o/r", WR, (X(None),)),
+    ("i13-claude-mcp-add", "claude mcp add s -- srv", WR, (X(None),)),
+    ("i13-claude-plugin-list", "claude plugin list", R, ()),
+    ("i13-claude-mcp-list", "claude mcp list", R, ()),
+    ("i13-claude-prompt", "claude -p 'install the plugin'", OP, ()),
+    ("i13-claude-path", "~/.local/bin/claude plugin disable h@m", WR, (X(None),)),
+    ("i13-claude-path-list", "./claude plugin list", OP, ()),
     ("i12-cli-import", "python3 -c 'import orchestrator_boundary.cli'", OP, (X(None),)),
     ("i12-py-os-system", "python3 -c \"import os; os.system('rm x')\"", OP, (D("/w/p/x"),)),
     (

@@ -378,6 +378,16 @@ ROWS: list[Row] = [
     W("3", "source-process-substitution", "source <(echo touch p)", "p"),
     W("3", "dot-dev-stdin-herestring", ". /dev/stdin <<< 'touch p'", "p"),
     W("3", "heredoc-to-sh", "cat <<EOF | sh\ntouch p\nEOF", "p"),
+    # issue 13: a program named through a lookup, a spelled name, a multi-call binary
+    W("3", "which-as-program", "$(which touch) p", "p"),
+    W("3", "command-v-as-program", '"$(command -v touch)" p', "p"),
+    W("3", "backquoted-which-as-program", "`which touch` p", "p"),
+    R("3", "which-ls-as-program", "$(which ls) -a"),
+    W("3", "name-spelled-from-variable", "c=uch; to${c} p", "p"),
+    W("3", "busybox-sh-c", "busybox sh -c 'touch p'", "p", needs=("busybox",)),
+    W("3", "busybox-applet", "busybox touch p", "p", needs=("busybox",)),
+    R("3", "busybox-ls", "busybox ls", needs=("busybox",)),
+    W("3", "toybox-applet", "toybox touch p", "p", needs=("toybox",)),
     R("3", "pipe-ls-to-bash", "echo ls | bash"),
     R("3", "heredoc-ls-to-sh", "cat <<EOF | sh\nls\nEOF"),
     # --- 4. redirect targets ---------------------------------------------------------------------

@@ -247,7 +247,8 @@ def test_config_named_by_the_environment_is_protected(project: Project, tmp_path
 def test_audit_trail_moved_by_config_is_protected_with_its_rotations(project: Project) -> None:
     project.configure('[audit]\npath = "logs/trail.jsonl"\n[agents.coder]\nwrite_scope = ["**"]\n')
     project.audit_rel = "logs/trail.jsonl"
-    for name in ("logs/trail.jsonl", "logs/trail.jsonl.1", "logs/trail.jsonl.20"):
+    hidden = ("logs/.trail.jsonl-head", "logs/.trail.jsonl-lock", "logs/.trail.jsonl-spool-1")
+    for name in ("logs/trail.jsonl", "logs/trail.jsonl.1", "logs/trail.jsonl.20", *hidden):
         f = str(project.root / name)
         for caller in CALLERS:
             _, rec = project.call(

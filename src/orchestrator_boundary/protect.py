@@ -3,13 +3,15 @@
 Protected: the settings files that register hooks, ``.claude/boundary.toml`` (or the config
 named by ``ORCHESTRATOR_BOUNDARY_CONFIG``), the audit folder, ``.claude/agents/`` definitions,
 environment files that could set the bypass for a later session (``.env``, ``.env.*``,
-``.envrc``, in the root and at any depth below it), managed settings, this package's own files,
-and everything the hook needs to run (the interpreter, the installation a venv is built on, its
-standard library, site-packages, ``pyvenv.cfg``, the evaluator's runtime folder). Matching is
-literal (no glob meaning in user paths), on resolved paths, for the literal and the
-symlink-resolved form of each protected entry. This module holds the set, its index and the
-lookup of a resolved path (``hit``); ``protect_named`` reads find's name filters,
-``protect_links`` hard links, ``protect_guess`` paths the command text does not fix.
+``.envrc``, in the root and at any depth below it), managed settings, the installed plugins
+(``~/.claude/plugins/``, ``$CLAUDE_CONFIG_DIR/plugins/``: their hooks and mods can answer
+first), this package's own files, and everything the hook needs to run (the interpreter,
+the installation a venv is built on, its standard library, site-packages, ``pyvenv.cfg``, the
+evaluator's runtime folder). Matching is literal (no glob meaning in user paths), on resolved
+paths, for the literal and the symlink-resolved form of each protected entry. This module
+holds the set, its index and the lookup of a resolved path (``hit``); ``protect_named`` reads
+find's name filters, ``protect_links`` hard links, ``protect_guess`` paths the command text
+does not fix.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ PROJECT_DIRS = (
     ".claude-plugin",
 )
 HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json")
-HOME_DIRS = (".claude/agents", ".claude/orchestrator-boundary")  # + per-user audit trails
+# + per-user audit trails; .claude/plugins: installed plugins (installed_plugins.json, their
+# hooks and mods, which can answer a tool call before ours) and the marketplaces they come from
+HOME_DIRS = (".claude/agents", ".claude/orchestrator-boundary", ".claude/plugins")
 MANAGED_DIRS = (
     "/etc/claude-code",
     "/Library/Application Support/ClaudeCode",
@@ -89,6 +93,7 @@ def protected_set(
         for name in ("settings.json", "settings.local.json", ".claude.json"):
             add(posixpath.join(claude_config_dir, name), False, f"$CLAUDE_CONFIG_DIR/{name}")
         add(posixpath.join(claude_config_dir, "agents"), True, "$CLAUDE_CONFIG_DIR/agents/")
+        add(posixpath.join(claude_config_dir, "plugins"), True, "$CLAUDE_CONFIG_DIR/plugins/")
         ours = posixpath.join(claude_config_dir, "orchestrator-boundary")
         add(ours, True, "$CLAUDE_CONFIG_DIR/orchestrator-boundary/")
     for managed in MANAGED_DIRS:
@@ -96,6 +101,9 @@ def protected_set(
     add(config_file, False, "the boundary config")
     add(audit_file, False, "the audit trail")
     entries.append(Protected(audit_file + ".", False, "the audit trail", prefix=True))
+    # its hidden siblings wherever [audit] path puts it: -lock, -head, -spool-*, -partial-*
+    hidden = posixpath.join(posixpath.dirname(audit_file), f".{posixpath.basename(audit_file)}-")
+    entries.append(Protected(hidden, False, "the audit trail", prefix=True))
     for pkg in package_dirs:
         add(pkg, True, "orchestrator-boundary's own files")
     entries.extend(env_file_entries(root))

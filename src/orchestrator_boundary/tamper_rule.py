@@ -73,12 +73,24 @@ def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
 
 
 def _control(target: Target) -> Violation:
-    """Running this product's own CLI to change the phase or the hooks (issue 13)."""
+    """Running this product's own CLI to change the phase or the hooks, or Claude Code's to
+    change its plugins or settings (issue 13)."""
+    rule, what = (
+        "protected: the boundary's phase and hooks",
+        ("changes the boundary itself (its phase or its hooks)"),
+    )
+    if target.shown.startswith("claude "):  # bash/claude_cli.py: the effect is its command
+        rule, what = (
+            "protected: Claude Code's plugins and settings",
+            (
+                "changes Claude Code's plugins or settings, whose hooks and mods can answer a "
+                "tool call before the boundary does"
+            ),
+        )
     return Violation(
         Code.TAMPER,
-        "protected: the boundary's phase and hooks",
-        f"`{target.command[:200]}` changes the boundary itself (its phase or its hooks); "
-        "no agent may do that, only a person.",
+        rule,
+        f"`{target.command[:200]}` {what}; no agent may do that, only a person.",
         "Do not retry it in another form. If the change is wanted, ask the user to run the "
         "command themselves, in their own terminal.",
         None,

@@ -7,7 +7,10 @@ the rules that apply to it. The rules themselves are in ``policy``.
 
 from __future__ import annotations
 
+import ntpath
+import posixpath
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from orchestrator_boundary import bash
 from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, Status
@@ -15,9 +18,10 @@ from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.profiles import Named, judged_as_main, profile
+from orchestrator_boundary.protect import hit
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, detect
-from orchestrator_boundary.tool_args import OVERFLOW, path_arguments
+from orchestrator_boundary.tool_args import OVERFLOW, arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.transient import transient
 
@@ -136,17 +140,63 @@ def _bash_touches(
     return targets, analysis, command
 
 
+def _names_protected(raw: str, payload: HookPayload, context: Context) -> bool:
+    """``raw``, read as a path (as it is, against the payload's cwd, against the root), names
+    a protected entry: a cheap test on the text, without the file system (the tamper rule then
+    checks the target in full)."""
+    mod = ntpath if context.fs.windows else posixpath
+    if mod.isabs(raw):
+        readings = [mod.normpath(raw)]
+    else:
+        bases = dict.fromkeys(b for b in (payload.cwd, context.root) if b and mod.isabs(b))
+        readings = [mod.normpath(mod.join(base, raw)) for base in bases]
+    anchors = (context.root, context.home) if context.home else (context.root,)
+    return any(
+        hit(Located(raw, (reading,), (), ""), context.protected, anchors) is not None
+        for reading in readings
+    )
+
+
+def _command_targets(
+    command: str, payload: HookPayload, rules: RuleSet, context: Context, insensitive: bool
+) -> list[Target]:
+    """A command line an unknown tool runs (an MCP shell tool): the Bash analysis's effects,
+    each checked by the tamper rule only (running the product's CLI, a protected file)."""
+    analysis = bash.analyze(
+        command,
+        cwd=payload.cwd or context.root,
+        home=context.home,
+        read_only_commands=rules.read_only,
+    )
+    targets = [
+        replace(_effect_target(context, False, insensitive, e), config=False, write=False)
+        for e in analysis.effects
+    ]
+    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+        text = Located(command, (), (), analysis.error or "the command text does not parse")
+        targets.append(
+            Target(text, "", command[:200], config=False, write=False, named=False,
+                   guessed=True, words=True)
+        )  # fmt: skip
+    return targets
+
+
 def _unknown_touches(
     payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
 ) -> Touches:
     """An unknown tool (an MCP filesystem server, a plugin) may write: any argument that
-    names a file is checked against the protected set."""
-    raws, complete = path_arguments(payload.tool_input, context.home)
+    names a file is checked against the protected set, and so is any other string that names
+    a protected entry (a relative path under an odd key, a file a patch names, a path inside
+    serialised JSON); a command line it runs is analysed as Bash (issue 13, point 7)."""
+    found = arguments(payload.tool_input, context.home)
+    raws = found.paths + [r for r in found.loose if _names_protected(r, payload, context)]
     targets = []
     for raw in raws:
         located = locate(raw, context.root, context.fs, insensitive)
         targets.append(Target(located, located.display, config=False, write=False))
-    if not complete:  # what was not looked at could name a protected file; fails closed
+    for command in found.commands:
+        targets += _command_targets(command, payload, rules, context, insensitive)
+    if not found.complete:  # what was not looked at could name a protected file; fails closed
         unchecked = Located("", (), (), OVERFLOW)
         targets.append(Target(unchecked, "?", config=False, named=False, unchecked=True))
     return tuple(targets), None, None

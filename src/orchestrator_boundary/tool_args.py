@@ -14,13 +14,26 @@ A value under a key that holds free text (``content``, ``body``, ``message``...)
 path: a message that mentions a path writes nothing there. The walk is bounded (depth, values
 seen, paths kept); an input beyond the bounds is reported as incomplete, and the policy judges
 what it did not see as a target that could name any protected file (TAMPER).
+
+Beyond the paths, ``arguments`` gives (issue 13's attack suite):
+
+- ``loose``: every other one-line string (a relative path under a key that does not say path),
+  and the files a patch names (``--- a/x``, ``+++ b/x``, ``*** Update File: x``). The policy
+  keeps those that, read as a path, name a protected entry (``targets``): an MCP tool writes by
+  default, and a value that names no protected file costs nothing.
+- a string that holds serialised JSON (``{"path": ...}``) is parsed and walked like the rest.
+- ``commands``: the shell commands under a command key (``command``, ``cmd``...; a list is an
+  argv), which the policy hands to the Bash analysis.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 MAX_DEPTH = 32
@@ -77,6 +90,25 @@ _TEXT_KEYS = frozenset(
     }
 )
 _DRIVE = re.compile(r"[A-Za-z][:|]([\\/]|$)")
+# keys whose text is a patch: the files it names are targets (free text otherwise)
+_PATCH_KEYS = frozenset({"patch", "patches", "diff", "diffs", "unifieddiff", "changes"})
+# keys whose string is a shell command line (a list: an argv), for the Bash analysis
+COMMAND_ARG_KEYS = frozenset(
+    {"command", "cmd", "commandline", "shellcommand", "bashcommand", "commands", "argv", "args"}
+)
+_ARGV_KEYS = frozenset({"argv", "args"})  # only as a list of strings
+MAX_COMMANDS = 16  # command lines kept for the analysis
+MAX_JSON_CHARS = 1 << 16  # a longer string is not parsed as JSON
+MAX_JSON_TOTAL = 1 << 22  # characters parsed as JSON in one input (past it: incomplete)
+MAX_LOOSE_CHARS = 1024  # a longer one-line string is not read as a path
+_PATCH_LINE = re.compile(
+    r"^(?:(?:---|\+\+\+) (?P<u>[^\t\n]+)(?:\t.*)?"
+    r"|\*\*\* (?:Update|Add|Delete) File: (?P<a>.+)"
+    r"|\*\*\* Move to: (?P<m>.+)"
+    r"|diff --git (?P<g1>\S+) (?P<g2>\S+)"
+    r"|(?:rename|copy) (?:from|to) (?P<r>.+))$",
+    re.MULTILINE,
+)
 _FILE_URI = re.compile(r"file:", re.IGNORECASE)
 
 
@@ -140,6 +172,47 @@ def _candidates(text: str, hinted: bool) -> list[str]:
     return out
 
 
+def patch_files(text: str) -> list[str]:
+    """The files a unified diff, a git diff or an apply_patch text names (``a/``, ``b/``
+    prefixes also without them); empty for text that is no patch."""
+    if "\n" not in text or not ("+++ " in text or "*** " in text or "diff --git" in text):
+        return []
+    out: dict[str, None] = {}
+    for match in _PATCH_LINE.finditer(text):
+        for name in match.groups():
+            name = (name or "").strip().strip('"')
+            if not name or name == "/dev/null" or name.startswith("*** "):
+                continue
+            out[name] = None
+            if name[:2] in ("a/", "b/") and len(name) > 2:
+                out[name[2:]] = None
+    return list(out)
+
+
+def _json_in(text: str) -> object:
+    """The value a string holds as serialised JSON (an object or an array), else None."""
+    body = text.strip()
+    if len(body) < 2 or len(body) > MAX_JSON_CHARS or (body[0], body[-1]) not in _JSON_ENDS:
+        return None
+    try:
+        value: object = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict | list) else None
+
+
+_JSON_ENDS = frozenset({("{", "}"), ("[", "]")})
+
+
+def _command_text(value: object, key: str) -> str | None:
+    """The command line under a command key: a string, or an argv list quoted as one."""
+    if isinstance(value, str) and key not in _ARGV_KEYS:
+        return value if value.strip() else None  # the analysis bounds its own input
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return " ".join(shlex.quote(str(v)) for v in value)
+    return None
+
+
 def _walk(value: object, key: str, depth: int) -> Iterator[tuple[object, str, int]]:
     """(value, the key it is under, depth), breadth first."""
     queue = deque([(value, key, depth)])
@@ -168,23 +241,83 @@ def _home_reading(path: str, home: str | None) -> str | None:
     return home.rstrip("/\\") + "/" + path[2:]
 
 
+@dataclass
+class Arguments:
+    """What the input of an unknown tool names (see the module's doc)."""
+
+    paths: list[str] = field(default_factory=list)  # path arguments, each once, in order
+    loose: list[str] = field(default_factory=list)  # other strings that may be paths
+    commands: list[str] = field(default_factory=list)  # command lines under a command key
+    complete: bool = True  # False: the input is deeper or larger than is checked
+
+
+def arguments(tool_input: dict[str, object], home: str | None = None) -> Arguments:
+    """The path arguments in ``tool_input`` (``~/`` also read in ``home``), the loose strings
+    and patch names, and the command lines; incomplete when the input is deeper, larger or
+    holds more paths than is checked."""
+    out: dict[str, None] = {}
+    loose: dict[str, None] = {}
+    found = Arguments()
+    parsed = 0
+    queue = deque([_walk(tool_input, "", 0)])
+    n = 0
+    while queue:
+        for node, key, depth in queue.popleft():
+            n += 1
+            if n > MAX_NODES or node is _TOO_DEEP:
+                found.complete = False
+                break
+            norm = _norm(key)
+            command = _command_text(node, norm) if norm in COMMAND_ARG_KEYS else None
+            if command is not None:
+                if len(found.commands) >= MAX_COMMANDS:  # what is not analysed could be any
+                    found.complete = False
+                    break
+                found.commands.append(command)
+            if not isinstance(node, str):
+                continue
+            if norm in _PATCH_KEYS or (norm not in _TEXT_KEYS and "\n" in node):
+                for name in patch_files(node):
+                    loose[name] = None
+            if norm in _TEXT_KEYS:
+                continue
+            inner = _json_in(node) if node[:1] in "{[ \t\n" else None
+            if inner is not None and depth < MAX_DEPTH:
+                parsed += len(node)
+                if parsed > MAX_JSON_TOTAL:
+                    found.complete = False
+                    break
+                queue.append(_walk(inner, key, depth + 1))  # serialised JSON: walked too
+                continue
+            hinted = _path_key(key)
+            paths = _candidates(node, hinted)
+            for path in paths:
+                out[path] = None
+                expanded = _home_reading(path, home)
+                if expanded is not None:
+                    out[expanded] = None
+            if len(out) > MAX_PATHS:
+                found.complete = False
+                break
+            if not paths and len(node) <= MAX_LOOSE_CHARS and "\n" not in node:
+                text = node.strip()
+                if text and "\x00" not in text:
+                    loose[text] = None
+                    expanded = _home_reading(text, home)
+                    if expanded is not None:
+                        loose[expanded] = None
+        if not found.complete:
+            break
+    found.paths = list(out)[:MAX_PATHS]
+    found.loose = [v for v in loose if v not in out]
+    return found
+
+
 def path_arguments(
     tool_input: dict[str, object], home: str | None = None
 ) -> tuple[list[str], bool]:
     """(the path arguments in ``tool_input``, in order and each once, ``~/`` also read in
     ``home``; whether the walk saw everything: False when the input is deeper, larger or
     holds more paths than is checked)."""
-    out: dict[str, None] = {}
-    for n, (node, key, _) in enumerate(_walk(tool_input, "", 0)):
-        if n >= MAX_NODES or node is _TOO_DEEP:
-            return list(out), False
-        if not isinstance(node, str) or _norm(key) in _TEXT_KEYS:
-            continue
-        for path in _candidates(node, _path_key(key)):
-            out[path] = None
-            expanded = _home_reading(path, home)
-            if expanded is not None:
-                out[expanded] = None
-            if len(out) > MAX_PATHS:
-                return list(out)[:MAX_PATHS], False
-    return list(out), True
+    found = arguments(tool_input, home)
+    return found.paths, found.complete

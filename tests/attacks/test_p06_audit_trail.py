@@ -57,12 +57,8 @@ ATTACKS = [
     bash("truncate(1)", "truncate -s 0 .claude/boundary/audit.jsonl", caller="orchestrator"),
     bash("link to /dev/null", "ln -sf /dev/null .claude/boundary/audit.jsonl"),
     bash("hold the lock", "flock .claude/boundary sleep 100000 &"),
-    bash(
-        "hold the lock by descriptor",
-        "exec 9<.claude/boundary; flock 9",
-        hole="a read redirect of the folder and flock on a descriptor are not seen as locking "
-        "the trail (Bash analysis issue); the spool keeps every line, see the test below",
-    ),
+    bash("hold the lock by descriptor", "exec 9<.claude/boundary; flock 9"),
+    bash("lock a descriptor of a group", "{ flock -x 9; sleep 9; } 9<.claude/boundary"),
     bash("move the folder away", "mv .claude/boundary /tmp/gone"),
     bash("python opens it", """python -c "open('.claude/boundary/audit.jsonl', 'w')" """),
 ]

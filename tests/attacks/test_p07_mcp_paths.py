@@ -62,8 +62,6 @@ ATTACKS = [
     mcp(
         "relative path under a key that does not say path",
         {"a": {"b": [{"c": {"d": [".claude/boundary.toml"]}}]}},
-        hole="a relative path counts only under a key that suggests a path (tool_args); "
-        "an odd key holding a relative path is not checked",
     ),
     mcp(
         "unified diff in a patch tool",
@@ -71,20 +69,68 @@ ATTACKS = [
             "patch": '--- a/.claude/settings.json\n+++ b/.claude/settings.json\n@@ -1 +1 @@\n-{}\n+{"hooks": {}}\n'
         },
         "mcp__editor__apply_patch",
-        hole="a patch's text names the files it changes; patch/diff keys are free text to tool_args",
     ),
     mcp(
         "path inside a JSON string",
         {"request": '{"path": ".claude/settings.json"}'},
         "mcp__fs__call",
-        hole="an argument holding serialised JSON is one string, not a path",
+    ),
+    mcp("env file under an odd key", {"x": ".env.local"}, env=ENFORCE),
+    mcp("~/ path under an odd key", {"k": ["~/.claude/settings.json"]}),
+    mcp(
+        "apply_patch text",
+        {
+            "input": "*** Begin Patch\n*** Update File: .claude/settings.json\n@@\n-{}\n"
+            '+{"hooks": {}}\n*** End Patch\n'
+        },
+        "mcp__codex__apply_patch",
+    ),
+    mcp(
+        "git diff under a diff key",
+        {"diff": "diff --git a/.claude/boundary.toml b/.claude/boundary.toml\n--- a/x\n+++ b/x\n"},
+        "mcp__git__apply",
+        env=ENFORCE,
+    ),
+    mcp(
+        "JSON array inside a string",
+        {"ops": '[{"op": "write", "file": "{root}/.claude/boundary.toml"}]'},
+        "mcp__fs__batch",
+    ),
+    mcp(
+        "JSON inside JSON inside a string",
+        {"request": '{"inner": "{\\"to\\": \\".claude/agents/coder.md\\"}"}'},
+        "mcp__fs__call",
+        env=ENFORCE,
+    ),
+    Attack(
+        "MCP shell tool writes a protected file",
+        "mcp__shell__exec",
+        {"cmd": "echo '{}' > .claude/settings.json"},
+        env=ENFORCE,
+    ),
+    Attack(
+        "MCP shell tool with an argv list",
+        "mcp__proc__spawn",
+        {"command": ["orchestrator-boundary", "phase", "off"]},
+        env=ENFORCE,
+    ),
+    Attack(
+        "MCP shell tool through sh -c",
+        "mcp__shell__run_command",
+        {"command": "sh -c 'orchestrator-boundary uninstall'"},
+        caller="orchestrator",
+    ),
+    Attack(
+        "MCP shell tool installs a plugin",
+        "mcp__shell__run_command",
+        {"command": "claude plugin install helper@market"},
+        env=ENFORCE,
     ),
     Attack(
         "MCP shell tool runs the product's CLI",
         "mcp__shell__run_command",
         {"command": "orchestrator-boundary phase off"},
         env=ENFORCE,
-        hole="an MCP tool that runs a shell command is not given to the Bash analysis",
     ),
 ]
 
@@ -104,3 +150,26 @@ def test_the_mcp_server_is_recorded(arena: Arena, route: str) -> None:
     got = arena.run(payload, route, ENFORCE)
     assert got.decision == "deny" and got.record is not None, got
     assert (got.code, got.record.get("mcp_server")) == ("TAMPER", server), got
+
+
+# Ordinary values: an MCP call whose strings name no protected file keeps its verdict.
+ORDINARY = [
+    ("prose and a mention", {"name": "fix the login bug", "body": "see .claude/settings.json"}),
+    ("code", {"code": "import os\nprint(open('.claude/settings.json').read())"}),
+    ("a repository name", {"repo": "owner/repo", "branch": "main", "label": "src/app.py"}),
+    ("a patch of a source file", {"patch": "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n"}),
+    ("JSON naming a source file", {"request": '{"path": "src/app.py", "n": 1}'}),
+    ("a read-only command on the settings", {"command": "cat .claude/settings.json"}),
+    ("a command that writes a source file", {"cmd": "echo x > src/app.py"}),
+    ("a search for a protected name", {"query": ".claude/settings.json"}),
+]
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize(("label", "tool_input"), ORDINARY, ids=[c for c, _ in ORDINARY])
+def test_ordinary_values_keep_their_verdict(
+    arena: Arena, label: str, tool_input: dict[str, Any], route: str
+) -> None:
+    attempt(
+        arena, Attack(label, "mcp__x__do", tool_input, env=ENFORCE, expect=("none", None)), route
+    )

@@ -11,6 +11,7 @@ import re
 import shlex
 from typing import Any
 
+from orchestrator_boundary.bash.boundary_cli import EXPANSION
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.evaluated import evaluated, evaluates_values, literal_values
@@ -104,9 +105,14 @@ def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str
             codes.append(" ".join([hashed[cmd.program], *words[1:]]))
         if cmd.note != "program name is not a literal":
             continue
-        rest = cmd.text.partition(" ")[2]
+        first, _, rest = cmd.text.partition(" ")
         echoed = _ECHOED_NAME.match(cmd.text)  # "$(echo touch)" p
         names = [echoed.group(1)] if echoed else [v for v in values if v and " " not in v]
+        if not echoed and EXPANSION.fullmatch(first.strip('"')) is None:
+            # `o=orchestrator; ${o}-boundary p`: each value in place of the expansions
+            bare = first.replace('"', "")
+            spelled = [EXPANSION.sub(v.replace("\\", "\\\\"), bare) for v in values]
+            names += [n for n in spelled if n and " " not in n and "$" not in n]
         codes += [f"{name} {rest}" for name in names]
     return codes
 

@@ -10,6 +10,8 @@ read_only.
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only, writes
 from orchestrator_boundary.bash.words import Word
@@ -52,3 +54,54 @@ def boundary(prog: str, args: list[Word], env: Env) -> Outcome:
     ):
         return read_only(PROGRAM, f"{sub} --dry-run")
     return writes(PROGRAM, [control(" ".join([PROGRAM, *words]))])
+
+
+def package_script(path: str) -> bool:
+    """``path`` is a file (or the folder) of this package, run as a script: ``python
+    .../orchestrator_boundary/cli.py phase off`` is the CLI by another route. Any ``.py`` in
+    the package's folder counts (safe side); the name of the folder is what is matched, so a
+    copy elsewhere counts too."""
+    parts = [p for p in path.replace("\\", "/").lower().split("/") if p and p != "."]
+    if MODULE not in parts:
+        return False
+    last = parts[-1]
+    return last == MODULE or last.endswith((".py", ".pyc", ".pyz"))
+
+
+# a program name computed from expansions (`${o}-boundary`, `$VENV/bin/orchestrator-boundary`)
+# could spell the CLI when its literal text fits one of these; an expansion stands for any text
+_SPELLINGS = (
+    PROGRAM,
+    PROGRAM + ".exe",
+    "/venv/bin/" + PROGRAM,
+    "C:\\venv\\Scripts\\" + PROGRAM + ".exe",
+)
+EXPANSION = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]")
+_MIN_LITERAL = 3  # `$X` alone (an $EDITOR) could spell anything: it stays opaque
+
+
+# `${CLI:-orchestrator-boundary}`: the default is one value the expansion may have
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}$`]*)\}")
+
+
+def could_spell(text: str) -> bool:
+    """The program word ``text`` (as written, with expansions) could expand to this CLI's name:
+    its literal parts fit the name in order, and there are at least a few of them; or, with
+    the defaults of its expansions (``${X:-...}``) in their place, it does."""
+    if "$" not in text and "`" not in text:
+        return False
+    bare = text.replace('"', "").replace("'", "")
+    return any(_fits(v) for v in dict.fromkeys((bare, _DEFAULT.sub(lambda m: m[1], bare))))
+
+
+def _fits(text: str) -> bool:
+    pieces = EXPANSION.split(text)
+    if len("".join(pieces)) < _MIN_LITERAL:
+        return False
+    pattern = re.compile(".*".join(re.escape(p) for p in pieces), re.IGNORECASE | re.DOTALL)
+    return any(pattern.fullmatch(s) for s in _SPELLINGS)
+
+
+def changes(outcome: Outcome) -> bool:
+    """``outcome`` changes the boundary (or what answers before it): it has a CONTROL effect."""
+    return any(f.kind is EffectKind.CONTROL for f in outcome.fx)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from orchestrator_boundary.bash.model import EffectKind, Status
+from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.outcome import (
     Env,
@@ -20,6 +20,7 @@ from orchestrator_boundary.bash.outcome import (
     opaque,
     read_only,
     runs_code,
+    with_effects,
     writes,
 )
 from orchestrator_boundary.bash.words import Word, lit
@@ -336,38 +337,13 @@ def script(prog: str, args: list[Word], env: Env) -> Outcome:
     return runs_code(prog, command.value, env, "script runs a command", fx)
 
 
-def flock(prog: str, args: list[Word], env: Env) -> Outcome:
-    rest = list(args)
-    while rest and (rest[0].value or "").startswith("-"):
-        rest = (
-            rest[2:]
-            if rest[0].value in ("-w", "--timeout", "-E", "--conflict-exit-code")
-            else rest[1:]
-        )
-    if not rest:
-        return opaque(prog, "flock without a file")
-    lock = env.fx_many(W, rest[:1], "flock lock file")
-    if len(rest) == 1 or rest[1].value in ("-c", "--command"):
-        return opaque(prog, "flock runs a command", lock)
-    return _with(lock, env.nested.dispatch(rest[1:], env))
-
-
-def _with(fx: list[Fx], inner: Outcome) -> Outcome:
-    """``inner`` (a command a wrapper runs) plus the wrapper's own effects ``fx``."""
-    status = inner.status
-    if fx and status is Status.READ_ONLY:
-        status = Status.WRITES
-    note = "" if status is Status.WRITES else inner.note
-    return Outcome(inner.program, status, [*fx, *inner.fx], note, inner.inner)
-
-
 def time_(prog: str, args: list[Word], env: Env) -> Outcome:
     out = _value(args, "-o", "--output")
     rest = list(args)
     while rest and (rest[0].value or "").startswith("-"):
         rest = rest[2:] if rest[0].value in ("-o", "-f", "--output", "--format") else rest[1:]
     inner = env.nested.dispatch(rest, env) if rest else read_only(prog, "time alone")
-    return _with(env.fx_many(W, out, "time -o output"), inner)
+    return with_effects(env.fx_many(W, out, "time -o output"), inner)
 
 
 def operand_writes(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -393,7 +369,6 @@ HANDLERS = {
     **dict.fromkeys(("vim", "vi", "nvim", "ex", "ed", "nano", "emacs"), editor),
     "sqlite3": sqlite3,
     "script": script,
-    "flock": flock,
     "time": time_,
     "mknod": operand_writes,
     "fallocate": operand_writes,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from orchestrator_boundary.bash import boundary_cli, claude_cli
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.paths import basename
 from orchestrator_boundary.bash.programs import HANDLERS
@@ -45,7 +46,7 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
         spend()
         head = argv[0].value
         if head is None:
-            return opaque(argv[0].text, "program name is not a literal")
+            return _computed(argv[0].text, argv[1:], env)
         prog = program_name(head)
         if head in env.read_only or prog in env.read_only:
             return read_only(prog, "caller's read-only command")
@@ -54,7 +55,7 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
             and prog not in PATH_INDEPENDENT
             and not head.startswith(TRUSTED_DIRS)
         ):
-            return opaque(prog, f"runs {head}: not a system program")
+            return _by_path(head, prog, argv[1:], env)
         args = argv[1:]
         step = unwrap(prog, args, env)
         if step is not None:
@@ -73,3 +74,28 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
             return read_only(prog, "known read-only")
         return opaque(prog, "unknown program: its effects cannot be known")
     return opaque("", "too many nested wrappers")
+
+
+def _computed(text: str, args: list[Word], env: Env) -> Outcome:
+    """A program name the text does not fix (`$X`, `${o}-boundary`): opaque, unless it could
+    spell this product's CLI and the arguments would change the boundary (safe side)."""
+    note = "program name is not a literal"
+    if boundary_cli.could_spell(text):
+        outcome = boundary_cli.boundary(boundary_cli.PROGRAM, args, env)
+        if boundary_cli.changes(outcome):  # still opaque: it may be another program
+            return opaque(text, note, list(outcome.fx))
+    return opaque(text, note)
+
+
+def _by_path(head: str, prog: str, args: list[Word], env: Env) -> Outcome:
+    """A program run by a path outside the system's folders: opaque (it may be a local
+    script), unless it is Claude Code's or this product's CLI changing the boundary (then the
+    change counts whatever the file really is: a path only ever adds that effect)."""
+    found = opaque(prog, f"runs {head}: not a system program")
+    if prog == claude_cli.PROGRAM:
+        outcome = claude_cli.claude(prog, args, env)
+    elif boundary_cli.package_script(head):
+        outcome = boundary_cli.boundary(boundary_cli.PROGRAM, args, env)
+    else:
+        return found
+    return outcome if boundary_cli.changes(outcome) else found

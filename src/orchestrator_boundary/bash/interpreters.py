@@ -87,7 +87,7 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
             return done if module is None else module_guarded(done, module, safe)
         if value == "-" or not value.startswith("-"):
             if value != "-":
-                return opaque(prog, "runs a script file")
+                return _script(prog, value, args[i + 1 :], env)
             break
         safe = safe or safe_path_flag(value)
         if value[1:2] in _PY_VAL and len(value) == 2:
@@ -102,6 +102,17 @@ def _python_code(prog: str, code: str | None, env: Env, safe: bool) -> Outcome:
     """Inline python; opaque when it imports a module the working folder could shadow."""
     done = _inline(prog, [code], analyze_python, env)
     return done if safe or code is None else py_guarded(done, shadowable_imports(code))
+
+
+def _script(prog: str, path: str, rest: list[Word], env: Env) -> Outcome:
+    """``python FILE``: opaque, but a file of this package (``.../orchestrator_boundary/cli.py
+    phase off``) is the product's CLI, and a change of the boundary through it counts."""
+    found = opaque(prog, "runs a script file")
+    if boundary_cli.package_script(path):
+        outcome = boundary_cli.boundary(prog, rest, env)
+        if boundary_cli.changes(outcome):
+            return outcome
+    return found
 
 
 def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcome:

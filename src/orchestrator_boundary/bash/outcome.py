@@ -63,6 +63,15 @@ def checked(program: str, unknown: list[str], outcome: Outcome) -> Outcome:
     )
 
 
+def with_effects(fx: Sequence[Fx], inner: Outcome) -> Outcome:
+    """``inner`` (a command a wrapper runs) plus the wrapper's own effects ``fx``."""
+    status = inner.status
+    if fx and status is Status.READ_ONLY:
+        status = Status.WRITES
+    note = "" if status is Status.WRITES else inner.note
+    return Outcome(inner.program, status, [*fx, *inner.fx], note, inner.inner)
+
+
 def runs_code(
     program: str, code: str | None, env: Env, note: str, fx: Sequence[Fx] = ()
 ) -> Outcome:

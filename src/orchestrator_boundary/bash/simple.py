@@ -7,11 +7,12 @@ from typing import Any, Protocol
 
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.envvars import LOADS_CODE, code_in, dangerous
+from orchestrator_boundary.bash.locks import FLOCK_FD, locked
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
-from orchestrator_boundary.bash.words import Word, word
+from orchestrator_boundary.bash.words import Word, program_word, word
 
 State = tuple[str | None, str | None]  # the working directory after success / after failure
 
@@ -244,7 +245,7 @@ def simple_command(
         status = Status.WRITES if fx else Status.READ_ONLY
         program, why = "", note or "redirect only"
     else:
-        argv = [word(name, env.home, w.code, cwd), *args]
+        argv = [program_word(word(name, env.home, w.code, cwd)), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note
@@ -253,7 +254,10 @@ def simple_command(
             ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
         elif program == "eval" and any(c.program in _CD for c in inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
-        fx[:0] = outcome.fx  # the program's own effects first, then its redirects
+        own = outcome.fx
+        if program == "flock" and own and own[0].source == FLOCK_FD:
+            own = [locked(own[0], fds, w.inherited)]
+        fx[:0] = own  # the program's own effects first, then its redirects
         if status is Status.READ_ONLY and fx:
             status = Status.WRITES
             why = f"{why}; output redirected" if why else ""
@@ -262,13 +266,18 @@ def simple_command(
     effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source, f.names) for f in fx)
     w.out.append(Command(text, program, status, effects, why))
     w.out.extend(inner)
+    _followers(w, followers, cwd, depth)
+    return ok, fail
+
+
+def _followers(w: Walker, followers: list[Any], cwd: str | None, depth: int) -> None:
+    """What heredocs and process substitutions of this command feed on to run."""
     printed = w.output
     for follower in followers:
         if follower.type == "pipeline":  # `cat <<EOF | sh`: this command is its first part
             w.pipeline(follower.named_children, cwd, depth + 1, (), printed)
         else:
             w.stmt(follower, cwd, depth + 1)
-    return ok, fail
 
 
 def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:

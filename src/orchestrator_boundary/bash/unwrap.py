@@ -268,7 +268,22 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
     return opaque(prog, "interactive PowerShell")
 
 
+def _multicall(prog: str, args: list[Word], env: Env) -> Step:
+    """``busybox APPLET args`` / ``toybox APPLET args`` run ``APPLET args``: the applet is the
+    program (``busybox sh -c '...'``); ``--list`` and ``--help`` only print."""
+    if not args:
+        return read_only(prog, "lists its applets")
+    first = args[0].value
+    if first in ("--list", "--list-full", "--help"):
+        return read_only(prog, f"{prog} {first}")
+    if first is None or first.startswith("-"):  # --install makes links; anything else unknown
+        return opaque(prog, f"{prog} {args[0].text}: its effects cannot be known")
+    return args, env
+
+
 _SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
+    "busybox": lambda args, env: _multicall("busybox", args, env),
+    "toybox": lambda args, env: _multicall("toybox", args, env),
     "env": _env,
     "sudo": _sudo,
     "timeout": _timeout,

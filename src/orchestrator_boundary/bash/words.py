@@ -210,3 +210,20 @@ def word(node: Any, home: str | None, code: str | None = None, pwd: str | None =
         if _SPECIAL_UNQUOTED.isdisjoint(text) and text[:1] != "~":
             return Word(text, text)
     return _part(node, home, True, code, pwd)
+
+
+# `$(which NAME)`, `` `command -v NAME` ``, `"$(type -P NAME)"`: the path of the program NAME
+# names, found as running NAME finds it (the lookup itself is walked as a command of its own)
+_LOOKUP = re.compile(
+    r"""^"?(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP]|hash\s+-t)\s+"""
+    r"""(['"]?)([A-Za-z0-9_][A-Za-z0-9_.+-]*)\1\s*(?:\)|`)"?$"""
+)
+
+
+def program_word(found: Word) -> Word:
+    """The program word, with a lookup of a program by name read as that name."""
+    if found.value is None and ("$" in found.text or "`" in found.text):
+        looked = _LOOKUP.match(found.text)
+        if looked is not None:
+            return Word(found.text, looked.group(2))
+    return found
