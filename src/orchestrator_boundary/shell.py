@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from orchestrator_boundary import audit, field_check
+from orchestrator_boundary import audit, field_check, wire
 from orchestrator_boundary.delegation import Ledger
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import sha256_of
@@ -84,8 +84,10 @@ def _cannot_judge(
     try:
         s = setup(root_hint or os.getcwd(), environ)
         phase, audit_file = s.phase, s.audit_file
-    except Exception:  # noqa: BLE001, S110 - even the setup failed: stay fail-closed
-        pass
+    except Exception:  # noqa: BLE001 - even the setup failed: fail closed, unless the person
+        # named a phase in the environment (the documented rollback), as client.cannot_load does
+        named = environ.get(wire.PHASE_ENV, "").strip().lower()
+        phase = Phase(named) if named in {p.value for p in Phase} else Phase.ENFORCE
     # only PreToolUse/PostToolUse block on a failure: on SubagentStop/Stop/SessionEnd it would
     # hold a stop (ADR 27), and PostToolUseFailure is only observed (ADR 0029)
     blocks = phase in (Phase.ENFORCE, Phase.ASK) and event in TOOL_EVENTS
