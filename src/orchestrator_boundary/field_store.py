@@ -15,7 +15,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from orchestrator_boundary.delegation import UNAVAILABLE, Unavailable
-from orchestrator_boundary.state import MAX_ROWS, Store, state_path
+from orchestrator_boundary.state import MAX_ROWS, Store
+from orchestrator_boundary.stores import kept
 
 SNAPSHOT_TTL_S = 11 * 60  # a Bash call runs 10 minutes at most
 MAX_SNAPSHOTS = 64
@@ -124,18 +125,5 @@ def _keep_newest(c: sqlite3.Connection, table: str, limit: int) -> None:
         )
 
 
-# One open FieldStore per state file in this process (as ``ledger.store_for``).
-_STORES: dict[str, FieldStore] = {}
-MAX_STORES = 8
-
-
 def field_store_for(audit_file: str) -> FieldStore:
-    path = state_path(audit_file)
-    store = _STORES.get(path)
-    if store is None:
-        if len(_STORES) >= MAX_STORES:
-            for old in _STORES.values():
-                old.close()
-            _STORES.clear()
-        store = _STORES[path] = FieldStore(path)
-    return store
+    return kept(FieldStore, audit_file)

@@ -121,25 +121,11 @@ class StoreLedger:
         return out
 
 
-# One open Store per state file in this process: the resident evaluator judges one call at a
-# time (its lock), so a kept connection saves a connect per call; a one-shot hook process
-# opens it once anyway. A Store reconnects when its file was removed or replaced.
-_STORES: dict[str, Store] = {}
-MAX_STORES = 8
-
-
 def store_for(audit_file: str) -> Store:
-    from orchestrator_boundary.state import Store, state_path
+    from orchestrator_boundary.state import Store
+    from orchestrator_boundary.stores import kept
 
-    path = state_path(audit_file)
-    store = _STORES.get(path)
-    if store is None:
-        if len(_STORES) >= MAX_STORES:
-            for old in _STORES.values():
-                old.close()
-            _STORES.clear()
-        store = _STORES[path] = Store(path)
-    return store
+    return kept(Store, audit_file)
 
 
 def ledger_for(payload: HookPayload, audit_file: str) -> StoreLedger:
