@@ -574,6 +574,9 @@ def test_edited_source_retires_the_evaluator_and_installed_form_works(
     lock = next(rt.glob("*.lock"))
     first = _pid(lock)
     assert first
+    # It holds the lock while it imports; the edit must meet it listening, else the next call
+    # is judged in process and nothing ever asks the old evaluator (it would idle out).
+    assert _until(lambda: lock.with_suffix(".sock").exists())
     later = time.time() + 5
     os.utime(pkg / "policy.py", (later, later))
     got = call()
