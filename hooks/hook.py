@@ -3,7 +3,7 @@
 EVENT one of PreToolUse, PostToolUse, SubagentStop, Stop, SessionEnd (``hooks.json`` passes it).
 
 It only finds the package (this checkout's ``src/``, else the installed one through ``site``)
-and hands over to ``orchestrator_boundary.launcher``, the entry ``install`` registers: the same
+and hands over to ``orchestrator_boundary.hook_main``, as the entry ``install`` registers: the same
 events, the same answer to a misregistered command, the same import-free client (ADRs 0009,
 0033). The policy runs in the resident evaluator or, when that is unavailable, in this process.
 """
@@ -19,7 +19,7 @@ elif "site" not in sys.modules:  # -S outside a checkout: the package is install
 
     site.main()
 
-from orchestrator_boundary.launcher import main  # noqa: E402
+from orchestrator_boundary.hook_main import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -40,6 +40,7 @@ SHELL = {
     "field_scan",
     "field_store",
     "fs",
+    "hook_main",
     "hook_routes",
     "launcher",
     "ledger",

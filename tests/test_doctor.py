@@ -130,7 +130,7 @@ def test_hooks_in_user_settings_count(proj: Path, capsys: pytest.CaptureFixture[
 
 
 def test_command_not_runnable(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    entry = "/nonexistent/python -m orchestrator_boundary.hook_entry"
+    entry = "/nonexistent/python -m orchestrator_boundary.hook_main"
     cmd = {"type": "command", "command": f"{entry} pre"}
     post = {"type": "command", "command": f"{entry} post"}
     (proj / ".claude" / "settings.json").write_text(

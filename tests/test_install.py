@@ -130,7 +130,7 @@ def test_our_entry_inside_a_shared_group_is_removed_alone() -> None:
                         {"type": "command", "command": "theirs"},
                         {
                             "type": "command",
-                            "command": "/py -m orchestrator_boundary.hook_entry pre",
+                            "command": "/py -m orchestrator_boundary.hook_main pre",
                         },
                     ],
                 }

@@ -276,8 +276,14 @@ def _write(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def run(event: str) -> int:
-    """One hook call: stdin -> verdict on stdout/stderr -> exit code."""
+def run(event: str, *, leave_fast: bool = False) -> int:
+    """One hook call: stdin -> verdict on stdout/stderr -> exit code.
+
+    ``leave_fast`` (the registered entry, a process of its own): once the evaluator answered
+    and the answer is written, the process ends with ``os._exit``. Nothing of this process is
+    left to finish then (the answer went out by ``os.write``, no file is open, no thread runs),
+    and the interpreter's shutdown would cost more than the rest of the call (ADR 0039). A call
+    judged here ends normally: its audit line and state stores close on the way out."""
     raw = read_stdin()
     impostor = ""
     try:
@@ -286,6 +292,7 @@ def run(event: str) -> int:
         answer, impostor = None, str(exc)
     except Exception:  # noqa: BLE001 - the fast path must never decide; judge here instead
         answer = None
+    answered_there = answer is not None
     if answer is None:
         try:
             answer = in_process(raw, event, impostor)
@@ -300,6 +307,10 @@ def run(event: str) -> int:
         _write(1, out)
     if err:
         _write(2, err)
+    if leave_fast and answered_there:
+        sys.stdout.flush()  # empty: nothing here writes through them; a stray warning would
+        sys.stderr.flush()
+        os._exit(code)
     return code
 
 

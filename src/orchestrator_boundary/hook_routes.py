@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from orchestrator_boundary import launcher, registration
+from orchestrator_boundary import hook_main, registration
 
 PLUGIN_NAME = "orchestrator-boundary"
 GIT_BASH_ENV = "CLAUDE_CODE_GIT_BASH_PATH"
@@ -69,7 +69,7 @@ def enabled_names(settings: Iterable[Mapping[str, Any] | None]) -> list[str]:
 
 def installed_plugin_folders(environ: Mapping[str, str], limit: int = 500) -> list[str]:
     """Folders under ``<claude dir>/plugins`` holding a ``.claude-plugin/plugin.json``."""
-    base = os.path.join(launcher.claude_dir(dict(environ)), "plugins")
+    base = os.path.join(hook_main.claude_dir(dict(environ)), "plugins")
     out = []
     for folder, dirs, _files in os.walk(base, followlinks=True):
         if folder[len(base) :].count(os.sep) >= 6:

@@ -34,7 +34,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator_boundary import launcher
+from orchestrator_boundary import hook_main
 
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 # A tool call that failed (a Bash command that exited non-zero, 2.1.330): it still changed
@@ -63,7 +63,7 @@ _SHIM_COMMAND = re.compile(
 
 
 def event_name(event: str) -> str:
-    name = launcher.EVENTS.get(event)
+    name = hook_main.EVENTS.get(event)
     if name is None:
         raise ValueError(f"unknown hook event {event!r}")
     return name
@@ -122,7 +122,7 @@ def direct_entry(
     name = event_name(event)
     exe = python or sys.executable
     script = launcher_py or LAUNCHER_PY
-    tail = [name, launcher.USER_TRAIL] if user_trail else [name]
+    tail = [name, hook_main.USER_TRAIL] if user_trail else [name]
     if is_windows(platform):
         exe, script = windows_python(exe), ntpath.abspath(script) if _drive(script) else script
         return {"type": "command", "command": exe, "args": ["-I", "-S", script, *tail]}
@@ -225,7 +225,7 @@ def pointer_text(python: str | None = None, launcher_py: str | None = None) -> s
 
 
 def pointer_path(environ: Mapping[str, str]) -> str:
-    return os.path.join(launcher.claude_dir(dict(environ)), *POINTER_RELPATH.split("/"))
+    return os.path.join(hook_main.claude_dir(dict(environ)), *POINTER_RELPATH.split("/"))
 
 
 INSTALL_HINT = (

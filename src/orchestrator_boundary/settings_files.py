@@ -11,7 +11,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 
-from orchestrator_boundary import launcher
+from orchestrator_boundary import hook_main
 from orchestrator_boundary.settings_edit import SettingsError
 
 SCOPES = ("project", "local", "user", "managed")
@@ -71,7 +71,7 @@ def read_text(path: str) -> str | None:
 
 def backup_dir(environ: Mapping[str, str]) -> str:
     """Where settings backups go: the user's Claude folder, never beside a committed file."""
-    return os.path.join(launcher.claude_dir(dict(environ)), "orchestrator-boundary", "backups")
+    return os.path.join(hook_main.claude_dir(dict(environ)), "orchestrator-boundary", "backups")
 
 
 def backup_path(path: str, now: float | None = None, directory: str | None = None) -> str:
@@ -81,7 +81,7 @@ def backup_path(path: str, now: float | None = None, directory: str | None = Non
     if directory is None:
         base = path
     else:
-        base = os.path.join(directory, launcher.project_slug(path).strip("-") or "settings")
+        base = os.path.join(directory, hook_main.project_slug(path).strip("-") or "settings")
     candidate = f"{base}.bak-{stamp}"
     n = 1
     while os.path.exists(candidate):
