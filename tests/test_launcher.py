@@ -271,6 +271,20 @@ def test_a_teammates_own_install_guards_the_clone_without_changing_it(
     assert json.loads(denied.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+def test_a_pointer_written_with_windows_line_ends_is_still_followed(
+    machines: dict[str, Any],
+) -> None:
+    """The shim strips a CR only when the plain lines do not lead to an installation (that
+    costs a process, so the usual pointer is read without it)."""
+    b_python, b_home, clone = machines["b"]
+    pointer = b_home / ".claude" / "orchestrator-boundary" / "launcher"
+    pointer.parent.mkdir(parents=True)
+    pointer.write_bytes(f"{b_python}\r\n{registration.LAUNCHER_PY}\r\n".encode())
+    denied = run_entry(clone, b_home)  # no other route: BARE_PATH has no installation
+    assert denied.returncode == 0, denied.stderr
+    assert json.loads(denied.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
 @pytest.mark.parametrize(
     "how",
     ["env", "venv", "path"],

@@ -261,7 +261,6 @@ event=${1:-PreToolUse}
 phase=${ORCHESTRATOR_BOUNDARY_PHASE:-${2:-enforce}}
 nl='
 '
-cr=$(printf '\r')
 
 run() {
   case $event in
@@ -275,6 +274,7 @@ probe() {
   out=$("$@" -I -c 'import sys, orchestrator_boundary.launcher as m
 print(sys.executable)
 print(m.__file__)' </dev/null 2>/dev/null) || return 1
+  cr=$(printf '\r')
   exe=${out%%"$nl"*}
   exe=${exe%"$cr"}
   script=${out#*"$nl"}
@@ -290,8 +290,11 @@ claude=${CLAUDE_CONFIG_DIR:-${HOME:-.}/.claude}
 pointer="$claude/orchestrator-boundary/launcher"
 if [ -f "$pointer" ]; then
   { IFS= read -r exe; IFS= read -r script; } <"$pointer"
-  exe=${exe%"$cr"}
-  script=${script%"$cr"}
+  if ! [ -x "$exe" ] || ! [ -f "$script" ]; then # lines ended by CR LF (written on Windows)
+    cr=$(printf '\r') # only here: a command substitution costs a process
+    exe=${exe%"$cr"}
+    script=${script%"$cr"}
+  fi
   if [ -n "$exe" ] && [ -x "$exe" ] && [ -f "$script" ]; then run "$exe" "$script"; fi
 fi
 
