@@ -248,6 +248,22 @@ def test_enabled_plugin_counts_as_registered(
     assert code == 0
 
 
+def test_a_committed_launcher_from_another_version_is_named(
+    proj: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install(proj, capsys)
+    shim = proj / ".claude" / "orchestrator-boundary" / "launch.sh"
+    _, lines = doctor(proj, capsys)
+    assert lines["launcher"].startswith("OK   launcher: .claude/orchestrator-boundary/launch.sh")
+    shim.write_text(shim.read_text().replace("cr=$(printf", "cr=$(  printf"))  # an older copy
+    _, checks = doctor_json(proj, capsys)
+    assert checks["launcher"]["status"] == "warn"
+    assert checks["launcher"]["fix"] == "run: orchestrator-boundary install, then commit it"
+    install(proj, capsys)
+    _, checks = doctor_json(proj, capsys)
+    assert checks["launcher"]["status"] == "ok"
+
+
 def test_json_output_has_a_fix_for_each_problem(
     proj: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -33,6 +33,7 @@ from orchestrator_boundary.doctor_context import (
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
 from orchestrator_boundary.doctor_surroundings import (
     check_evaluators,
+    check_launcher,
     check_mods,
     check_on_failure,
     check_other_hooks,
@@ -300,6 +301,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_settings_files,
     check_hooks_registered,
     check_commands_runnable,
+    check_launcher,
     check_on_failure,
     check_config,
     check_agent_definitions,

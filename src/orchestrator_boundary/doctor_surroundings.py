@@ -1,6 +1,6 @@
 """``doctor``'s checks on what surrounds the hooks: ``onFailure`` against the phase and the CLI,
 other hooks and mods that could answer first, Claude Code's permission rules for subagents, the
-Windows hook shell, and the resident evaluators."""
+Windows hook shell, the resident evaluators and the committed project launcher."""
 
 from __future__ import annotations
 
@@ -199,3 +199,24 @@ def check_mods(ctx: Context) -> Check:
             "--managed-only (allowManagedHooksOnly, allowManagedModsOnly)",
         )
     return Check("mods", OK, "no other plugin enabled; mods are not limited by policy")
+
+
+def check_launcher(ctx: Context) -> Check:
+    """The committed project launcher (ADR 0023) is the one this version writes: an older copy
+    still works, but misses what changed since (the lookup order, speed, the events it knows)."""
+    shim = os.path.join(ctx.root, *registration.SHIM_RELPATH.split("/"))
+    try:
+        with open(shim, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return Check("launcher", OK, f"no committed {registration.SHIM_RELPATH} (not needed)")
+    except (OSError, UnicodeDecodeError) as exc:
+        return Check("launcher", FAIL, f"{registration.SHIM_RELPATH} unreadable: {exc}", "")
+    if text != registration.shim_text():
+        return Check(
+            "launcher",
+            WARN,
+            f"{registration.SHIM_RELPATH} differs from the one this version writes",
+            "run: orchestrator-boundary install, then commit it",
+        )
+    return Check("launcher", OK, f"{registration.SHIM_RELPATH} is current")
