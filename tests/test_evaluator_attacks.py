@@ -4,14 +4,13 @@ entry point with the evaluator route on: stale config, an impostor on the socket
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from evaluator_flood import flood, rss_kib
 from test_daemon import (  # noqa: F401 - proj and rt are fixtures
     _alive,
     _payload,
@@ -103,35 +102,6 @@ def test_a_same_user_impostor_on_the_socket_is_never_believed(
         proc.wait()
 
 
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise AssertionError("no VmRSS")
-
-
-def _flood(sock: Path, head: bytes, body_bytes: int) -> float:
-    """Announce a payload of ``body_bytes`` and send it; seconds until the evaluator hung up."""
-    started = time.monotonic()
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.settimeout(30)
-    try:
-        conn.connect(str(sock))
-        conn.sendall(head + b"%d:" % body_bytes)
-        chunk = b"x" * (1 << 20)
-        sent = 0
-        while sent < body_bytes:
-            conn.sendall(chunk)
-            sent += len(chunk)
-        conn.shutdown(socket.SHUT_WR)
-        assert conn.recv(1 << 16) == b""  # never an answer
-    except OSError:
-        pass  # refused: reset while sending
-    finally:
-        conn.close()
-    return time.monotonic() - started
-
-
 def test_forty_concurrent_30_mib_requests_are_refused_and_the_evaluator_recovers(
     proj: Path,  # noqa: F811
     rt: Path,  # noqa: F811
@@ -143,12 +113,12 @@ def test_forty_concurrent_30_mib_requests_are_refused_and_the_evaluator_recovers
     head = wire.REQUEST_MAGIC + wire.pack(
         [wire.version_tag(), b"PreToolUse", os.fsencode(proj), b"HOME=/x", b""]
     )
-    before = _rss_kib(pid)
+    before = rss_kib(pid)
     with ThreadPoolExecutor(40) as pool:
-        took = list(pool.map(lambda _: _flood(sock, head, 30 << 20), range(40)))
+        took = list(pool.map(lambda _: flood(sock, head, 30 << 20), range(40)))
     # over the payload limit itself: refused on the length alone
-    took.append(_flood(sock, head, wire.MAX_PAYLOAD_BYTES + 1))
-    after = _rss_kib(pid)
+    took.append(flood(sock, head, wire.MAX_PAYLOAD_BYTES + 1))
+    after = rss_kib(pid)
     print(f"evaluator RSS {before} KiB -> {after} KiB; slowest refusal {max(took):.2f} s")
     assert max(took) < 10
     assert after - before < 200 * 1024

@@ -8,9 +8,9 @@ import os
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from evaluator_flood import flood, rss_kib
 
 from orchestrator_boundary import wire
 
@@ -41,33 +41,6 @@ def test_a_large_payload_is_judged_and_denied(
         assert got.code == expect[1], got
 
 
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise AssertionError("no VmRSS")
-
-
-def _flood(sock: Path, head: bytes, body: int) -> float:
-    """Announce ``body`` bytes and try to send them; seconds until the evaluator hung up."""
-    started = time.monotonic()
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.settimeout(20)
-    try:
-        conn.connect(str(sock))
-        conn.sendall(head + b"%d:" % body)
-        chunk = b"x" * (1 << 20)
-        for _ in range(body >> 20):
-            conn.sendall(chunk)
-        conn.shutdown(socket.SHUT_WR)
-        assert conn.recv(1 << 16) == b""  # never an answer
-    except OSError:
-        pass  # reset while sending: refused
-    finally:
-        conn.close()
-    return time.monotonic() - started
-
-
 def _attack(a: Arena, *, fallback: bool = False) -> float:
     payload = a.payload("Write", {"file_path": SETTINGS, "content": "{}"})
     got = a.run(payload, "evaluator", ENFORCE, fallback=fallback)
@@ -83,10 +56,10 @@ def test_forty_concurrent_30_mib_connections(fresh_arena: Arena) -> None:
     head = wire.REQUEST_MAGIC + wire.pack(
         [wire.version_tag(), b"PreToolUse", os.fsencode(a.root), b"HOME=/x", b""]
     )
-    idle = _rss_kib(pid)
+    idle = rss_kib(pid)
     with ThreadPoolExecutor(40) as pool:
-        took = list(pool.map(lambda _: _flood(a.socket(), head, 30 << 20), range(40)))
-    after = _rss_kib(pid)
+        took = list(pool.map(lambda _: flood(a.socket(), head, 30 << 20), range(40)))
+    after = rss_kib(pid)
     assert max(took) < 10, took
     assert after - idle < 64 * 1024, (idle, after)
     _attack(a)  # the same evaluator still answers, and denies
