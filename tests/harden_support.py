@@ -26,6 +26,22 @@ write_scope = ["src/**", "!src/secrets/**"]
 """
 
 
+# Every scope covers everything: a deny can only come from the guard itself, not from a scope.
+WIDE_OPEN = """\
+[orchestrator]
+write_allow = ["**", "/**"]
+
+[subagents]
+write_outside_root = ["/**"]
+
+[agents.coder]
+write_scope = ["**", "/**"]
+
+[bash]
+allow_write = ["**", "/**"]
+"""
+
+
 @dataclass
 class Project:
     root: Path

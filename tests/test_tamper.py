@@ -12,7 +12,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from harden_support import Project, make_project, parse_answer
+from harden_support import WIDE_OPEN, Project, make_project, parse_answer
 
 from orchestrator_boundary import bash as bash_mod
 from orchestrator_boundary import shell, wire
@@ -56,21 +56,6 @@ TOOLS = {
 }
 
 CALLERS = {"main": None, "coder": "coder", "general-purpose": "general-purpose"}
-
-# every scope covers everything: protection must not depend on the scopes
-WIDE_OPEN = """
-[orchestrator]
-write_allow = ["**", "/**"]
-
-[subagents]
-write_outside_root = ["/**"]
-
-[agents.coder]
-write_scope = ["**", "/**"]
-
-[bash]
-allow_write = ["**", "/**"]
-"""
 
 
 def _tamper(project: Project, target: str, tool: str, caller: str, phase: str, **env: str):

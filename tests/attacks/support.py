@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harden_support import WIDE_OPEN
 
 from orchestrator_boundary import testing, wire
 from orchestrator_boundary.audit import trail_files
@@ -51,20 +52,6 @@ ONLY_EVALUATOR = (
 )
 CANNOT_LOAD = "cannot load the policy"
 
-# Every scope covers everything: a deny can only come from the guard itself, not from a scope.
-WIDE_OPEN = """\
-[orchestrator]
-write_allow = ["**", "/**"]
-
-[subagents]
-write_outside_root = ["/**"]
-
-[agents.coder]
-write_scope = ["**", "/**"]
-
-[bash]
-allow_write = ["**", "/**"]
-"""
 
 _PATHS = sysconfig.get_paths()
 
