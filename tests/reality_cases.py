@@ -138,6 +138,23 @@ AWK_FILE = Seed(files=(("w.awk", 'BEGIN { print "x" > "o" }\n'),))
 HEX = Seed(files=(("hex", "6869\n"),))
 RSYNC_BACKUP = Seed(files=(("d/a", "older\n"),))
 URL = "file:///etc/hostname"  # curl reads it without a network
+# git's subcommand options (ADR 0038): a dangling object for fsck, programs the repository's
+# configuration names for --ext-diff / --textconv, an untracked file for clean -n, a patch
+GIT_DANGLING = Seed(git=True, setup="echo dangling | git hash-object -w --stdin >/dev/null")
+GIT_EXT_DIFF = Seed(
+    git=True,
+    files=(("xd.sh", "#!/bin/sh\ntouch p\n"),),
+    setup="chmod +x xd.sh && git config diff.external ./xd.sh && echo more >> f",
+)
+GIT_TEXTCONV = Seed(
+    git=True,
+    files=((".gitattributes", "f diff=t\n"), ("tc.sh", '#!/bin/sh\ntouch p\ncat "$1"\n')),
+    setup="chmod +x tc.sh && git config diff.t.textconv ./tc.sh",
+)
+GIT_UNTRACKED = Seed(git=True, setup="echo u > untracked")
+GIT_PATCH = Seed(
+    git=True, files=(("p.diff", "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"),)
+)
 NO_NET = "http://127.0.0.1:9/"  # wget fails to connect: only what it opens first is written
 
 PS = "PowerShell: pwsh is not installed here, and the rows are Windows semantics"
@@ -280,6 +297,58 @@ ROWS: list[Row] = [
     R("1", "mktemp-dry-run", "mktemp -u"),
     W("1", "tree-o", "tree -o out", "out", needs=("tree",)),
     R("1", "tree-L", "tree -L 1", needs=("tree",)),
+    # git subcommands: only options known to be harmless are read-only (ADR 0038)
+    W("1", "git-diff-output-separate", "git diff --output o", "o", seed=GIT_DIRTY),
+    W("1", "git-log-output-p", "git log -p -1 --output=o", "o", seed=GIT),
+    W("1", "git-show-output-separate", "git show --stat --output o HEAD", "o", seed=GIT),
+    W("1", "git-fsck-lost-found-abbrev", "git fsck --lost", ".git/lost-found", seed=GIT_DANGLING),
+    W("1", "git-grep-open-files-abbrev", "git grep --open=touch alpha", seed=GIT),
+    O("1", "git-log-ext-diff", "git log -p -1 --ext-diff", seed=GIT_EXT_DIFF),
+    O("1", "git-diff-ext-diff", "git diff --ext-diff", seed=GIT_EXT_DIFF),
+    O("1", "git-cat-file-textconv", "git cat-file --textconv HEAD:f", seed=GIT_TEXTCONV),
+    W("1", "git-branch-create", "git branch feature", ".git", seed=GIT),
+    W("1", "git-branch-copy-abbrev", "git branch --cop main other", ".git", seed=GIT),
+    W("1", "git-tag-create", "git tag v1", ".git", seed=GIT),
+    W("1", "git-config-set", "git config user.name bob", ".git/config", seed=GIT),
+    W("1", "git-remote-add", "git remote add o https://example.invalid/r", ".git", seed=GIT),
+    W("1", "git-stash-push", "git stash push -q", ".git", seed=GIT_DIRTY),
+    W("1", "git-clean-force", "git clean -f", "untracked", seed=GIT_UNTRACKED),
+    W("1", "git-apply-stat-apply", "git apply --stat --apply p.diff", "f", seed=GIT_PATCH),
+    R(
+        "1",
+        "git-log-harmless-options",
+        "git log --oneline -n 1 --author=x --since='1 year ago'",
+        seed=GIT,
+    ),
+    R("1", "git-log-p-text-no-ext-diff", "git log -p -1 --text --no-ext-diff", seed=GIT_EXT_DIFF),
+    R(
+        "1",
+        "git-diff-harmless-options",
+        "git diff --stat=80 -U5 --name-status --no-color",
+        seed=GIT_DIRTY,
+    ),
+    R("1", "git-diff-stat-abbrev", "git diff --name-st -M90%", seed=GIT_DIRTY),
+    R("1", "git-status-stuck-values", "git status -sb -uno --porcelain=v1", seed=GIT),
+    R("1", "git-grep-harmless-options", "git grep -n -i -e alpha -1 -- .", seed=GIT),
+    R("1", "git-cat-file-no-textconv", "git cat-file -p HEAD:f", seed=GIT_TEXTCONV),
+    R("1", "git-branch-listing", "git branch -a -vv --sort=-committerdate", seed=GIT),
+    R("1", "git-branch-list-pattern", "git branch --list 'ma*'", seed=GIT),
+    R("1", "git-tag-listing", "git tag -l -n3", seed=GIT),
+    R("1", "git-config-get", "git config --get core.bare", seed=GIT),
+    R("1", "git-config-key", "git config --type=bool core.bare", seed=GIT),
+    R("1", "git-stash-list", "git stash list --oneline", seed=GIT),
+    R("1", "git-clean-dry-run", "git clean -nd", seed=GIT_UNTRACKED),
+    R("1", "git-apply-check", "git apply --check --stat p.diff", seed=GIT_PATCH),
+    R("1", "git-format-patch-stdout", "git format-patch --stdout -1", seed=GIT),
+    R(
+        "1",
+        "git-rev-parse-options",
+        "git rev-parse --abbrev-ref --symbolic-full-name HEAD",
+        seed=GIT,
+    ),
+    R("1", "git-blame-options", "git blame -w -M --contents a a", seed=GIT),
+    R("1", "git-ls-files-options", "git ls-files -s -o --exclude-standard", seed=GIT),
+    R("1", "git-remote-v", "git remote -v", seed=GIT),
     # --- 2. nested commands ---------------------------------------------------------------------
     W("2", "find-exec-sh", "find . -name f -exec sh -c 'echo x > y' \\;", "y"),
     W("2", "find-exec-plus-sh", "find . -name f -exec sh -c 'echo x > y' sh {} +", "y"),
