@@ -152,6 +152,33 @@ GIT_TEXTCONV = Seed(
     setup="chmod +x tc.sh && git config diff.t.textconv ./tc.sh",
 )
 GIT_UNTRACKED = Seed(git=True, setup="echo u > untracked")
+# npm without its own log files and update checks (they go to HOME, a change of their own)
+NPMRC = ("../home/.npmrc", "logs-max=0\nupdate-notifier=false\n")
+NPM_QUIET = Seed(
+    files=(("package.json", '{"name": "p", "version": "1.0.0"}\n'), NPMRC, ("../home/.npm/k", ""))
+)
+NPM_PREPACK = Seed(
+    files=(
+        ("package.json", '{"name": "p", "version": "1.0.0", "scripts": {"prepack": "touch pp"}}\n'),
+        NPMRC,
+    )
+)
+PIP_RUNNER = Seed(files=(("py", "#!/bin/sh\ntouch ran\n"),), setup="chmod +x py")
+PIP_CACHE = Seed(
+    files=(
+        ("../home/.cache/pip/http/a/b/c/d/e/entry", "x"),
+        ("../home/.cache/pip/http-v2/a/b/c/d/e/entry", "x"),
+    )
+)
+JS = Seed(files=(("s.js", "console.log(1)\n"),))
+NODE_ENV_FILE = Seed(
+    files=(
+        ("e.env", "NODE_OPTIONS=--require ./r.js\n"),
+        ("r.js", "require('fs').writeFileSync('required', '')\n"),
+    )
+)
+SSH_KEY = Seed(setup="ssh-keygen -q -N '' -f k")
+JAVAC_ARGS = Seed(files=(("Hello.java", "class Hello {}\n"), ("args", "-d out Hello.java\n")))
 GIT_PATCH = Seed(
     git=True, files=(("p.diff", "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"),)
 )
@@ -349,6 +376,136 @@ ROWS: list[Row] = [
     R("1", "git-blame-options", "git blame -w -M --contents a a", seed=GIT),
     R("1", "git-ls-files-options", "git ls-files -s -o --exclude-standard", seed=GIT),
     R("1", "git-remote-v", "git remote -v", seed=GIT),
+    # developer tools, package managers, interpreters: every read-only form has its table
+    O("1", "npm-pack-dry-run-scripts", "npm pack --dry-run", seed=NPM_PREPACK, needs=("npm",)),
+    R("1", "npm-ls", "npm ls --all", seed=NPM_QUIET, needs=("npm",)),
+    R("1", "npm-version-flag", "npm --version", seed=NPM_QUIET, needs=("npm",)),
+    O(
+        "1",
+        "npm-ls-logs-dir",
+        "npm ls --logs-dir=logs --logs-max=5",
+        seed=NPM_QUIET,
+        needs=("npm",),
+    ),
+    W(
+        "1",
+        "pip-list-log",
+        "pip list --disable-pip-version-check --log l.txt",
+        "l.txt",
+        needs=("pip",),
+    ),
+    R("1", "pip-list-user", "pip list --disable-pip-version-check --user", needs=("pip",)),
+    R("1", "pip-show-files", "pip show -f pip", needs=("pip",)),
+    O("1", "pip-list-python", "pip --python ./py list", seed=PIP_RUNNER, needs=("pip",)),
+    W("1", "pip-cache-purge", "pip cache purge", seed=PIP_CACHE, needs=("pip",)),
+    R("1", "pip-cache-dir", "pip cache dir", seed=PIP_CACHE, needs=("pip",)),
+    W(
+        "1",
+        "ruff-check-output-file",
+        "ruff check --no-cache -o r.txt lint.py",
+        "r.txt",
+        seed=PY_UGLY,
+        needs=("ruff",),
+    ),
+    W(
+        "1",
+        "ruff-check-fix-only",
+        "ruff check --no-cache --fix-only lint.py",
+        "lint.py",
+        seed=PY_UGLY,
+        needs=("ruff",),
+    ),
+    R("1", "ruff-version", "ruff --version", needs=("ruff",)),
+    R("1", "ruff-rule", "ruff rule F401", needs=("ruff",)),
+    W(
+        "1",
+        "rustfmt-emit-files",
+        "rustfmt --emit files main.rs",
+        "main.rs",
+        seed=RUST,
+        needs=("rustfmt",),
+    ),
+    R("1", "rustfmt-emit-stdout", "rustfmt --emit stdout main.rs", seed=RUST, needs=("rustfmt",)),
+    R("1", "cargo-version", "cargo --version", needs=("cargo",)),
+    W("1", "gcc-v-compiles", "gcc -v hello.c", "a.out", seed=C_SRC, needs=("gcc",)),
+    W("1", "gcc-E-MD", "gcc -E -MD hello.c", "hello.d", seed=C_SRC, needs=("gcc",)),
+    W("1", "gcc-E-Wp-MD", "gcc -E -Wp,-MD,deps.d hello.c", "deps.d", seed=C_SRC, needs=("gcc",)),
+    R(
+        "1",
+        "gcc-syntax-only",
+        "gcc -fsyntax-only -Wall -std=c11 -I. hello.c",
+        seed=C_SRC,
+        needs=("gcc",),
+    ),
+    R("1", "gcc-v-alone", "gcc -v", needs=("gcc",)),
+    W(
+        "1",
+        "sqlite3-writefile",
+        "sqlite3 db.sqlite \"select writefile('o', 'x')\"",
+        "o",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    W(
+        "1",
+        "sqlite3-with-insert",
+        "sqlite3 db.sqlite 'with x as (select 1) insert into t select * from x'",
+        "db.sqlite",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    W(
+        "1",
+        "sqlite3-stdin-save",
+        "sqlite3 db.sqlite <<< '.save out.db'",
+        "out.db",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    R(
+        "1",
+        "sqlite3-with-select",
+        "sqlite3 db.sqlite 'with x as (select 1) select * from x'",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    R(
+        "1",
+        "sqlite3-stdin-select",
+        "sqlite3 db.sqlite <<< 'select count(*) from t;'",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    W(
+        "1",
+        "ssh-keygen-f-cluster",
+        "ssh-keygen -q -N '' -fey",
+        "ey",
+        "ey.pub",
+        needs=("ssh-keygen",),
+    ),
+    R("1", "ssh-keygen-l", "ssh-keygen -l -f k.pub", seed=SSH_KEY, needs=("ssh-keygen",)),
+    W("1", "iconv-output-abbrev", "iconv -f utf-8 -t ascii --out=o f", "o"),
+    R("1", "iconv-list", "iconv -l"),
+    W("1", "sdiff-output-abbrev", "sdiff --outp=o a b", "o", needs=("sdiff",)),
+    W("1", "time-output-abbrev", "/usr/bin/time --out=t true", "t", needs=("/usr/bin/time",)),
+    W("1", "perl-c-runs-begin", "perl -c -e 'BEGIN { unlink \"f\" }'", "f", needs=("perl",)),
+    R("1", "perl-lane", "perl -lane 'print $F[0]' f", needs=("perl",)),
+    W("1", "node-e-prof", "node -e 1 --prof", needs=("node",)),
+    W(
+        "1",
+        "node-redirect-warnings",
+        "node --redirect-warnings=w -e 'process.emitWarning(\"x\")'",
+        "w",
+        needs=("node",),
+    ),
+    O("1", "node-env-file", "node --env-file=e.env -e 1", seed=NODE_ENV_FILE, needs=("node",)),
+    R("1", "node-version", "node --version", needs=("node",)),
+    R("1", "node-check", "node --check s.js", seed=JS, needs=("node",)),
+    W("1", "openssl-rand-writerand", "openssl rand -writerand r 8", "r", needs=("openssl",)),
+    R("1", "openssl-version", "openssl version -a", needs=("openssl",)),
+    R("1", "ar-tv", "ar tv lib.a", seed=AR, needs=("ar",)),
+    O("1", "javac-at-file", "javac @args", seed=JAVAC_ARGS, needs=("javac",)),
     # --- 2. nested commands ---------------------------------------------------------------------
     W("2", "find-exec-sh", "find . -name f -exec sh -c 'echo x > y' \\;", "y"),
     W("2", "find-exec-plus-sh", "find . -name f -exec sh -c 'echo x > y' sh {} +", "y"),

@@ -22,6 +22,7 @@ from orchestrator_boundary.bash.outcome import (
 )
 from orchestrator_boundary.bash.py_path import guarded as py_guarded
 from orchestrator_boundary.bash.py_path import module_guarded, safe_path_flag, shadowable_imports
+from orchestrator_boundary.bash.readonly_data import names
 from orchestrator_boundary.bash.words import Word, lit
 
 Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]
@@ -131,85 +132,169 @@ def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcom
     return opaque(prog, f"python -m {module}: runs a module")
 
 
+# node options that change neither what runs nor where anything is written (a loader, a
+# preload, an --env-file that may set NODE_OPTIONS, --prof or --redirect-warnings are not)
+_NODE_HARMLESS = names(
+    """--no-warnings --no-deprecation --trace-warnings --trace-deprecation --throw-deprecation
+    --pending-deprecation --input-type --stack-size --max-old-space-size --enable-source-maps
+    --use-strict --unhandled-rejections --title --preserve-symlinks --preserve-symlinks-main
+    --no-experimental-fetch --experimental-strip-types --no-experimental-strip-types
+    --experimental-vm-modules --experimental-default-type --disable-warning --no-addons
+    --experimental-detect-module --no-experimental-detect-module"""
+)
+_NODE_INFO = frozenset({"-v", "--version", "-h", "--help"})
+# options that write: the file or folder named by their value, or a file in the working folder
+_NODE_WRITES_VALUE = names("--redirect-warnings --cpu-prof-dir --heap-prof-dir --diagnostic-dir")
+_NODE_WRITES_HERE = names("--prof --cpu-prof --heap-prof --trace-events-enabled")
+
+
 def node(prog: str, args: list[Word], env: Env) -> Outcome:
+    """Options are node's up to the first operand, after ``-e CODE`` too (``node -e 1 --prof``
+    writes a profile); an option outside the harmless table makes the command opaque."""
     codes: list[str | None] = []
+    if len(args) == 1 and args[0].value in _NODE_INFO:
+        return read_only(prog, f"node {args[0].value}")
+    checking = False
+    fx: list[Fx] = []
     i = 0
     while i < len(args):
         value = args[i].value
         if value is None:
-            return opaque(prog, "argument is not a literal")
+            return opaque(prog, "argument is not a literal", fx)
         if value in ("-e", "--eval", "-p", "--print"):
             codes.append(args[i + 1].value if i + 1 < len(args) else None)
             i += 2
-            break
+            continue
         if value in ("-c", "--check"):
-            return read_only(prog, "node --check only parses")
-        name = value.partition("=")[0]
-        if name in ("-r", "--require", "--import", "--loader", "--experimental-loader") or (
-            name.startswith("--") and ("loader" in name or "preload" in name or "policy" in name)
-        ):
-            return opaque(prog, "node preloads a module")
-        if value == "-" or not value.startswith("-"):
-            if value != "-":
-                return opaque(prog, "runs a script file")
-            break
+            checking, i = True, i + 1
+            continue
+        name, eq, attached = value.partition("=")
+        if value == "--" or not value.startswith("-"):
+            if checking:
+                break
+            if not codes and value not in ("-", "--"):
+                return opaque(prog, "runs a script file", fx)
+            break  # the rest is the program's own arguments
+        if name in _NODE_WRITES_HERE:
+            fx.append(env.fx(EffectKind.WRITE, lit("."), f"node {name} writes a log here"))
+        elif name in _NODE_WRITES_VALUE:
+            target = lit(attached) if eq else (args[i + 1] if i + 1 < len(args) else None)
+            fx.append(env.fx(EffectKind.WRITE, target, f"node {name}"))
+            i += 0 if eq else 1
+        elif name not in _NODE_HARMLESS:
+            return opaque(prog, f"node option {name} may load code or write files", fx)
+        else:
+            i += 1 if eq or not _takes_value(name) else 2
+            continue
         i += 1
+    if checking:
+        return writes(prog, fx, "node --check only parses")
     if not codes:
         if env.stdin is None:
-            return opaque(prog, "reads its program from stdin")
+            return opaque(prog, "reads its program from stdin", fx)
         codes = [env.stdin]
-    return _inline(prog, codes, analyze_js, env)
+    return _inline(prog, codes, analyze_js, env, fx)
+
+
+def _takes_value(name: str) -> bool:
+    return name in ("--input-type", "--unhandled-rejections", "--title", "--disable-warning")
+
+
+_HARMLESS_LETTERS = {"perl": "nawsTtWXUpg", "ruby": "nawspvTS"}
+_RUBY_LONG: tuple[str, ...] = (
+    "--verbose",
+    "--disable-gems",
+    "--disable=",
+    "--enable=",
+    "--yjit",
+    "--jit",
+)
+_RUBY_LONG += ("--encoding=", "--external-encoding=", "--internal-encoding=")
+_PERL_INFO = frozenset({"-v", "-V", "--version", "-h", "--help"})
+
+
+class _Switches:
+    """What the switches of a perl or ruby command line asked for."""
+
+    def __init__(self) -> None:
+        self.codes: list[str | None] = []
+        self.in_place = False
+        self.compile_only = False
+        self.refused = ""  # why the command is opaque, "" when it is not
+
+
+def _cluster(prog: str, args: list[Word], i: int, found: _Switches) -> int:
+    """Read the switch cluster ``args[i]``; the index of its last word."""
+    value = args[i].value or ""
+    if value.startswith("--"):
+        if not (prog == "ruby" and value.startswith(_RUBY_LONG)):
+            found.refused = f"{prog} option {value} is not known"
+        return i
+    j = 0
+    while j + 1 < len(value):
+        j += 1
+        letter, rest = value[j], value[j + 1 :]
+        if letter in "l0" and prog == "perl":  # -l[octal], -0[hex or octal digits]
+            allowed = "01234567" if letter == "l" else "0123456789abcdefABCDEFx"
+            j += len(rest) - len(rest.lstrip(allowed))
+            continue
+        if letter in "eE":
+            if not rest and i + 1 < len(args):
+                i += 1
+                found.codes.append(args[i].value)
+            else:
+                found.codes.append(rest)
+            return i
+        if letter == "i":
+            found.in_place = True
+            return i
+        if letter in "Fl0" or (letter == "W" and prog == "ruby"):
+            return i  # the rest of the cluster is this option's value
+        if letter == "r" and prog == "ruby":
+            lib = rest or (args[i + 1].value if i + 1 < len(args) else None)
+            if lib not in _RUBY_SAFE_LIBS:
+                found.refused = f"ruby requires {lib}"
+            return i if rest else i + 1
+        if letter == "c":
+            found.compile_only = True
+        elif letter not in _HARMLESS_LETTERS[prog]:
+            # -I/-M/-m: modules or code from outside the text, -x: a script cut from input,
+            # -d: a debugger, -C: another working folder, -u: a core dump, ...
+            found.refused = f"{prog} -{letter}: code, paths or files the analysis cannot see"
+            return i
+    return i
 
 
 def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
-    """perl and ruby: -e code (repeatable), -i[ext] in-place editing of the operands."""
-    codes: list[str | None] = []
-    in_place = False
+    """perl and ruby: -e code (repeatable), -i[ext] in-place editing of the operands; every
+    other switch from a harmless table. perl -c runs BEGIN blocks and use: code is analysed."""
+    if len(args) == 1 and args[0].value in _PERL_INFO:
+        return read_only(prog, f"{prog} {args[0].value}")
+    found = _Switches()
     operands: list[Word] = []
     i = 0
     while i < len(args):
         value = args[i].value
         if value is None or value == "-" or not value.startswith("-") or operands:
             operands.append(args[i])
-            i += 1
-            continue
-        if value == "--":
+        elif value == "--":
             operands.extend(args[i + 1 :])
             break
-        for j in range(1, len(value)):
-            letter, rest = value[j], value[j + 1 :]
-            if letter in "eE":
-                if not rest and i + 1 < len(args):
-                    i += 1
-                    codes.append(args[i].value)
-                else:
-                    codes.append(rest)
-                break
-            if letter == "i":
-                in_place = True
-                break
-            if letter in "IxdC" or (letter in "Mm" and prog == "perl"):
-                # modules or code from outside the text, a script cut from input, a debugger,
-                # another working folder
-                return opaque(prog, f"{prog} -{letter}: code or paths the analysis cannot see")
-            if letter in "Fl0":
-                break  # the rest of the cluster is this option's value
-            if letter == "r" and prog == "ruby":
-                lib = rest or (args[i + 1].value if i + 1 < len(args) else None)
-                if lib not in _RUBY_SAFE_LIBS:
-                    return opaque(prog, f"ruby requires {lib}")
-                if not rest:
-                    i += 1
-                break
-            if letter == "c":
-                return read_only(prog, "syntax check only")
+        else:
+            i = _cluster(prog, args, i, found)
+            if found.refused:
+                return opaque(prog, found.refused)
         i += 1
+    codes = found.codes
+    if found.compile_only and prog == "ruby":
+        return read_only(prog, "syntax check only")
     if not codes:
         if operands:
             return opaque(prog, "runs a script file")
         if env.stdin is None:
             return opaque(prog, "reads its program from stdin")
         codes = [env.stdin]
+    in_place = found.in_place
     if any(code is not None and "$^I" in code for code in codes):
         if not operands:
             why = "perl $^I edits files the code names"
@@ -240,12 +325,17 @@ def _code_option(args: list[Word], options: tuple[str, ...]) -> tuple[bool, str 
 
 
 def php(prog: str, args: list[Word], env: Env) -> Outcome:
-    if args and args[0].value in ("-v", "--version", "-m", "-i", "-l", "--info"):
-        return read_only(prog, f"php {args[0].value}")
+    values = [a.value for a in args]
+    if values[:1] and values[0] in ("-v", "--version", "-m", "-i", "-l", "--info"):
+        return read_only(prog, f"php {values[0]}")
     found, code = _code_option(args, ("-r", "--run"))
-    if found:
-        return _inline(prog, [code], analyze_php, env)
-    return opaque(prog, "runs a script file")
+    if not found:
+        return opaque(prog, "runs a script file")
+    before = values[: next(i for i, v in enumerate(values) if v in ("-r", "--run"))]
+    if not all(v in ("-n", "-q", "-H") for v in before):
+        # -d auto_prepend_file=..., -c php.ini, -B/-R/-E: code from elsewhere
+        return opaque(prog, "php options before -r may run other code")
+    return _inline(prog, [code], analyze_php, env)
 
 
 def lua(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -257,17 +347,33 @@ def lua(prog: str, args: list[Word], env: Env) -> Outcome:
     return opaque(prog, "runs a script file or loads a library")
 
 
+_DENO_EVAL = names("-q --quiet -p --print --check --no-check --no-remote --cached-only")
+_DENO_EVAL |= names("--no-config --no-npm --ext --seed")
+
+
 def deno(prog: str, args: list[Word], env: Env) -> Outcome:
     if args and args[0].value == "eval":
-        rest = [a for a in args[1:] if a.value is None or not a.value.startswith("-")]
+        options = [a.value for a in args[1:] if a.value is None or a.value.startswith("-")]
+        named = [(v or "?").partition("=")[0] for v in options]
+        if not all(name in _DENO_EVAL for name in named):
+            # --v8-flags=--prof writes, --import-map and --preload bring other code
+            return opaque(prog, "deno eval: an option the analysis does not know")
+        valued = {"--ext", "--seed"}
+        rest = [
+            a
+            for i, a in enumerate(args[1:], 1)
+            if not (a.value or "-").startswith("-") and not (args[i - 1].value in valued and i > 1)
+        ]
         return _inline(prog, [rest[0].value if rest else None], analyze_js, env)
     return opaque(prog, f"deno {args[0].value if args else ''}: runs code".strip())
 
 
 def bun(prog: str, args: list[Word], env: Env) -> Outcome:
-    found, code = _code_option(args, ("-e", "--eval", "-p", "--print"))
-    if found:
-        return _inline(prog, [code], analyze_js, env)
+    """bun -e CODE as its first words (a --preload before it runs other code)."""
+    if args and args[0].value in ("-e", "--eval", "-p", "--print"):
+        return _inline(prog, [args[1].value if len(args) > 1 else None], analyze_js, env)
+    if any(a.value in ("-e", "--eval", "-p", "--print") for a in args):
+        return opaque(prog, "bun options before -e may load other code")
     return node_pm(prog, args, env)
 
 

@@ -10,6 +10,7 @@ from orchestrator_boundary.bash import (
     boundary_cli,
     builtins,
     claude_cli,
+    compilers,
     devtools,
     downloads,
     fileutils,
@@ -30,6 +31,7 @@ Handler = Callable[[str, list[Word], Env], Outcome]
 HANDLERS: dict[str, Handler] = {
     **builtins.HANDLERS,
     **devtools.HANDLERS,
+    **compilers.HANDLERS,
     **fileutils.HANDLERS,
     **archives.HANDLERS,
     **downloads.HANDLERS,
