@@ -6,15 +6,16 @@ from collections.abc import Callable
 
 from orchestrator_boundary.bash import boundary_cli
 from orchestrator_boundary.bash.inline_hidden import commands_in, strings_in
-from orchestrator_boundary.bash.inline_more import analyze_lua, analyze_php
 from orchestrator_boundary.bash.inline_python import analyze_python
 from orchestrator_boundary.bash.inline_scripts import analyze_js, analyze_perl, analyze_ruby
-from orchestrator_boundary.bash.installers import node_pm, pip
+from orchestrator_boundary.bash.installers import pip
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.outcome import (
     Env,
     Fx,
     Outcome,
+    checked,
     opaque,
     read_only,
     runs_code,
@@ -26,7 +27,7 @@ from orchestrator_boundary.bash.readonly_data import names
 from orchestrator_boundary.bash.words import Word, lit
 
 Analyzer = Callable[[str], tuple[list[tuple[EffectKind, str | None, str]], str]]
-_PY_VAL = frozenset("WXQ")
+_PY_VAL = frozenset("WX")
 _RUBY_SAFE_LIBS = frozenset(
     {
         "json",
@@ -47,7 +48,7 @@ _RUBY_SAFE_LIBS = frozenset(
 )
 
 
-def _inline(
+def inline(
     prog: str, codes: list[str | None], analyzer: Analyzer, env: Env, extra: list[Fx] | None = None
 ) -> Outcome:
     fx: list[Fx] = list(extra or ())
@@ -90,6 +91,9 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
             if value != "-":
                 return _script(prog, value, args[i + 1 :], env)
             break
+        refused = _python_switch(value, args[i + 1].value if i + 1 < len(args) else None)
+        if refused:
+            return opaque(prog, refused)
         safe = safe or safe_path_flag(value)
         if value[1:2] in _PY_VAL and len(value) == 2:
             i += 1
@@ -99,9 +103,34 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
     return opaque(prog, "reads its program from stdin")
 
 
+_PY_HARMLESS = frozenset("bBdEIOPqsSuvR")
+# -X options that neither write (pycache_prefix=, perf: /tmp/perf-PID.map) nor load code
+_PY_X_HARMLESS = names(
+    """utf8 dev importtime tracemalloc warn_default_encoding no_debug_ranges frozen_modules
+    int_max_str_digits showrefcount faulthandler"""
+)
+
+
+def _python_switch(value: str, following: str | None) -> str:
+    """Why the switch cluster ``value`` makes python opaque ("" when it does not): -i reads
+    more code from stdin, -x skips a line of a script, some -X options write."""
+    if value.startswith("--"):
+        return f"python option {value} is not known"
+    for j, letter in enumerate(value[1:], 1):
+        if letter in _PY_VAL:
+            given = value[j + 1 :] or following or ""
+            name = given.partition("=")[0]
+            if letter == "X" and name not in _PY_X_HARMLESS:
+                return f"python -X {name}: it may write or load code"
+            return ""
+        if letter not in _PY_HARMLESS:
+            return f"python -{letter}: code or files the analysis cannot see"
+    return ""
+
+
 def _python_code(prog: str, code: str | None, env: Env, safe: bool) -> Outcome:
     """Inline python; opaque when it imports a module the working folder could shadow."""
-    done = _inline(prog, [code], analyze_python, env)
+    done = inline(prog, [code], analyze_python, env)
     return done if safe or code is None else py_guarded(done, shadowable_imports(code))
 
 
@@ -116,16 +145,20 @@ def _script(prog: str, path: str, rest: list[Word], env: Env) -> Outcome:
     return found
 
 
+_JSON_TOOL = spec(
+    "h", "", "sort-keys no-ensure-ascii json-lines indent= tab no-indent compact help"
+)
+
+
 def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcome:
     if module is not None and module.split(".")[0] == boundary_cli.MODULE:
         return boundary_cli.boundary(prog, rest, env)
     if module == "pip":
         return pip("pip", rest, env)
     if module == "json.tool":
-        operands = [a for a in rest if a.value is None or not a.value.startswith("-")]
-        if len(operands) < 2:
-            return read_only(prog, "json.tool prints to stdout")
-        return writes(prog, env.fx_many(EffectKind.WRITE, operands[1:2], "json.tool output"))
+        parsed = parse(rest, _JSON_TOOL)
+        out = env.fx_many(EffectKind.WRITE, parsed.pos[1:2], "json.tool output")
+        return checked(prog, parsed.unknown, writes(prog, out, "json.tool prints to stdout"))
     if module == "venv":
         targets = [a for a in rest if a.value is None or not a.value.startswith("-")]
         return writes(prog, env.fx_many(EffectKind.WRITE, targets, "python -m venv directory"))
@@ -193,7 +226,7 @@ def node(prog: str, args: list[Word], env: Env) -> Outcome:
         if env.stdin is None:
             return opaque(prog, "reads its program from stdin", fx)
         codes = [env.stdin]
-    return _inline(prog, codes, analyze_js, env, fx)
+    return inline(prog, codes, analyze_js, env, fx)
 
 
 def _takes_value(name: str) -> bool:
@@ -303,7 +336,7 @@ def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
         in_place = True
     extra = env.fx_many(EffectKind.WRITE, operands, f"{prog} -i target") if in_place else []
     analyzer = analyze_perl if prog == "perl" else analyze_ruby
-    return _inline(prog, codes, analyzer, env, extra)
+    return inline(prog, codes, analyzer, env, extra)
 
 
 HANDLERS: dict[str, Callable[[str, list[Word], Env], Outcome]] = {
@@ -312,69 +345,3 @@ HANDLERS: dict[str, Callable[[str, list[Word], Env], Outcome]] = {
     "perl": perl_like,
     "ruby": perl_like,
 }
-
-
-def _code_option(args: list[Word], options: tuple[str, ...]) -> tuple[bool, str | None]:
-    """(found, code) of the first ``-e CODE``-style option in ``args``."""
-    for i, arg in enumerate(args):
-        if arg.value in options:
-            return True, args[i + 1].value if i + 1 < len(args) else None
-        if arg.value is None or not arg.value.startswith("-"):
-            break
-    return False, None
-
-
-def php(prog: str, args: list[Word], env: Env) -> Outcome:
-    values = [a.value for a in args]
-    if values[:1] and values[0] in ("-v", "--version", "-m", "-i", "-l", "--info"):
-        return read_only(prog, f"php {values[0]}")
-    found, code = _code_option(args, ("-r", "--run"))
-    if not found:
-        return opaque(prog, "runs a script file")
-    before = values[: next(i for i, v in enumerate(values) if v in ("-r", "--run"))]
-    if not all(v in ("-n", "-q", "-H") for v in before):
-        # -d auto_prepend_file=..., -c php.ini, -B/-R/-E: code from elsewhere
-        return opaque(prog, "php options before -r may run other code")
-    return _inline(prog, [code], analyze_php, env)
-
-
-def lua(prog: str, args: list[Word], env: Env) -> Outcome:
-    found, code = _code_option(args, ("-e",))
-    if found and len([a for a in args if a.value == "-e"]) == len(
-        [a for a in args if (a.value or "").startswith("-")]
-    ):
-        return _inline(prog, [code], analyze_lua, env)
-    return opaque(prog, "runs a script file or loads a library")
-
-
-_DENO_EVAL = names("-q --quiet -p --print --check --no-check --no-remote --cached-only")
-_DENO_EVAL |= names("--no-config --no-npm --ext --seed")
-
-
-def deno(prog: str, args: list[Word], env: Env) -> Outcome:
-    if args and args[0].value == "eval":
-        options = [a.value for a in args[1:] if a.value is None or a.value.startswith("-")]
-        named = [(v or "?").partition("=")[0] for v in options]
-        if not all(name in _DENO_EVAL for name in named):
-            # --v8-flags=--prof writes, --import-map and --preload bring other code
-            return opaque(prog, "deno eval: an option the analysis does not know")
-        valued = {"--ext", "--seed"}
-        rest = [
-            a
-            for i, a in enumerate(args[1:], 1)
-            if not (a.value or "-").startswith("-") and not (args[i - 1].value in valued and i > 1)
-        ]
-        return _inline(prog, [rest[0].value if rest else None], analyze_js, env)
-    return opaque(prog, f"deno {args[0].value if args else ''}: runs code".strip())
-
-
-def bun(prog: str, args: list[Word], env: Env) -> Outcome:
-    """bun -e CODE as its first words (a --preload before it runs other code)."""
-    if args and args[0].value in ("-e", "--eval", "-p", "--print"):
-        return _inline(prog, [args[1].value if len(args) > 1 else None], analyze_js, env)
-    if any(a.value in ("-e", "--eval", "-p", "--print") for a in args):
-        return opaque(prog, "bun options before -e may load other code")
-    return node_pm(prog, args, env)
-
-
-HANDLERS.update({"php": php, "lua": lua, "deno": deno, "bun": bun})
