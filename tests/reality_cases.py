@@ -501,7 +501,7 @@ ROWS: list[Row] = [
     ),
     O("1", "node-env-file", "node --env-file=e.env -e 1", seed=NODE_ENV_FILE, needs=("node",)),
     R("1", "node-version", "node --version", needs=("node",)),
-    O("1", "python-X-pycache-prefix", "python3 -X pycache_prefix=pc -I -c 'import json'"),
+    W("1", "python-X-pycache-prefix", "python3 -X pycache_prefix=pc -I -c 'import json'", "pc"),
     R("1", "python-X-utf8", "python3 -X utf8 -I -c 'print(1)'"),
     W(
         "1",

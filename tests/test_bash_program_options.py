@@ -28,7 +28,8 @@ CASES: list[tuple[str, str, Status, tuple[Any, ...]]] = [
     # --- npm and friends ---------------------------------------------------------------------
     ("npm-ls", "npm ls --all --json", R, ()),
     ("npm-ls-global-abbrev", "npm ls --glob", R, ()),
-    ("npm-ls-logs-dir", "npm ls --logs-dir=src", OP, ()),
+    ("npm-ls-logs-dir", "npm ls --logs-dir=src", WR, (W("/w/p/src"),)),
+    ("npm-ls-userconfig", "npm ls --userconfig=x", OP, ()),
     ("npm-ls-unknown", "npm ls --frobnicate", OP, ()),
     ("npm-view", "npm view react version --json", R, ()),
     ("npm-version-flag", "npm --version", R, ()),
@@ -137,6 +138,12 @@ CASES: list[tuple[str, str, Status, tuple[Any, ...]]] = [
     ("node-env-file", "node --env-file=.env -e 1", OP, ()),
     ("node-harmless-option", "node --no-warnings --input-type module -e 1", R, ()),
     ("python-X-perf", "python3 -X perf -I -c 'print(1)'", OP, ()),
+    (
+        "python-X-pycache-prefix",
+        "python3 -X pycache_prefix=pc -I -c 'print(1)'",
+        WR,
+        (W("/w/p/pc"),),
+    ),
     ("python-X-utf8", "python3 -X utf8 -I -c 'print(1)'", R, ()),
     ("python-i-reads-stdin", "python3 -i -I -c 'print(1)'", OP, ()),
     ("python-harmless-switches", "python3 -u -B -E -Wignore -I -c 'print(1)'", R, ()),

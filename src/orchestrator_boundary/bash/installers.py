@@ -193,7 +193,9 @@ def node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
             return _node_install(prog, "audit fix", args, env)
         if action not in (None, "signatures"):
             return opaque(prog, f"{prog} audit {action}")
-        return checked(prog, parsed.unknown, read_only(prog, f"{prog} {sub} reads only"))
+        logs = [v for v in parsed.values("--logs-dir") if v is not None]
+        fx = env.fx_many(W, logs, f"{prog} --logs-dir: its debug log")
+        return checked(prog, parsed.unknown, writes(prog, fx, f"{prog} {sub} reads only"))
     if sub in _NODE_INSTALL:
         return _node_install(prog, sub, args, env)
     return opaque(prog, f"{prog} {sub or ''}: runs project scripts".replace("  ", " "))

@@ -18,7 +18,7 @@ NODE_READ = spec(
     "gaplsdDPr",
     "wCF",
     _NODE_COMMON + " searchlimit= searchopts= searchexclude= description no-description"
-    " audit-level= expand",
+    " audit-level= expand logs-dir= logs-max=",
 )
 NODE_PACK = spec("sw", "", "dry-run ignore-scripts json pack-destination= workspace= workspaces")
 NODE_CONFIG = spec("gl", "", "json long global location= workspace= workspaces")

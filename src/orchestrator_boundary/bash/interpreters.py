@@ -19,6 +19,7 @@ from orchestrator_boundary.bash.outcome import (
     opaque,
     read_only,
     runs_code,
+    with_effects,
     writes,
 )
 from orchestrator_boundary.bash.py_path import guarded as py_guarded
@@ -72,6 +73,23 @@ def inline(
 
 
 def python(prog: str, args: list[Word], env: Env) -> Outcome:
+    """python's own switches come before -c, -m or the script; ``-X pycache_prefix=DIR``
+    writes the imported modules' bytecode under DIR."""
+    prefixes: list[Word] = []
+    for i, arg in enumerate(args):
+        value = arg.value or ""
+        if value == "-c" or value.startswith(("-c", "-m")) or not value.startswith("-"):
+            break
+        given = value[2:] if value.startswith("-X") else ""
+        given = given or (args[i + 1].value or "" if value == "-X" and i + 1 < len(args) else "")
+        if given.startswith("pycache_prefix="):
+            prefixes.append(lit(given.partition("=")[2]))
+    done = _python_run(prog, args, env)
+    fx = env.fx_many(EffectKind.WRITE, prefixes, "python -X pycache_prefix")
+    return with_effects(fx, done) if fx else done
+
+
+def _python_run(prog: str, args: list[Word], env: Env) -> Outcome:
     i, safe = 0, False  # safe: -I or -P, the working folder is not on sys.path
     while i < len(args):
         value = args[i].value
@@ -104,10 +122,11 @@ def python(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 _PY_HARMLESS = frozenset("bBdEIOPqsSuvR")
-# -X options that neither write (pycache_prefix=, perf: /tmp/perf-PID.map) nor load code
+# -X options that neither load code nor write (perf writes /tmp/perf-PID.map); pycache_prefix
+# writes under its value, which python() reports
 _PY_X_HARMLESS = names(
     """utf8 dev importtime tracemalloc warn_default_encoding no_debug_ranges frozen_modules
-    int_max_str_digits showrefcount faulthandler"""
+    int_max_str_digits showrefcount faulthandler pycache_prefix"""
 )
 
 
