@@ -76,7 +76,7 @@ show-linear-break[=] count objects objects-edge objects-edge-aggressive indexed-
 object-names no-object-names header timestamp bisect-vars bisect-all disk-usage[=]
 no-kept-objects[=] use-bitmap-index progress= no-progress full-diff log-size follow
 no-follow decorate[=] no-decorate decorate-refs= decorate-refs-exclude= clear-decorations source
-use-mailmap no-use-mailmap mailmap no-mailmap
+use-mailmap no-use-mailmap mailmap no-mailmap diff-merges= no-diff-merges dd
 """
 REV_FLAGS, REV_VALUED = "iEFPgrt" + DIGITS + "q", "nL"
 
