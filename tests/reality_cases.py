@@ -380,10 +380,11 @@ ROWS: list[Row] = [
     O("1", "npm-pack-dry-run-scripts", "npm pack --dry-run", seed=NPM_PREPACK, needs=("npm",)),
     R("1", "npm-ls", "npm ls --all", seed=NPM_QUIET, needs=("npm",)),
     R("1", "npm-version-flag", "npm --version", seed=NPM_QUIET, needs=("npm",)),
-    O(
+    W(
         "1",
         "npm-ls-logs-dir",
         "npm ls --logs-dir=logs --logs-max=5",
+        "logs",
         seed=NPM_QUIET,
         needs=("npm",),
     ),
