@@ -138,6 +138,50 @@ AWK_FILE = Seed(files=(("w.awk", 'BEGIN { print "x" > "o" }\n'),))
 HEX = Seed(files=(("hex", "6869\n"),))
 RSYNC_BACKUP = Seed(files=(("d/a", "older\n"),))
 URL = "file:///etc/hostname"  # curl reads it without a network
+# git's subcommand options (ADR 0038): a dangling object for fsck, programs the repository's
+# configuration names for --ext-diff / --textconv, an untracked file for clean -n, a patch
+GIT_DANGLING = Seed(git=True, setup="echo dangling | git hash-object -w --stdin >/dev/null")
+GIT_EXT_DIFF = Seed(
+    git=True,
+    files=(("xd.sh", "#!/bin/sh\ntouch p\n"),),
+    setup="chmod +x xd.sh && git config diff.external ./xd.sh && echo more >> f",
+)
+GIT_TEXTCONV = Seed(
+    git=True,
+    files=((".gitattributes", "f diff=t\n"), ("tc.sh", '#!/bin/sh\ntouch p\ncat "$1"\n')),
+    setup="chmod +x tc.sh && git config diff.t.textconv ./tc.sh",
+)
+GIT_UNTRACKED = Seed(git=True, setup="echo u > untracked")
+# npm without its own log files and update checks (they go to HOME, a change of their own)
+NPMRC = ("../home/.npmrc", "logs-max=0\nupdate-notifier=false\n")
+NPM_QUIET = Seed(
+    files=(("package.json", '{"name": "p", "version": "1.0.0"}\n'), NPMRC, ("../home/.npm/k", ""))
+)
+NPM_PREPACK = Seed(
+    files=(
+        ("package.json", '{"name": "p", "version": "1.0.0", "scripts": {"prepack": "touch pp"}}\n'),
+        NPMRC,
+    )
+)
+PIP_RUNNER = Seed(files=(("py", "#!/bin/sh\ntouch ran\n"),), setup="chmod +x py")
+PIP_CACHE = Seed(
+    files=(
+        ("../home/.cache/pip/http/a/b/c/d/e/entry", "x"),
+        ("../home/.cache/pip/http-v2/a/b/c/d/e/entry", "x"),
+    )
+)
+JS = Seed(files=(("s.js", "console.log(1)\n"),))
+NODE_ENV_FILE = Seed(
+    files=(
+        ("e.env", "NODE_OPTIONS=--require ./r.js\n"),
+        ("r.js", "require('fs').writeFileSync('required', '')\n"),
+    )
+)
+SSH_KEY = Seed(setup="ssh-keygen -q -N '' -f k")
+JAVAC_ARGS = Seed(files=(("Hello.java", "class Hello {}\n"), ("args", "-d out Hello.java\n")))
+GIT_PATCH = Seed(
+    git=True, files=(("p.diff", "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"),)
+)
 NO_NET = "http://127.0.0.1:9/"  # wget fails to connect: only what it opens first is written
 
 PS = "PowerShell: pwsh is not installed here, and the rows are Windows semantics"
@@ -280,6 +324,204 @@ ROWS: list[Row] = [
     R("1", "mktemp-dry-run", "mktemp -u"),
     W("1", "tree-o", "tree -o out", "out", needs=("tree",)),
     R("1", "tree-L", "tree -L 1", needs=("tree",)),
+    # git subcommands: only options known to be harmless are read-only (ADR 0038)
+    W("1", "git-diff-output-separate", "git diff --output o", "o", seed=GIT_DIRTY),
+    W("1", "git-log-output-p", "git log -p -1 --output=o", "o", seed=GIT),
+    W("1", "git-show-output-separate", "git show --stat --output o HEAD", "o", seed=GIT),
+    W("1", "git-fsck-lost-found-abbrev", "git fsck --lost", ".git/lost-found", seed=GIT_DANGLING),
+    W("1", "git-grep-open-files-abbrev", "git grep --open=touch alpha", seed=GIT),
+    O("1", "git-log-ext-diff", "git log -p -1 --ext-diff", seed=GIT_EXT_DIFF),
+    O("1", "git-diff-ext-diff", "git diff --ext-diff", seed=GIT_EXT_DIFF),
+    O("1", "git-cat-file-textconv", "git cat-file --textconv HEAD:f", seed=GIT_TEXTCONV),
+    W("1", "git-branch-create", "git branch feature", ".git", seed=GIT),
+    W("1", "git-branch-copy-abbrev", "git branch --cop main other", ".git", seed=GIT),
+    W("1", "git-tag-create", "git tag v1", ".git", seed=GIT),
+    W("1", "git-config-set", "git config user.name bob", ".git/config", seed=GIT),
+    W("1", "git-remote-add", "git remote add o https://example.invalid/r", ".git", seed=GIT),
+    W("1", "git-stash-push", "git stash push -q", ".git", seed=GIT_DIRTY),
+    W("1", "git-clean-force", "git clean -f", "untracked", seed=GIT_UNTRACKED),
+    W("1", "git-apply-stat-apply", "git apply --stat --apply p.diff", "f", seed=GIT_PATCH),
+    R(
+        "1",
+        "git-log-harmless-options",
+        "git log --oneline -n 1 --author=x --since='1 year ago'",
+        seed=GIT,
+    ),
+    R("1", "git-log-p-text-no-ext-diff", "git log -p -1 --text --no-ext-diff", seed=GIT_EXT_DIFF),
+    R(
+        "1",
+        "git-diff-harmless-options",
+        "git diff --stat=80 -U5 --name-status --no-color",
+        seed=GIT_DIRTY,
+    ),
+    R("1", "git-diff-stat-abbrev", "git diff --name-st -M90%", seed=GIT_DIRTY),
+    R("1", "git-status-stuck-values", "git status -sb -uno --porcelain=v1", seed=GIT),
+    R("1", "git-grep-harmless-options", "git grep -n -i -e alpha -1 -- .", seed=GIT),
+    R("1", "git-cat-file-no-textconv", "git cat-file -p HEAD:f", seed=GIT_TEXTCONV),
+    R("1", "git-branch-listing", "git branch -a -vv --sort=-committerdate", seed=GIT),
+    R("1", "git-branch-list-pattern", "git branch --list 'ma*'", seed=GIT),
+    R("1", "git-tag-listing", "git tag -l -n3", seed=GIT),
+    R("1", "git-config-get", "git config --get core.bare", seed=GIT),
+    R("1", "git-config-key", "git config --type=bool core.bare", seed=GIT),
+    R("1", "git-stash-list", "git stash list --oneline", seed=GIT),
+    R("1", "git-clean-dry-run", "git clean -nd", seed=GIT_UNTRACKED),
+    R("1", "git-apply-check", "git apply --check --stat p.diff", seed=GIT_PATCH),
+    R("1", "git-format-patch-stdout", "git format-patch --stdout -1", seed=GIT),
+    R(
+        "1",
+        "git-rev-parse-options",
+        "git rev-parse --abbrev-ref --symbolic-full-name HEAD",
+        seed=GIT,
+    ),
+    R("1", "git-blame-options", "git blame -w -M --contents a a", seed=GIT),
+    R("1", "git-ls-files-options", "git ls-files -s -o --exclude-standard", seed=GIT),
+    R("1", "git-remote-v", "git remote -v", seed=GIT),
+    # developer tools, package managers, interpreters: every read-only form has its table
+    O("1", "npm-pack-dry-run-scripts", "npm pack --dry-run", seed=NPM_PREPACK, needs=("npm",)),
+    R("1", "npm-ls", "npm ls --all", seed=NPM_QUIET, needs=("npm",)),
+    R("1", "npm-version-flag", "npm --version", seed=NPM_QUIET, needs=("npm",)),
+    W(
+        "1",
+        "npm-ls-logs-dir",
+        "npm ls --logs-dir=logs --logs-max=5",
+        "logs",
+        seed=NPM_QUIET,
+        needs=("npm",),
+    ),
+    W(
+        "1",
+        "pip-list-log",
+        "pip list --disable-pip-version-check --log l.txt",
+        "l.txt",
+        needs=("pip",),
+    ),
+    R("1", "pip-list-user", "pip list --disable-pip-version-check --user", needs=("pip",)),
+    R("1", "pip-show-files", "pip show -f pip", needs=("pip",)),
+    O("1", "pip-list-python", "pip --python ./py list", seed=PIP_RUNNER, needs=("pip",)),
+    W("1", "pip-cache-purge", "pip cache purge", seed=PIP_CACHE, needs=("pip",)),
+    R("1", "pip-cache-dir", "pip cache dir", seed=PIP_CACHE, needs=("pip",)),
+    W(
+        "1",
+        "ruff-check-output-file",
+        "ruff check --no-cache -o r.txt lint.py",
+        "r.txt",
+        seed=PY_UGLY,
+        needs=("ruff",),
+    ),
+    W(
+        "1",
+        "ruff-check-fix-only",
+        "ruff check --no-cache --fix-only lint.py",
+        "lint.py",
+        seed=PY_UGLY,
+        needs=("ruff",),
+    ),
+    R("1", "ruff-version", "ruff --version", needs=("ruff",)),
+    R("1", "ruff-rule", "ruff rule F401", needs=("ruff",)),
+    W(
+        "1",
+        "rustfmt-emit-files",
+        "rustfmt --emit files main.rs",
+        "main.rs",
+        seed=RUST,
+        needs=("rustfmt",),
+    ),
+    R("1", "rustfmt-emit-stdout", "rustfmt --emit stdout main.rs", seed=RUST, needs=("rustfmt",)),
+    R("1", "cargo-version", "cargo --version", needs=("cargo",)),
+    W("1", "gcc-v-compiles", "gcc -v hello.c", "a.out", seed=C_SRC, needs=("gcc",)),
+    W("1", "gcc-E-MD", "gcc -E -MD hello.c", "hello.d", seed=C_SRC, needs=("gcc",)),
+    W("1", "gcc-E-Wp-MD", "gcc -E -Wp,-MD,deps.d hello.c", "deps.d", seed=C_SRC, needs=("gcc",)),
+    R(
+        "1",
+        "gcc-syntax-only",
+        "gcc -fsyntax-only -Wall -std=c11 -I. hello.c",
+        seed=C_SRC,
+        needs=("gcc",),
+    ),
+    R("1", "gcc-v-alone", "gcc -v", needs=("gcc",)),
+    W(
+        "1",
+        "sqlite3-writefile",
+        "sqlite3 db.sqlite \"select writefile('o', 'x')\"",
+        "o",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    W(
+        "1",
+        "sqlite3-with-insert",
+        "sqlite3 db.sqlite 'with x as (select 1) insert into t select * from x'",
+        "db.sqlite",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    W(
+        "1",
+        "sqlite3-stdin-save",
+        "sqlite3 db.sqlite <<< '.save out.db'",
+        "out.db",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    R(
+        "1",
+        "sqlite3-with-select",
+        "sqlite3 db.sqlite 'with x as (select 1) select * from x'",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    R(
+        "1",
+        "sqlite3-stdin-select",
+        "sqlite3 db.sqlite <<< 'select count(*) from t;'",
+        seed=SQL,
+        needs=("sqlite3",),
+    ),
+    W(
+        "1",
+        "ssh-keygen-f-cluster",
+        "ssh-keygen -q -N '' -fey",
+        "ey",
+        "ey.pub",
+        needs=("ssh-keygen",),
+    ),
+    R("1", "ssh-keygen-l", "ssh-keygen -l -f k.pub", seed=SSH_KEY, needs=("ssh-keygen",)),
+    W("1", "iconv-output-abbrev", "iconv -f utf-8 -t ascii --out=o f", "o"),
+    R("1", "iconv-list", "iconv -l"),
+    W("1", "sdiff-output-abbrev", "sdiff --outp=o a b", "o", needs=("sdiff",)),
+    W("1", "time-output-abbrev", "/usr/bin/time --out=t true", "t", needs=("/usr/bin/time",)),
+    W("1", "perl-c-runs-begin", "perl -c -e 'BEGIN { unlink \"f\" }'", "f", needs=("perl",)),
+    R("1", "perl-lane", "perl -lane 'print $F[0]' f", needs=("perl",)),
+    W("1", "node-e-prof", "node -e 1 --prof", needs=("node",)),
+    W(
+        "1",
+        "node-redirect-warnings",
+        "node --redirect-warnings=w -e 'process.emitWarning(\"x\")'",
+        "w",
+        needs=("node",),
+    ),
+    O("1", "node-env-file", "node --env-file=e.env -e 1", seed=NODE_ENV_FILE, needs=("node",)),
+    R("1", "node-version", "node --version", needs=("node",)),
+    W("1", "python-X-pycache-prefix", "python3 -X pycache_prefix=pc -I -c 'import json'", "pc"),
+    R("1", "python-X-utf8", "python3 -X utf8 -I -c 'print(1)'"),
+    W(
+        "1",
+        "python-json-tool-out",
+        "python3 -I -m json.tool in.json out.json",
+        "out.json",
+        seed=Seed(files=(("in.json", "{}\n"),)),
+    ),
+    R(
+        "1",
+        "python-json-tool-indent",
+        "python3 -I -m json.tool --indent 2 in.json",
+        seed=Seed(files=(("in.json", "{}\n"),)),
+    ),
+    R("1", "node-check", "node --check s.js", seed=JS, needs=("node",)),
+    W("1", "openssl-rand-writerand", "openssl rand -writerand r 8", "r", needs=("openssl",)),
+    R("1", "openssl-version", "openssl version -a", needs=("openssl",)),
+    R("1", "ar-tv", "ar tv lib.a", seed=AR, needs=("ar",)),
+    O("1", "javac-at-file", "javac @args", seed=JAVAC_ARGS, needs=("javac",)),
     # --- 2. nested commands ---------------------------------------------------------------------
     W("2", "find-exec-sh", "find . -name f -exec sh -c 'echo x > y' \\;", "y"),
     W("2", "find-exec-plus-sh", "find . -name f -exec sh -c 'echo x > y' sh {} +", "y"),

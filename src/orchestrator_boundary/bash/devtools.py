@@ -35,17 +35,24 @@ class Formatter:
     check: frozenset[str]  # flags that make it only report (black --check)
     valued: frozenset[str] = frozenset()  # options that take the next word as a value
     harmless: frozenset[str] = frozenset()  # other options known to change no file
-    folder_default: bool = True  # with no operand it formats the current folder
+    outputs: frozenset[str] = frozenset()  # options whose value is a file written (eslint -o)
 
 
-def _f(default: bool, write: str, check: str, valued: str = "", harmless: str = "") -> Formatter:
+def _f(
+    default: bool, write: str, check: str, valued: str = "", harmless: str = "", out: str = ""
+) -> Formatter:
     return Formatter(
         default,
         frozenset(write.split()),
         frozenset(check.split()),
         frozenset(valued.split()),
         frozenset(harmless.split()),
+        frozenset(out.split()),
     )
+
+
+# a version or help flag: the tool prints and stops before reading any file
+_INFO = frozenset({"--version", "-V", "--help", "-h"})
 
 
 _COMMON = "-q --quiet -v --verbose --color --no-color"
@@ -66,10 +73,11 @@ FORMATTERS: dict[str, Formatter] = {
     ),
     "ruff check": _f(
         False,
-        "--fix --unsafe-fixes --add-noqa",
+        "--fix --unsafe-fixes --add-noqa --fix-only",
         "--no-fix --diff",
         "--select --ignore --extend-select --config --target-version --output-format",
         f"{_COMMON} --statistics --show-fixes --no-cache --exit-zero --isolated --preview",
+        "-o --output-file",
     ),
     "isort": _f(
         True,
@@ -86,9 +94,16 @@ FORMATTERS: dict[str, Formatter] = {
         "--write -w",
         "--check -c --list-different -l",
         "--config --parser --print-width --tab-width",
-        f"{_COMMON} --single-quote --no-semi",
+        f"{_COMMON} --single-quote --no-semi -v",
     ),
-    "eslint": _f(False, "--fix --fix-dry-run", "", "--ext -c --config --format -f", _COMMON),
+    "eslint": _f(
+        False,
+        "--fix",
+        "",
+        "--ext -c --config --format -f --max-warnings",
+        f"{_COMMON} --fix-dry-run -v",
+        "-o --output-file",
+    ),
     "biome format": _f(False, "--write --apply --fix", "", "--config-path", _COMMON),
     "biome check": _f(False, "--write --apply --apply-unsafe --fix", "", "--config-path", _COMMON),
     "biome lint": _f(False, "--write --apply --fix", "", "--config-path", _COMMON),
@@ -106,20 +121,38 @@ def _format(name: str, args: list[Word], env: Env) -> Outcome:
     operands: list[Word] = []
     flags: list[str] = []
     unknown: list[str] = []
+    outputs: list[Word] = []
     i = 0
     while i < len(args):
         value = args[i].value
         if value is None or not value.startswith("-") or value == "-":
             operands.append(args[i])
         else:
-            flag = value.partition("=")[0]
+            flag, eq, attached = value.partition("=")
             flags.append(flag)
-            if flag in spec.valued and "=" not in value:
+            if flag in spec.outputs:
+                given = lit(attached) if eq else (args[i + 1] if i + 1 < len(args) else None)
+                outputs += [given] if given is not None else []
+                i += 0 if eq else 1
+            elif flag in spec.valued and "=" not in value:
                 i += 1
-            elif flag not in spec.write | spec.check | spec.valued | spec.harmless:
+                if flag == "--emit" and i < len(args) and args[i].value == "stdout":
+                    flags.append("--emit=stdout")
+            elif value == "--emit=stdout":
+                flags.append(value)
+            elif flag not in spec.write | spec.check | spec.valued | spec.harmless | _INFO:
                 unknown.append(flag)
         i += 1
     program = name.split()[0]
+    if outputs:
+        fx = env.fx_many(W, outputs, f"{name} output file")
+        if spec.write & set(flags):
+            fx += env.fx_many(W, operands or [lit(".")], f"{name} rewrites files")
+        return checked(program, unknown, writes(program, fx))
+    if _INFO & set(flags):
+        return checked(program, unknown, read_only(program, f"{name} prints its version or help"))
+    if "--emit=stdout" in flags:  # rustfmt prints the formatted files
+        return checked(program, unknown, read_only(program, f"{name} --emit stdout"))
     if spec.check & set(flags) and not spec.write & set(flags):
         return checked(program, unknown, read_only(program, f"{name} only checks"))
     if not (spec.write & set(flags) or spec.writes_by_default):
@@ -139,13 +172,22 @@ def formatter(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _sub(args)
     if sub is None:
         return opaque(prog, f"{prog} subcommand is not a literal")
+    if sub == "" and args and all(a.value in _INFO for a in args):
+        return read_only(prog, f"{prog} prints its version or help")
     rest = args[[a.value for a in args].index(sub) + 1 :] if sub else []
     if f"{prog} {sub}" in FORMATTERS:
         return _format(f"{prog} {sub}", rest, env)
     if prog == "cargo":
         return _cargo(sub, rest, env)
     if prog == "ruff" and sub in ("version", "rule", "config", "linter"):
-        return read_only(prog, f"ruff {sub}")
+        known = {"--output-format", "--all", *_INFO}
+        unknown = [
+            name
+            for a in rest
+            if (a.value or "-").startswith("-")
+            and (name := (a.value or "?").partition("=")[0]) not in known
+        ]
+        return checked(prog, unknown, read_only(prog, f"ruff {sub}"))
     return opaque(prog, f"{prog} {sub}: effects not known")
 
 
@@ -164,128 +206,13 @@ def _cargo(sub: str, rest: list[Word], env: Env) -> Outcome:
     return opaque("cargo", f"cargo {sub}: runs project code")
 
 
-def _value(args: list[Word], *names: str) -> list[Word]:
-    """Values of ``-o FILE`` / ``-oFILE`` / ``--output=FILE`` style options in ``names``."""
-    found: list[Word] = []
-    for i, arg in enumerate(args):
-        value = arg.value or ""
-        for name in names:
-            if value == name and i + 1 < len(args):
-                found.append(args[i + 1])
-            elif name.startswith("--") and value.startswith(name + "="):
-                found.append(lit(value[len(name) + 1 :]))
-            elif len(name) == 2 and value.startswith(name) and len(value) > 2 and value[1] != "-":
-                found.append(lit(value[2:]))
-    return found
-
-
-def compiler(prog: str, args: list[Word], env: Env) -> Outcome:
-    values = [a.value for a in args]
-    if any(v is None for v in values):
-        return opaque(prog, "an argument is not a literal")
-    outputs = _value(args, "-o", "-MF")
-    if outputs:
-        return writes(prog, env.fx_many(W, outputs, f"{prog} -o output"))
-    if any(
-        v in ("-fsyntax-only", "-E", "-M", "-MM", "-v", "--version", "-dumpversion") for v in values
-    ):
-        return read_only(prog, f"{prog} writes no file")
-    sources = [a for a in args if not (a.value or "-").startswith("-")]
-    if "-c" in values or "-S" in values:
-        suffix = ".s" if "-S" in values else ".o"
-        objects = [
-            lit((a.value or "").rsplit("/", 1)[-1].rsplit(".", 1)[0] + suffix) for a in sources
-        ]
-        return writes(prog, env.fx_many(W, objects, f"{prog} object file"))
-    return writes(prog, [env.fx(W, "a.out", f"{prog} executable")])
-
-
-def javac(prog: str, args: list[Word], env: Env) -> Outcome:
-    into = _value(args, "-d", "-s", "-h")
-    if into:
-        return writes(prog, env.fx_many(W, into, "javac output folder"))
-    classes = [
-        lit((a.value or "")[:-5] + ".class") for a in args if (a.value or "").endswith(".java")
-    ]
-    return writes(prog, env.fx_many(W, classes, "javac class file"), "nothing compiled")
-
-
-def tsc(prog: str, args: list[Word], env: Env) -> Outcome:
-    values = [a.value for a in args]
-    if "--noEmit" in values or any(
-        v in ("--help", "--version", "-v", "--showConfig") for v in values
-    ):
-        return read_only(prog, "tsc --noEmit")
-    out = _value(args, "--outDir", "--outFile", "--declarationDir")
-    return writes(prog, env.fx_many(W, out, "tsc output") or [Fx(W, "", None, "tsc emits files")])
-
-
-def openssl(prog: str, args: list[Word], env: Env) -> Outcome:
-    out = _value(args, "-out", "-keyout", "-writerand", "-signature")
-    return writes(prog, env.fx_many(W, out, f"{prog} output file"), "output to stdout")
-
-
-def ssh_keygen(prog: str, args: list[Word], env: Env) -> Outcome:
-    values = [a.value or "" for a in args]
-    flags = "".join(v[1:] for v in values if v.startswith("-") and not v.startswith("--"))
-    if set(flags) & set("lyFBLeiQ") and not set(flags) & set("HRpctA"):
-        return read_only(prog, "ssh-keygen reads a key")
-    files = _value(args, "-f")
-    if not files:
-        return writes(prog, [Fx(W, "~/.ssh", env.resolve(lit("~/.ssh")), "ssh-keygen key file")])
-    pub = [lit((f.value or "") + ".pub") for f in files if f.value]
-    return writes(prog, env.fx_many(W, files + pub, "ssh-keygen key file"))
-
-
-def output_option(prog: str, args: list[Word], env: Env) -> Outcome:
-    """iconv -o, sdiff -o: standard output unless an output file is named."""
-    out = _value(args, "-o", "--output")
-    return writes(prog, env.fx_many(W, out, f"{prog} -o output"), "output to stdout")
-
-
-def ar(prog: str, args: list[Word], env: Env) -> Outcome:
-    if not args or args[0].value is None:
-        return opaque(prog, "ar mode is not a literal")
-    mode = args[0].value.lstrip("-")
-    operands = args[1:]
-    if set(mode) & set("dmqrs") and operands:
-        return writes(prog, env.fx_many(W, operands[:1], "ar archive"))
-    if "x" in mode:
-        return writes(prog, env.fx_many(W, operands[1:] or [lit(".")], "ar extracted member"))
-    return read_only(prog, "ar lists or prints members")
-
-
-_CMAKE_WRITES = {
-    "touch": W, "touch_nocreate": W, "copy": W, "copy_if_different": W, "copy_directory": W,
-    "make_directory": W, "remove": D, "remove_directory": D, "rm": D, "rename": W,
-    "create_symlink": W, "create_hardlink": W, "tar": W, "true": W,
-}  # fmt: skip
-_CMAKE_READS = frozenset({"echo", "echo_append", "cat", "md5sum", "sha256sum", "capabilities"})
-
-
-def cmake(prog: str, args: list[Word], env: Env) -> Outcome:
-    if not args or args[0].value != "-E" or len(args) < 2:
-        return opaque(prog, "cmake configures or builds: runs project code")
-    sub = args[1].value or ""
-    operands = [a for a in args[2:] if not (a.value or "-").startswith("-")]
-    if sub in _CMAKE_READS:
-        return read_only(prog, f"cmake -E {sub}")
-    if sub not in _CMAKE_WRITES or sub == "true":
-        return opaque(prog, f"cmake -E {sub}")
-    kind = _CMAKE_WRITES[sub]
-    if sub in (
-        "copy",
-        "copy_if_different",
-        "copy_directory",
-        "rename",
-        "create_symlink",
-        "create_hardlink",
-    ):
-        operands = operands[-1:]
-    return writes(prog, env.fx_many(kind, operands, f"cmake -E {sub}"))
-
-
 _ED_WRITES = re.compile(r"^[\s\d,.$;+\-']*[wW]", re.MULTILINE)  # `w`, `1,$w out`, `wq`
+_ED = spec(
+    "GlrsvE",
+    "p",
+    """extended-regexp traditional loose-exit-status prompt= restricted quiet silent verbose
+    strip-trailing-cr""",
+)
 
 
 def editor(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -295,27 +222,102 @@ def editor(prog: str, args: list[Word], env: Env) -> Outcome:
     fx = env.fx_many(W, files, prog)
     script = env.stdin
     if prog == "ed" and script is not None and "!" not in script:
+        known = parse(args, _ED)
         if not _ED_WRITES.search(script):
-            return read_only(prog, "ed script without a w command")
-        return writes(prog, fx or [Fx(W, "", None, "ed w")])
+            return checked(prog, known.unknown, read_only(prog, "ed script without a w command"))
+        return checked(prog, known.unknown, writes(prog, fx or [Fx(W, "", None, "ed w")]))
     return opaque(prog, f"{prog} may write the files it opens", fx)
 
 
-_SQL_READS = ("select", "explain", "with", ".tables", ".schema", ".indexes", ".headers", ".mode")
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_SQL_READS = ("select", "explain", "with")
+_SQL_DOT_READS = (".tables", ".schema", ".indexes", ".headers", ".mode", ".help", ".databases")
+_SQL_WRITING = re.compile(
+    r"\b(insert|update|delete|replace|create|drop|alter|attach|vacuum|reindex|pragma)\b"
+    r"|\b(writefile|edit|load_extension|fts3_tokenizer)\s*\(",
+    re.IGNORECASE,
+)
+_SQLITE_FLAGS = _words(
+    """header noheader column csv json line list box table markdown html readonly batch bail
+    quote ascii tabs echo safe nofollow"""
+)
+_SQLITE_VALUED = frozenset({"nullvalue", "separator", "newline", "cmd"})
+
+
+_SQL_WRITEFILE = re.compile(r"\bwritefile\s*\(\s*'([^']*)'", re.IGNORECASE)
+_SQL_DOT_WRITES = frozenset({".save", ".backup", ".output", ".once", ".log", ".dump"})
+_SQL_DOT_RUNS = frozenset({".shell", ".system", ".import", ".load", ".read", ".open"})
+
+
+def _sql_targets(texts: list[str]) -> tuple[list[Word], bool]:
+    """Files the statements name as written (writefile('f', ..), .save f, .output f), and
+    whether a dot command runs or loads something (.shell, .load, .read)."""
+    found: list[Word] = []
+    runs = False
+    for text in texts:
+        found += [lit(name) for name in _SQL_WRITEFILE.findall(text)]
+        for line in text.splitlines():
+            words = line.split()
+            if not words or not words[0].startswith("."):
+                continue
+            command = words[0].lower()
+            runs = runs or command in _SQL_DOT_RUNS
+            named = [w for w in words[1:] if not w.startswith("-")]
+            if command in _SQL_DOT_WRITES and named and named[-1] not in ("stdout", "off"):
+                found.append(lit(named[-1].strip("'\"")))
+    return found, runs
+
+
+def _sql_reads_only(texts: list[str]) -> bool:
+    """Every statement of ``texts`` is a query or a dot command that only shows."""
+    statements: list[str] = []
+    for text in texts:
+        lines = text.splitlines()
+        if any(line.strip().startswith(".") for line in lines):
+            dots = [line.strip() for line in lines if line.strip().startswith(".")]
+            if not all(d.split()[0].lower() in _SQL_DOT_READS for d in dots):
+                return False
+            text = "\n".join(line for line in lines if not line.strip().startswith("."))
+        statements += [s.strip() for s in text.split(";") if s.strip()]
+    return all(s.lower().startswith(_SQL_READS) and not _SQL_WRITING.search(s) for s in statements)
 
 
 def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
-    operands = [a for a in args if a.value is None or not a.value.startswith("-")]
-    if not operands:
-        return read_only(prog, "in-memory database")
+    operands: list[Word] = []
+    sql: list[str | None] = []
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        name = (value or "").lstrip("-")
+        if value is None or not value.startswith("-"):
+            operands.append(args[i])
+        elif name in ("version", "help"):
+            return read_only(prog, f"sqlite3 -{name}")
+        elif name in _SQLITE_VALUED:
+            i += 1
+            if name == "cmd":
+                sql.append(args[i].value if i < len(args) else None)
+        elif name not in _SQLITE_FLAGS:
+            db = env.fx_many(W, operands[:1], "sqlite3 database")
+            return opaque(prog, f"sqlite3 option {value} is not known", db)
+        i += 1
     db = env.fx_many(W, operands[:1], "sqlite3 database")
-    sql = [a.value for a in operands[1:]]
-    if not sql or any(s is None for s in sql):
+    sql += [a.value for a in operands[1:]]
+    if len(operands) < 2:
+        sql.append(env.stdin)  # statements from a literal here-document, or unknown
+    if any(s is None for s in sql):
         return opaque(prog, "sqlite3 reads statements it cannot see", db)
-    statements = [s.strip().lower() for text in sql for s in (text or "").split(";") if s.strip()]
-    if statements and all(s.startswith(_SQL_READS) for s in statements):
+    texts = [s for s in sql if s is not None]
+    if _sql_reads_only(texts):
         return read_only(prog, "sqlite3 queries only")
-    return writes(prog, db)
+    named, runs = _sql_targets(texts)
+    fx = db + env.fx_many(W, named, "sqlite3 writes a file")
+    if runs:
+        return opaque(prog, "sqlite3 runs a shell command or loads a file", fx)
+    return writes(prog, fx or [Fx(W, "", None, "sqlite3 statement that writes")])
 
 
 _SCRIPT = spec(
@@ -337,13 +339,16 @@ def script(prog: str, args: list[Word], env: Env) -> Outcome:
     return runs_code(prog, command.value, env, "script runs a command", fx)
 
 
+_TIME = spec("apvqV", "fo", "append format= output= portability verbose quiet help version")
+
+
 def time_(prog: str, args: list[Word], env: Env) -> Outcome:
-    out = _value(args, "-o", "--output")
-    rest = list(args)
-    while rest and (rest[0].value or "").startswith("-"):
-        rest = rest[2:] if rest[0].value in ("-o", "-f", "--output", "--format") else rest[1:]
+    """GNU time: ``-o FILE`` (any abbreviation of --output) is written, the rest is run."""
+    parsed = parse(args, _TIME, stop_at_positional=True)
+    out = [v for v in parsed.values("-o", "--output") if v is not None]
+    rest = parsed.rest
     inner = env.nested.dispatch(rest, env) if rest else read_only(prog, "time alone")
-    return with_effects(env.fx_many(W, out, "time -o output"), inner)
+    return checked(prog, parsed.unknown, with_effects(env.fx_many(W, out, "time -o output"), inner))
 
 
 def operand_writes(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -357,15 +362,6 @@ HANDLERS = {
     **dict.fromkeys(("black", "isort", "autopep8", "prettier", "eslint", "gofmt"), formatter),
     **dict.fromkeys(("goimports", "rustfmt", "clang-format", "shfmt"), formatter),
     **dict.fromkeys(("ruff", "biome", "cargo"), formatter),
-    **dict.fromkeys(("gcc", "cc", "clang", "g++", "c++", "clang++"), compiler),
-    "javac": javac,
-    "tsc": tsc,
-    "openssl": openssl,
-    "ssh-keygen": ssh_keygen,
-    "iconv": output_option,
-    "sdiff": output_option,
-    "ar": ar,
-    "cmake": cmake,
     **dict.fromkeys(("vim", "vi", "nvim", "ex", "ed", "nano", "emacs"), editor),
     "sqlite3": sqlite3,
     "script": script,

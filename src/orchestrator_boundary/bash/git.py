@@ -5,6 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from orchestrator_boundary.bash.git_modes import (
+    APPLY_CHECK,
+    BRANCH,
+    BRANCH_CHANGING,
+    BRANCH_LISTING,
+    BUNDLE_READ,
+    CLEAN,
+    CONFIG,
+    CONFIG_CHANGING,
+    CONFIG_READING,
+    FORMAT_PATCH_STDOUT,
+    REMOTE,
+    STASH_SHOW,
+    SUBMODULE_STATUS,
+    TAG,
+    TAG_CHANGING,
+    TAG_LISTING,
+    TAG_LISTING_MORE,
+    WORKTREE_LIST,
+)
+from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
@@ -12,13 +33,14 @@ from orchestrator_boundary.bash.outcome import (
     Env,
     Fx,
     Outcome,
+    checked,
     opaque,
     read_only,
     runs_code,
     writes,
 )
 from orchestrator_boundary.bash.paths import resolve
-from orchestrator_boundary.bash.readonly_data import GIT_READ_ONLY, GIT_SAFE_CONFIG_PREFIXES, names
+from orchestrator_boundary.bash.readonly_data import GIT_SAFE_CONFIG_PREFIXES, names
 from orchestrator_boundary.bash.words import Word, lit
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -78,47 +100,36 @@ def _first(p: Parsed) -> str | None:
     return p.pos[0].value if p.pos else None
 
 
-# Options of git's reading subcommands that write a file or run a command. git accepts any
-# unambiguous abbreviation of a long option, so a word that abbreviates one of these counts
-# (ADR 0021: the reading subcommands have hundreds of harmless options; these are the others).
-_WRITING_OPTIONS = (
-    "--output",
-    "--output-directory",
-    "--open-files-in-pager",
-    "--upload-pack",
-    "--exec",
-    "--lost-found",
-)
+def _verdict(sub: str, j: Judged, env: Env, note: str, fx: list[Fx] | None = None) -> Outcome:
+    """read_only only when every option of ``git SUB`` is in its harmless table (ADR 0038)."""
+    found = list(fx or ())
+    if j.writing:
+        named = [v for name, v in j.parsed.opts if name in WRITING[:2] and v is not None]
+        if j.parsed.has("--lost-found"):
+            named.append(lit(".git/lost-found"))
+        found += env.fx_many(W, named, f"git {sub} {j.writing}") or [
+            Fx(W, "", None, f"git {sub} {j.writing}")
+        ]
+    if j.running and (j.running == "-O" or any(n.startswith(j.running) for n in RUNS_TEXT)):
+        # the program runs on files the analysis cannot name: a write somewhere
+        found.append(Fx(W, "", None, f"git {sub} {j.running}: a program run by git"))
+        return opaque("git", f"git {sub} {j.running} runs a command", found)
+    if j.running or _verifies(j):
+        why = j.running or "%G (gpg)"
+        return opaque("git", f"git {sub} {why} runs a program the configuration names", found)
+    if j.unknown:
+        return opaque("git", f"git {sub}: option {j.unknown[0]} is not known", found)
+    return writes("git", found, note)
 
 
-def _writing_option(sub: str, args: list[Word]) -> str | None:
-    for arg in args:
-        value = arg.value
-        if value is None or value == "--":
-            break
-        name = value.partition("=")[0]
-        if name.startswith("--") and len(name) > 2:
-            if any(option.startswith(name) for option in _WRITING_OPTIONS):
-                return name
-        elif sub == "grep" and name.startswith("-") and "O" in name[1:]:
-            return "-O"
-    return None
+def _verifies(j: Judged) -> bool:
+    """A pretty format with %G verifies signatures: it runs gpg (gpg.program)."""
+    formats = j.parsed.values("--format", "--pretty")
+    return any(v is None or v.value is None or "%G" in v.value for v in formats if v is not None)
 
 
 def _reads(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    option = _writing_option(sub, args)
-    if option is None:
-        return read_only("git", f"git {sub} reads only")
-    outputs = [v for v in p.values("--output", "--output-directory", "-o") if v]
-    named = [v for name, v in p.opts if v is not None and "--output".startswith(name)]
-    fx = env.fx_many(W, outputs or named, f"git {sub} {option}")
-    if option in ("--upload-pack", "--exec", "-O") or "--open-files-in-pager".startswith(option):
-        # the program runs on files the analysis cannot name: a write somewhere
-        fx = fx or [Fx(W, "", None, f"git {sub} {option}: a program run on the matches")]
-        return opaque("git", f"git {sub} {option} runs a command", fx)
-    if not fx:
-        fx = [Fx(W, "", None, f"git {sub} {option}")]
-    return writes("git", fx)
+    return _verdict(sub, judge(sub, args, READING[sub]), env, f"git {sub} reads only")
 
 
 def _reflog(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
@@ -129,7 +140,9 @@ def _reflog(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
 
 def _format_patch(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     if p.has("--stdout"):
-        return read_only("git", "git format-patch --stdout")
+        j = judge(sub, args, FORMAT_PATCH_STDOUT)
+        if j.parsed.has("--stdout"):
+            return _verdict(sub, j, env, "git format-patch --stdout")
     into = split(args, _SUB_VAL + "ov", _SUB_LONG).last("-o", "--output-directory")
     return writes("git", [env.fx(W, into or lit("."), "git format-patch files")])
 
@@ -144,7 +157,7 @@ def _archive(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
 def _bundle(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     first = _first(p)
     if first in ("verify", "list-heads"):
-        return read_only("git", f"git bundle {first}")
+        return _verdict(sub, judge(sub, args, BUNDLE_READ), env, f"git bundle {first}")
     if first == "create":
         return writes(
             "git", env.fx_many(W, p.pos[1:2], "git bundle file") or [Fx(W, "", None, "git bundle")]
@@ -152,71 +165,65 @@ def _bundle(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     return writes("git", [_repo(env, f"git bundle {first}")])
 
 
+def _gpg(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
+    return opaque("git", f"git {sub} runs gpg (gpg.program), which keeps its own files")
+
+
 def _repo_state(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     return writes("git", [_repo(env, f"git {sub}")])
 
 
-_BRANCH_CHANGING = (
-    *("-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-u"),
-    *("--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"),
-)
-_BRANCH_LISTING = (
-    *("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"),
-    *("-a", "-r", "--all", "--remotes", "--show-current", "-v", "-vv"),
-)
-
-
 def _branch(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    if p.has(*_BRANCH_CHANGING) or (p.pos and not p.has(*_BRANCH_LISTING)):
-        return writes("git", [_repo(env, "git branch change")])
-    return read_only("git", "git branch listing")
+    j = judge(sub, args, BRANCH)
+    q = j.parsed
+    if q.has(*BRANCH_CHANGING) or (q.pos and not q.has(*BRANCH_LISTING)):
+        return checked("git", j.unknown, writes("git", [_repo(env, "git branch change")]))
+    return _verdict(sub, j, env, "git branch listing")
 
 
 def _tag(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    if p.has("-l", "--list", "-v", "--verify", "--contains", "--points-at") or not p.pos:
-        return read_only("git", "git tag listing")
-    return writes("git", [_repo(env, "git tag")])
+    j = judge(sub, args, TAG)
+    q = j.parsed
+    if q.has("-v", "--verify"):
+        return _gpg("tag --verify", q, args, env)
+    if q.has(*TAG_CHANGING) or (q.pos and not q.has(*TAG_LISTING, *TAG_LISTING_MORE)):
+        return checked("git", j.unknown, writes("git", [_repo(env, "git tag")]))
+    return _verdict(sub, j, env, "git tag listing")
 
 
 def _remote(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    first = _first(p)
+    j = judge(sub, args, REMOTE)
+    first = _first(j.parsed)
     if first in (None, "show", "get-url"):
-        return read_only("git", "git remote listing")
+        return _verdict(sub, j, env, "git remote listing")
     return writes("git", [env.fx(W, lit(".git/config"), f"git remote {first}")])
 
 
-_CONFIG_READING = (
-    *("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"),
-    *("--show-origin", "--show-scope", "--get-color", "--get-colorbool"),
-)
-_CONFIG_CHANGING = (
-    *("--unset", "--unset-all", "--add", "--replace-all", "--remove-section"),
-    *("--rename-section", "-e", "--edit"),
-)
-
-
 def _config(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    first = _first(p)
-    if (
-        p.has(*_CONFIG_READING)
+    j = judge(sub, args, CONFIG)
+    q = j.parsed
+    first = _first(q)
+    if not q.has(*CONFIG_CHANGING) and (
+        q.has(*CONFIG_READING)
         or first in ("get", "list")
-        or (len(p.pos) == 1 and first not in ("set", "unset", "edit"))
+        or (len(q.pos) == 1 and first not in ("set", "unset", "edit"))
+        or not q.pos
     ):
-        return read_only("git", "git config read")
-    if not p.pos and not p.has(*_CONFIG_CHANGING):
-        return read_only("git", "git config without a key")
-    if p.has("--global"):
+        return _verdict(sub, j, env, "git config read")
+    if q.has("--global"):
         target = Fx(W, "~/.gitconfig", resolve(".gitconfig", env.home), "git config --global")
-    elif p.has("--system") or p.has("--file", "-f"):
+    elif q.has("--system") or q.has("--file", "-f"):
         target = Fx(W, "", None, "git config --system / --file")
     else:
         target = env.fx(W, lit(".git/config"), "git config set")
-    return writes("git", [target])
+    return checked("git", j.unknown, writes("git", [target]))
 
 
 def _stash(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    if _first(p) in ("list", "show"):
-        return read_only("git", "git stash listing")
+    first = _first(p)
+    if first in ("list", "show") and args and args[0].value == first:
+        known = READING["log"] if first == "list" else STASH_SHOW
+        return _verdict(sub, judge(sub, args[1:], known), env, f"git stash {first}")
     return writes("git", [_repo(env, "git stash (index and working tree)")])
 
 
@@ -261,16 +268,18 @@ def _mv(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
 
 
 def _clean(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    if p.has("-n", "--dry-run"):
-        return read_only("git", "git clean dry run")
+    j = judge(sub, args, CLEAN)
+    if j.parsed.has("-n", "--dry-run"):
+        return _verdict(sub, j, env, "git clean dry run")
     targets = _paths_after_dashdash(args) or p.pos or [lit(".")]
     return writes("git", env.fx_many(D, targets, "git clean untracked files"))
 
 
 def _apply(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    if p.has("--check", "--stat", "--numstat", "--summary"):
-        return read_only("git", "git apply check")
-    if p.has("--cached"):
+    j = judge(sub, args, APPLY_CHECK)
+    if j.parsed.has("--check", "--stat", "--numstat", "--summary") and not j.unknown:
+        return _verdict(sub, j, env, "git apply check")
+    if p.has("--cached") and not p.has("--index"):
         return writes("git", [_repo(env, "git apply --cached")])
     return writes("git", [env.fx(W, lit("."), "git apply: files named in the patch")])
 
@@ -294,7 +303,7 @@ def _clone(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
 def _worktree(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     first = _first(p)
     if first == "list":
-        return read_only("git", "git worktree list")
+        return _verdict(sub, judge(sub, args, WORKTREE_LIST), env, "git worktree list")
     kind = D if first == "remove" else W
     fx = (
         env.fx_many(kind, p.pos[1:2], f"git worktree {first}")
@@ -307,14 +316,15 @@ def _worktree(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
 def _submodule(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     first = _first(p)
     if first in (None, "status", "summary"):
-        return read_only("git", "git submodule status")
+        return _verdict(sub, judge(sub, args, SUBMODULE_STATUS), env, "git submodule status")
     if first == "foreach":
         return opaque("git", "git submodule foreach runs commands")
     return writes("git", [env.fx(W, lit("."), f"git submodule {first}")])
 
 
 SUBCOMMANDS: dict[str, Sub] = {
-    **dict.fromkeys(GIT_READ_ONLY, _reads),
+    **dict.fromkeys(READING, _reads),
+    **dict.fromkeys(("verify-commit", "verify-tag"), _gpg),
     **dict.fromkeys(_REPO_STATE, _repo_state),
     "branch": _branch,
     "tag": _tag,
@@ -364,9 +374,12 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
     sub_args = top.rest[1:]
     if sub is None:
         return opaque("git", "git subcommand is not a literal")
-    p = split(sub_args, _SUB_VAL, _SUB_LONG)
-    if p.has("-h", "--help"):
+    first = sub_args[0].value if sub_args else None
+    if first == "--help" or (first == "-h" and len(sub_args) == 1):
+        # git turns `git SUB --help` into `git help SUB`, and `-h` alone prints the usage; a
+        # `-h` among other options is parsed with them (`git diff --output=f -h` writes f)
         return read_only("git", "help")
+    p = split(sub_args, _SUB_VAL, _SUB_LONG)
     handler = SUBCOMMANDS.get(sub)
     if handler is None:
         return opaque("git", f"git {sub}: unknown subcommand or alias")

@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
+from orchestrator_boundary.bash.installers_data import (
+    CONDA_CONFIG,
+    CONDA_CONFIG_WRITES,
+    NODE_CONFIG,
+    NODE_PACK,
+    NODE_READ,
+    NODE_VERSION_FLAGS,
+    PIP_READ,
+    PIP_SHOW,
+    PIP_VERSION_FLAGS,
+    SYS_READ,
+    UV_LOCK_FREE,
+    UV_READ,
+)
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.options import parse
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    checked,
+    opaque,
+    read_only,
+    writes,
+)
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
@@ -39,7 +62,6 @@ _NODE_READ = frozenset(
         "search",
         "whoami",
         "audit",
-        "doctor",
         "root",
         "bin",
         "prefix",
@@ -48,21 +70,8 @@ _NODE_READ = frozenset(
     }
 )
 _PIP_WRITE = frozenset({"install", "uninstall", "download", "wheel"})
-_PIP_READ = frozenset(
-    {
-        "list",
-        "show",
-        "freeze",
-        "check",
-        "search",
-        "index",
-        "inspect",
-        "help",
-        "debug",
-        "cache",
-        "hash",
-    }
-)
+_PIP_READ = frozenset({"list", "freeze", "check", "search", "index", "inspect", "help"})
+_PIP_READ |= {"debug", "hash", "show", "cache"}
 _SYS = frozenset(
     {
         "install",
@@ -94,7 +103,6 @@ _SYS_READ = frozenset(
         "deps",
         "leaves",
         "--prefix",
-        "config",
         "doctor",
     }
 )
@@ -118,16 +126,16 @@ def _node_files(prog: str, sub: str, args: list[Word], env: Env) -> Outcome | No
     words = [a.value for a in args if a.value is not None and not a.value.startswith("-")]
     action = words[1] if len(words) > 1 else None
     if sub == "pack":
-        if "--dry-run" in [a.value for a in args]:
-            return read_only(prog, f"{prog} pack --dry-run")
-        return writes(prog, [env.fx(W, lit("."), f"{prog} pack tarball")])
+        return _pack(prog, args, env)
     if sub in ("config", "c"):
         if action in (None, "get", "list", "ls"):
-            return read_only(prog, f"{prog} config {action or ''}".strip())
+            found = parse(args, NODE_CONFIG).unknown
+            return checked(prog, found, read_only(prog, f"{prog} config {action or ''}".strip()))
         return writes(prog, [Fx(W, "", None, f"{prog} config {action}: an npmrc file")])
     if sub == "pkg":
         if action == "get":
-            return read_only(prog, f"{prog} pkg get")
+            found = parse(args, NODE_CONFIG).unknown
+            return checked(prog, found, read_only(prog, f"{prog} pkg get"))
         return writes(prog, [env.fx(W, lit("package.json"), f"{prog} pkg {action}")])
     if sub == "version" and len(words) > 1:
         return writes(
@@ -138,8 +146,34 @@ def _node_files(prog: str, sub: str, args: list[Word], env: Env) -> Outcome | No
             ],
         )
     if sub == "version":
-        return read_only(prog, f"{prog} version lists versions")
+        found = parse(args, NODE_CONFIG).unknown
+        return checked(prog, found, read_only(prog, f"{prog} version lists versions"))
     return None
+
+
+def _pack(prog: str, args: list[Word], env: Env) -> Outcome:
+    """npm pack runs the package's prepack and prepare scripts, --dry-run or not."""
+    parsed = parse(args, NODE_PACK)
+    into = parsed.last("--pack-destination") or lit(".")
+    tarball = [] if parsed.has("--dry-run") else [env.fx(W, into, f"{prog} pack tarball")]
+    if not parsed.has("--ignore-scripts"):
+        return opaque(prog, f"{prog} pack runs the package's prepack and prepare scripts", tarball)
+    return checked(prog, parsed.unknown, writes(prog, tarball, f"{prog} pack --dry-run"))
+
+
+def _node_install(prog: str, sub: str, args: list[Word], env: Env) -> Outcome:
+    if any(a.value in ("-g", "--global", "--location=global") for a in args) or (
+        prog == "yarn" and args and args[0].value == "global"
+    ):
+        return writes(prog, [_env_write(f"{prog} {sub} --global")])
+    lock = {"npm": "package-lock.json", "yarn": "yarn.lock", "pnpm": "pnpm-lock.yaml"}
+    lock["bun"] = "bun.lockb"
+    fx = [env.fx(W, lit("node_modules"), f"{prog} {sub}")]
+    fx += [
+        env.fx(W, lit(name), f"{prog} {sub} manifest")
+        for name in ("package.json", lock.get(prog, "package-lock.json"))
+    ]
+    return writes(prog, fx)
 
 
 def node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -147,61 +181,94 @@ def node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
     files = _node_files(prog, sub, args, env) if sub else None
     if files is not None:
         return files
+    values = [a.value for a in args]
+    if len(values) == 1 and values[0] in NODE_VERSION_FLAGS:
+        return read_only(prog, f"{prog} {values[0]}")
     if sub is None and prog in ("yarn", "bun") and not [a for a in args if a.value]:
         sub = "install"  # bare `yarn` / `bun` installs
     if sub in _NODE_READ:
-        return read_only(prog, f"{prog} {sub} reads only")
+        parsed = parse(args, NODE_READ)
+        action = parsed.pos[1].value if sub == "audit" and len(parsed.pos) > 1 else None
+        if action == "fix":
+            return _node_install(prog, "audit fix", args, env)
+        if action not in (None, "signatures"):
+            return opaque(prog, f"{prog} audit {action}")
+        logs = [v for v in parsed.values("--logs-dir") if v is not None]
+        fx = env.fx_many(W, logs, f"{prog} --logs-dir: its debug log")
+        return checked(prog, parsed.unknown, writes(prog, fx, f"{prog} {sub} reads only"))
     if sub in _NODE_INSTALL:
-        if any(a.value in ("-g", "--global", "--location=global") for a in args) or (
-            prog == "yarn" and args and args[0].value == "global"
-        ):
-            return writes(prog, [_env_write(f"{prog} {sub} --global")])
-        fx = [env.fx(W, lit("node_modules"), f"{prog} {sub}")]
-        fx += [
-            env.fx(W, lit(name), f"{prog} {sub} manifest")
-            for name in (
-                "package.json",
-                {
-                    "npm": "package-lock.json",
-                    "yarn": "yarn.lock",
-                    "pnpm": "pnpm-lock.yaml",
-                    "bun": "bun.lockb",
-                }.get(prog, "package-lock.json"),
-            )
-        ]
-        return writes(prog, fx)
+        return _node_install(prog, sub, args, env)
     return opaque(prog, f"{prog} {sub or ''}: runs project scripts".replace("  ", " "))
 
 
 def pip(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _first(args)
+    values = [a.value for a in args]
+    if len(values) == 1 and values[0] in PIP_VERSION_FLAGS:
+        return read_only(prog, f"pip {values[0]}")
     if sub == "config":
         words = [a.value for a in args if a.value is not None and not a.value.startswith("-")]
         if len(words) < 2 or words[1] in ("get", "list", "debug"):
-            return read_only(prog, "pip config read")
+            return _pip_read(prog, "config", args, env)
         return writes(prog, [Fx(W, "", None, f"pip config {words[1]}: a pip config file")])
+    if sub == "cache":
+        words = [a.value for a in args if a.value is not None and not a.value.startswith("-")]
+        if len(words) > 1 and words[1] in ("purge", "remove"):
+            return writes(prog, [_env_write(f"pip cache {words[1]}: the pip cache")])
     if sub in _PIP_READ:
-        return read_only(prog, f"pip {sub} reads only")
+        return _pip_read(prog, sub, args, env)
     if sub in _PIP_WRITE:
         return writes(prog, [_env_write(f"pip {sub} into the Python environment")])
     return opaque(prog, f"pip {sub}")
 
 
+def _pip_read(prog: str, sub: str, args: list[Word], env: Env) -> Outcome:
+    """A reading pip subcommand: read-only with options from its table; ``--log FILE``
+    writes FILE."""
+    parsed = parse(args, PIP_SHOW if sub == "show" else PIP_READ)
+    logs = env.fx_many(W, [v for v in parsed.values("--log") if v], f"pip {sub} --log")
+    return checked(prog, parsed.unknown, writes(prog, logs, f"pip {sub} reads only"))
+
+
 def uv(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _first(args)
+    values = [a.value for a in args]
     if sub == "pip":
         return pip("uv", args[1:], env)
     if sub in ("add", "remove", "sync", "lock", "init", "venv", "install", "tool", "python"):
         return writes(prog, [_env_write(f"uv {sub}: project environment and lock file")])
-    if sub in ("tree", "version", "help", "--version", "cache"):
-        return read_only(prog, f"uv {sub}")
+    if sub is None and values in (["--version"], ["-V"]):
+        return read_only(prog, "uv --version")
+    if sub == "cache":
+        action = values[1] if len(values) > 1 and values[0] == "cache" else None
+        if action == "dir" and len(values) == 2:
+            return read_only(prog, "uv cache dir")
+        return writes(prog, [_env_write(f"uv cache {action}: the uv cache")])
+    if sub in ("tree", "version", "help"):
+        parsed = parse(args, UV_READ)
+        if sub == "version" and len(parsed.pos) > 1:
+            return writes(prog, [env.fx(W, lit("pyproject.toml"), "uv version VALUE")])
+        if sub == "tree" and not parsed.has(*UV_LOCK_FREE):
+            # uv tree locks the project first: uv.lock is written when it is out of date
+            return checked(
+                prog, parsed.unknown, writes(prog, [env.fx(W, lit("uv.lock"), "uv tree")])
+            )
+        return checked(prog, parsed.unknown, read_only(prog, f"uv {sub}"))
     return opaque(prog, f"uv {sub}")
 
 
 def system_pm(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _first(args)
+    if sub == "config" and prog in ("conda", "mamba"):
+        parsed = parse(args, CONDA_CONFIG)
+        if parsed.has(*CONDA_CONFIG_WRITES):
+            return writes(prog, [_env_write(f"{prog} config: a .condarc file")])
+        return checked(prog, parsed.unknown, read_only(prog, f"{prog} config shows settings"))
+    if sub == "config" and prog == "brew":
+        return checked(prog, parse(args, SYS_READ).unknown, read_only(prog, "brew config"))
     if sub in _SYS_READ:
-        return read_only(prog, f"{prog} {sub} reads only")
+        parsed = parse(args, SYS_READ)
+        return checked(prog, parsed.unknown, read_only(prog, f"{prog} {sub} reads only"))
     if sub in _SYS or sub is None:
         return writes(prog, [_env_write(f"{prog} {sub or ''} changes the system".strip())])
     return opaque(prog, f"{prog} {sub}")

@@ -88,13 +88,3 @@ GIT_SAFE_CONFIG_PREFIXES = (
     "diff.renames",
     "column.ui",
 )
-
-# `git <sub>` that only read the repository.
-GIT_READ_ONLY = names(
-    """
-    status log diff show rev-parse ls-files blame grep shortlog describe ls-tree ls-remote
-    cat-file rev-list check-ignore check-attr cherry whatchanged reflog show-ref show-branch
-    name-rev for-each-ref merge-base var help version count-objects fsck verify-commit
-    verify-tag range-diff diff-tree diff-files diff-index
-    """
-)

@@ -1,0 +1,97 @@
+"""The options of git's subcommands whose mode or first operand decides whether they write
+(``branch``, ``tag``, ``config``, ``stash``, ...): every option they take, and which of them
+change the repository (ADR 0038). An option outside a table makes a listing ``opaque``."""
+
+from __future__ import annotations
+
+from orchestrator_boundary.bash.git_options import (
+    DIFF_FLAGS,
+    DIFF_LONGS,
+    DIFF_OPTIONAL,
+    DIFF_VALUED,
+    REV_FLAGS,
+    REV_LONGS,
+    REV_VALUED,
+    table,
+)
+
+BRANCH = table(
+    "aCcDdfilMmqrtv",
+    "u",
+    """list all remotes show-current verbose quiet abbrev[=] no-abbrev color[=] no-color
+    column[=] no-column sort= merged[=] no-merged[=] contains[=] no-contains[=] points-at=
+    format= ignore-case omit-empty delete move copy force create-reflog set-upstream-to=
+    unset-upstream edit-description track[=] no-track recurse-submodules""",
+)
+BRANCH_CHANGING = (
+    *("-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-u"),
+    *("--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force", "-t"),
+    *("--track", "--no-track", "--create-reflog", "--recurse-submodules"),
+)
+BRANCH_LISTING = (
+    *("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"),
+    *("-a", "-r", "--all", "--remotes", "--show-current", "-v"),
+)
+TAG = table(
+    "lidafsev",
+    "umF",
+    """list sort= contains[=] no-contains[=] merged[=] no-merged[=] points-at= column[=]
+    no-column format= color[=] no-color ignore-case omit-empty annotate sign no-sign local-user=
+    force delete message= file= cleanup= create-reflog verify""",
+    "n",
+)
+TAG_CHANGING = (
+    *("-a", "-s", "-u", "-f", "-d", "-m", "-F", "-e", "--annotate", "--sign", "--local-user"),
+    *("--force", "--delete", "--message", "--file", "--cleanup", "--create-reflog"),
+)
+TAG_LISTING = ("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged")
+TAG_LISTING_MORE = ("--points-at", "-n")
+CONFIG = table(
+    "lze",
+    "f",
+    """get get-all get-regexp get-urlmatch list show-origin show-scope get-color get-colorbool
+    name-only null includes no-includes global system local worktree file= blob= type= no-type
+    bool int bool-or-int path expiry-date default= fixed-value unset unset-all add replace-all
+    remove-section rename-section edit""",
+)
+CONFIG_READING = (
+    *("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"),
+    *("--get-color", "--get-colorbool"),
+)
+CONFIG_CHANGING = (
+    *("--unset", "--unset-all", "--add", "--replace-all", "--remove-section"),
+    *("--rename-section", "-e", "--edit"),
+)
+REMOTE = table("vn", "", "verbose push all")
+STASH_SHOW = table(
+    DIFF_FLAGS + "u",
+    DIFF_VALUED,
+    DIFF_LONGS + "include-untracked only-untracked no-include-untracked",
+    DIFF_OPTIONAL,
+)
+CLEAN = table("ndxXqf", "e", "dry-run quiet exclude= force")
+APPLY_CHECK = table(
+    "vqzR",
+    "p",
+    """check stat numstat summary verbose quiet recount unidiff-zero allow-empty
+    ignore-space-change ignore-whitespace whitespace= reverse exclude= include= directory=
+    cached index no-add inaccurate-eof allow-overlap""",
+    "C",
+)
+FORMAT_PATCH_STDOUT = table(
+    DIFF_FLAGS + REV_FLAGS + "nNksv",
+    DIFF_VALUED + REV_VALUED,
+    DIFF_LONGS
+    + REV_LONGS
+    + """stdout numbered no-numbered start-number= numbered-files keep-subject signoff
+    no-signoff cover-letter no-cover-letter subject-prefix= rfc reroll-count= to= no-to cc=
+    no-cc from[=] no-from in-reply-to= attach[=] no-attach inline[=] thread[=] no-thread
+    signature= no-signature signature-file= suffix= no-binary zero-commit base= no-base root
+    interdiff= range-diff= creation-factor= cover-from-description= add-header= no-add-header
+    ignore-if-in-upstream always no-stat force-in-body-from encode-email-headers
+    no-encode-email-headers""",
+    DIFF_OPTIONAL,
+)
+WORKTREE_LIST = table("vz", "", "porcelain verbose expire=")
+SUBMODULE_STATUS = table("qn", "", "quiet cached recursive files summary-limit= for-status")
+BUNDLE_READ = table("q", "", "quiet")
