@@ -11,9 +11,8 @@ import ntpath
 import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from orchestrator_boundary import bash
-from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, Status
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
@@ -24,6 +23,10 @@ from orchestrator_boundary.session import Session, detect
 from orchestrator_boundary.tool_args import OVERFLOW, arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.transient import transient
+
+if TYPE_CHECKING:  # the Bash analysis is imported by the calls that have a command (a Read
+    # never does)
+    from orchestrator_boundary.bash.model import BashAnalysis, Effect
 
 
 @transient
@@ -66,7 +69,7 @@ class Call:
 
 
 # A call's targets, its Bash analysis and command text (None for other tools).
-Touches = tuple[tuple[Target, ...], BashAnalysis | None, str | None]
+Touches = tuple[tuple[Target, ...], "BashAnalysis | None", str | None]
 # What works out a call's touches reads: the payload, the compiled config, the Context, whether
 # the main agent's rules apply, whether the root's file system folds case. (Passed as they are,
 # so that the Call is built once, with its touches.)
@@ -94,6 +97,8 @@ def _write_touches(
 
 
 def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effect) -> Target:
+    from orchestrator_boundary.bash.model import EffectKind  # loaded by the analysis already
+
     if effect.kind is EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
         located = Located(effect.path, (), (), "changes the boundary itself")
         shown = effect.path or "orchestrator-boundary"
@@ -123,6 +128,9 @@ def _bash_touches(
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
         return (Target(missing, "?", "?", tamper=False, write=main, named=False),), None, None
+    from orchestrator_boundary import bash
+    from orchestrator_boundary.bash.model import Status
+
     analysis = bash.analyze(
         command,
         cwd=payload.cwd or context.root,
@@ -162,6 +170,9 @@ def _command_targets(
 ) -> list[Target]:
     """A command line an unknown tool runs (an MCP shell tool): the Bash analysis's effects,
     each checked by the tamper rule only (running the product's CLI, a protected file)."""
+    from orchestrator_boundary import bash
+    from orchestrator_boundary.bash.model import Status
+
     analysis = bash.analyze(
         command,
         cwd=payload.cwd or context.root,
