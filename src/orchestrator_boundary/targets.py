@@ -20,7 +20,6 @@ from orchestrator_boundary.profiles import Named, judged_as_main, profile
 from orchestrator_boundary.protect import hit
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, detect
-from orchestrator_boundary.tool_args import OVERFLOW, arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.transient import transient
 
@@ -199,6 +198,8 @@ def _unknown_touches(
     names a file is checked against the protected set, and so is any other string that names
     a protected entry (a relative path under an odd key, a file a patch names, a path inside
     serialised JSON); a command line it runs is analysed as Bash (issue 13, point 7)."""
+    from orchestrator_boundary.tool_args import OVERFLOW, arguments  # only an unknown tool's
+
     found = arguments(payload.tool_input, context.home)
     raws = found.paths + [r for r in found.loose if _names_protected(r, payload, context)]
     targets = []
