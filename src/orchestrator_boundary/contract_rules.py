@@ -42,7 +42,7 @@ def delegation_scope(call: Call, target: Target) -> Violation | None:
     ledger = call.context.ledger
     if call.main or ledger is None or not target.write:
         return None
-    from orchestrator_boundary import contracts
+    import orchestrator_boundary.contracts as contracts
 
     found = contracts.delegation_scope(
         ledger.record(),
@@ -62,12 +62,13 @@ def file_leased(call: Call, target: Target) -> Violation | None:
         return None
     if call.payload.hook_event_name != PRE or not target.located.absolutes:
         return None
-    from orchestrator_boundary import contracts
-    from orchestrator_boundary.delegation import Lease
+    import orchestrator_boundary.delegation as delegation
 
     holder = ledger.lease(target.located)
-    if not isinstance(holder, Lease):
+    if not isinstance(holder, delegation.Lease):
         return None
+    import orchestrator_boundary.contracts as contracts
+
     found, _ = contracts.file_leased(
         target.located.display, holder, call.payload.agent_id or "", "enforce"
     )
@@ -81,12 +82,13 @@ def stale_file(call: Call, target: Target) -> Violation | None:
         return None
     if not target.located.absolutes:
         return None
-    from orchestrator_boundary import contracts
-    from orchestrator_boundary.delegation import Seen
+    import orchestrator_boundary.delegation as delegation
 
     seen = ledger.seen(target.located)
-    if not isinstance(seen, Seen):
+    if not isinstance(seen, delegation.Seen):
         return None
+    import orchestrator_boundary.contracts as contracts
+
     found = contracts.stale_file(
         target.located.display,
         seen.sha256,
@@ -101,7 +103,7 @@ def agent_contract(call: Call, found: object) -> Violation | None:
     payload = call.payload
     if payload.tool_name not in AGENT_TOOLS or payload.hook_event_name != PRE:
         return None
-    from orchestrator_boundary import contracts
+    import orchestrator_boundary.contracts as contracts
 
     ledger = call.context.ledger
     caller = ledger.record() if ledger is not None and not call.main else None

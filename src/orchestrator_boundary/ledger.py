@@ -78,9 +78,9 @@ class StoreLedger:
         return self._record
 
     def _note(self, got: Any) -> Any:
-        from orchestrator_boundary.delegation import Unavailable  # loaded with the store
+        import orchestrator_boundary.delegation as delegation  # loaded with the store
 
-        if isinstance(got, Unavailable):
+        if isinstance(got, delegation.Unavailable):
             self.unavailable = True
         return got
 
@@ -186,7 +186,7 @@ def _record_after(
     read: Located | None,
     written: Sequence[Located],
 ) -> None:
-    from orchestrator_boundary.delegation import UnknownDelegation  # loaded with the store
+    import orchestrator_boundary.delegation as delegation  # loaded with the store
 
     store, session, agent = ledger.store, ledger.session, ledger.agent
     resp = payload.tool_response
@@ -202,7 +202,7 @@ def _record_after(
         record = ledger.record()
         desc = (
             record.description
-            if record is not None and not isinstance(record, UnknownDelegation)
+            if record is not None and not isinstance(record, delegation.UnknownDelegation)
             else ""
         )
         store.note_running(session, payload.agent_id, desc)

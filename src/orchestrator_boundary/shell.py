@@ -155,7 +155,7 @@ def _tool_call(
     rec = audit.record(payload, verdict, ts=clock(), trace=trace)
     rec.update(extra)
     if s.phase is Phase.WARN and s.config.bash.field_check != "off":  # warn only (ADR 0029)
-        from orchestrator_boundary import field_check  # snapshots: not for other calls
+        import orchestrator_boundary.field_check as field_check  # snapshots: warn only
 
         rec.update(field_check.observe(payload, s, verdict, environ))
     return answer, rec

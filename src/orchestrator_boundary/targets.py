@@ -96,13 +96,13 @@ def _write_touches(
 
 
 def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effect) -> Target:
-    from orchestrator_boundary.bash.model import EffectKind  # loaded by the analysis already
+    import orchestrator_boundary.bash as bash  # loaded by the analysis already
 
-    if effect.kind is EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
+    if effect.kind is bash.EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
         located = Located(effect.path, (), (), "changes the boundary itself")
         shown = effect.path or "orchestrator-boundary"
         return Target(located, shown, effect.command, control=True, write=False, named=False)
-    deletes = effect.kind is EffectKind.DELETE
+    deletes = effect.kind is bash.EffectKind.DELETE
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
         located = Located(effect.path, (), (), unknown)
@@ -127,8 +127,7 @@ def _bash_touches(
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
         return (Target(missing, "?", "?", tamper=False, write=main, named=False),), None, None
-    from orchestrator_boundary import bash
-    from orchestrator_boundary.bash.model import Status
+    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
 
     analysis = bash.analyze(
         command,
@@ -138,7 +137,7 @@ def _bash_touches(
         shell="powershell" if language == "powershell" else "bash",
     )
     targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
-    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # words may name one
         text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets += (
             Target(text, "", command[:200], True, config=False, write=False, named=False,
@@ -169,8 +168,7 @@ def _command_targets(
 ) -> list[Target]:
     """A command line an unknown tool runs (an MCP shell tool): the Bash analysis's effects,
     each checked by the tamper rule only (running the product's CLI, a protected file)."""
-    from orchestrator_boundary import bash
-    from orchestrator_boundary.bash.model import Status
+    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
 
     analysis = bash.analyze(
         command,
@@ -182,7 +180,7 @@ def _command_targets(
         replace(_effect_target(context, False, insensitive, e), config=False, write=False)
         for e in analysis.effects
     ]
-    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # words may name one
         text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets.append(
             Target(text, "", command[:200], config=False, write=False, named=False,
