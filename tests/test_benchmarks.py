@@ -113,3 +113,26 @@ def test_decision_instructions_child_judges_every_case() -> None:
         assert done.returncode == 0, done.stderr[-2000:]
     done = _instructions_child("no such case", 1)
     assert done.returncode == 2 and "main Write" in done.stderr
+
+
+def test_hook_instructions_counts_the_in_process_read_and_write() -> None:
+    # one registered in-process call each, under callgrind where valgrind is installed
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ORCHESTRATOR_BOUNDARY",))}
+    done = subprocess.run(
+        [sys.executable, "benchmarks/hook_instructions.py"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    if "valgrind not found" in done.stdout:
+        return  # nothing to count on this machine; the script said so
+    rows = _rows(done.stdout)
+    assert rows["python -I -c pass"][1:] == ["1.00x", "none"]
+    for name, verdict in (("main Read", "none"), ("main Write", "deny")):
+        count, ratio, got = rows[f"{name} / in-process"]
+        assert float(count) > float(rows["python -I -c pass"][0]) and ratio.endswith("x")
+        assert got == verdict, rows

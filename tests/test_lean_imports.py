@@ -28,9 +28,19 @@ NOT_FOR_A_READ = frozenset(
     {"pathspec", "sqlite3", "pydantic", "tomllib", "tree_sitter"}
     | {"structlog", "asyncio", "ssl", "logging"}
 )
+# Nor, of the package, what only other calls reach (issue 15 point 7): the field check (warn
+# only, ADR 0029), the Bash model and analysis (a command), the delegation-contract rules and
+# records (an Agent call, a subagent, a write asked of the state store), the argument walk of
+# an unknown tool, and, through those, urllib.parse, ipaddress and zlib.
+PACKAGE_NOT_FOR_A_READ = frozenset(
+    {"field_check", "field_scan", "field_cli", "field_store", "field", "bash"}
+    | {"contracts", "delegation", "tool_args", "state", "stores", "config_schema"}
+)
+NOT_FOR_A_READ |= {"urllib", "ipaddress", "zlib"}
 # A denied orchestrator Write matches its path against write_allow (pathspec), and is denied
-# before its staleness is asked of the state store.
-NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ - {"pathspec"}
+# before its staleness is asked of the state store (pathspec imports pathlib, and so
+# urllib.parse and ipaddress).
+NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ - {"pathspec", "urllib", "ipaddress"}
 
 CONFIG = """\
 [orchestrator]
@@ -97,6 +107,13 @@ def _top_level(names: set[str]) -> set[str]:
     return {n.split(".")[0] for n in names}
 
 
+def _package(names: set[str]) -> set[str]:
+    """The package's own modules among ``names``, by their first name below the package
+    (``bash.model`` counts as ``bash``)."""
+    prefix = "orchestrator_boundary."
+    return {n[len(prefix) :].split(".")[0] for n in names if n.startswith(prefix)}
+
+
 @pytest.mark.parametrize(
     ("tool", "extra", "never", "verdict"),
     [
@@ -118,6 +135,27 @@ def test_an_in_process_call_imports_only_what_it_needs(
     assert (code, decision) == (0, verdict)
     assert "orchestrator_boundary.shell" in names  # judged in this process
     assert _top_level(names) & never == set()
+    assert _package(names) & PACKAGE_NOT_FOR_A_READ == set()
+
+
+def test_the_check_sees_the_modules_a_call_does_not_need(tmp_path: Path) -> None:
+    # the same check on calls that need them: a Bash command (the analysis), an Agent call
+    # with an intent directive (the contract rules and records), a file: URI for an unknown
+    # tool (the argument walk and urllib.parse)
+    root, env = _project(tmp_path)
+    argv = _registered_with_importtime("PreToolUse")
+    cases = {
+        "Bash": ({"command": "ls src"}, {"bash"}, set()),
+        "Agent": ({"prompt": "Intent: none", "subagent_type": "coder"}, {"contracts"}, set()),
+        "mcp__fs__read": ({"uri": f"file://{root}/src/app.py"}, {"tool_args"}, {"urllib"}),
+    }
+    for tool, (tool_input, package, stdlib) in cases.items():
+        data = json.loads(_payload(root, tool, "PreToolUse"))
+        data["tool_input"] = tool_input
+        names, code, _ = _imported(argv, json.dumps(data).encode(), env, root)
+        assert code in (0, 2), tool
+        assert package <= _package(names) & PACKAGE_NOT_FOR_A_READ, tool
+        assert stdlib <= _top_level(names) & NOT_FOR_A_READ, tool
 
 
 def test_a_read_is_still_recorded_in_the_state_store_after_it_ran(tmp_path: Path) -> None:

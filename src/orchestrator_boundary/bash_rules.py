@@ -4,7 +4,6 @@ BASH_UNPARSEABLE > BASH_DENIED_COMMAND > BASH_OPAQUE, as ``[bash]`` configures t
 
 from __future__ import annotations
 
-from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import Call
@@ -35,7 +34,9 @@ def bash_findings(call: Call) -> tuple[Violation | None, str]:
     analysis, command = call.analysis, call.command
     if not call.main or analysis is None or command is None:
         return None, ""
-    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # text not (all) read
+    import orchestrator_boundary.bash as bash  # loaded by the analysis already
+
+    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # text not (all) read
         return bash_mode(call, Code.BASH_UNPARSEABLE, command, analysis.error)
     deny = call.rules.config.bash.deny_commands
     for cmd in analysis.commands:
@@ -47,7 +48,7 @@ def bash_findings(call: Call) -> tuple[Violation | None, str]:
                 delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types),
                 command=cmd.text,
             ), ""
-    if analysis.status is Status.OPAQUE:
+    if analysis.status is bash.Status.OPAQUE:
         parts = "; ".join(c.text for c in analysis.opaque[:3]) or command
         return bash_mode(call, Code.BASH_OPAQUE, parts, "its effects cannot be known")
     return None, ""

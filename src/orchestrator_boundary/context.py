@@ -5,11 +5,14 @@ the protected set, the agent types that are defined, and per call the delegation
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from orchestrator_boundary.config import ConfigProblem
-from orchestrator_boundary.delegation import Ledger
 from orchestrator_boundary.paths import FileSystem
 from orchestrator_boundary.protect import EMPTY, ProtectedSet
+
+if TYPE_CHECKING:
+    from orchestrator_boundary.delegation import Ledger
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,16 +9,20 @@ only: afterwards the call itself has changed the file.
 
 from __future__ import annotations
 
-from orchestrator_boundary import contracts
-from orchestrator_boundary.delegation import Lease, Seen
+from typing import TYPE_CHECKING
+
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.violation import Code, Violation
+
+if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call that no rule
+    # here applies to (an orchestrator's Read) never loads the delegation records
+    from orchestrator_boundary.contracts import Breach
 
 PRE = "PreToolUse"
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 
 
-def _violation(found: contracts.Breach, command: str = "") -> Violation:
+def _violation(found: Breach, command: str = "") -> Violation:
     return Violation(
         Code(found.code),
         found.rule,
@@ -38,6 +42,8 @@ def delegation_scope(call: Call, target: Target) -> Violation | None:
     ledger = call.context.ledger
     if call.main or ledger is None or not target.write:
         return None
+    import orchestrator_boundary.contracts as contracts
+
     found = contracts.delegation_scope(
         ledger.record(),
         target.located,
@@ -56,9 +62,13 @@ def file_leased(call: Call, target: Target) -> Violation | None:
         return None
     if call.payload.hook_event_name != PRE or not target.located.absolutes:
         return None
+    import orchestrator_boundary.delegation as delegation
+
     holder = ledger.lease(target.located)
-    if not isinstance(holder, Lease):
+    if not isinstance(holder, delegation.Lease):
         return None
+    import orchestrator_boundary.contracts as contracts
+
     found, _ = contracts.file_leased(
         target.located.display, holder, call.payload.agent_id or "", "enforce"
     )
@@ -72,9 +82,13 @@ def stale_file(call: Call, target: Target) -> Violation | None:
         return None
     if not target.located.absolutes:
         return None
+    import orchestrator_boundary.delegation as delegation
+
     seen = ledger.seen(target.located)
-    if not isinstance(seen, Seen):
+    if not isinstance(seen, delegation.Seen):
         return None
+    import orchestrator_boundary.contracts as contracts
+
     found = contracts.stale_file(
         target.located.display,
         seen.sha256,
@@ -89,6 +103,8 @@ def agent_contract(call: Call, found: object) -> Violation | None:
     payload = call.payload
     if payload.tool_name not in AGENT_TOOLS or payload.hook_event_name != PRE:
         return None
+    import orchestrator_boundary.contracts as contracts
+
     ledger = call.context.ledger
     caller = ledger.record() if ledger is not None and not call.main else None
     prompt = payload.tool_input.get("prompt")

@@ -11,15 +11,13 @@ gathered from the state store) and returns a ``Breach`` or None.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
-
-from orchestrator_boundary.contracts_config import (
-    DelegationConfig,
-    Deliverable,
-    Intent,
-)
+# the compiled tables the rules read, kept apart so that a call no rule reaches does not load
+# the rules (``contract_tables``); named here too, where the rules' callers find them
+from orchestrator_boundary.contract_tables import Contracts as Contracts
+from orchestrator_boundary.contract_tables import Profile as Profile
+from orchestrator_boundary.contract_tables import compile_contracts as compile_contracts
+from orchestrator_boundary.contract_tables import profile_of as profile_of
+from orchestrator_boundary.contracts_config import Intent
 from orchestrator_boundary.delegation import (
     DEFAULT_TYPE,
     UNNARROWED,
@@ -63,27 +61,6 @@ class Breach:
 
 
 @transient
-class Profile:
-    """What the contract rules read of ``[agents.TYPE]``."""
-
-    tools: tuple[str, ...] | None = None
-    write_scope: tuple[str, ...] | None = None
-    requires: tuple[Deliverable, ...] = ()
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Contracts:
-    """The contract tables of the config, compiled (``ruleset`` will hold one)."""
-
-    intents: Mapping[str, Intent]
-    profiles: Mapping[str, Profile]  # agent type (or "*") -> profile
-    outside: tuple[str, ...] = ()  # subagents.write_outside_root, added to every set
-    require: bool = False
-    leases: str = "off"
-    max_stop_blocks: int = 1
-
-
-@transient
 class Launch:
     """An accepted Agent call: the contract its subagent will run under."""
 
@@ -92,51 +69,6 @@ class Launch:
     scope: EffectiveScope
     depth: int
     parent: str | None
-
-
-class _AgentProfile(Protocol):
-    """``config.AgentProfile`` as far as contracts read it."""
-
-    @property
-    def tools(self) -> list[str] | None: ...
-
-    @property
-    def write_scope(self) -> list[str] | None: ...
-
-
-def compile_contracts(
-    intents: Mapping[str, Intent],
-    agents: Mapping[str, _AgentProfile],
-    outside: Sequence[str],
-    delegation: DelegationConfig,
-    requires: Mapping[str, Sequence[Deliverable]] | None = None,
-) -> Contracts:
-    """The contract tables of a loaded config, compiled once (``ruleset``)."""
-    requires = requires or {}
-    profiles = {
-        name: Profile(
-            None if p.tools is None else tuple(p.tools),
-            None if p.write_scope is None else tuple(p.write_scope),
-            tuple(requires.get(name, ())),
-        )
-        for name, p in agents.items()
-    }
-    return Contracts(
-        dict(intents),
-        profiles,
-        tuple(outside),
-        delegation.require,
-        delegation.leases,
-        delegation.max_stop_blocks,
-    )
-
-
-def profile_of(contracts: Contracts, agent_type: str) -> tuple[str, Profile] | None:
-    if agent_type in contracts.profiles:
-        return agent_type, contracts.profiles[agent_type]
-    if "*" in contracts.profiles:
-        return "*", contracts.profiles["*"]
-    return None
 
 
 def can_write(profile: Profile | None) -> bool:

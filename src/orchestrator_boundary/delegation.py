@@ -348,7 +348,6 @@ class Unavailable:
 
 
 UNAVAILABLE: Final = Unavailable()
-MAIN: Final = "main"  # the main agent's key in the state where an agent id is expected
 
 
 @transient

@@ -14,15 +14,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from orchestrator_boundary.contracts import Breach, Contracts, Launch, check_launch, profile_of
-from orchestrator_boundary.delegation import (
-    MAIN,
-    Lease,
-    Record,
-    Seen,
-    Unavailable,
-    UnknownDelegation,
-)
+from orchestrator_boundary.contract_tables import MAIN, Contracts, profile_of
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
@@ -30,8 +22,11 @@ from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.setups import Setup
 from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict
 
-if TYPE_CHECKING:
-    from orchestrator_boundary.state import Store  # imported when a call uses the store
+if TYPE_CHECKING:  # the contract rules and the delegation records are imported where a
+    # call reaches them (an orchestrator's Read never does), the store when a call uses it
+    from orchestrator_boundary.contracts import Breach, Launch
+    from orchestrator_boundary.delegation import Lease, Record, Seen, Unavailable
+    from orchestrator_boundary.state import Store
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Events that are not tool calls: recorded, and SubagentStop/SessionEnd acted on. A failure
@@ -83,7 +78,9 @@ class StoreLedger:
         return self._record
 
     def _note(self, got: Any) -> Any:
-        if isinstance(got, Unavailable):
+        import orchestrator_boundary.delegation as delegation  # loaded with the store
+
+        if isinstance(got, delegation.Unavailable):
             self.unavailable = True
         return got
 
@@ -139,6 +136,8 @@ def _description(payload: HookPayload) -> str:
 
 def launch_of(contracts: Contracts, payload: HookPayload, ledger: StoreLedger) -> Launch | Breach:
     """The contract of an Agent call (the same check the policy made)."""
+    from orchestrator_boundary.contracts import check_launch
+
     prompt = payload.tool_input.get("prompt")
     requested = payload.tool_input.get("subagent_type")
     return check_launch(
@@ -154,6 +153,8 @@ def before(contracts: Contracts, payload: HookPayload, ledger: StoreLedger, deni
     subagent it starts."""
     if payload.tool_name not in AGENT_TOOLS or denied or not payload.tool_use_id:
         return
+    from orchestrator_boundary.contracts import Launch
+
     found = launch_of(contracts, payload, ledger)
     if isinstance(found, Launch):
         ok = ledger.store.record_launch(
@@ -185,6 +186,8 @@ def _record_after(
     read: Located | None,
     written: Sequence[Located],
 ) -> None:
+    import orchestrator_boundary.delegation as delegation  # loaded with the store
+
     store, session, agent = ledger.store, ledger.session, ledger.agent
     resp = payload.tool_response
     if payload.tool_name in AGENT_TOOLS and isinstance(resp, Mapping):
@@ -199,7 +202,7 @@ def _record_after(
         record = ledger.record()
         desc = (
             record.description
-            if record is not None and not isinstance(record, UnknownDelegation)
+            if record is not None and not isinstance(record, delegation.UnknownDelegation)
             else ""
         )
         store.note_running(session, payload.agent_id, desc)
@@ -220,6 +223,8 @@ def lifecycle(
 ) -> tuple[str, dict[str, Any]]:
     """(the hook's stdout, the audit fields) for SubagentStop and SessionEnd. A stop is
     blocked only in ``enforce`` or ``ask``, without the bypass, and never twice in a row."""
+    from orchestrator_boundary.delegation import Unavailable  # loaded with the store
+
     store, session = ledger.store, ledger.session
     if payload.hook_event_name == "SessionEnd":
         return "", {"state": "cleaned" if store.end_session(session) else "unavailable"}
@@ -300,6 +305,8 @@ class ToolCall:
     def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
         """``leases = "warn"``: the files this call would write that another running subagent
         holds, for the audit line (FILE_LEASED in ``enforce``)."""
+        from orchestrator_boundary.delegation import Lease  # loaded with the store
+
         held = {}
         for path in paths[:16]:
             holder = self.view.store.lease(self.view.session, path)

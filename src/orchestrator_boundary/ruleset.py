@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
-from orchestrator_boundary.contracts import Contracts, compile_contracts
+from orchestrator_boundary.contract_tables import Contracts, compile_contracts
 from orchestrator_boundary.tools import expand_profile_names
 
 _WRITERS = frozenset({"Write", "Edit", "write"})

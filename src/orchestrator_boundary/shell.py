@@ -14,10 +14,9 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from orchestrator_boundary import audit, field_check, wire
-from orchestrator_boundary.delegation import Ledger
+from orchestrator_boundary import audit, wire
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.ledger import LIFECYCLE_EVENTS, contracts_call, lifecycle_call
@@ -30,6 +29,9 @@ from orchestrator_boundary.setups import keep_compiled as keep_compiled  # for t
 from orchestrator_boundary.tools import ToolClass, classify
 from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide, render
 from orchestrator_boundary.violation import Assessment
+
+if TYPE_CHECKING:
+    from orchestrator_boundary.delegation import Ledger
 
 
 def judge(payload: HookPayload, s: Setup, ledger: Ledger | None = None) -> Verdict:
@@ -152,7 +154,10 @@ def _tool_call(
     extra = ledger.done(verdict, trace)
     rec = audit.record(payload, verdict, ts=clock(), trace=trace)
     rec.update(extra)
-    rec.update(field_check.observe(payload, s, verdict, environ))  # warn only (ADR 0029)
+    if s.phase is Phase.WARN and s.config.bash.field_check != "off":  # warn only (ADR 0029)
+        import orchestrator_boundary.field_check as field_check  # snapshots: warn only
+
+        rec.update(field_check.observe(payload, s, verdict, environ))
     return answer, rec
 
 

@@ -11,9 +11,8 @@ import ntpath
 import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from orchestrator_boundary import bash
-from orchestrator_boundary.bash.model import BashAnalysis, Effect, EffectKind, Status
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
@@ -21,9 +20,12 @@ from orchestrator_boundary.profiles import Named, judged_as_main, profile
 from orchestrator_boundary.protect import hit
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, detect
-from orchestrator_boundary.tool_args import OVERFLOW, arguments
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.transient import transient
+
+if TYPE_CHECKING:  # the Bash analysis is imported by the calls that have a command (a Read
+    # never does)
+    from orchestrator_boundary.bash.model import BashAnalysis, Effect
 
 
 @transient
@@ -66,7 +68,7 @@ class Call:
 
 
 # A call's targets, its Bash analysis and command text (None for other tools).
-Touches = tuple[tuple[Target, ...], BashAnalysis | None, str | None]
+Touches = tuple[tuple[Target, ...], "BashAnalysis | None", str | None]
 # What works out a call's touches reads: the payload, the compiled config, the Context, whether
 # the main agent's rules apply, whether the root's file system folds case. (Passed as they are,
 # so that the Call is built once, with its touches.)
@@ -94,11 +96,13 @@ def _write_touches(
 
 
 def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effect) -> Target:
-    if effect.kind is EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
+    import orchestrator_boundary.bash as bash  # loaded by the analysis already
+
+    if effect.kind is bash.EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
         located = Located(effect.path, (), (), "changes the boundary itself")
         shown = effect.path or "orchestrator-boundary"
         return Target(located, shown, effect.command, control=True, write=False, named=False)
-    deletes = effect.kind is EffectKind.DELETE
+    deletes = effect.kind is bash.EffectKind.DELETE
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
         located = Located(effect.path, (), (), unknown)
@@ -123,6 +127,8 @@ def _bash_touches(
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
         return (Target(missing, "?", "?", tamper=False, write=main, named=False),), None, None
+    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
+
     analysis = bash.analyze(
         command,
         cwd=payload.cwd or context.root,
@@ -131,7 +137,7 @@ def _bash_touches(
         shell="powershell" if language == "powershell" else "bash",
     )
     targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
-    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # words may name one
         text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets += (
             Target(text, "", command[:200], True, config=False, write=False, named=False,
@@ -162,6 +168,8 @@ def _command_targets(
 ) -> list[Target]:
     """A command line an unknown tool runs (an MCP shell tool): the Bash analysis's effects,
     each checked by the tamper rule only (running the product's CLI, a protected file)."""
+    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
+
     analysis = bash.analyze(
         command,
         cwd=payload.cwd or context.root,
@@ -172,7 +180,7 @@ def _command_targets(
         replace(_effect_target(context, False, insensitive, e), config=False, write=False)
         for e in analysis.effects
     ]
-    if analysis.status is Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # words may name one
         text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets.append(
             Target(text, "", command[:200], config=False, write=False, named=False,
@@ -188,6 +196,8 @@ def _unknown_touches(
     names a file is checked against the protected set, and so is any other string that names
     a protected entry (a relative path under an odd key, a file a patch names, a path inside
     serialised JSON); a command line it runs is analysed as Bash (issue 13, point 7)."""
+    from orchestrator_boundary.tool_args import OVERFLOW, arguments  # only an unknown tool's
+
     found = arguments(payload.tool_input, context.home)
     raws = found.paths + [r for r in found.loose if _names_protected(r, payload, context)]
     targets = []

@@ -34,7 +34,6 @@ import shlex
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from urllib.parse import unquote
 
 MAX_DEPTH = 32
 MAX_NODES = 100_000  # values visited
@@ -136,6 +135,8 @@ def file_uri_paths(uri: str) -> list[str]:
     cut = re.split(r"[?#]", rest, maxsplit=1)[0]
     if cut != rest:
         cuts.append(cut)
+    from urllib.parse import unquote  # urllib.parse imports ipaddress: only for a file: URI
+
     out: list[str] = []
     for part in cuts:
         for decoded in dict.fromkeys((unquote(part), part)):

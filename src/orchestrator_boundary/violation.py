@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
 
-from orchestrator_boundary.bash.model import BashAnalysis
 from orchestrator_boundary.session import Session
 from orchestrator_boundary.tools import Classification
 from orchestrator_boundary.transient import transient
+
+if TYPE_CHECKING:  # the Bash model is imported by the calls that analyse a command
+    from orchestrator_boundary.bash.model import BashAnalysis
 
 
 class Code(enum.StrEnum):
