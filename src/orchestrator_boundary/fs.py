@@ -78,6 +78,9 @@ class RealFileSystem:
         except (OSError, ValueError):
             return None
 
+    def script_text(self, path: str, limit: int) -> str | None:
+        return _script_text(path, limit)
+
     def files_below(self, folder: str, limit: int) -> list[str]:
         """Up to ``limit`` file paths below ``folder`` (for the hard-link check)."""
         out: list[str] = []
@@ -116,6 +119,30 @@ def windows_normal(path: str, drive: str = "") -> str:
     return ntpath.normpath(p)
 
 
+def _script_text(path: str, limit: int) -> str | None:
+    """Opened without blocking (a FIFO named as a script must not hold the hook up), read only
+    when it is a regular file."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 class ForeignFileSystem:
     """``paths.FileSystem`` for a payload recorded on another platform (``replay``, ``check``):
     that platform's path rules, and none of its file-system facts, which cannot be checked
@@ -150,6 +177,9 @@ class ForeignFileSystem:
 
     def resolve(self, path: str, real_root: str) -> Resolved:
         return Resolved(self.realpath(path), True, None)  # looked: nothing is there
+
+    def script_text(self, path: str, limit: int) -> str | None:
+        return None
 
     def case_insensitive(self, root: str) -> bool:
         return self.insensitive

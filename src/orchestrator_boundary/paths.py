@@ -58,6 +58,11 @@ class FileSystem(Protocol):
         """Up to ``limit`` file paths below ``folder``."""
         ...
 
+    def script_text(self, path: str, limit: int) -> str | None:
+        """The text of the regular file at ``path`` when it is UTF-8 and at most ``limit``
+        bytes (a script a Bash command runs, ADR 0040); None otherwise."""
+        ...
+
 
 WINDOWS, POSIX = "windows", "posix"
 

@@ -114,6 +114,43 @@ def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effe
     return Target(located, located.display, effect.command, deletes, names=effect.names)
 
 
+SCRIPT_MAX_BYTES = 64 * 1024  # a longer script stays opaque, unread
+SCRIPT_ROUNDS = 3  # scripts that run scripts: this many levels are read
+
+
+def analysed(
+    command: str, cwd: str, rules: RuleSet, context: Context, shell: str = "bash"
+) -> BashAnalysis:
+    """The Bash analysis of ``command``, with the text of every script file it runs (``sh F``,
+    ``source F``, ``./F``) read through the file system and analysed with it, up to
+    SCRIPT_ROUNDS levels (ADR 0040). A script stays ``opaque`` (it may change before it runs);
+    its writes and changes of the boundary count as the command's own."""
+    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
+
+    read: dict[str, str | None] = {}
+    analysis = bash.analyze(
+        command, cwd=cwd, home=context.home, read_only_commands=rules.read_only, shell=shell
+    )
+    for _ in range(SCRIPT_ROUNDS):
+        wanted = {c.script for c in analysis.commands if c.script and c.script not in read}
+        if not wanted:
+            break
+        for path in sorted(wanted):
+            read[path] = context.fs.script_text(path, SCRIPT_MAX_BYTES)
+        texts = {path: text for path, text in read.items() if text is not None}
+        if not texts:
+            break
+        analysis = bash.analyze(
+            command,
+            cwd=cwd,
+            home=context.home,
+            read_only_commands=rules.read_only,
+            shell=shell,
+            scripts=texts,
+        )
+    return analysis
+
+
 def _bash_touches(
     payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
 ) -> Touches:
@@ -129,13 +166,8 @@ def _bash_touches(
         return (Target(missing, "?", "?", tamper=False, write=main, named=False),), None, None
     import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
 
-    analysis = bash.analyze(
-        command,
-        cwd=payload.cwd or context.root,
-        home=context.home,
-        read_only_commands=rules.read_only,
-        shell="powershell" if language == "powershell" else "bash",
-    )
+    shell = "powershell" if language == "powershell" else "bash"
+    analysis = analysed(command, payload.cwd or context.root, rules, context, shell)
     targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
     if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # words may name one
         text = Located(command, (), (), analysis.error or "the command text does not parse")
@@ -170,12 +202,7 @@ def _command_targets(
     each checked by the tamper rule only (running the product's CLI, a protected file)."""
     import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
 
-    analysis = bash.analyze(
-        command,
-        cwd=payload.cwd or context.root,
-        home=context.home,
-        read_only_commands=rules.read_only,
-    )
+    analysis = analysed(command, payload.cwd or context.root, rules, context)
     targets = [
         replace(_effect_target(context, False, insensitive, e), config=False, write=False)
         for e in analysis.effects

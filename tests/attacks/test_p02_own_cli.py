@@ -78,13 +78,12 @@ ATTACKS = [
     bash("package folder run", "python {package} install --phase off", env=ENFORCE),
     bash("busybox sh -c wrapper", "busybox sh -c 'orchestrator-boundary phase off'", env=ENFORCE),
     bash("toybox env wrapper", "toybox env orchestrator-boundary phase off", env=ENFORCE),
-    bash(
-        "wrapper script written earlier",
-        "sh ./off.sh",
-        env=ENFORCE,
-        hole="a script file's content is not read: an opaque program, allowed for a subagent "
-        "(programs whose effects cannot be seen, ADR 0010)",
-    ),
+    # a script written earlier: its text is read and analysed with the command (ADR 0040)
+    bash("wrapper script written earlier", "sh ./off.sh", env=ENFORCE),
+    bash("script sourced", "source off.sh", env=ENFORCE),
+    bash("script run by path", "./off.sh", env=ENFORCE),
+    bash("script run by a sourced script", ". ./outer.sh", env=ENFORCE),
+    bash("script after cd", "cd sub && bash ../off.sh", env=ENFORCE),
 ]
 
 READS = [
@@ -106,6 +105,8 @@ def test_changing_the_boundary_through_its_own_cli_is_tamper(
     arena: Arena, attack: Attack, route: str
 ) -> None:
     (arena.root / "off.sh").write_text("#!/bin/sh\norchestrator-boundary phase off\n")
+    (arena.root / "outer.sh").write_text("echo starting\nsh ./off.sh\n")
+    (arena.root / "sub").mkdir(exist_ok=True)
     attempt(arena, attack, route)
 
 

@@ -14,6 +14,7 @@ memory. ADR 0016.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Effect, EffectKind, Status
@@ -32,14 +33,19 @@ def analyze(
     read_only_commands: frozenset[str] = frozenset(),
     shell: str = "bash",
     budget: int | None = None,
+    scripts: Mapping[str, str] | None = None,
 ) -> BashAnalysis:
     """What ``command`` would write, delete or change when run in ``cwd``.
 
     ``budget`` caps the work (nodes visited, characters scanned); when it runs out the
     result is OPAQUE with ``exhausted`` set ("budget exhausted"), never "no effects".
+    ``scripts`` maps a script file the command runs (``Command.script`` of an earlier analysis)
+    to its text: a script's commands then count as the command's own (ADR 0040). Such an
+    analysis is not remembered (the texts would fill the memo).
     """
-    inputs = (cwd, home, frozenset(read_only_commands), shell, budget)
-    if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS:
+    read = tuple(sorted(scripts.items())) if scripts else ()
+    inputs = (cwd, home, frozenset(read_only_commands), shell, budget, read)
+    if isinstance(command, str) and len(command) <= MEMO_MAX_CHARS and not read:
         return _remembered(command, *inputs)
     return _run(command, *inputs)
 
@@ -56,12 +62,13 @@ def _run(
     read_only_commands: frozenset[str],
     shell: str,
     budget: int | None,
+    scripts: tuple[tuple[str, str], ...] = (),
 ) -> BashAnalysis:
     """``analysis.run``, imported on the first call: the parser and the program tables cost a
     hook process more than the rest of its decision, and a Read never needs them (ADR 0030)."""
     from orchestrator_boundary.bash.analysis import run
 
-    return run(command, cwd, home, read_only_commands, shell, budget)
+    return run(command, cwd, home, read_only_commands, shell, budget, scripts)
 
 
 _remembered = lru_cache(maxsize=MEMO_ENTRIES)(_run)

@@ -143,7 +143,12 @@ def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
 
 
 def _bash(
-    command: str, cwd: str, home: str | None, read_only: frozenset[str], budget: Budget
+    command: str,
+    cwd: str,
+    home: str | None,
+    read_only: frozenset[str],
+    budget: Budget,
+    scripts: tuple[tuple[str, str], ...] = (),
 ) -> BashAnalysis:
     source = _encode(command)
     if len(source) > MAX_INPUT_BYTES:
@@ -154,7 +159,16 @@ def _bash(
     if error:
         return BashAnalysis(Status.UNPARSEABLE, error=error)
     start = normalize_cwd(cwd)
-    env = Env(start, normalize_cwd(home), read_only, budget, 0, _NESTED, windows=is_windows(start))
+    env = Env(
+        start,
+        normalize_cwd(home),
+        read_only,
+        budget,
+        0,
+        _NESTED,
+        windows=is_windows(start),
+        scripts=scripts,
+    )
     out = _evaluated(root, source, budget)
     Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
     out = _expand_aliases(out, env)
@@ -174,6 +188,7 @@ def run(
     read_only_commands: frozenset[str],
     shell: str,
     budget: int | None,
+    scripts: tuple[tuple[str, str], ...] = (),
 ) -> BashAnalysis:
     work = Budget(MAX_STEPS if budget is None else budget)
     if not isinstance(command, str):
@@ -183,7 +198,7 @@ def run(
             return analyze_powershell(
                 command, cwd=cwd, home=home, read_only_commands=read_only_commands, budget=work
             )
-        return _bash(command, cwd, home, read_only_commands, work)
+        return _bash(command, cwd, home, read_only_commands, work, scripts)
     except _BeyondGrammar as exc:
         return BashAnalysis(Status.UNPARSEABLE, error=str(exc))
     except BudgetExhausted as exc:

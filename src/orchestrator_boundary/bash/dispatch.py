@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from orchestrator_boundary.bash import boundary_cli, claude_cli
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.paths import basename
@@ -11,7 +13,7 @@ from orchestrator_boundary.bash.readonly_data import (
     READ_ONLY_PROGRAMS,
     TRUSTED_DIRS,
 )
-from orchestrator_boundary.bash.unwrap import unwrap
+from orchestrator_boundary.bash.unwrap import run_script, unwrap
 from orchestrator_boundary.bash.words import Word
 
 _ALIASES = {
@@ -91,7 +93,9 @@ def _by_path(head: str, prog: str, args: list[Word], env: Env) -> Outcome:
     """A program run by a path outside the system's folders: opaque (it may be a local
     script), unless it is Claude Code's or this product's CLI changing the boundary (then the
     change counts whatever the file really is: a path only ever adds that effect)."""
-    found = opaque(prog, f"runs {head}: not a system program")
+    found = run_script(prog, Word(head, head), env, by_path=True)
+    if not found.inner:
+        found = replace(found, note=f"runs {head}: not a system program")
     if prog == claude_cli.PROGRAM:
         outcome = claude_cli.claude(prog, args, env)
     elif boundary_cli.package_script(head):

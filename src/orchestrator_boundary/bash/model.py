@@ -64,6 +64,9 @@ class Command:
     status: Status
     effects: tuple[Effect, ...] = ()
     note: str = ""  # why opaque / why read-only ("known read-only", "--version", ...)
+    # the script file it runs (`sh F`, `source F`, `./F`), resolved; "" for none. The policy
+    # reads it and has the text analysed with the command (``analyze(scripts=...)``, ADR 0040)
+    script: str = ""
 
 
 @dataclass(frozen=True, slots=True)

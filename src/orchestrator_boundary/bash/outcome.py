@@ -37,6 +37,7 @@ class Outcome:
     fx: Sequence[Fx] = ()
     note: str = ""
     inner: Sequence[Command] = ()  # commands of nested shell code
+    script: str = ""  # the script file it runs, resolved (Command.script)
 
 
 def read_only(program: str, note: str) -> Outcome:
@@ -115,6 +116,7 @@ class Env:
     nesting: int = 0  # statement nesting of the calling walker (shared cap across shells)
     backslash_sep: bool = False
     windows: bool = False  # the shell runs on Windows (a drive-letter cwd): NUL is a device
+    scripts: tuple[tuple[str, str], ...] = ()  # script files read for this analysis: (path, text)
 
     def at(self, cwd: str | None) -> Env:
         return replace(self, cwd=cwd)
@@ -135,6 +137,7 @@ class Env:
             nesting=nesting,
             backslash_sep=self.backslash_sep,
             windows=self.windows,
+            scripts=self.scripts,
         )
 
     def fx(self, kind: EffectKind, word: Word | str | None, source: str) -> Fx:

@@ -239,6 +239,7 @@ def simple_command(
         stdin = piped
     ok = fail = cwd
     inner: Sequence[Command] = ()
+    script = ""
     if name is None or (text_in(w.code, name) == "exec" and not args):
         w.inherited.update(fds)  # `exec 3< f`: open for the rest of this shell
     if name is None:
@@ -249,6 +250,7 @@ def simple_command(
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note
+        script = outcome.script
         if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
             ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
@@ -264,7 +266,7 @@ def simple_command(
     if risky and status is not Status.UNPARSEABLE:
         status, why = Status.OPAQUE, f"runs with {risky} set: may run other code"
     effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source, f.names) for f in fx)
-    w.out.append(Command(text, program, status, effects, why))
+    w.out.append(Command(text, program, status, effects, why, script))
     w.out.extend(inner)
     _followers(w, followers, cwd, depth)
     return ok, fail

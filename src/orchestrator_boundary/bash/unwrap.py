@@ -84,6 +84,35 @@ def run_code(prog: str, code: str, env: Env) -> Outcome:
     )
 
 
+_SHELL_NAMES = frozenset({"sh", "bash", "dash", "ash", "ksh", "mksh", "zsh", "busybox"})
+
+
+def run_script(prog: str, operand: Word, env: Env, *, by_path: bool = False) -> Outcome:
+    """A script file run by a shell (``sh F``, ``source F``) or by its path (``./F``, then only
+    a shell script: no ``#!`` line, or one naming a shell). Always ``opaque``: the file may
+    change before it runs. Its path goes into ``Outcome.script``; once the policy has read the
+    text (``env.scripts``), the script's commands follow as this command's own, so a write or a
+    change of the boundary inside it is seen (ADR 0040)."""
+    path = resolve(operand.literal, env.cwd, backslash_sep=env.backslash_sep)
+    if path is None:
+        return opaque(prog, "runs a script file")
+    text = dict(env.scripts).get(path)
+    if text is None or env.depth >= MAX_UNWRAP or (by_path and not _shell_text(text)):
+        return Outcome(prog, Status.OPAQUE, (), "runs a script file", script=path)
+    inner = run_code(prog, text, env).inner
+    note = f"runs the script file {operand.text} (its commands follow)"
+    return Outcome(prog, Status.OPAQUE, (), note, inner, path)
+
+
+def _shell_text(text: str) -> bool:
+    if not text.startswith("#!"):
+        return True  # run by path without a #! line, a shell runs it
+    words = text[2:].split("\n", 1)[0].split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words = [w for w in words[1:] if not w.startswith("-")]
+    return bool(words) and words[0].rsplit("/", 1)[-1] in _SHELL_NAMES
+
+
 def _shell(prog: str, args: list[Word], env: Env) -> Step:
     run_c = False
     i = 0
@@ -110,7 +139,7 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
     if operands and _substituted(operands[0]):  # `bash <(echo ...)`: `echo ... | bash`
         return run_code(prog, f"{operands[0].text[2:-1]} | {prog}", env)
     if operands and not (operands[0].value in _STDIN_FILES and env.stdin is not None):
-        return opaque(prog, "runs a script file")
+        return run_script(prog, operands[0], env)
     if env.stdin is not None:
         return run_code(prog, env.stdin, env)
     return opaque(prog, "reads commands from stdin")
@@ -322,7 +351,7 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
             return run_code(prog, f"{args[0].text[2:-1]} | {prog} /dev/stdin", env)
         if args and args[0].value in _STDIN_FILES and env.stdin is not None:
             return run_code(prog, env.stdin, env)
-        return opaque(prog, "runs a script file")
+        return run_script(prog, args[0], env) if args else opaque(prog, "runs a script file")
     if prog == "eval":
         if any(a.value is None for a in args):
             return opaque("eval", "evaluated text is not a literal")
