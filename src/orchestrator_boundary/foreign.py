@@ -70,7 +70,10 @@ def foreign_setup(
     if len(_FOREIGN) > 256:
         _FOREIGN.clear()
     # the key the config was loaded under (taken before reading it), not a newer one
-    _FOREIGN[key] = (setups.CACHE.configs[(local, made.home)][0] if local else (-1, -1, b""), made)
+    _FOREIGN[key] = (
+        setups.CACHE.configs[(local, made.home)][0] if local else setups.NO_CONFIG,
+        made,
+    )
     return made
 
 
