@@ -57,7 +57,7 @@ def test_a_settled_file_is_keyed_by_its_stat_fields_alone(tmp_path: Path) -> Non
     fields = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     later = max(st.st_ctime_ns, st.st_mtime_ns) + RACY + 1
     assert setups.config_key(str(cfg), later) == (fields, b"")  # not read, not hashed
-    fresh = setups.config_key(str(cfg))  # now: inside the window
+    fresh = setups.config_key(str(cfg), time.time_ns())  # now: inside the window
     assert fresh[0] == fields and len(fresh[1]) == 16
 
 
@@ -65,12 +65,12 @@ def test_inside_the_window_the_content_decides(tmp_path: Path) -> None:
     """Two edits in one timestamp granule may leave every stat field alike: the hash differs."""
     cfg = tmp_path / "boundary.toml"
     cfg.write_text('phase = "off"\n')
-    before = setups.config_key(str(cfg))
+    before = setups.config_key(str(cfg), time.time_ns())
     _same_stat_edit(cfg, 'phase = "ask"\n')
-    after = setups.config_key(str(cfg))
+    after = setups.config_key(str(cfg), time.time_ns())
     assert before[1] and after[1] and before[1] != after[1]
     _same_stat_edit(cfg, 'phase = "off"\n')
-    assert setups.config_key(str(cfg))[1] == before[1]
+    assert setups.config_key(str(cfg), time.time_ns())[1] == before[1]
 
 
 def _project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -110,3 +110,29 @@ def test_a_settled_config_is_not_hashed_and_its_next_edit_is_seen(
     time.sleep(0.05)  # the edit lands in a later timestamp granule, as a settled key's does
     _same_stat_edit(cfg, 'phase = "ask"\n')
     assert setups.setup(str(root), env).phase == Phase.ASK
+
+
+def _no_clock() -> int:
+    raise AssertionError("a settled key is compared without the clock (and without a hash)")
+
+
+@pytest.mark.skipif(setups.HASH_ALWAYS, reason="Windows hashes every time")
+def test_a_settled_key_is_compared_by_its_stat_fields(tmp_path: Path) -> None:
+    cfg = tmp_path / "boundary.toml"
+    cfg.write_text('phase = "off"\n')
+    st = cfg.stat()
+    key = setups.config_key(str(cfg), max(st.st_ctime_ns, st.st_mtime_ns) + RACY + 1)
+    assert setups.same_config(str(cfg), key, _no_clock)
+    time.sleep(0.05)  # a later timestamp granule
+    _same_stat_edit(cfg, 'phase = "ask"\n')
+    assert not setups.same_config(str(cfg), key, _no_clock)
+
+
+def test_a_racy_key_is_compared_by_content(tmp_path: Path) -> None:
+    cfg = tmp_path / "boundary.toml"
+    cfg.write_text('phase = "off"\n')
+    key = setups.config_key(str(cfg), time.time_ns())
+    assert key[1]  # just written: hashed
+    assert setups.same_config(str(cfg), key)
+    _same_stat_edit(cfg, 'phase = "ask"\n')
+    assert not setups.same_config(str(cfg), key)

@@ -82,23 +82,27 @@ def settled(ctime_ns: int, mtime_ns: int, now_ns: int, *, hash_always: bool = HA
     every write and every ``utime`` sets the ctime to the current time, and nothing a user
     runs sets it back; an atomic replace changes the inode. Not when ctime or mtime is within
     ``RACY_NS`` of ``now_ns`` or later, and never on Windows."""
-    return not hash_always and max(ctime_ns, mtime_ns) < now_ns - RACY_NS
+    limit = now_ns - RACY_NS
+    return not hash_always and ctime_ns < limit and mtime_ns < limit
 
 
-def config_key(path: str, now_ns: int | None = None) -> ConfigKey:
-    """The key of the config file at ``path``, taken at ``now_ns`` (the wall clock): equal
-    to an earlier one only when the file's bytes are (up to the bound). Its stat fields, plus
-    a hash of the content unless they are ``settled``; ((-2, mode), b"") when not a regular
-    file."""
+def stat_fields(path: str) -> tuple[int, ...]:
+    """(device, inode, size, mtime, ctime) of a regular file; (-1,) when missing or
+    unreadable, (-2, mode) when not a regular file."""
     try:
         st = os.stat(path)
     except OSError:
-        return NO_CONFIG
+        return NO_CONFIG[0]
     if not stat.S_ISREG(st.st_mode):
-        return ((-2, st.st_mode), b"")
-    fields = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    now_ns = time.time_ns() if now_ns is None else now_ns
-    if settled(st.st_ctime_ns, st.st_mtime_ns, now_ns):
+        return (-2, st.st_mode)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def config_key(path: str, now_ns: int) -> ConfigKey:
+    """The key of the config file at ``path``, taken at ``now_ns`` (the wall clock): its stat
+    fields, plus a hash of its content (up to the bound) unless they are ``settled``."""
+    fields = stat_fields(path)
+    if len(fields) < 5 or settled(fields[4], fields[3], now_ns):
         return (fields, b"")
     try:
         with open(path, "rb") as f:
@@ -106,6 +110,15 @@ def config_key(path: str, now_ns: int | None = None) -> ConfigKey:
     except OSError:
         return NO_CONFIG
     return (fields, hashlib.blake2b(data, digest_size=16).digest())
+
+
+def same_config(path: str, key: ConfigKey, wall: Callable[[], int] = time.time_ns) -> bool:
+    """Whether the file at ``path`` still is what ``key`` was taken of. A settled key's stat
+    fields show any later edit (the clock is not read); one taken while racy is taken again
+    and the content decides."""
+    if key[1]:
+        return config_key(path, wall()) == key
+    return stat_fields(path) == key[0]
 
 
 @functools.lru_cache(maxsize=1)
@@ -239,10 +252,10 @@ class SetupCache:
         form; loaded again when the file's content (or stat key) changed. With
         ``compiled_dir``, a file validated by an earlier process is taken from there
         (``config.load_compiled``, ADR 0030)."""
-        key = config_key(path, self.wall())
         hit = self.configs.get((path, home))
-        if hit and hit[0] == key:
+        if hit and same_config(path, hit[0], self.wall):
             return hit[1], hit[2]
+        key = config_key(path, self.wall())  # taken before the file is read
         if key[0][0] == -2:  # a FIFO or a device would block the read until Claude Code's timeout
             loaded: Config | ConfigProblem = ConfigProblem(path, "", "not a regular file")
         else:
@@ -267,7 +280,7 @@ class SetupCache:
         if (
             hit is not None
             and self.clock() < hit[0]
-            and config_key(hit[2].config_file, self.wall()) == hit[1]
+            and same_config(hit[2].config_file, hit[1], self.wall)
         ):
             return hit[2]
         made, expires = self._gather(root_hint, environ, config_file, phase_override)
