@@ -64,13 +64,16 @@ def foreign_setup(
     local = config_file or _local_config(environ)
     key = (platform, cwd, recorded, local, phase_override, *map(environ.get, wire.DECISION_ENV))
     hit = _FOREIGN.get(key)
-    if hit is not None and (local is None or setups.config_key(local) == hit[0]):
+    if hit is not None and (local is None or setups.same_config(local, hit[0])):
         return hit[1]
     made = _foreign_setup(cwd, recorded, platform, local, environ, phase_override)
     if len(_FOREIGN) > 256:
         _FOREIGN.clear()
     # the key the config was loaded under (taken before reading it), not a newer one
-    _FOREIGN[key] = (setups.CACHE.configs[(local, made.home)][0] if local else (-1, -1, b""), made)
+    _FOREIGN[key] = (
+        setups.CACHE.configs[(local, made.home)][0] if local else setups.NO_CONFIG,
+        made,
+    )
     return made
 
 

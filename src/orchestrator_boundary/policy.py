@@ -67,14 +67,20 @@ TARGET_RULES: tuple[TargetRule, ...] = (
 )
 
 
-def _first_target_finding(call: Call) -> tuple[Violation | None, TargetRule | None, int]:
-    """The first target's violation, the target rule that found it, how many were judged."""
-    for n, target in enumerate(call.targets, 1):
+def _first_target_finding(
+    call: Call,
+) -> tuple[Violation | None, TargetRule | None, tuple[str, ...]]:
+    """The first target's violation, the target rule that found it, and the targets judged
+    until then (all of them when none broke a rule), as shown, each listed once."""
+    judged: dict[str, None] = {}
+    for target in call.targets:
+        if target.shown:
+            judged[target.shown] = None
         for rule in TARGET_RULES:
             found = rule(call, target)
             if found is not None:
-                return found, rule, n
-    return None, None, len(call.targets)
+                return found, rule, tuple(judged)
+    return None, None, tuple(judged)
 
 
 NOTHING_FOUND = Findings(None, None)
@@ -179,7 +185,7 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
     call = touched(payload, rules, context)
     if not payload.tool_name:
         return Assessment(call.session, payload.tool_name, call.classification)
-    target, by, decided_at = _first_target_finding(call) if call.targets else (None, None, 0)
+    target, by, paths = _first_target_finding(call) if call.targets else (None, None, ())
     bash_found, advisory = None, ""
     if target is None and call.analysis is not None:
         bash_found, advisory = bash_findings(call)
@@ -194,12 +200,6 @@ def assess(payload: HookPayload, rules: RuleSet, context: Context) -> Assessment
         violation = rule(call, found)
         if violation is not None:
             break
-    # the targets judged until one decided (all of them when none did), each listed once
-    paths = (
-        tuple(dict.fromkeys([t.shown for t in call.targets[:decided_at] if t.shown]))
-        if decided_at
-        else ()
-    )
     return Assessment(
         call.session,
         payload.tool_name,

@@ -6,11 +6,12 @@ incl. the protected set: ~20 realpath() calls) is reused by a long-lived process
 evaluator, replay) for at most ``SetupCache.ttl`` seconds after its file-system facts were
 gathered, so a new symlink is seen within that. The root and the protected set are also
 shared between Setups (another environment, the same project) under the same bound. A config
-file is reloaded as soon as its content changes: its key is its stat key plus a hash of its
-bytes, read on every call (the file is tiny), so an edit that keeps size and mtime is seen on
-the next call too. Agent definitions live in that file; the environment a Setup reads is in
-its key (``wire.DECISION_ENV``). A one-shot hook process gathers everything
-once anyway.
+file is reloaded as soon as its content changes, on the next call (``config_key``, ADR 0036):
+its key is its device, inode, size, mtime and ctime, plus a hash of its bytes while those
+could still be shared by a later edit (a ctime or mtime within ``RACY_NS`` of the moment the
+key is taken, or later) and always on Windows. Agent definitions live in that file; the
+environment a Setup reads is in its key (``wire.DECISION_ENV``). A one-shot hook process
+gathers everything once anyway.
 """
 
 from __future__ import annotations
@@ -63,33 +64,61 @@ class Setup:
     context: Context  # what the policy core is told about the environment
 
 
-def stat_key(path: str) -> tuple[int, int]:
-    """(mtime, size) of a regular file; (-1, -1) when missing, (-2, mode) when not regular."""
+MAX_CONFIG_HASH_BYTES = 4 * 1024 * 1024  # a larger config is hashed by its first bytes + stat
+# A stat key is trusted once its ctime and mtime are this far behind the clock: a later edit
+# then gets a later ctime. Nearer (or ahead), a second edit may share every stat field (one
+# timestamp granule: a jiffy on Linux, 2 s on FAT), so the content's hash decides, as git
+# does for a "racily clean" index entry.
+RACY_NS = 3_000_000_000
+# On Windows st_ctime is the creation time, which an edit does not change: always hash there.
+HASH_ALWAYS = os.name == "nt"
+# (device, inode, size, mtime, ctime) or a marker, and the content's hash (b"": not needed)
+ConfigKey = tuple[tuple[int, ...], bytes]
+NO_CONFIG: ConfigKey = ((-1,), b"")  # no file, or unreadable; a new file changes the key
+
+
+def settled(ctime_ns: int, mtime_ns: int, now_ns: int, *, hash_always: bool = HASH_ALWAYS) -> bool:
+    """Whether a file's stat fields alone will show any later edit of it (ADR 0036): on POSIX
+    every write and every ``utime`` sets the ctime to the current time, and nothing a user
+    runs sets it back; an atomic replace changes the inode. Not when ctime or mtime is within
+    ``RACY_NS`` of ``now_ns`` or later, and never on Windows."""
+    limit = now_ns - RACY_NS
+    return not hash_always and ctime_ns < limit and mtime_ns < limit
+
+
+def stat_fields(path: str) -> tuple[int, ...]:
+    """(device, inode, size, mtime, ctime) of a regular file; (-1,) when missing or
+    unreadable, (-2, mode) when not a regular file."""
     try:
         st = os.stat(path)
     except OSError:
-        return (-1, -1)
+        return NO_CONFIG[0]
     if not stat.S_ISREG(st.st_mode):
         return (-2, st.st_mode)
-    return (st.st_mtime_ns, st.st_size)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-MAX_CONFIG_HASH_BYTES = 4 * 1024 * 1024  # a larger config is hashed by its first bytes + stat
-ConfigKey = tuple[int, int, bytes]
-
-
-def config_key(path: str) -> ConfigKey:
-    """The stat key of ``path`` and a hash of its content: equal only when the bytes are
-    (up to the bound). The stat key alone misses an edit that keeps size and mtime."""
-    mtime, size = stat_key(path)
-    if mtime < 0:
-        return (mtime, size, b"")
+def config_key(path: str, now_ns: int) -> ConfigKey:
+    """The key of the config file at ``path``, taken at ``now_ns`` (the wall clock): its stat
+    fields, plus a hash of its content (up to the bound) unless they are ``settled``."""
+    fields = stat_fields(path)
+    if len(fields) < 5 or settled(fields[4], fields[3], now_ns):
+        return (fields, b"")
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_CONFIG_HASH_BYTES)
     except OSError:
-        return (-1, -1, b"")
-    return (mtime, size, hashlib.blake2b(data, digest_size=16).digest())
+        return NO_CONFIG
+    return (fields, hashlib.blake2b(data, digest_size=16).digest())
+
+
+def same_config(path: str, key: ConfigKey, wall: Callable[[], int] = time.time_ns) -> bool:
+    """Whether the file at ``path`` still is what ``key`` was taken of. A settled key's stat
+    fields show any later edit (the clock is not read); one taken while racy is taken again
+    and the content decides."""
+    if key[1]:
+        return config_key(path, wall()) == key
+    return stat_fields(path) == key[0]
 
 
 @functools.lru_cache(maxsize=1)
@@ -187,8 +216,14 @@ def phase_of(
 class SetupCache:
     """Everything a long-lived process reuses between calls, each kind in its own field."""
 
-    def __init__(self, ttl: float = FS_TTL, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        ttl: float = FS_TTL,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], int] = time.time_ns,
+    ) -> None:
         self.ttl, self.clock = ttl, clock
+        self.wall = wall  # the wall clock a config key is taken at (``config_key``)
         # a hook process keeps what it validated for the next one (``keep_compiled``)
         self.compiled = False
         # (config file, home) -> (its config key when read, the config or its problem, compiled)
@@ -217,11 +252,11 @@ class SetupCache:
         form; loaded again when the file's content (or stat key) changed. With
         ``compiled_dir``, a file validated by an earlier process is taken from there
         (``config.load_compiled``, ADR 0030)."""
-        key = config_key(path)
         hit = self.configs.get((path, home))
-        if hit and hit[0] == key:  # (-1, -1): no file, or unreadable; a new file changes it
+        if hit and same_config(path, hit[0], self.wall):
             return hit[1], hit[2]
-        if key[0] == -2:  # a FIFO or a device would block the read until Claude Code's timeout
+        key = config_key(path, self.wall())  # taken before the file is read
+        if key[0][0] == -2:  # a FIFO or a device would block the read until Claude Code's timeout
             loaded: Config | ConfigProblem = ConfigProblem(path, "", "not a regular file")
         else:
             folder = compiled_folder(compiled_dir) if compiled_dir else None
@@ -242,7 +277,11 @@ class SetupCache:
         ``KEY_ENV`` while the config file's content is unchanged, for at most ttl."""
         key = (root_hint, config_file, phase_override, *map(environ.get, KEY_ENV))
         hit = self.setups.get(key)
-        if hit is not None and self.clock() < hit[0] and config_key(hit[2].config_file) == hit[1]:
+        if (
+            hit is not None
+            and self.clock() < hit[0]
+            and same_config(hit[2].config_file, hit[1], self.wall)
+        ):
             return hit[2]
         made, expires = self._gather(root_hint, environ, config_file, phase_override)
         if len(self.setups) > 256:
