@@ -34,9 +34,7 @@ def bash_findings(call: Call) -> tuple[Violation | None, str]:
     analysis, command = call.analysis, call.command
     if not call.main or analysis is None or command is None:
         return None, ""
-    import orchestrator_boundary.bash as bash  # loaded by the analysis already
-
-    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # text not (all) read
+    if analysis.unread:
         return bash_mode(call, Code.BASH_UNPARSEABLE, command, analysis.error)
     deny = call.rules.config.bash.deny_commands
     for cmd in analysis.commands:
@@ -48,7 +46,7 @@ def bash_findings(call: Call) -> tuple[Violation | None, str]:
                 delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types),
                 command=cmd.text,
             ), ""
-    if analysis.status is bash.Status.OPAQUE:
+    if analysis.unseen:
         parts = "; ".join(c.text for c in analysis.opaque[:3]) or command
         return bash_mode(call, Code.BASH_OPAQUE, parts, "its effects cannot be known")
     return None, ""

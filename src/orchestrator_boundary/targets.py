@@ -96,13 +96,11 @@ def _write_touches(
 
 
 def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effect) -> Target:
-    import orchestrator_boundary.bash as bash  # loaded by the analysis already
-
-    if effect.kind is bash.EffectKind.CONTROL:  # `orchestrator-boundary phase off`, by any route
+    if effect.changes_boundary:  # `orchestrator-boundary phase off`, by any route
         located = Located(effect.path, (), (), "changes the boundary itself")
         shown = effect.path or "orchestrator-boundary"
         return Target(located, shown, effect.command, control=True, write=False, named=False)
-    deletes = effect.kind is bash.EffectKind.DELETE
+    deletes = effect.deletes
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
         located = Located(effect.path, (), (), unknown)
@@ -132,10 +130,10 @@ def analysed(
         command, cwd=cwd, home=context.home, read_only_commands=rules.read_only, shell=shell
     )
     for _ in range(SCRIPT_ROUNDS):
-        wanted = {c.script for c in analysis.commands if c.script and c.script not in read}
+        wanted = [path for path in analysis.scripts if path not in read]
         if not wanted:
             break
-        for path in sorted(wanted):
+        for path in wanted:
             read[path] = context.fs.script_text(path, SCRIPT_MAX_BYTES)
         texts = {path: text for path, text in read.items() if text is not None}
         if not texts:
@@ -164,12 +162,10 @@ def _bash_touches(
     if not isinstance(command, str):
         missing = Located("", (), (), "no command text")
         return (Target(missing, "?", "?", tamper=False, write=main, named=False),), None, None
-    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
-
     shell = "powershell" if language == "powershell" else "bash"
     analysis = analysed(command, payload.cwd or context.root, rules, context, shell)
     targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
-    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+    if analysis.unread:  # its words may name a protected file
         text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets += (
             Target(text, "", command[:200], True, config=False, write=False, named=False,
@@ -200,14 +196,12 @@ def _command_targets(
 ) -> list[Target]:
     """A command line an unknown tool runs (an MCP shell tool): the Bash analysis's effects,
     each checked by the tamper rule only (running the product's CLI, a protected file)."""
-    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
-
     analysis = analysed(command, payload.cwd or context.root, rules, context)
     targets = [
         replace(_effect_target(context, False, insensitive, e), config=False, write=False)
         for e in analysis.effects
     ]
-    if analysis.status is bash.Status.UNPARSEABLE or analysis.exhausted:  # words may name one
+    if analysis.unread:  # its words may name a protected file
         text = Located(command, (), (), analysis.error or "the command text does not parse")
         targets.append(
             Target(text, "", command[:200], config=False, write=False, named=False,

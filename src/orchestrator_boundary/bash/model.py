@@ -54,6 +54,16 @@ class Effect:
     # (pattern, case-insensitive) are deleted; () when nothing narrows it (issue 14 point 6)
     names: tuple[tuple[str, bool], ...] = ()
 
+    # What the policy asks of an effect, so that it needs no import of this module's enums
+    # (a hook process loads the analysis only for a call with a command, ADR 0030).
+    @property
+    def changes_boundary(self) -> bool:
+        return self.kind is EffectKind.CONTROL
+
+    @property
+    def deletes(self) -> bool:
+        return self.kind is EffectKind.DELETE
+
 
 @dataclass(frozen=True, slots=True)
 class Command:
@@ -79,6 +89,17 @@ class BashAnalysis:
     # OPAQUE because the step budget ran out before the whole text was read: nothing in the
     # text is known, so its words are still checked against the protected files (targets.py)
     exhausted: bool = False
+    scripts: tuple[str, ...] = ()  # the script files its commands run (Command.script), once
+
+    @property
+    def unread(self) -> bool:
+        """The text was not (all) read: it does not parse, or the budget ran out."""
+        return self.status is Status.UNPARSEABLE or self.exhausted
+
+    @property
+    def unseen(self) -> bool:
+        """Something in it may write what the analysis cannot see (``opaque``)."""
+        return self.status is Status.OPAQUE
 
 
 def summarize(commands: Iterable[Command], error: str = "") -> BashAnalysis:
@@ -94,4 +115,5 @@ def summarize(commands: Iterable[Command], error: str = "") -> BashAnalysis:
         elif cmd.status is Status.OPAQUE:
             opaque.append(cmd)
         effects.extend(cmd.effects)
-    return BashAnalysis(status, listed, tuple(effects), error, tuple(opaque))
+    scripts = tuple(dict.fromkeys(c.script for c in opaque if c.script))
+    return BashAnalysis(status, listed, tuple(effects), error, tuple(opaque), scripts=scripts)
