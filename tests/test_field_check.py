@@ -135,16 +135,25 @@ def test_a_file_changed_between_pre_and_post_of_a_read_only_command(project: Pat
         ("echo hi > out.txt", "writes", [], None),
         ("mkdir -p d && echo x > d/new.txt && rm gone.txt", "writes", [], None),
         ("echo hi > out.txt; cp out.txt copy.txt", "writes", [], None),
-        ("sh ./script.sh", "opaque", [], ["made.txt"]),
+        ("python3 ./script.py", "opaque", [], ["made.txt"]),
+        ("sh ./script.sh", "opaque", [], None),  # its text is read: made.txt was predicted
         ("ls -la && git status --short 2>/dev/null; true", "read_only", [], None),
     ],
-    ids=["redirect", "folder-file-remove", "copy", "opaque-script", "truly-read-only"],
+    ids=[
+        "redirect",
+        "folder-file-remove",
+        "copy",
+        "opaque-script",
+        "shell-script-read",
+        "truly-read-only",
+    ],
 )
 def test_what_the_analysis_predicted_is_no_miss(
     project: Path, command: str, label: str, missed: list[str], opaque: list[str] | None
 ) -> None:
     (project / "gone.txt").write_text("g")
     (project / "script.sh").write_text("echo m > made.txt\n")
+    (project / "script.py").write_text("open('made.txt', 'w').write('m')\n")
     found = Calls(project).run(command)
     assert (found["label"], found["missed"], found.get("opaque")) == (label, missed, opaque)
 
