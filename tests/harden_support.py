@@ -145,3 +145,18 @@ def make_project(tmp_path: Path) -> Project:
 
 def parse_answer(answer: HookAnswer) -> dict[str, Any] | None:
     return json.loads(answer.stdout) if answer.stdout else None
+
+
+def same_stat_edit(path: Path, text: str) -> None:
+    """Rewrite ``path`` in place with as many bytes and put its mtime back: size, mtime and
+    inode unchanged, so only the content (and the ctime) tells the edit."""
+    before = path.stat()
+    assert len(text.encode()) == before.st_size
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (
+        before.st_size,
+        before.st_mtime_ns,
+        before.st_ino,
+    )

@@ -3,11 +3,11 @@ content's hash only while a second edit could still share them."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import pytest
+from harden_support import same_stat_edit
 
 from orchestrator_boundary import setups
 from orchestrator_boundary.phase import Phase
@@ -35,20 +35,6 @@ def test_when_the_stat_fields_alone_are_trusted(case: str) -> None:
     assert setups.settled(ctime, mtime, NOW, hash_always=hash_always) is expected
 
 
-def _same_stat_edit(path: Path, text: str) -> None:
-    """Rewrite ``path`` in place with as many bytes and put its mtime back."""
-    before = path.stat()
-    assert len(text.encode()) == before.st_size
-    path.write_text(text)
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    after = path.stat()
-    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
-        before.st_ino,
-        before.st_size,
-        before.st_mtime_ns,
-    )
-
-
 @pytest.mark.skipif(setups.HASH_ALWAYS, reason="Windows hashes every time")
 def test_a_settled_file_is_keyed_by_its_stat_fields_alone(tmp_path: Path) -> None:
     cfg = tmp_path / "boundary.toml"
@@ -66,10 +52,10 @@ def test_inside_the_window_the_content_decides(tmp_path: Path) -> None:
     cfg = tmp_path / "boundary.toml"
     cfg.write_text('phase = "off"\n')
     before = setups.config_key(str(cfg), time.time_ns())
-    _same_stat_edit(cfg, 'phase = "ask"\n')
+    same_stat_edit(cfg, 'phase = "ask"\n')
     after = setups.config_key(str(cfg), time.time_ns())
     assert before[1] and after[1] and before[1] != after[1]
-    _same_stat_edit(cfg, 'phase = "off"\n')
+    same_stat_edit(cfg, 'phase = "off"\n')
     assert setups.config_key(str(cfg), time.time_ns())[1] == before[1]
 
 
@@ -88,7 +74,7 @@ def test_an_edit_inside_the_window_keeping_size_and_mtime_is_seen(
     cfg.write_text('phase = "off"\n')
     assert setups.setup(str(root), env).phase == Phase.OFF
     assert setups.CACHE.configs[(str(cfg), str(tmp_path))][0][1]  # hashed: just written
-    _same_stat_edit(cfg, 'phase = "ask"\n')
+    same_stat_edit(cfg, 'phase = "ask"\n')
     assert setups.setup(str(root), env).phase == Phase.ASK
 
 
@@ -108,7 +94,7 @@ def test_a_settled_config_is_not_hashed_and_its_next_edit_is_seen(
     assert setups.CACHE.configs[(str(cfg), str(tmp_path))][0][1] == b""  # not hashed
     assert setups.setup(str(root), env) is first
     time.sleep(0.05)  # the edit lands in a later timestamp granule, as a settled key's does
-    _same_stat_edit(cfg, 'phase = "ask"\n')
+    same_stat_edit(cfg, 'phase = "ask"\n')
     assert setups.setup(str(root), env).phase == Phase.ASK
 
 
@@ -124,7 +110,7 @@ def test_a_settled_key_is_compared_by_its_stat_fields(tmp_path: Path) -> None:
     key = setups.config_key(str(cfg), max(st.st_ctime_ns, st.st_mtime_ns) + RACY + 1)
     assert setups.same_config(str(cfg), key, _no_clock)
     time.sleep(0.05)  # a later timestamp granule
-    _same_stat_edit(cfg, 'phase = "ask"\n')
+    same_stat_edit(cfg, 'phase = "ask"\n')
     assert not setups.same_config(str(cfg), key, _no_clock)
 
 
@@ -134,5 +120,5 @@ def test_a_racy_key_is_compared_by_content(tmp_path: Path) -> None:
     key = setups.config_key(str(cfg), time.time_ns())
     assert key[1]  # just written: hashed
     assert setups.same_config(str(cfg), key)
-    _same_stat_edit(cfg, 'phase = "ask"\n')
+    same_stat_edit(cfg, 'phase = "ask"\n')
     assert not setups.same_config(str(cfg), key)

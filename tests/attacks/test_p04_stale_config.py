@@ -4,11 +4,10 @@ runs in. Each attack: a call that goes through, the change, and the next call th
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
+from harden_support import same_stat_edit
 
 from .support import Arena, route_params
 
@@ -19,20 +18,6 @@ UNPROTECTED = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n[protect
 PROTECTED = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n[protect]\npaths = ["src/vault.txt"]\n'
 SCOPED = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"       ]\n'
 NARROW = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["docs/**"  ]\n'
-
-
-def _same_stat_edit(path: Path, text: str) -> None:
-    """Rewrite ``path`` in place and put its mtime back: size, mtime and inode unchanged."""
-    before = path.stat()
-    assert len(text.encode()) == before.st_size
-    path.write_text(text)
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    after = path.stat()
-    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (
-        before.st_size,
-        before.st_mtime_ns,
-        before.st_ino,
-    )
 
 
 # (first config, second config, caller, target, code expected after the change)
@@ -72,7 +57,7 @@ def test_a_config_edit_keeping_size_and_mtime_is_seen_on_the_next_call(
         return got.decision, got.code
 
     assert call()[0] == "none"
-    _same_stat_edit(cfg, second)
+    same_stat_edit(cfg, second)
     assert call() == ("deny", code)
 
 
