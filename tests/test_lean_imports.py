@@ -27,6 +27,7 @@ from orchestrator_boundary import registration
 NOT_FOR_A_READ = frozenset(
     {"pathspec", "sqlite3", "pydantic", "tomllib", "tree_sitter"}
     | {"structlog", "asyncio", "ssl", "logging"}
+    | {"dataclasses", "inspect"}  # the package's value classes are ``values`` (ADR 0042)
 )
 # Nor, of the package, what only other calls reach (issue 15 point 7): the field check (warn
 # only, ADR 0029), the Bash model and analysis (a command), the delegation-contract rules and
@@ -39,8 +40,14 @@ PACKAGE_NOT_FOR_A_READ = frozenset(
 NOT_FOR_A_READ |= {"urllib", "ipaddress", "zlib"}
 # A denied orchestrator Write matches its path against write_allow (pathspec), and is denied
 # before its staleness is asked of the state store (pathspec imports pathlib, and so
-# urllib.parse and ipaddress).
-NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ - {"pathspec", "urllib", "ipaddress"}
+# urllib.parse and ipaddress; and dataclasses, and so inspect, for its own classes).
+NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ - {
+    "pathspec",
+    "urllib",
+    "ipaddress",
+    "dataclasses",
+    "inspect",
+}
 
 CONFIG = """\
 [orchestrator]

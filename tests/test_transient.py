@@ -9,7 +9,6 @@ frozen at run time.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from orchestrator_boundary.protect import Protected
 from orchestrator_boundary.session import Session, SessionKind
 from orchestrator_boundary.setups import setup
 from orchestrator_boundary.tools import Classification, ToolClass
+from orchestrator_boundary.values import FrozenError
 from orchestrator_boundary.verdict import Decision, Verdict
 from orchestrator_boundary.violation import Assessment, Code, Violation
 
@@ -108,7 +108,7 @@ def test_what_later_calls_read_again_stays_frozen_at_run_time(tmp_path: Path) ->
         (analysis.effects[0], "path"),
     ]
     for obj, field in shared:
-        with pytest.raises(dataclasses.FrozenInstanceError):
+        with pytest.raises(FrozenError):
             setattr(obj, field, None)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenError):
         Config().phase = Phase.OFF  # type: ignore[misc]

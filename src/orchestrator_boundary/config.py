@@ -4,10 +4,10 @@ Unknown keys and wrong types are errors: a typo must never silently weaken a rul
 that cannot be loaded is returned as a ``ConfigProblem`` (file, key, problem); the policy then
 blocks writes as in ``enforce`` until it is fixed.
 
-The values here are plain frozen dataclasses, so that a hook reads them without importing the
-validation library or a TOML parser: ``config_schema`` validates a file's TOML (pydantic, imported
-only then) into these values, and ``load_compiled`` keeps them, compiled, for the next hook
-process (ADR 0030). ``to_data``/``from_data`` are that compiled form.
+The values here are plain frozen values (``values.frozen``), so that a hook reads them without
+importing the validation library or a TOML parser: ``config_schema`` validates a file's TOML
+(pydantic, imported only then) into these values, and ``load_compiled`` keeps them, compiled,
+for the next hook process (ADR 0030). ``to_data``/``from_data`` are that compiled form.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from orchestrator_boundary import wire
@@ -36,6 +35,7 @@ from orchestrator_boundary.config_values import (
 from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.tools import ToolClass, tool_list_notes, unknown_tool_names
+from orchestrator_boundary.values import as_dict, frozen
 from orchestrator_boundary.wire import CONFIG_ENV
 
 __all__ = [
@@ -59,7 +59,7 @@ __all__ = [
 DEFAULT_CONFIG_PATH = ".claude/boundary.toml"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConfigProblem:
     file: str
     key: str
@@ -141,7 +141,7 @@ def to_data(loaded: Config | ConfigProblem) -> dict[str, Any]:
     string values, the explicitly set keys as sorted lists)."""
     if isinstance(loaded, ConfigProblem):
         return {"problem": [loaded.file, loaded.key, loaded.problem]}
-    return {"config": asdict(loaded, dict_factory=_data_of)}
+    return {"config": as_dict(loaded, dict_factory=_data_of)}
 
 
 def from_data(data: Mapping[str, Any]) -> Config | ConfigProblem:

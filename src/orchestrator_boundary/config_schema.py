@@ -23,6 +23,7 @@ from orchestrator_boundary import config_values, contracts_config, scope
 from orchestrator_boundary.contracts_config import DELIVERABLE, INTENT_ID, IntentStatus, LeaseMode
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.values import field_names
 
 
 def _valid_patterns(patterns: list[str]) -> list[str]:
@@ -199,7 +200,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, BaseModel):
         cls = PLAIN[type(value)]
         kwargs = {name: plain(getattr(value, name)) for name in type(value).model_fields}
-        if "set_fields" in cls.__dataclass_fields__:
+        if "set_fields" in field_names(cls):
             kwargs["set_fields"] = frozenset(value.model_fields_set)
         return cls(**kwargs)
     if isinstance(value, list):

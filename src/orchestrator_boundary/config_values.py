@@ -1,4 +1,4 @@
-"""The values of ``.claude/boundary.toml`` as everything reads them: plain frozen dataclasses.
+"""The values of ``.claude/boundary.toml`` as everything reads them: plain frozen values.
 
 A hook reads them without importing the validation library or a TOML parser (ADR 0030):
 ``config_schema`` validates a file into them (strictly: unknown keys and wrong types are errors,
@@ -7,12 +7,12 @@ ADR 0004), and ``config`` loads, caches and compiles them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
 from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.values import field, frozen
 
 DEFAULT_AUDIT_PATH = ".claude/boundary/audit.jsonl"
 
@@ -20,13 +20,13 @@ BashMode = Literal["allow", "warn", "deny"]
 _NOTHING_SET: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class OrchestratorConfig:
     write_allow: list[str] = field(default_factory=list)
     allow_tools: list[str] = field(default_factory=list)  # tool names/patterns, e.g. unknown MCP
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class SubagentsConfig:
     write_outside_root: list[str] = field(default_factory=list)  # absolute patterns
     # a fork of the main agent (agent_type "fork"): judged as a subagent, or by the main
@@ -34,14 +34,14 @@ class SubagentsConfig:
     fork: Literal["subagent", "orchestrator"] = "subagent"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class AgentProfile:
     tools: list[str] | None = None  # tool names or class names; None = every tool
     write_scope: list[str] | None = None  # None = anywhere inside the root
     requires: list[Deliverable] = field(default_factory=list)  # deliverables (ADR 27)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class BashConfig:
     opaque: BashMode = "allow"
     unparseable: BashMode = "deny"
@@ -51,7 +51,7 @@ class BashConfig:
     deny_commands: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class AuditConfig:
     path: str = DEFAULT_AUDIT_PATH
     max_bytes: int = 64 * 1024 * 1024  # 0 = never rotate
@@ -64,13 +64,13 @@ class AuditConfig:
         return self.set_fields
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class ProtectConfig:
     paths: list[str] = field(default_factory=list)  # more files no agent may change
     bypass_opens: bool = False  # let AMPLIFIER_BYPASS_BOUNDARY open protected files too
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class ReportConfig:
     min_days: int = 14
     min_tool_uses: int = 50
@@ -79,7 +79,7 @@ class ReportConfig:
     stop_summary: bool = False  # a one-screen session summary when the main agent stops
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class Config:
     phase: Phase = DEFAULT_PHASE
     orchestrator: OrchestratorConfig = field(default_factory=OrchestratorConfig)

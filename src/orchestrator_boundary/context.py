@@ -4,18 +4,18 @@ the protected set, the agent types that are defined, and per call the delegation
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from orchestrator_boundary.config import ConfigProblem
 from orchestrator_boundary.paths import FileSystem
 from orchestrator_boundary.protect import EMPTY, ProtectedSet
+from orchestrator_boundary.values import frozen
 
 if TYPE_CHECKING:
     from orchestrator_boundary.delegation import Ledger
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Context:
     root: str  # the project root, resolved
     fs: FileSystem

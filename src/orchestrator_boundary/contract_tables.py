@@ -8,11 +8,10 @@ consults them (an orchestrator's Read, issue 15 point 7).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final, Protocol
 
 from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import frozen, transient
 
 MAIN: Final = "main"  # the main agent's key in the state where an agent id is expected
 
@@ -26,7 +25,7 @@ class Profile:
     requires: tuple[Deliverable, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@frozen(eq=False)
 class Contracts:
     """The contract tables of the config, compiled (``ruleset`` will hold one)."""
 

@@ -36,7 +36,7 @@ from orchestrator_boundary.delegation import (
 )
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.tools import ToolClass, classify
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 DELEGATION_SCOPE = "DELEGATION_SCOPE"
 DELEGATION_INVALID = "DELEGATION_INVALID"  # an Agent call whose contract cannot be accepted

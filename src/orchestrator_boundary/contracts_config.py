@@ -23,8 +23,9 @@ validated as strictly as the rest of the config (unknown keys and wrong types ar
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
+
+from orchestrator_boundary.values import frozen
 
 INTENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # A deliverable: "write" (a file the agent changed) or a tool name the agent used successfully.
@@ -34,7 +35,7 @@ IntentStatus = Literal["active", "planned", "paused", "done", "dropped"]
 LeaseMode = Literal["off", "warn", "enforce"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class Intent:
     owned_scope: list[str]
     description: str = ""
@@ -46,14 +47,14 @@ class Intent:
         return self.status == "active"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class DelegationConfig:
     require: bool = False
     leases: LeaseMode = "off"
     max_stop_blocks: int = 1  # 0..7: the CLI's own cap is 8 in a row
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class Deliverable:
     deliverable: str
     min: int = 1  # 1..1000

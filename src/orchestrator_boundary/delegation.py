@@ -33,7 +33,7 @@ from typing import Final, Protocol
 from orchestrator_boundary import scope
 from orchestrator_boundary.contracts_config import INTENT_ID
 from orchestrator_boundary.paths import Located
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
 MAX_SCOPE_PATTERNS = 32

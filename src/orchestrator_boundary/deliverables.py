@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from orchestrator_boundary.contracts_config import WRITE_DELIVERABLE, Deliverable
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 
 @transient

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import subprocess
 from collections import Counter
-from dataclasses import dataclass
+
+from orchestrator_boundary.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Evaluator:
     pid: int
     root: str

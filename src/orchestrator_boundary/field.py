@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from orchestrator_boundary.bash.model import BashAnalysis, Status
+from orchestrator_boundary.values import frozen
 
 MAX_LISTED = 20  # paths kept per list in the audit line; the counts say how many there were
 KNOWING = frozenset({Status.READ_ONLY.value, Status.WRITES.value})  # labels that can miss
@@ -34,7 +34,7 @@ def norm(path: str, *, fold: bool) -> str:
     return path.casefold() if fold else path
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Prediction:
     """What the analysis said a command changes."""
 
@@ -61,7 +61,7 @@ def covered(path: str, targets: Iterable[str]) -> bool:
     return any(path == t or path.startswith(t if t.endswith("/") else t + "/") for t in targets)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EditDiff:
     """Claude Code's own list of the files a Bash call changed (``bashEditDiff``)."""
 
@@ -102,7 +102,7 @@ def relative(path: str, root: str, *, fold: bool) -> str | None:
     return p[len(base) :] or None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finding:
     """The comparison of one call, as the audit line records it."""
 

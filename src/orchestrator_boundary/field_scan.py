@@ -23,7 +23,8 @@ import time
 import zlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from orchestrator_boundary.values import field, frozen
 
 SKIP_DIRS = frozenset(
     {
@@ -34,7 +35,7 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Bounds:
     entries: int = 10_000
     depth: int = 24
@@ -47,7 +48,7 @@ DIR = -1
 Signature = int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Snapshot:
     entries: dict[str, Signature] = field(default_factory=dict)  # path -> signature
     dirs: frozenset[str] = frozenset()  # folders listed completely; "" is the root
@@ -64,12 +65,13 @@ def scan(
     root: str,
     *,
     skip: Callable[[str], bool] = lambda _: False,
-    bounds: Bounds = Bounds(),
+    bounds: Bounds | None = None,
     within: Snapshot | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Snapshot:
     """The entries under ``root``; ``skip(absolute_path)`` leaves an entry out (the hook's
     own files). With ``within``: only its listed folders and folders new since it."""
+    bounds = bounds or Bounds()
     deadline = clock() + bounds.seconds
     entries: dict[str, Signature] = {}
     dirs: set[str] = set()

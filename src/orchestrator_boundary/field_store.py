@@ -12,11 +12,11 @@ the overlap test of the calls that ran beside it, and never more than ``state.MA
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
 from orchestrator_boundary.delegation import UNAVAILABLE, Unavailable
 from orchestrator_boundary.state import MAX_ROWS, Store
 from orchestrator_boundary.stores import kept
+from orchestrator_boundary.values import frozen
 
 SNAPSHOT_TTL_S = 11 * 60  # a Bash call runs 10 minutes at most
 MAX_SNAPSHOTS = 64
@@ -35,7 +35,7 @@ _OVERLAP = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CallWindow:
     """What the store knew of a call at its PostToolUse (``FieldStore.ended``)."""
 

@@ -12,10 +12,10 @@ import json
 import ntpath
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from orchestrator_boundary import hook_main, registration
+from orchestrator_boundary.values import frozen
 
 PLUGIN_NAME = "orchestrator-boundary"
 GIT_BASH_ENV = "CLAUDE_CODE_GIT_BASH_PATH"
@@ -25,7 +25,7 @@ WINDOWS_GIT_BASH = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class PluginRoute:
     root: str  # the plugin folder, ${CLAUDE_PLUGIN_ROOT}
     why: str  # how it is loaded

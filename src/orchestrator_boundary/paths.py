@@ -14,10 +14,9 @@ import ntpath
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import field
 from typing import Protocol
 
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import field, transient
 
 MAX_PATH_CHARS = 16_384
 ROOT_ITSELF = "is the project root itself"

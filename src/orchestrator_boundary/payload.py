@@ -11,17 +11,17 @@ are those of the strict model this replaced (``tests/test_payload.py`` holds the
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from orchestrator_boundary.errors import PayloadError
+from orchestrator_boundary.values import field, frozen
 
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # a Write of a large file still fits; beyond is refused
 
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen(kw_only=True)
 class HookPayload:
     hook_event_name: str
     session_id: str = ""

@@ -35,7 +35,7 @@ from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.tamper_rule import tamper
 from orchestrator_boundary.targets import Call, Target, touched
 from orchestrator_boundary.tools import ToolClass
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 from orchestrator_boundary.violation import Assessment, Code, Violation
 from orchestrator_boundary.write_rules import broken_config, config_blocks, write_rule
 

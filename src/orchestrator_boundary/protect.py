@@ -19,9 +19,9 @@ from __future__ import annotations
 import contextlib
 import posixpath
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from orchestrator_boundary.paths import FileSystem, Located, fold
+from orchestrator_boundary.values import frozen
 
 PROJECT_FILES = (
     ".claude/settings.json",
@@ -48,7 +48,7 @@ MANAGED_DIRS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Protected:
     path: str  # absolute
     folder: bool  # everything below it too
@@ -159,7 +159,7 @@ def kept_runtime(runtime: Iterable[RuntimePath], root: str, home: str | None) ->
     return [r for r in runtime if not (r[1] and any(_holds(r[0], a) for a in anchors))]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@frozen(eq=False)
 class ProtectedSet:
     """The protected entries, and the index ``hit`` looks things up in (built with the set)."""
 

@@ -8,12 +8,12 @@ write) is built here, once, instead of per call or in caches keyed by the config
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
 from orchestrator_boundary.contract_tables import Contracts, compile_contracts
 from orchestrator_boundary.tools import expand_profile_names
+from orchestrator_boundary.values import frozen
 
 _WRITERS = frozenset({"Write", "Edit", "write"})
 
@@ -21,7 +21,7 @@ _WRITERS = frozenset({"Write", "Edit", "write"})
 Writer = tuple[str, tuple[scope.Compiled, ...] | None]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@frozen(eq=False)
 class RuleSet:
     config: Config
     allow: tuple[str, ...]  # orchestrator.write_allow

@@ -12,11 +12,10 @@ whatever the order. Relative patterns never match a path outside the root.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from orchestrator_boundary.paths import Located, fold
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import frozen, transient
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy
 if TYPE_CHECKING:
@@ -27,7 +26,7 @@ class PatternError(ValueError):
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Compiled:
     """A pattern checked and anchored; its regular expression is made on first use."""
 

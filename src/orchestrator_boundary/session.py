@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 
 from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 
 class SessionKind(enum.StrEnum):

@@ -22,7 +22,6 @@ import os
 import stat
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from orchestrator_boundary import audit, wire
@@ -40,6 +39,7 @@ from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.protect import ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
+from orchestrator_boundary.values import frozen
 
 T = TypeVar("T")
 FS_TTL = 1.0
@@ -47,7 +47,7 @@ HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(wire.PACKAGE_DIR)), "ho
 FS = RealFileSystem()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Setup:
     """The environment facts for one invocation."""
 

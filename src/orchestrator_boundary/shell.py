@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary import audit, wire
@@ -27,6 +26,7 @@ from orchestrator_boundary.session import detect
 from orchestrator_boundary.setups import Setup, setup
 from orchestrator_boundary.setups import keep_compiled as keep_compiled  # for the client
 from orchestrator_boundary.tools import ToolClass, classify
+from orchestrator_boundary.values import replace
 from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide, render
 from orchestrator_boundary.violation import Assessment
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from orchestrator_boundary.values import frozen
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 EVERYTHING = ("", "*", "**", "/**", "./**", "//**", "~/**")
@@ -22,7 +23,7 @@ MODES_THAT_WRITE = ("acceptEdits", "bypassPermissions", "auto")
 _RULE = re.compile(r"^\s*([A-Za-z]+)\s*(?:\((.*)\))?\s*$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     blocking: bool  # True: no subagent write can succeed; False: some are refused
     message: str

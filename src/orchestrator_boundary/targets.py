@@ -10,7 +10,6 @@ from __future__ import annotations
 import ntpath
 import posixpath
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from orchestrator_boundary.context import Context
@@ -21,7 +20,7 @@ from orchestrator_boundary.protect import hit
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, detect
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import replace, transient
 
 if TYPE_CHECKING:  # the Bash analysis is imported by the calls that have a command (a Read
     # never does)

@@ -33,7 +33,8 @@ import re
 import shlex
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+
+from orchestrator_boundary.values import field, mutable
 
 MAX_DEPTH = 32
 MAX_NODES = 100_000  # values visited
@@ -242,7 +243,7 @@ def _home_reading(path: str, home: str | None) -> str | None:
     return home.rstrip("/\\") + "/" + path[2:]
 
 
-@dataclass
+@mutable
 class Arguments:
     """What the input of an unknown tool names (see the module's doc)."""
 

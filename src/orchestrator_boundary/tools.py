@@ -44,7 +44,7 @@ import enum
 import fnmatch
 from collections.abc import Iterable, Mapping
 
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 
 class ToolClass(enum.StrEnum):

@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import deque
-from dataclasses import dataclass, field
 from enum import Enum
+
+from orchestrator_boundary.values import field, frozen, mutable
 
 GENESIS = "0" * 64
 _CHAIN_KEY = b', "chain": "'
@@ -67,7 +68,7 @@ def seal_line(
     return sealed + b"\n", Head(seq, chain)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Sealed:
     """The place and link a chained line claims, and the bytes its chain covers."""
 
@@ -107,7 +108,7 @@ class Problem(Enum):
     START_REMOVED = "removed at the start"  # the chain's first lines are gone, not rotated
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finding:
     problem: Problem
     where: str  # "file:line", or the trail's name for a finding about the whole trail
@@ -117,7 +118,7 @@ class Finding:
         return f"{self.where}: {self.detail}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Head:
     """The trail's head record: the last line written (``seq`` and ``chain``)."""
 
@@ -125,7 +126,7 @@ class Head:
     chain: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChainResult:
     lines: int  # lines read (spooled ones included)
     chained: int
@@ -176,7 +177,7 @@ class ChainResult:
         }
 
 
-@dataclass(slots=True)
+@mutable
 class ChainCheck:
     """Feed every line of the trail in order (``feed``), then ``result``.
 

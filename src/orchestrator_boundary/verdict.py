@@ -12,7 +12,7 @@ from typing import assert_never
 
 from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 from orchestrator_boundary.violation import Assessment, Code, Violation
 
 PRE, POST = "PreToolUse", "PostToolUse"

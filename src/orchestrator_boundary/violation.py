@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from orchestrator_boundary.session import Session
 from orchestrator_boundary.tools import Classification
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 if TYPE_CHECKING:  # the Bash model is imported by the calls that analyse a command
     from orchestrator_boundary.bash.model import BashAnalysis

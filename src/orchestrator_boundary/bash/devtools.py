@@ -8,7 +8,6 @@ does not know makes the command opaque (the effects found are kept) (ADR 0021).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import parse, spec
@@ -24,11 +23,12 @@ from orchestrator_boundary.bash.outcome import (
     writes,
 )
 from orchestrator_boundary.bash.words import Word, lit
+from orchestrator_boundary.values import frozen
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Formatter:
     writes_by_default: bool  # black, rustfmt: rewrite files unless told to check
     write: frozenset[str]  # flags that make it rewrite files (prettier --write, gofmt -w)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from orchestrator_boundary.bash import boundary_cli, claude_cli
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.paths import basename
@@ -15,6 +13,7 @@ from orchestrator_boundary.bash.readonly_data import (
 )
 from orchestrator_boundary.bash.unwrap import run_script, unwrap
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.values import replace
 
 _ALIASES = {
     "nodejs": "node",

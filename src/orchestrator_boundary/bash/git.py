@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from orchestrator_boundary.bash.git_modes import (
     APPLY_CHECK,
@@ -42,6 +41,7 @@ from orchestrator_boundary.bash.outcome import (
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.readonly_data import GIT_SAFE_CONFIG_PREFIXES, names
 from orchestrator_boundary.bash.words import Word, lit
+from orchestrator_boundary.values import replace
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
 _REPO_STATE = names(

@@ -11,11 +11,10 @@ such, even where git would call the abbreviation ambiguous; any other option is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from orchestrator_boundary.bash.options import Spec, spec
 from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.values import field, frozen
 
 # Options of the reading subcommands that write a file, and ones that run a program (a diff
 # driver, a textconv or clean/smudge filter, gpg, a pager on the matches, a remote command).
@@ -29,7 +28,7 @@ RUNNING = RUNS_TEXT + RUNS_CONFIG
 DIGITS = "0123456789"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Judged:
     parsed: Parsed
     writing: str | None = None  # the word naming a writing option (``--outp``)

@@ -8,9 +8,8 @@ literal target (ln), else an unknown location, which the policy treats as outsid
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from orchestrator_boundary.bash.model import Command, Effect, Status, worst
+from orchestrator_boundary.values import replace
 
 
 def _makes_link(effect: Effect) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+from orchestrator_boundary.values import field, frozen
 
 
 class EffectKind(enum.StrEnum):
@@ -40,7 +41,7 @@ def worst(a: Status, b: Status) -> Status:
     return b if _RANK[b] > _RANK[a] else a
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Effect:
     kind: EffectKind
     path: str  # as written in the command text ("" when no literal target is known)
@@ -65,7 +66,7 @@ class Effect:
         return self.kind is EffectKind.DELETE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Command:
     """One simple command the text can run (after unwrapping sudo/env/bash -c/...)."""
 
@@ -79,7 +80,7 @@ class Command:
     script: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BashAnalysis:
     status: Status
     commands: tuple[Command, ...] = ()

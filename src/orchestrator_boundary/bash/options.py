@@ -10,13 +10,12 @@ reported in ``Parsed.unknown``: the caller then answers ``opaque``, never ``read
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.values import field, frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Spec:
     flags: str = ""  # short options without a value
     valued: str = ""  # short options with a value (attached or the next word)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.values import field, mutable
 
 
-@dataclass(slots=True)
+@mutable
 class Parsed:
     opts: list[tuple[str, Word | None]] = field(default_factory=list)
     pos: list[Word] = field(default_factory=list)

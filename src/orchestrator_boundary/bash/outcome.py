@@ -7,14 +7,13 @@ modules (named ``outcome`` rather than ``facts``: ``policy.Facts`` is another th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Protocol
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, Budget, BudgetExhausted
 from orchestrator_boundary.bash.model import Command, EffectKind, Status
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import replace, transient
 
 
 @transient

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 
 @transient

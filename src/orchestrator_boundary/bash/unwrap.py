@@ -7,7 +7,6 @@ decides by itself (``bash script.sh`` is opaque), or None when ``prog`` is no wr
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
 from orchestrator_boundary.bash.envvars import code_in, dangerous, split_assignment
@@ -34,6 +33,7 @@ from orchestrator_boundary.bash.unwrap_data import (
     XARGS,
 )
 from orchestrator_boundary.bash.words import Word, lit, unknown
+from orchestrator_boundary.values import replace
 
 Step = tuple[list[Word], Env] | Outcome | None
 W = EffectKind.WRITE

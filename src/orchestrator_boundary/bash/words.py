@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from orchestrator_boundary.bash.parse import text_in
-from orchestrator_boundary.transient import transient
+from orchestrator_boundary.values import transient
 
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
