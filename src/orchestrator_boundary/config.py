@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator_boundary import wire
+from orchestrator_boundary import scope, wire
 from orchestrator_boundary.config_values import (
     DEFAULT_AUDIT_PATH,
     AgentProfile,
@@ -176,6 +176,17 @@ def from_data(data: Mapping[str, Any]) -> Config | ConfigProblem:
     )
 
 
+def patterns(config: Config) -> list[str]:
+    """Every scope pattern the config holds (what ``config_schema`` validated as one)."""
+    found = [*config.orchestrator.write_allow, *config.subagents.write_outside_root]
+    found += [*config.bash.allow_write, *config.protect.paths]
+    for profile in config.agents.values():
+        found += profile.write_scope or []
+    for intent in config.intents.values():
+        found += intent.owned_scope
+    return found
+
+
 def config_notes(config: Config) -> list[str]:
     """Warnings, not errors, about the config's tool names: a name no Claude Code tool has (a
     typo allows nothing, or leaves a tool unclassified), a retired name and what it covers.
@@ -258,16 +269,22 @@ def compiled_entry(folder: str, key: dict[str, str]) -> Config | ConfigProblem |
     if data is None or data.get("key") != key:
         return None
     try:
-        return from_data(data)
+        loaded = from_data(data)
     except (KeyError, TypeError, ValueError):
         return None
+    regex = data.get("regex")
+    if isinstance(regex, dict) and all(isinstance(v, str) for v in regex.values()):
+        scope.known(regex)  # its patterns are matched without importing pathspec (ADR 0043)
+    return loaded
 
 
 def store_compiled(folder: str, key: dict[str, str], loaded: Config | ConfigProblem) -> None:
     """Write the entry for ``key`` (atomically: a reader sees the old one or the new one)."""
     name = entry_name(key)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    text = json.dumps({**to_data(loaded), "key": key}, ensure_ascii=False).encode("utf-8")
+    regex = scope.translations(patterns(loaded)) if isinstance(loaded, Config) else {}
+    data = {**to_data(loaded), "key": key, "regex": regex}
+    text = json.dumps(data, ensure_ascii=False).encode("utf-8")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:

@@ -11,7 +11,8 @@ whatever the order. Relative patterns never match a path outside the root.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from orchestrator_boundary.paths import Located, fold
@@ -41,10 +42,24 @@ class Compiled:
         return _regex(self.glob, self.text)
 
 
+# Translations kept with a compiled config (``translations``, ``known``): glob -> the regular
+# expression pathspec made of it. A hook process that loads the compiled config matches its
+# patterns without importing pathspec (ADR 0043). Only ever filled with pathspec's own output.
+_KNOWN: dict[str, str] = {}
+_PLAIN_FLAGS = 32  # re.UNICODE: the flags of a str pattern compiled without any
+
+
 @lru_cache(maxsize=1024)
 def _regex(glob: str, text: str) -> re.Pattern[str]:
-    """pathspec's gitignore translation of ``glob``. pathspec (~20 ms of imports) is imported
-    here, when a pattern is first matched or validated, not by every hook call (ADR 0030)."""
+    """pathspec's gitignore translation of ``glob``. pathspec (tens of ms of imports) is
+    imported here, when a pattern is first matched or validated, not by every hook call (ADR
+    0030), and not at all for a pattern whose translation the compiled config kept."""
+    known = _KNOWN.get(glob)
+    if known is not None:
+        import re
+
+        with contextlib.suppress(re.error):  # a broken entry: translate afresh
+            return re.compile(known)
     import pathspec
 
     found = pathspec.util.lookup_pattern("gitignore")(glob)
@@ -65,6 +80,27 @@ def _compile(text: str, insensitive: bool) -> Compiled:
     anchored = "/" + body.lstrip("/")
     folder = anchored.endswith("/") or anchored.endswith("/**")
     return Compiled(text, text.startswith("!"), absolute, folder, fold(anchored, insensitive))
+
+
+def translations(patterns: Iterable[str]) -> dict[str, str]:
+    """The regular expression of each of ``patterns``, read case-sensitively and folded (for
+    the compiled config to keep); patterns that cannot be used are left out."""
+    out: dict[str, str] = {}
+    for text in patterns:
+        for insensitive in (False, True):
+            try:
+                c = _compile(text, insensitive)
+                regex = c.regex
+            except PatternError:
+                continue
+            if regex.flags == _PLAIN_FLAGS:  # what ``re.compile(source)`` gives back
+                out[c.glob] = regex.pattern
+    return out
+
+
+def known(translated: Mapping[str, str]) -> None:
+    """Take the translations a compiled config kept (``translations``)."""
+    _KNOWN.update(translated)
 
 
 def validate(patterns: Sequence[str]) -> None:
