@@ -225,8 +225,8 @@ def plain_node(st: os.stat_result, kind: int) -> bool:
 
 def local_dir(path: str, *, create: bool) -> bool:
     """Windows' ``private_dir``: True when ``path`` is a real folder, not a junction or a
-    link; made when missing (mode 0700: Python 3.12.4+ then gives it an ACL for the user
-    alone, with SYSTEM and Administrators)."""
+    link; made when missing (mode 0700: from Python 3.11.10, 3.12.4 and 3.13 on, an ACL that
+    admits only the user and Administrators)."""
     st = _made_dir(path, create=create)
     return st is not None and plain_node(st, S_IFDIR)
 
