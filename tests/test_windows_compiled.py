@@ -332,6 +332,18 @@ def test_no_cache_in_a_folder_that_is_a_link(
     assert config.compiled_folder(str(rt)) is None
 
 
+def test_no_folder_above_the_runtime_folder_is_made(
+    windows_sim: Simulation, tmp_path: Path
+) -> None:
+    """A parent made here would inherit its own parent's ACL (at a drive's root: every user
+    may modify it), so a runtime folder whose parent is missing gives no cache."""
+    from orchestrator_boundary import config
+
+    assert config.compiled_folder(str(tmp_path / "missing" / "rt")) is None
+    assert not (tmp_path / "missing").exists()
+    assert config.compiled_folder(str(tmp_path / "rt")) == str(tmp_path / "rt" / "configs")
+
+
 def test_a_setup_reads_localappdata_and_is_keyed_on_it(windows_sim: Simulation) -> None:
     """The runtime folder is in the protected set, and on Windows LOCALAPPDATA places it: a
     long-lived process must not reuse a Setup made for another value (wire.DECISION_ENV)."""

@@ -178,15 +178,17 @@ def lock_path(path: str) -> str:
     return path[: -len(".sock")] + ".lock" if path.endswith(".sock") else path + ".lock"
 
 
-def _made_dir(path: str, *, create: bool) -> os.stat_result | None:
-    """``lstat`` of ``path``; made first (mode 0700) when missing and ``create`` is set."""
+def _made_dir(path: str, *, create: bool, parents: bool = True) -> os.stat_result | None:
+    """``lstat`` of ``path``; made first (mode 0700) when missing and ``create`` is set, with
+    the folders above it unless ``parents`` is False."""
     try:
         return os.lstat(path)
     except FileNotFoundError:
         if not create:
             return None
         try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if parents:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
             os.mkdir(path, 0o700)
         except FileExistsError:
             pass
@@ -226,8 +228,9 @@ def plain_node(st: os.stat_result, kind: int) -> bool:
 def local_dir(path: str, *, create: bool) -> bool:
     """Windows' ``private_dir``: True when ``path`` is a real folder, not a junction or a
     link; made when missing (mode 0700: from Python 3.11.10, 3.12.4 and 3.13 on, an ACL that
-    admits only the user and Administrators)."""
-    st = _made_dir(path, create=create)
+    admits only the user and Administrators), but only in a folder that exists: a parent made
+    here would inherit its own parent's ACL, which at a drive's root lets every user in."""
+    st = _made_dir(path, create=create, parents=False)
     return st is not None and plain_node(st, S_IFDIR)
 
 
