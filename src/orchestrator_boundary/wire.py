@@ -2,8 +2,8 @@
 
 A leaf: it imports only ``os`` and ``sys`` (the client runs with ``-I -S`` and pays for every
 import, ADR 0009; ``ntpath`` when Windows' runtime folder is asked for), and nothing in the
-package. ``client`` and ``daemon`` both import it;
-neither imports the other's side, so there is no cycle between them.
+package. ``client`` and ``daemon`` both import it; neither imports the other's side, so there
+is no cycle between them.
 
 A request is ``REQUEST_MAGIC`` + fields, a reply ``REPLY_MAGIC`` + fields, each field
 ``b"<decimal length>:" + bytes``.
