@@ -1,7 +1,7 @@
 """Hook latency as Claude Code sees it, and in-process throughput (ADR 0009, docs/benchmarks.md).
 
     python benchmarks/hook_latency.py [--rounds 40] [--no-replay] [--peers] [--lean]
-                                      [--compare NAME=SRC ...]
+                                      [--compare NAME=SRC ...] [--windows-sim]
 
 Runs exactly the commands ``install`` registers (``registration.entries``; a string command is
 run as Claude Code runs it, by ``/bin/sh -c``; payload on stdin, a new process per call) for
@@ -17,7 +17,9 @@ also with its analysis memo emptied, and every distinct Bash command of the corp
 over the corpus when present, and peak memory (ru_maxrss) of a client process and of the
 evaluator. ``--lean``: only the in-process Read and Write rows and the bursts; ``--compare
 NAME=SRC`` adds the in-process Read and Write through another checkout's ``src`` (the parent
-commit's, say), interleaved with the rest. Not a test: numbers, not verdicts.
+commit's, say), interleaved with the rest. ``--windows-sim``: only the in-process Read under the
+Windows simulation of tests/windows_sim.py, with the compiled config (ADR 0041) and without, and
+16 of them at once. Not a test: numbers, not verdicts.
 """
 
 from __future__ import annotations
@@ -515,6 +517,108 @@ def bursts(rounds: int, root: Path, rt: Path, home: Path, n: int = BURST) -> lis
     return rows
 
 
+WIN_ROOT = "C:\\Users\\dev\\proj"
+WIN_LOCAL = "C:\\Users\\dev\\AppData\\Local"
+
+
+def windows_sim_commands(
+    tmp: Path,
+) -> tuple[dict[str, tuple[list[str], bytes, dict[str, str]]], Path]:
+    """The in-process Read under the Windows simulation of tests/windows_sim.py (ntpath, no
+    fcntl, no AF_UNIX, no ``os.getuid``; a project at ``C:\\Users\\dev\\proj``): with
+    ``LOCALAPPDATA`` set (the compiled config is kept there, ADR 0041) and without it (every call
+    validates). The simulation costs something itself: its floor is an empty script run under it.
+    (commands, the project's real folder)"""
+    sys.path.insert(0, str(REPO / "tests"))
+    from windows_sim import python_argv, sim_env
+
+    c = tmp / "winsim" / "C"
+    proj = c / "Users" / "dev" / "proj"
+    (proj / "src").mkdir(parents=True)
+    (proj / "src" / "app.py").write_text("x = 1\n")
+    (proj / ".claude").mkdir()
+    (proj / ".claude" / "boundary.toml").write_text(BENCH_CONFIG)
+    (c / "Users" / "dev" / "AppData" / "Local").mkdir(parents=True)
+    empty = tmp / "winsim" / "empty.py"
+    empty.write_text("")
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "CLAUDE_PROJECT_DIR": WIN_ROOT,
+        "HOME": "C:\\Users\\dev",
+        "USERPROFILE": "C:\\Users\\dev",
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+    }
+    read = json.dumps(
+        {
+            "session_id": "bench",
+            "cwd": WIN_ROOT,
+            "hook_event_name": PRE,
+            "tool_name": "Read",
+            "tool_input": {"file_path": WIN_ROOT + "\\src\\app.py"},
+            "tool_use_id": "toolu_bench",
+        }
+    ).encode()
+    launcher = python_argv(str(SRC / "orchestrator_boundary" / "launcher.py"), PRE)
+    drives = {"C:": str(c)}
+    kept = sim_env({**env, "LOCALAPPDATA": WIN_LOCAL}, drives=drives, cwd=WIN_ROOT)
+    commands = {
+        "python -I -c pass": ([PY, "-I", "-c", "pass"], b"", env),
+        "sim: empty script": (python_argv(str(empty)), b"", sim_env(env, drives=drives)),
+        "sim: main Read / in-process": (launcher, read, kept),
+        "sim: main Read / in-process, no LOCALAPPDATA": (
+            launcher,
+            read,
+            sim_env(env, drives=drives, cwd=WIN_ROOT),
+        ),
+    }
+    return commands, proj
+
+
+def windows_sim(
+    rounds: int, burst_rounds: int, tmp: Path
+) -> tuple[list[list[str]], list[list[str]]]:
+    """Round trips of ``windows_sim_commands`` (interleaved), and bursts of ``BURST`` Reads."""
+    commands, cwd = windows_sim_commands(tmp)
+    for argv, raw, env in commands.values():  # the first Read leaves the compiled config
+        run_once(argv, raw, env, cwd)
+    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
+    verdicts: dict[str, set[str]] = {k: set() for k in commands}
+    for _ in range(rounds):
+        for name, (argv, raw, env) in commands.items():
+            t, code, _, out, used = run_once(argv, raw, env, cwd)
+            samples[name].append((t, used))
+            verdicts[name].add(verdict_of(code, out))
+    bare = statistics.median(t for t, _ in samples["python -I -c pass"])
+    bare_cpu = statistics.median(u for _, u in samples["python -I -c pass"])
+    rows = []
+    for name, got in samples.items():
+        med, used = statistics.median(t for t, _ in got), statistics.median(u for _, u in got)
+        ratios = [f"{med / bare:.2f}x", f"{used * 1000:.1f}", f"{used / bare_cpu:.2f}x"]
+        rows.append([name, f"{med * 1000:.1f}", *ratios, "/".join(sorted(verdicts[name]))])
+    timeout = registered_timeout()
+    burst_rows = []
+    for name in ("sim: main Read / in-process", "sim: main Read / in-process, no LOCALAPPDATA"):
+        argv, raw, env = commands[name]
+        times = [t for _ in range(burst_rounds) for t, _ in burst_once(argv, raw, env, cwd, BURST)]
+        p50, top = statistics.median(times), max(times)
+        label = f"{BURST} at once, {name[5:]}"
+        burst_rows.append([label, f"{p50 * 1000:.0f}", f"{top * 1000:.0f}", f"{top / timeout:.1%}"])
+    return rows, burst_rows
+
+
+def print_windows_sim(rounds: int, burst_rounds: int, tmp: Path) -> None:
+    rows, burst_rows = windows_sim(rounds, burst_rounds, tmp)
+    print(
+        f"Simulated Windows (tests/windows_sim.py), in-process Read ({rounds} interleaved rounds; "
+        "ratio = median / median of `python -I -c pass`; the simulation's own cost is the "
+        "empty script's row):\n"
+    )
+    print(table(["command", "median ms", "ratio", "cpu ms", "cpu ratio", "verdict"], rows))
+    print(f"\n{BURST} simulated Windows hooks started at once ({burst_rounds} bursts):\n")
+    print(table(["burst", "p50 ms", "max ms", "max / timeout"], burst_rows))
+
+
 def _rates(
     fns: dict[str, Any], rounds: int = 15, window: float = 0.05
 ) -> dict[str, tuple[float, float]]:
@@ -741,6 +845,12 @@ def main() -> int:
         "(e.g. a worktree of the parent commit), interleaved with the rest",
     )
     ap.add_argument(
+        "--windows-sim",
+        action="store_true",
+        help="only the in-process Read under the Windows simulation, with the compiled config "
+        "in %%LOCALAPPDATA%% and without it (ADR 0041), and its bursts",
+    )
+    ap.add_argument(
         "--peers",
         action="store_true",
         help=f"also time published guard hooks ({', '.join(PEERS)}; installed with npm)",
@@ -754,6 +864,9 @@ def main() -> int:
         print(f"machine: {machine()}")
         given = " ".join(sys.argv[1:])
         print(f"command: python benchmarks/hook_latency.py {given}".rstrip() + "\n")
+        if args.windows_sim:
+            print_windows_sim(args.rounds, args.burst_rounds, tmp)
+            return 0
         modules = install_peers(tmp / "peers") if args.peers else None
         compare = {k: Path(v).resolve() for k, _, v in (c.partition("=") for c in args.compare)}
         rows, extra = latency(args.rounds, root, rt, home, modules, args.lean, compare)

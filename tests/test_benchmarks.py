@@ -69,6 +69,26 @@ def test_hook_latency_lean_rows_run_the_registered_command_in_process() -> None:
     _assert_bursts(rows)
 
 
+def test_hook_latency_windows_sim_rows() -> None:
+    # the in-process Read under the Windows simulation, with the compiled config and without
+    done = _hook_latency("--windows-sim", "--rounds", "1", "--burst-rounds", "1")
+    rows = _rows(done.stdout)
+    for name in (
+        "sim: empty script",
+        "sim: main Read / in-process",
+        "sim: main Read / in-process, no LOCALAPPDATA",
+    ):
+        assert re.fullmatch(r"\d+\.\d\dx", rows[name][1]), rows[name]
+        assert rows[name][-1] == "none", rows[name]
+    for name in (
+        "16 at once, main Read / in-process",
+        "16 at once, main Read / in-process, no LOCALAPPDATA",
+    ):
+        p50, top, share = rows[name]
+        assert int(p50) <= int(top) and share.endswith("%"), rows[name]
+    assert "main Write / in-process" not in rows
+
+
 def test_hook_latency_runs_and_each_case_gets_its_verdict() -> None:
     done = _hook_latency(*ARGS, "--burst-rounds", "1")
     rows = _rows(done.stdout)

@@ -208,7 +208,8 @@ def config_notes(config: Config) -> list[str]:
 # folder), named by a hash of everything the result depends on (the bytes, the path, the home
 # folder, the package's version tag). An entry is used only when it is a regular file of ours,
 # closed to others, whose JSON repeats exactly that key; anything else is ignored and the file
-# validated afresh. Where the folder cannot be used (Windows), every process validates.
+# validated afresh. On Windows the folder is in %LOCALAPPDATA% and the checks are others
+# (ADR 0041); where no folder can be used, every process validates.
 
 COMPILED_FORMAT = "orchestrator-boundary compiled config 1"
 COMPILED_SUBDIR = "configs"
@@ -217,13 +218,18 @@ MAX_CONFIG_BYTES = 4 * 1024 * 1024  # larger files are validated every time (and
 
 
 def compiled_folder(runtime_dir: str) -> str | None:
-    """The cache folder under ``runtime_dir``, when both are ours and closed (else None)."""
-    if not hasattr(os, "getuid"):
-        return None  # Windows: no owner check here, so no cache (ADR 0030)
-    if not wire.private_dir(runtime_dir, create=True):
+    """The cache folder under ``runtime_dir``, when both are ours and closed (else None). On
+    Windows, real folders that are no junction or link (ADR 0041: no ACL check)."""
+    if hasattr(os, "getuid"):
+        own = wire.private_dir
+    elif os.name == "nt":
+        own = wire.local_dir
+    else:
+        return None
+    if not own(runtime_dir, create=True):
         return None
     folder = os.path.join(runtime_dir, COMPILED_SUBDIR)
-    return folder if wire.private_dir(folder, create=True) else None
+    return folder if own(folder, create=True) else None
 
 
 def compiled_key(path: str, home: str | None, raw: bytes) -> dict[str, str]:
@@ -243,17 +249,11 @@ def entry_name(key: dict[str, str]) -> str:
 
 
 def _read_entry(file: str) -> dict[str, Any] | None:
-    """The JSON of ``file`` when it is a regular file, ours, closed to everyone else."""
-    try:
-        fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
+    """The JSON of ``file`` when it is an entry we may read (``_open_entry``)."""
+    fd = _open_entry(file)
+    if fd is None:
         return None
     try:
-        st = os.fstat(fd)
-        if (st.st_mode & 0o170000) != 0o100000 or st.st_uid != os.getuid():
-            return None
-        if st.st_mode & 0o077 or st.st_size > 2 * MAX_CONFIG_BYTES:
-            return None
         with os.fdopen(os.dup(fd), "rb") as fh:
             data = json.loads(fh.read())
     except (OSError, ValueError, RecursionError):
@@ -261,6 +261,33 @@ def _read_entry(file: str) -> dict[str, Any] | None:
     finally:
         os.close(fd)
     return data if isinstance(data, dict) else None
+
+
+def _open_entry(file: str) -> int | None:
+    """A descriptor on ``file`` when it is a regular file of a bounded size, and on POSIX ours
+    and closed to everyone else. Windows has no ``O_NOFOLLOW``: there the name must not be a
+    reparse point (a link or junction) before it is opened (ADR 0041)."""
+    windows = os.name == "nt"
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        if windows and not wire.plain_node(os.lstat(file), wire.S_IFREG):
+            return None
+        fd = os.open(file, flags | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if windows:
+            ok = wire.plain_node(st, wire.S_IFREG)
+        else:
+            ok = (st.st_mode & 0o170000) == 0o100000 and st.st_uid == os.getuid()
+            ok = ok and not st.st_mode & 0o077
+        if ok and st.st_size <= 2 * MAX_CONFIG_BYTES:
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
 
 
 def compiled_entry(folder: str, key: dict[str, str]) -> Config | ConfigProblem | None:
@@ -286,7 +313,8 @@ def store_compiled(folder: str, key: dict[str, str], loaded: Config | ConfigProb
     data = {**to_data(loaded), "key": key, "regex": regex}
     text = json.dumps(data, ensure_ascii=False).encode("utf-8")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), 0o600)
         try:
             os.write(fd, text)
         finally:

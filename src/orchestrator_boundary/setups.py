@@ -178,8 +178,13 @@ def runtime_paths() -> tuple[tuple[str, bool, str], ...]:
     return tuple(kept.values())
 
 
-def evaluator_dir(environ: Mapping[str, str]) -> str:
-    """The evaluators' runtime folder (protected; also holds the compiled configs)."""
+def evaluator_dir(environ: Mapping[str, str]) -> str | None:
+    """The evaluators' runtime folder (protected; also holds the compiled configs). On Windows
+    ``%LOCALAPPDATA%\\orchestrator-boundary``, or None where there is no safe one (ADR 0041)."""
+    if os.name == "nt":
+        return wire.windows_runtime_dir(
+            environ.get(wire.RUNTIME_DIR_ENV) or None, environ.get(wire.LOCALAPPDATA_ENV) or None
+        )
     return wire.runtime_dir(
         os.fsencode(environ.get(wire.RUNTIME_DIR_ENV, "")) or None,
         os.fsencode(environ.get(wire.XDG_RUNTIME_DIR_ENV, "")) or None,
@@ -188,7 +193,8 @@ def evaluator_dir(environ: Mapping[str, str]) -> str:
 
 def package_dirs(environ: Mapping[str, str]) -> list[str]:
     """This package, its entry scripts, its interpreter's code and its evaluator's folder."""
-    dirs = [wire.PACKAGE_DIR, HOOKS_DIR, *runtime_dirs(), evaluator_dir(environ)]
+    runtime = evaluator_dir(environ)
+    dirs = [wire.PACKAGE_DIR, HOOKS_DIR, *runtime_dirs(), *([runtime] if runtime else [])]
     if environ.get(wire.PLUGIN_ROOT_ENV):
         dirs.append(environ[wire.PLUGIN_ROOT_ENV])
     return dirs

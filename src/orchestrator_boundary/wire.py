@@ -1,8 +1,9 @@
 """What the hook client and the resident evaluator share: the wire format and runtime paths.
 
 A leaf: it imports only ``os`` and ``sys`` (the client runs with ``-I -S`` and pays for every
-import, ADR 0009), and nothing in the package. ``client`` and ``daemon`` both import it;
-neither imports the other's side, so there is no cycle between them.
+import, ADR 0009; ``ntpath`` when Windows' runtime folder is asked for), and nothing in the
+package. ``client`` and ``daemon`` both import it; neither imports the other's side, so there
+is no cycle between them.
 
 A request is ``REQUEST_MAGIC`` + fields, a reply ``REPLY_MAGIC`` + fields, each field
 ``b"<decimal length>:" + bytes``.
@@ -49,6 +50,7 @@ PLUGIN_ROOT_ENV = "CLAUDE_PLUGIN_ROOT"
 CLAUDE_CONFIG_DIR_ENV = "CLAUDE_CONFIG_DIR"
 RUNTIME_DIR_ENV = "ORCHESTRATOR_BOUNDARY_RUNTIME_DIR"
 XDG_RUNTIME_DIR_ENV = "XDG_RUNTIME_DIR"
+LOCALAPPDATA_ENV = "LOCALAPPDATA"  # Windows: the runtime folder is made in it (ADR 0041)
 NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
 TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
 IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
@@ -57,7 +59,8 @@ IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
 IMPOSTOR_ENV = "ORCHESTRATOR_BOUNDARY_EVALUATOR_IMPOSTOR"
 # Every variable a decision depends on: a Setup's cache key (the client hands the evaluator its
 # whole environment). tests/test_setup_cache.py records what a Setup reads and fails if this
-# list misses any. The rest above steer only the evaluator route.
+# list misses any. The rest above steer only the evaluator route. The runtime folder is in the
+# protected set, so the variables that place it are here: LOCALAPPDATA only on Windows.
 DECISION_ENV = (
     PROJECT_DIR_ENV,
     HOME_ENV,
@@ -68,6 +71,7 @@ DECISION_ENV = (
     CLAUDE_CONFIG_DIR_ENV,
     RUNTIME_DIR_ENV,
     XDG_RUNTIME_DIR_ENV,
+    LOCALAPPDATA_ENV,
 )
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -140,6 +144,24 @@ def runtime_dir(explicit: bytes | None, xdg: bytes | None) -> str:
     return "/tmp/orchestrator-boundary-%d" % uid  # noqa: S108 - checked: ours, 0700
 
 
+def windows_runtime_dir(explicit: str | None, local_app_data: str | None) -> str | None:
+    """Windows' runtime folder (ADR 0041): ``$ORCHESTRATOR_BOUNDARY_RUNTIME_DIR``, else
+    ``%LOCALAPPDATA%\\orchestrator-boundary`` when LOCALAPPDATA is an absolute path on a drive
+    below its root (``C:\\Users\\me\\AppData\\Local``), else None: no folder, rather than one
+    at a drive's root or on a share, where another user may have made it first."""
+    if explicit:
+        return explicit
+    import ntpath  # os.path itself on Windows; only this function needs it elsewhere
+
+    if not local_app_data:
+        return None
+    drive, rest = ntpath.splitdrive(ntpath.normpath(local_app_data))
+    on_drive = len(drive) == 2 and drive[1] == ":" and drive[0].isascii() and drive[0].isalpha()
+    if not on_drive or rest[:1] != "\\" or not rest.strip("\\"):
+        return None
+    return ntpath.join(drive + rest, "orchestrator-boundary")
+
+
 def runtime_dir_of(environ: Environ) -> str:
     return runtime_dir(
         environ.get(RUNTIME_DIR_ENV.encode()), environ.get(XDG_RUNTIME_DIR_ENV.encode())
@@ -156,29 +178,60 @@ def lock_path(path: str) -> str:
     return path[: -len(".sock")] + ".lock" if path.endswith(".sock") else path + ".lock"
 
 
-def private_dir(path: str, *, create: bool) -> bool:
-    """True when ``path`` is a real folder owned by us that nobody else can enter (0700)."""
+def _made_dir(path: str, *, create: bool, parents: bool = True) -> os.stat_result | None:
+    """``lstat`` of ``path``; made first (mode 0700) when missing and ``create`` is set, with
+    the folders above it unless ``parents`` is False."""
     try:
-        st = os.lstat(path)
+        return os.lstat(path)
     except FileNotFoundError:
         if not create:
-            return False
+            return None
         try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if parents:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
             os.mkdir(path, 0o700)
         except FileExistsError:
             pass
         except OSError:
-            return False
+            return None
         try:
-            st = os.lstat(path)
+            return os.lstat(path)
         except OSError:
-            return False
+            return None
     except OSError:
+        return None
+
+
+def private_dir(path: str, *, create: bool) -> bool:
+    """True when ``path`` is a real folder owned by us that nobody else can enter (0700)."""
+    st = _made_dir(path, create=create)
+    if st is None:
         return False
     return (
         (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
     )
+
+
+# stat.FILE_ATTRIBUTE_REPARSE_POINT: a symbolic link, a junction (mount point) or another link.
+# Windows' lstat shows a junction as a folder; only this attribute tells it apart.
+REPARSE_POINT = 0x400
+S_IFDIR, S_IFREG = 0o040000, 0o100000
+
+
+def plain_node(st: os.stat_result, kind: int) -> bool:
+    """Windows: ``st`` (an ``lstat`` or ``fstat``) is of ``kind`` (``S_IFDIR``, ``S_IFREG``)
+    and no reparse point. There is no owner or mode to check without the ACL API (ADR 0041)."""
+    attributes = getattr(st, "st_file_attributes", 0)
+    return (st.st_mode & 0o170000) == kind and not attributes & REPARSE_POINT
+
+
+def local_dir(path: str, *, create: bool) -> bool:
+    """Windows' ``private_dir``: True when ``path`` is a real folder, not a junction or a
+    link; made when missing (mode 0700: from Python 3.11.10, 3.12.4 and 3.13 on, an ACL that
+    admits only the user and Administrators), but only in a folder that exists: a parent made
+    here would inherit its own parent's ACL, which at a drive's root lets every user in."""
+    st = _made_dir(path, create=create, parents=False)
+    return st is not None and plain_node(st, S_IFDIR)
 
 
 def import_path() -> None:
