@@ -27,7 +27,9 @@ from orchestrator_boundary import registration
 NOT_FOR_A_READ = frozenset(
     {"pathspec", "sqlite3", "pydantic", "tomllib", "tree_sitter"}
     | {"structlog", "asyncio", "ssl", "logging"}
-    | {"dataclasses", "inspect"}  # the package's value classes are ``values`` (ADR 0042)
+    # the package's value classes are ``values``, its annotations need no ``typing`` at run
+    # time, and the digests and timestamps come from built-ins (ADR 0042)
+    | {"dataclasses", "inspect", "typing", "hashlib", "_hashlib", "datetime"}
 )
 # Nor, of the package, what only other calls reach (issue 15 point 7): the field check (warn
 # only, ADR 0029), the Bash model and analysis (a command), the delegation-contract rules and

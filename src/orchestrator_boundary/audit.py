@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import time
 from collections.abc import Mapping
-from typing import Any
 
 from orchestrator_boundary import __version__, trail_chain, wire
 from orchestrator_boundary.config import DEFAULT_AUDIT_PATH
@@ -37,6 +37,10 @@ from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.session import detect
 from orchestrator_boundary.verdict import POST, Verdict
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
 
 # The order the fields appear in; anything else follows.
 FIELDS = (
@@ -310,10 +314,16 @@ def trail_path(root: str, configured: str = DEFAULT_AUDIT_PATH) -> str:
 
 
 def iso(ts: float) -> str:
-    """An audit timestamp: ISO 8601 in UTC, to the microsecond."""
-    from datetime import UTC, datetime
-
-    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")
+    """An audit timestamp: ISO 8601 in UTC, to the microsecond; what
+    ``datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")`` gives, rounded the
+    same way, without importing ``datetime`` on every hook call."""
+    frac, whole = math.modf(ts)
+    micro = round(frac * 1e6)
+    if micro >= 1_000_000:
+        whole, micro = whole + 1, micro - 1_000_000
+    elif micro < 0:
+        whole, micro = whole - 1, micro + 1_000_000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{micro:06d}+00:00"
 
 
 def mcp_server(sent: object) -> dict[str, str] | None:

@@ -13,11 +13,9 @@ for the next hook process (ADR 0030). ``to_data``/``from_data`` are that compile
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
 
 from orchestrator_boundary import scope, wire
 from orchestrator_boundary.config_values import (
@@ -25,7 +23,6 @@ from orchestrator_boundary.config_values import (
     AgentProfile,
     AuditConfig,
     BashConfig,
-    BashMode,
     Config,
     OrchestratorConfig,
     ProtectConfig,
@@ -33,10 +30,15 @@ from orchestrator_boundary.config_values import (
     SubagentsConfig,
 )
 from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
+from orchestrator_boundary.digests import blake2b, sha256
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.tools import ToolClass, tool_list_notes, unknown_tool_names
 from orchestrator_boundary.values import as_dict, frozen
 from orchestrator_boundary.wire import CONFIG_ENV
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CONFIG_ENV",
@@ -44,7 +46,6 @@ __all__ = [
     "AgentProfile",
     "AuditConfig",
     "BashConfig",
-    "BashMode",
     "Config",
     "ConfigProblem",
     "OrchestratorConfig",
@@ -239,13 +240,13 @@ def compiled_key(path: str, home: str | None, raw: bytes) -> dict[str, str]:
         "package": wire.version_tag().decode("utf-8", "backslashreplace"),
         "path": path,
         "home": home or "",
-        "sha256": hashlib.sha256(raw).hexdigest(),
+        "sha256": sha256(raw).hexdigest(),
     }
 
 
 def entry_name(key: dict[str, str]) -> str:
     text = "\0".join(key[k] for k in sorted(key)).encode("utf-8", "surrogateescape")
-    return hashlib.blake2b(text, digest_size=16).hexdigest() + ".json"
+    return blake2b(text, digest_size=16).hexdigest() + ".json"
 
 
 def _read_entry(file: str) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ file (``config.load_compiled``) never imports this module or pydantic.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
@@ -20,7 +20,14 @@ from pydantic import (
 )
 
 from orchestrator_boundary import config_values, contracts_config, scope
-from orchestrator_boundary.contracts_config import DELIVERABLE, INTENT_ID, IntentStatus, LeaseMode
+from orchestrator_boundary.config_literals import (
+    BashMode,
+    FieldCheck,
+    ForkMode,
+    IntentStatus,
+    LeaseMode,
+)
+from orchestrator_boundary.contracts_config import DELIVERABLE, INTENT_ID
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.values import field_names
@@ -35,7 +42,6 @@ def _valid_patterns(patterns: list[str]) -> list[str]:
 
 
 Patterns = Annotated[list[str], AfterValidator(_valid_patterns)]
-BashMode = Literal["allow", "warn", "deny"]
 
 
 class _Strict(BaseModel):
@@ -125,7 +131,7 @@ class OrchestratorConfig(_Strict):
 
 class SubagentsConfig(_Strict):
     write_outside_root: Patterns = Field(default_factory=list)  # absolute patterns
-    fork: Literal["subagent", "orchestrator"] = "subagent"  # ADR 0032
+    fork: ForkMode = "subagent"  # ADR 0032
 
 
 class AgentProfile(_Strict):
@@ -137,7 +143,7 @@ class AgentProfile(_Strict):
 class BashConfig(_Strict):
     opaque: BashMode = "allow"
     unparseable: BashMode = "deny"
-    field_check: Literal["auto", "scan", "off"] = "auto"  # in warn: ADR 0029
+    field_check: FieldCheck = "auto"  # in warn: ADR 0029
     allow_write: Patterns = Field(default_factory=list)
     read_only_commands: list[str] = Field(default_factory=list)
     deny_commands: list[str] = Field(default_factory=list)

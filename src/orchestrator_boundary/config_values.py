@@ -7,16 +7,17 @@ ADR 0004), and ``config`` loads, caches and compiles them.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.values import field, frozen
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from orchestrator_boundary.config_literals import BashMode, FieldCheck, ForkMode
+
 DEFAULT_AUDIT_PATH = ".claude/boundary/audit.jsonl"
 
-BashMode = Literal["allow", "warn", "deny"]
 _NOTHING_SET: frozenset[str] = frozenset()
 
 
@@ -31,7 +32,7 @@ class SubagentsConfig:
     write_outside_root: list[str] = field(default_factory=list)  # absolute patterns
     # a fork of the main agent (agent_type "fork"): judged as a subagent, or by the main
     # agent's rules (ADR 0032)
-    fork: Literal["subagent", "orchestrator"] = "subagent"
+    fork: ForkMode = "subagent"
 
 
 @frozen(kw_only=True)
@@ -45,7 +46,7 @@ class AgentProfile:
 class BashConfig:
     opaque: BashMode = "allow"
     unparseable: BashMode = "deny"
-    field_check: Literal["auto", "scan", "off"] = "auto"  # in warn: ADR 0029
+    field_check: FieldCheck = "auto"  # in warn: ADR 0029
     allow_write: list[str] = field(default_factory=list)
     read_only_commands: list[str] = field(default_factory=list)
     deny_commands: list[str] = field(default_factory=list)

@@ -4,13 +4,12 @@ the protected set, the agent types that are defined, and per call the delegation
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from orchestrator_boundary.config import ConfigProblem
 from orchestrator_boundary.paths import FileSystem
 from orchestrator_boundary.protect import EMPTY, ProtectedSet
 from orchestrator_boundary.values import frozen
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
     from orchestrator_boundary.delegation import Ledger
 

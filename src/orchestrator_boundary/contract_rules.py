@@ -9,11 +9,10 @@ only: afterwards the call itself has changed the file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.violation import Code, Violation
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call that no rule
     # here applies to (an orchestrator's Read) never loads the delegation records
     from orchestrator_boundary.contracts import Breach

@@ -8,10 +8,15 @@ consults them (an orchestrator's Read, issue 15 point 7).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final, Protocol
 
 from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
 from orchestrator_boundary.values import frozen, transient
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from typing import Final, Protocol
+else:
+    Protocol = object  # structural to mypy; a plain base class at run time
 
 MAIN: Final = "main"  # the main agent's key in the state where an agent id is expected
 

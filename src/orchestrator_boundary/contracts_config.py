@@ -23,16 +23,17 @@ validated as strictly as the rest of the config (unknown keys and wrong types ar
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from orchestrator_boundary.values import frozen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from orchestrator_boundary.config_literals import IntentStatus, LeaseMode
 
 INTENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # A deliverable: "write" (a file the agent changed) or a tool name the agent used successfully.
 WRITE_DELIVERABLE = "write"
 DELIVERABLE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,127}")
-IntentStatus = Literal["active", "planned", "paused", "done", "dropped"]
-LeaseMode = Literal["off", "warn", "enforce"]
 
 
 @frozen(kw_only=True)

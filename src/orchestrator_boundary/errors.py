@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy
+if TYPE_CHECKING:
+    from typing import Never
+
 
 class BoundaryInputError(ValueError):
     """The hook payload (or a config) cannot be understood; the shell turns it into a verdict."""
@@ -9,3 +13,9 @@ class BoundaryInputError(ValueError):
 
 class PayloadError(BoundaryInputError):
     """The hook's stdin is not a usable hook payload."""
+
+
+def assert_never(value: Never) -> Never:
+    """The end of a ``match`` on an enum: mypy rejects the call when a member is not handled
+    (``typing.assert_never``, which a hook process does not import, ADR 0042)."""
+    raise AssertionError(f"unhandled value: {value!r}")

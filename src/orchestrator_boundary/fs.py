@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import ntpath
 import os
 import posixpath
@@ -10,6 +9,7 @@ import stat
 import sys
 from functools import lru_cache
 
+from orchestrator_boundary.digests import sha256
 from orchestrator_boundary.paths import Identity, Resolved
 
 _UNUSUAL = frozenset({"", ".", ".."})
@@ -199,7 +199,7 @@ def sha256_of(path: str, limit: int = 256 * 1024 * 1024) -> str | None:
         # `echo x > /dev/zero` must not hang the hook until its timeout)
         if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
             return None
-        h = hashlib.sha256()
+        h = sha256()
         with open(path, "rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 h.update(chunk)

@@ -12,7 +12,6 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary.contract_tables import MAIN, Contracts, profile_of
 from orchestrator_boundary.fs import sha256_of
@@ -22,8 +21,11 @@ from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.setups import Setup
 from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # the contract rules and the delegation records are imported where a
     # call reaches them (an orchestrator's Read never does), the store when a call uses it
+    from typing import Any
+
     from orchestrator_boundary.contracts import Breach, Launch
     from orchestrator_boundary.delegation import Lease, Record, Seen, Unavailable
     from orchestrator_boundary.state import Store

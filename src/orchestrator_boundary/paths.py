@@ -14,9 +14,14 @@ import ntpath
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import Protocol
 
 from orchestrator_boundary.values import field, transient
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # structural to mypy; a plain base class at run time
 
 MAX_PATH_CHARS = 16_384
 ROOT_ITSELF = "is the project root itself"

@@ -11,10 +11,13 @@ are those of the strict model this replaced (``tests/test_payload.py`` holds the
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from orchestrator_boundary.errors import PayloadError
 from orchestrator_boundary.values import field, frozen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # a Write of a large file still fits; beyond is refused
 

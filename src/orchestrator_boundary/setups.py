@@ -17,12 +17,10 @@ gathers everything once anyway.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import stat
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
 
 from orchestrator_boundary import audit, wire
 from orchestrator_boundary.agent_defs import agent_folders, defined_agents
@@ -34,6 +32,7 @@ from orchestrator_boundary.config import (
     load_compiled,
 )
 from orchestrator_boundary.context import Context
+from orchestrator_boundary.digests import blake2b
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
@@ -41,7 +40,11 @@ from orchestrator_boundary.protect import ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
 from orchestrator_boundary.values import frozen
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 FS_TTL = 1.0
 HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(wire.PACKAGE_DIR)), "hooks")
 FS = RealFileSystem()
@@ -109,7 +112,7 @@ def config_key(path: str, now_ns: int) -> ConfigKey:
             data = f.read(MAX_CONFIG_HASH_BYTES)
     except OSError:
         return NO_CONFIG
-    return (fields, hashlib.blake2b(data, digest_size=16).digest())
+    return (fields, blake2b(data, digest_size=16).digest())
 
 
 def same_config(path: str, key: ConfigKey, wall: Callable[[], int] = time.time_ns) -> bool:

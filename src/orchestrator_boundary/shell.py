@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from orchestrator_boundary import audit, wire
 from orchestrator_boundary.errors import BoundaryInputError
@@ -30,7 +29,10 @@ from orchestrator_boundary.values import replace
 from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide, render
 from orchestrator_boundary.violation import Assessment
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
+    from typing import Any
+
     from orchestrator_boundary.delegation import Ledger
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ntpath
 import posixpath
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.paths import Located, locate
@@ -22,6 +21,7 @@ from orchestrator_boundary.session import Session, detect
 from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
 from orchestrator_boundary.values import replace, transient
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # the Bash analysis is imported by the calls that have a command (a Read
     # never does)
     from orchestrator_boundary.bash.model import BashAnalysis, Effect

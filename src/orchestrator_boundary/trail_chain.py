@@ -13,11 +13,11 @@ recent lines, so a trail of any size is checked in one pass. Pure: no file is re
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import deque
 from enum import Enum
 
+from orchestrator_boundary.digests import sha256
 from orchestrator_boundary.values import field, frozen, mutable
 
 GENESIS = "0" * 64
@@ -40,7 +40,7 @@ def _record(raw: bytes) -> bool:
 
 def link(prev: str, body: bytes) -> str:
     """The chain of a line whose bytes up to ``"seq": N}`` are ``body``."""
-    return hashlib.sha256(prev.encode("ascii") + body).hexdigest()
+    return sha256(prev.encode("ascii") + body).hexdigest()
 
 
 def seal(line: bytes, seq: int, prev: str, *, spooled: bool = False) -> tuple[bytes, str]:

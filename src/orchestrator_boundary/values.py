@@ -20,9 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform, overload
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform, overload
+
+    T = TypeVar("T")
+else:  # importing typing costs a hook process more than this decorator does at run time
+
+    def dataclass_transform(**_options: object) -> Callable[[T], T]:
+        return lambda decorated: decorated
 
 
 class FrozenError(AttributeError):
@@ -146,10 +153,14 @@ def _build(cls: type, *, frozen: bool, eq: bool, hashed: bool, kw_only: bool) ->
     return type(cls)(cls.__name__, cls.__bases__, ns)
 
 
-@overload
-def frozen(cls: type[T], /) -> type[T]: ...
-@overload
-def frozen(*, kw_only: bool = False, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
+if TYPE_CHECKING:  # the two ways to use it, for mypy
+
+    @overload
+    def frozen(cls: type[T], /) -> type[T]: ...
+    @overload
+    def frozen(*, kw_only: bool = False, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
 def frozen(cls: Any = None, /, *, kw_only: bool = False, eq: bool = True) -> Any:
     """An immutable value: compared and hashed by its fields (by identity with ``eq=False``)."""
@@ -160,10 +171,14 @@ def frozen(cls: Any = None, /, *, kw_only: bool = False, eq: bool = True) -> Any
     return build if cls is None else build(cls)
 
 
-@overload
-def mutable(cls: type[T], /) -> type[T]: ...
-@overload
-def mutable(*, kw_only: bool = False) -> Callable[[type[T]], type[T]]: ...
+if TYPE_CHECKING:
+
+    @overload
+    def mutable(cls: type[T], /) -> type[T]: ...
+    @overload
+    def mutable(*, kw_only: bool = False) -> Callable[[type[T]], type[T]]: ...
+
+
 @dataclass_transform(field_specifiers=(field, Field))
 def mutable(cls: Any = None, /, *, kw_only: bool = False) -> Any:
     """A value whose fields change (an accumulator): compared by its fields, not hashable."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import assert_never
 
+from orchestrator_boundary.errors import assert_never
 from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
 from orchestrator_boundary.values import transient

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
 
 from orchestrator_boundary.session import Session
 from orchestrator_boundary.tools import Classification
 from orchestrator_boundary.values import transient
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # the Bash model is imported by the calls that analyse a command
     from orchestrator_boundary.bash.model import BashAnalysis
 
