@@ -633,21 +633,48 @@ def test_a_listener_that_is_not_the_evaluator_is_never_asked(proj: Path, rt: Pat
             conn.close()
 
 
-@pytest.mark.parametrize(("phase", "code"), [("", 2), ("enforce", 2), ("warn", 0), ("off", 0)])
+# With no phase named, the default phase (warn) is known by then: the call goes through, with
+# the message and an audit line, as any failure in warn does.
+@pytest.mark.parametrize(("phase", "code"), [("", 0), ("enforce", 2), ("warn", 0), ("off", 0)])
 def test_a_broken_install_blocks_instead_of_crashing(
     proj: Path, rt: Path, phase: str, code: int
 ) -> None:
     """No evaluator and the installation's packages cannot be found (`site` blocked): exit 2
-    (or 0 in warn/off, named in the environment), never 1. The policy itself may load (a Read
-    imports no installed package) and fail later, when the setup needs `site`."""
+    (or 0 in warn/off, named in the environment), never 1. The policy itself may load (it
+    imports no installed package) and fail later, when a write is checked against the
+    protected set, which holds the interpreter's paths and needs `site` (a Read never asks
+    for the set, ADR 0042, and is judged)."""
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_NO_DAEMON="1", ORCHESTRATOR_BOUNDARY_PHASE=phase)
-    raw = _payload(proj, "Read", {"file_path": str(proj / "a.py")})
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
     got = run_hook("PreToolUse", raw, env, proj, daemon_only=True)  # `site` blocked
     assert got.returncode == code
     assert got.stdout == b""
     assert got.stderr.startswith(
         (b"orchestrator-boundary: cannot load the policy", b"orchestrator-boundary: cannot judge")
     )
+
+
+@pytest.mark.parametrize(("named", "code"), [("", 2), ("ask", 2), ("warn", 0), ("off", 0)])
+def test_a_call_that_cannot_even_be_set_up_blocks_unless_a_phase_is_named(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, named: str, code: int
+) -> None:
+    """When even the setup fails (nothing tells the phase), the call is blocked, never let
+    through by a crash; naming warn or off in the environment (the documented rollback) lets
+    it through. (Blocking ``site`` used to reach this path; the setup no longer needs it.)"""
+    import orchestrator_boundary.shell as shell_module
+
+    def broken(*_args: object) -> None:
+        raise OSError("the installation cannot be read")
+
+    monkeypatch.setattr(shell_module, "setup", broken)
+    env = {
+        "CLAUDE_PROJECT_DIR": str(proj),
+        **({"ORCHESTRATOR_BOUNDARY_PHASE": named} if named else {}),
+    }
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    answer = evaluate(raw, env, event="PreToolUse")
+    assert (answer.exit_code, answer.stdout) == (code, ""), named
+    assert "cannot judge this call: internal error (OSError" in answer.stderr
 
 
 # ---- the real payloads, both ways ----

@@ -30,6 +30,9 @@ NOT_FOR_A_READ = frozenset(
     # the package's value classes are ``values``, its annotations need no ``typing`` at run
     # time, and the digests and timestamps come from built-ins (ADR 0042)
     | {"dataclasses", "inspect", "typing", "hashlib", "_hashlib", "datetime"}
+    # nor the protected set, made when a call first asks for it (and with it, the
+    # interpreter's own paths, from sysconfig)
+    | {"sysconfig"}
 )
 # Nor, of the package, what only other calls reach (issue 15 point 7): the field check (warn
 # only, ADR 0029), the Bash model and analysis (a command), the delegation-contract rules and
@@ -42,8 +45,8 @@ PACKAGE_NOT_FOR_A_READ = frozenset(
 NOT_FOR_A_READ |= {"urllib", "ipaddress", "zlib"}
 # A denied orchestrator Write matches its path against write_allow with the translations the
 # compiled config kept (ADR 0043), and is denied before its staleness is asked of the state
-# store: it imports no more than a Read.
-NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ
+# store: it imports no more than a Read, but for the protected set it is checked against.
+NOT_FOR_A_DENIED_WRITE = NOT_FOR_A_READ - {"sysconfig"}
 
 CONFIG = """\
 [orchestrator]

@@ -8,7 +8,10 @@ from types import SimpleNamespace
 import pytest
 
 from orchestrator_boundary import setups
+from orchestrator_boundary.context import Context
+from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.phase import Phase
+from orchestrator_boundary.protect import Deferred, Protected, ProtectedSet, index
 
 
 @pytest.fixture
@@ -34,7 +37,8 @@ def test_no_setup_outlives_the_file_system_facts_it_shares(
     first = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path)}
     second = {**first, "SOMETHING_ELSE": "1"}  # another environment, the same project
 
-    setups.setup(str(root), first)  # resolves the protected set at t = 0
+    # the protected set is made when a call first asks for it: here, at t = 0
+    assert not _protects(setups.setup(str(root), first), elsewhere)
     clock.now += 0.9 * setups.FS_TTL
     assert not _protects(setups.setup(str(root), second), elsewhere)  # shares it, 0.1 s left
 
@@ -43,6 +47,26 @@ def test_no_setup_outlives_the_file_system_facts_it_shares(
     clock.now += 0.2 * setups.FS_TTL  # 1.1 x FS_TTL after the set was resolved
     assert _protects(setups.setup(str(root), second), elsewhere)
     assert _protects(setups.setup(str(root), first), elsewhere)
+
+
+def test_a_setup_never_uses_a_protected_set_past_its_expiry(tmp_path: Path) -> None:
+    """The set is made on first use (a Read never asks for it), and made again once it
+    expired, however long the Setup that asks for it lives."""
+    now, made = [0.0], []
+
+    def make() -> tuple[ProtectedSet, float]:
+        made.append(now[0])
+        return index((Protected(f"/p{len(made)}", False, "x"),), False), now[0] + setups.FS_TTL
+
+    deferred = Deferred(make, lambda: now[0])
+    context = Context(str(tmp_path), RealFileSystem(), protected_source=deferred)
+    assert made == []  # nothing made until asked
+    now[0] = 0.5
+    assert context.protected.entries[0].path == "/p1" and made == [0.5]
+    now[0] = 0.5 + 0.9 * setups.FS_TTL
+    assert context.protected.entries[0].path == "/p1" and made == [0.5]  # still fresh
+    now[0] = 0.5 + setups.FS_TTL
+    assert context.protected.entries[0].path == "/p2" and len(made) == 2  # made again
 
 
 def test_config_changes_are_seen_on_the_next_call_whatever_the_ttl(

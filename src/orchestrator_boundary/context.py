@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from orchestrator_boundary.config import ConfigProblem
 from orchestrator_boundary.paths import FileSystem
-from orchestrator_boundary.protect import EMPTY, ProtectedSet
+from orchestrator_boundary.protect import EMPTY, Deferred, ProtectedSet
 from orchestrator_boundary.values import frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -20,7 +20,13 @@ class Context:
     fs: FileSystem
     home: str | None = None
     config_problem: ConfigProblem | None = None
-    protected: ProtectedSet = EMPTY
+    protected_source: ProtectedSet | Deferred = EMPTY  # the set, or made on first use
     # the agent types defined in .claude/agents/*.md (project, user): what a hint may name
     agent_types: frozenset[str] = frozenset()
     ledger: Ledger | None = None  # the state the contract rules read (per call; ADR 27)
+
+    @property
+    def protected(self) -> ProtectedSet:
+        """What no agent may change (ADR 0010)."""
+        source = self.protected_source
+        return source.get() if isinstance(source, Deferred) else source

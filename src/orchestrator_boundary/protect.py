@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from orchestrator_boundary.paths import FileSystem, Located, fold
 from orchestrator_boundary.values import frozen
@@ -207,6 +207,27 @@ def index(
 
 
 EMPTY = index((), False)
+
+
+class Deferred:
+    """The protected set, made when a call first asks for it (``Context.protected``): a call
+    with nothing to write, an orchestrator's Read, never pays for resolving every entry and
+    the interpreter's paths. ``make`` answers (the set, the clock time it expires); a set is
+    never used past that time, as when it was made with the Setup."""
+
+    __slots__ = ("_clock", "_made", "_make", "_until")
+
+    def __init__(
+        self, make: Callable[[], tuple[ProtectedSet, float]], clock: Callable[[], float]
+    ) -> None:
+        self._make, self._clock = make, clock
+        self._made: ProtectedSet | None = None
+        self._until = 0.0
+
+    def get(self) -> ProtectedSet:
+        if self._made is None or self._clock() >= self._until:
+            self._made, self._until = self._make()
+        return self._made
 
 
 def above(a: str, anchor: str) -> bool:

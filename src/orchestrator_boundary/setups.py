@@ -36,7 +36,7 @@ from orchestrator_boundary.digests import blake2b
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import RealFileSystem
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
-from orchestrator_boundary.protect import ProtectedSet, protected_set
+from orchestrator_boundary.protect import Deferred, ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
 from orchestrator_boundary.values import frozen
 
@@ -320,14 +320,14 @@ class SetupCache:
         phase, source, problem = phase_of(loaded, environ, phase_override)
         audit_file = audit.trail_path(root, audit_setting(rules.config, environ))
         bypass = bypass_requested(environ)
-        protected, protected_expires = self.protected(root, home, cfg_file, audit_file, environ)
+        make = functools.partial(self.protected, root, home, cfg_file, audit_file, environ)
         agents, agents_expire = self.agent_types(root, home, environ)
-        context = Context(root, FS, home, problem, protected, agents)
+        context = Context(root, FS, home, problem, Deferred(make, self.clock), agents)
         made = Setup(
             root, rules.config, rules, problem, phase, source, bypass, home, cfg_file,
             audit_file, context,
         )  # fmt: skip
-        return made, min(root_expires, protected_expires, agents_expire)
+        return made, min(root_expires, agents_expire)
 
     def agent_types(
         self, root: str, home: str | None, environ: Mapping[str, str]
