@@ -166,3 +166,27 @@ def test_a_class_keeps_its_own_repr_and_qualname() -> None:
         "test_a_class_keeps_its_own_repr_and_qualname.<locals>.Inner"
     )
     assert Inner.__init__.__qualname__.endswith("Inner.__init__")
+
+
+def test_what_values_does_not_support_is_refused_when_the_class_is_made() -> None:
+    with pytest.raises(TypeError, match="cannot extend"):
+
+        @frozen
+        class Child(Point):
+            z: int = 0
+
+    with pytest.raises(TypeError, match="__post_init__"):
+
+        @frozen
+        class Checked:
+            v: int
+
+            def __post_init__(self) -> None:
+                pass
+
+    with pytest.raises(SyntaxError):  # as a dataclass: no field without a default after one
+
+        @mutable
+        class Unordered:
+            a: int = 0
+            b: int  # type: ignore[misc]

@@ -11,9 +11,10 @@ about half of the whole call beyond a bare interpreter start. Here each class co
 method, ``__init__`` (so that building a value costs what a dataclass's does); equality,
 hashing and ``repr`` are shared functions over an ``operator.attrgetter`` of the fields.
 
-What is supported is what the package uses: fields with a default, a ``field(default_factory=)``
-or ``field(compare=False)``; ``kw_only``; ``eq=False`` (identity); ``replace`` and ``as_dict``.
-No inheritance between value classes, no ``__post_init__``, no ordering.
+What is supported is what the package uses: fields with a default, a ``field(default_factory=)``,
+``field(compare=False)`` or ``field(repr=False)``; ``kw_only``; ``eq=False`` (identity);
+``replace`` and ``as_dict``. Inheritance between value classes and ``__post_init__`` are
+refused when the class is made (``TypeError``); there is no ordering.
 """
 
 from __future__ import annotations
@@ -131,7 +132,15 @@ def _refuse(self: Any, name: str, value: Any = None) -> None:
     raise FrozenError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
 
 
+def _refuse_unsupported(cls: type) -> None:
+    if any(hasattr(base, "__value_fields__") for base in cls.__mro__[1:]):
+        raise TypeError(f"{cls.__qualname__}: a value class cannot extend another (values)")
+    if "__post_init__" in cls.__dict__:
+        raise TypeError(f"{cls.__qualname__}: __post_init__ is not supported (values)")
+
+
 def _build(cls: type, *, frozen: bool, eq: bool, hashed: bool, kw_only: bool) -> Any:
+    _refuse_unsupported(cls)
     fields = _declared(cls)
     names = tuple(name for name, _ in fields)
     ns = {k: v for k, v in cls.__dict__.items() if k not in names}
