@@ -22,7 +22,7 @@ def _rows(output: str) -> dict[str, list[str]]:
     return rows
 
 
-def _hook_latency(*args: str) -> subprocess.CompletedProcess[str]:
+def _benchmark(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     # the benchmark makes its own project, HOME and runtime folder, and stops its evaluator
     env = {
         k: v
@@ -30,7 +30,7 @@ def _hook_latency(*args: str) -> subprocess.CompletedProcess[str]:
         if not k.startswith(("ORCHESTRATOR_BOUNDARY", "AMPLIFIER", "CLAUDE"))
     }
     done = subprocess.run(
-        [sys.executable, "benchmarks/hook_latency.py", *args],
+        [sys.executable, f"benchmarks/{script}", *args],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -40,6 +40,10 @@ def _hook_latency(*args: str) -> subprocess.CompletedProcess[str]:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done
+
+
+def _hook_latency(*args: str) -> subprocess.CompletedProcess[str]:
+    return _benchmark("hook_latency.py", *args)
 
 
 def _assert_bursts(rows: dict[str, list[str]]) -> None:
@@ -137,17 +141,7 @@ def test_decision_instructions_child_judges_every_case() -> None:
 
 def test_hook_instructions_counts_the_in_process_read_and_write() -> None:
     # one registered in-process call each, under callgrind where valgrind is installed
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ORCHESTRATOR_BOUNDARY",))}
-    done = subprocess.run(
-        [sys.executable, "benchmarks/hook_instructions.py"],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _benchmark("hook_instructions.py")
     if "valgrind not found" in done.stdout:
         return  # nothing to count on this machine; the script said so
     rows = _rows(done.stdout)
