@@ -32,7 +32,9 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any
+
+from orchestrator_boundary.errors import assert_never
 
 
 class RowKind(enum.StrEnum):
