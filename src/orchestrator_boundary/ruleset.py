@@ -1,15 +1,14 @@
 """A config compiled once, at load, into the form each decision reads it. ADR 0020.
 
 A loaded ``Config`` never changes, so everything the policy and the deny hint derive from it
-(tuples of patterns, sets of names, the compiled write scopes of the agent types that may
-write) is built here, once, instead of per call or in caches keyed by the config's identity.
+(tuples of patterns, sets of names, the write scopes of the agent types that may write) is
+built here, once, instead of per call or in caches keyed by the config's identity.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from orchestrator_boundary import scope
 from orchestrator_boundary.config import Config
 from orchestrator_boundary.contract_tables import Contracts, compile_contracts
 from orchestrator_boundary.tools import expand_profile_names
@@ -17,8 +16,9 @@ from orchestrator_boundary.values import frozen
 
 _WRITERS = frozenset({"Write", "Edit", "write"})
 
-# An agent type that may write, with its compiled write scope (None: anywhere).
-Writer = tuple[str, tuple[scope.Compiled, ...] | None]
+# An agent type that may write, with its write scope (None: anywhere). The patterns are
+# translated when a deny hint first matches them (``scope``), not at load: a Read never does.
+Writer = tuple[str, tuple[str, ...] | None]
 
 
 @frozen(eq=False)
@@ -39,7 +39,7 @@ class RuleSet:
 def writers(config: Config) -> tuple[Writer, ...]:
     """The agent types a deny hint may name: those whose tools include a writing one."""
     return tuple(
-        (name, None if p.write_scope is None else scope.compiled(p.write_scope))
+        (name, None if p.write_scope is None else tuple(p.write_scope))
         for name, p in config.agents.items()
         if name != "*"
         and (p.tools is None or not _WRITERS.isdisjoint(expand_profile_names(p.tools)))

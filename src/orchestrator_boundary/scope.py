@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from orchestrator_boundary.paths import Located, fold
-from orchestrator_boundary.values import frozen, transient
+from orchestrator_boundary.values import field, frozen, transient
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy
 if TYPE_CHECKING:
@@ -29,17 +29,15 @@ class PatternError(ValueError):
 
 @frozen
 class Compiled:
-    """A pattern checked and anchored; its regular expression is made on first use."""
+    """A pattern checked, anchored and translated. Made when a pattern is first matched or
+    validated (``_compile``), never by loading a config: a Read matches nothing."""
 
     text: str
     exclude: bool
     absolute: bool
     folder: bool  # covers everything below (trailing '/' or '/**')
     glob: str  # anchored (``/`` + the pattern) and folded: what pathspec translates
-
-    @property
-    def regex(self) -> re.Pattern[str]:
-        return _regex(self.glob, self.text)
+    regex: re.Pattern[str] = field(compare=False, repr=False)  # pathspec's translation of glob
 
 
 # Translations kept with a compiled config (``translations``, ``known``): glob -> the regular
@@ -49,7 +47,6 @@ _KNOWN: dict[str, str] = {}
 _PLAIN_FLAGS = 32  # re.UNICODE: the flags of a str pattern compiled without any
 
 
-@lru_cache(maxsize=1024)
 def _regex(glob: str, text: str) -> re.Pattern[str]:
     """pathspec's gitignore translation of ``glob``. pathspec (tens of ms of imports) is
     imported here, when a pattern is first matched or validated, not by every hook call (ADR
@@ -79,7 +76,8 @@ def _compile(text: str, insensitive: bool) -> Compiled:
     absolute = body.startswith("/")
     anchored = "/" + body.lstrip("/")
     folder = anchored.endswith("/") or anchored.endswith("/**")
-    return Compiled(text, text.startswith("!"), absolute, folder, fold(anchored, insensitive))
+    glob = fold(anchored, insensitive)
+    return Compiled(text, text.startswith("!"), absolute, folder, glob, _regex(glob, text))
 
 
 def translations(patterns: Iterable[str]) -> dict[str, str]:
@@ -90,11 +88,10 @@ def translations(patterns: Iterable[str]) -> dict[str, str]:
         for insensitive in (False, True):
             try:
                 c = _compile(text, insensitive)
-                regex = c.regex
             except PatternError:
                 continue
-            if regex.flags == _PLAIN_FLAGS:  # what ``re.compile(source)`` gives back
-                out[c.glob] = regex.pattern
+            if c.regex.flags == _PLAIN_FLAGS:  # what ``re.compile(source)`` gives back
+                out[c.glob] = c.regex.pattern
     return out
 
 
@@ -106,7 +103,7 @@ def known(translated: Mapping[str, str]) -> None:
 def validate(patterns: Sequence[str]) -> None:
     """Raise PatternError for the first pattern that cannot be used (translated here)."""
     for text in patterns:
-        _ = _compile(text, False).regex
+        _compile(text, False)
 
 
 @transient

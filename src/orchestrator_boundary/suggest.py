@@ -23,10 +23,10 @@ def suitable_agent(
 ) -> str:
     """A configured agent type that exists (a built-in, or one of the ``defined`` ones) and may
     write ``path`` (relative to the root), else general-purpose."""
-    for name, compiled in writers:
+    for name, patterns in writers:
         if name in READ_ONLY_AGENTS or not (name in defined or name in BUILT_IN_AGENTS):
             continue
-        if path is None or compiled is None or scope.covers(compiled, path):
+        if path is None or patterns is None or scope.covers(scope.compiled(patterns), path):
             return name
     return FALLBACK
 
