@@ -7,6 +7,7 @@ the rules that apply to it. The rules themselves are in ``policy``.
 
 from __future__ import annotations
 
+import functools
 import ntpath
 import posixpath
 from collections.abc import Callable, Mapping
@@ -122,12 +123,13 @@ def analysed(
     ``source F``, ``./F``) read through the file system and analysed with it, up to
     SCRIPT_ROUNDS levels (ADR 0040). A script stays ``opaque`` (it may change before it runs);
     its writes and changes of the boundary count as the command's own."""
-    import orchestrator_boundary.bash as bash  # the analysis: only a call with a command
-
-    read: dict[str, str | None] = {}
-    analysis = bash.analyze(
+    analyze = _analyze()
+    analysis = analyze(
         command, cwd=cwd, home=context.home, read_only_commands=rules.read_only, shell=shell
     )
+    if not analysis.scripts:  # most commands run no script file
+        return analysis
+    read: dict[str, str | None] = {}
     for _ in range(SCRIPT_ROUNDS):
         wanted = [path for path in analysis.scripts if path not in read]
         if not wanted:
@@ -137,7 +139,7 @@ def analysed(
         texts = {path: text for path, text in read.items() if text is not None}
         if not texts:
             break
-        analysis = bash.analyze(
+        analysis = analyze(
             command,
             cwd=cwd,
             home=context.home,
@@ -146,6 +148,15 @@ def analysed(
             scripts=texts,
         )
     return analysis
+
+
+@functools.cache
+def _analyze() -> Callable[..., BashAnalysis]:
+    """``bash.analyze``, imported by the first call with a command (a Read never loads the
+    analysis; an import statement run on every call costs half of a remembered analysis)."""
+    import orchestrator_boundary.bash as bash
+
+    return bash.analyze
 
 
 def _bash_touches(
