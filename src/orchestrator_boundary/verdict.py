@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Callable, Mapping
 
 from orchestrator_boundary.errors import assert_never
 from orchestrator_boundary.jsontext import string
@@ -118,54 +119,54 @@ def decide(
     """Apply the phase (and the bypass) to what ``enforce`` would do."""
     v = assessment.violation
     note = f"orchestrator-boundary: {config_note}" if config_note else ""
-    decision, message, post_block, bypassed = Decision.NONE, "", False, False
     if v is None:
-        message = assessment.advisory
-    elif phase is Phase.OFF:
-        pass
-    elif bypass and (v.code is not Code.TAMPER or bypass_opens_protected):
-        bypassed = True
-        note = (
+        return Verdict(
+            event, assessment, phase, phase_source, Decision.NONE, False,
+            message=assessment.advisory, system_message=note,
+        )  # fmt: skip
+    if phase is Phase.OFF:  # recorded as a would-be deny, nothing more
+        return Verdict(
+            event, assessment, phase, phase_source, Decision.NONE, True, system_message=note
+        )
+    if bypass and (v.code is not Code.TAMPER or bypass_opens_protected):
+        bypassed = (
             f"orchestrator-boundary is bypassed ({BYPASS_ENV} is set): "
             f"{assessment.tool_name} would have been denied ({v.code}: {v.reason})"
         )
-    else:
-        decision, message, post_block = _enforced(event, v, assessment.tool_name, phase)
+        return Verdict(
+            event, assessment, phase, phase_source, Decision.NONE, True, True,
+            system_message=bypassed,
+        )  # fmt: skip
+    decision, message, post_block = _enforced(event, v, assessment.tool_name, phase)
     return Verdict(
-        event,
-        assessment,
-        phase,
-        phase_source,
-        decision,
-        v is not None,
-        bypassed,
-        post_block,
-        message,
-        note,
+        event, assessment, phase, phase_source, decision, True, False, post_block, message, note
     )
 
 
+def _nothing(v: Violation, tool: str) -> str:
+    return ""
+
+
+# What a phase that acts on a violation answers before the call: the decision and its text.
+# A table over every member (tests/test_enums.py); ``off`` never gets here (``decide``).
+_BEFORE: Mapping[Phase, tuple[Decision, Callable[[Violation, str], str]]] = {
+    Phase.WARN: (Decision.WARN, warn_text),
+    Phase.ASK: (Decision.ASK, ask_text),
+    Phase.ENFORCE: (Decision.DENY, reason_text),
+    Phase.OFF: (Decision.NONE, _nothing),
+}
+
+
 def _enforced(event: str, v: Violation, tool: str, phase: Phase) -> tuple[Decision, str, bool]:
-    """(decision, message, post_block) for a violation the phase acts on (not off, no bypass)."""
+    """(decision, message, post_block) for a violation the phase acts on (not off, no bypass).
+    TAMPER is denied in every such phase."""
     tamper = v.code is Code.TAMPER
-    reason = reason_text(v, tool)
     if event == POST:
         block = tamper or phase is Phase.ENFORCE
         went = f"This {tool} already ran although the boundary does not allow it. "
-        return Decision.NONE, went + reason if block else "", block
-    if tamper:
-        return Decision.DENY, reason, False
-    match phase:
-        case Phase.WARN:
-            return Decision.WARN, warn_text(v, tool), False
-        case Phase.ASK:
-            return Decision.ASK, ask_text(v, tool), False
-        case Phase.ENFORCE:
-            return Decision.DENY, reason, False
-        case Phase.OFF:  # handled by decide; here for exhaustiveness
-            return Decision.NONE, "", False
-        case other:
-            assert_never(other)
+        return Decision.NONE, went + reason_text(v, tool) if block else "", block
+    decision, text = (Decision.DENY, reason_text) if tamper else _BEFORE[phase]
+    return decision, text(v, tool), False
 
 
 def render(verdict: Verdict) -> HookAnswer:
