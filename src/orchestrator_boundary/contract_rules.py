@@ -15,7 +15,10 @@ from orchestrator_boundary.violation import Code, Violation
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call that no rule
     # here applies to (an orchestrator's Read) never loads the delegation records
+    from collections.abc import Callable
+
     from orchestrator_boundary.contracts import Breach
+    from orchestrator_boundary.delegation import Ledger
 
 PRE = "PreToolUse"
 AGENT_TOOLS = frozenset({"Agent", "Task"})
@@ -36,10 +39,23 @@ def _what(call: Call, target: Target) -> str:
     return f"`{target.command}` writes" if target.command else f"{call.payload.tool_name} of"
 
 
-def delegation_scope(call: Call, target: Target) -> Violation | None:
-    """A subagent's write outside its delegation's effective scope."""
+def delegation_contract(call: Call, target: Target) -> Violation | None:
+    """The delegation contract's rules for one target, in their order (the first that finds
+    a violation decides). Only a write, and only with the delegation state: without it (in
+    ``check`` and ``replay``) none of them has anything to read."""
     ledger = call.context.ledger
-    if call.main or ledger is None or not target.write:
+    if ledger is None or not target.write:
+        return None
+    for rule in TARGET_RULES:
+        found = rule(call, target, ledger)
+        if found is not None:
+            return found
+    return None
+
+
+def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | None:
+    """A subagent's write outside its delegation's effective scope."""
+    if call.main:
         return None
     import orchestrator_boundary.contracts as contracts
 
@@ -53,11 +69,10 @@ def delegation_scope(call: Call, target: Target) -> Violation | None:
     return _violation(found, target.command) if found else None
 
 
-def file_leased(call: Call, target: Target) -> Violation | None:
+def file_leased(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """A subagent's write to a file another running subagent wrote (``leases = "enforce"``;
     ``"warn"`` is recorded in the audit line by the shell)."""
-    ledger = call.context.ledger
-    if call.main or ledger is None or not target.write or call.rules.contracts.leases != "enforce":
+    if call.main or call.rules.contracts.leases != "enforce":
         return None
     if call.payload.hook_event_name != PRE or not target.located.absolutes:
         return None
@@ -74,12 +89,9 @@ def file_leased(call: Call, target: Target) -> Violation | None:
     return _violation(found, target.command) if found else None
 
 
-def stale_file(call: Call, target: Target) -> Violation | None:
+def stale_file(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """Any agent's write to a file changed since that agent last read or wrote it."""
-    ledger = call.context.ledger
-    if ledger is None or not target.write or call.payload.hook_event_name != PRE:
-        return None
-    if not target.located.absolutes:
+    if call.payload.hook_event_name != PRE or not target.located.absolutes:
         return None
     import orchestrator_boundary.delegation as delegation
 
@@ -95,6 +107,14 @@ def stale_file(call: Call, target: Target) -> Violation | None:
         ledger.last_writer(target.located),
     )
     return _violation(found, target.command) if found else None
+
+
+# Per target, after the write rule, in this order.
+TARGET_RULES: tuple[Callable[[Call, Target, Ledger], Violation | None], ...] = (
+    delegation_scope,
+    file_leased,
+    stale_file,
+)
 
 
 def agent_contract(call: Call, found: object) -> Violation | None:

@@ -23,12 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from orchestrator_boundary.bash_rules import CODE_MODE, bash_findings, bash_mode
 from orchestrator_boundary.context import Context
-from orchestrator_boundary.contract_rules import (
-    agent_contract,
-    delegation_scope,
-    file_leased,
-    stale_file,
-)
+from orchestrator_boundary.contract_rules import agent_contract, delegation_contract
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.ruleset import RuleSet
@@ -61,9 +56,9 @@ TARGET_RULES: tuple[TargetRule, ...] = (
     tamper,
     broken_config,
     write_rule,
-    delegation_scope,  # the delegation contract (ADR 27): only narrows what write_rule allows
-    file_leased,
-    stale_file,
+    # the delegation contract (ADR 27): DELEGATION_SCOPE > FILE_LEASED > STALE_FILE; it only
+    # narrows what write_rule allows
+    delegation_contract,
 )
 
 
@@ -126,12 +121,9 @@ def target_write(call: Call, found: Findings) -> Violation | None:
     return found.target if found.by is write_rule else None
 
 
-_CONTRACT_TARGET_RULES = (delegation_scope, file_leased, stale_file)
-
-
 def target_contract(call: Call, found: Findings) -> Violation | None:
     """A target's delegation-contract finding (ADR 27), after the write rules."""
-    return found.target if found.by in _CONTRACT_TARGET_RULES else None
+    return found.target if found.by is delegation_contract else None
 
 
 def bash_command(call: Call, found: Findings) -> Violation | None:
