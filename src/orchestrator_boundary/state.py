@@ -312,11 +312,11 @@ class Store:
         """A running subagent wrote ``path``: it holds it until it stops (the holder keeps it,
         and renews it with each write, while it runs and the lease has not lapsed)."""
         now = self.clock()
-        row = (session, path, agent_id, description, now, now - LEASE_TTL_S)
-        sql = (
-            "INSERT INTO leases VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (session, path) DO "
+        row = (session, path, agent_id, description, now, now - LEASE_TTL_S)  # bound by "?"
+        sql = (  # (numbered "?1" bound from a tuple: deprecated in 3.12, an error from 3.14)
+            "INSERT INTO leases VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, path) DO "
             "UPDATE SET agent_id = excluded.agent_id, description = excluded.description, "
-            "ts = excluded.ts WHERE leases.agent_id = excluded.agent_id OR leases.ts <= ?6 "
+            "ts = excluded.ts WHERE leases.agent_id = excluded.agent_id OR leases.ts <= ? "
             "OR NOT EXISTS (SELECT 1 FROM agents a WHERE a.session = leases.session "
             "AND a.agent_id = leases.agent_id AND a.running = 1)"
         )
