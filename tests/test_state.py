@@ -4,12 +4,15 @@ answers when the file cannot be reached."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,9 +34,33 @@ LAUNCH = Launch("coder", "fix", SCOPE, 1, None)
 META = {"agentType": "coder", "toolUseId": "toolu_1", "spawnDepth": 1, "description": "fix it"}
 
 
+_OPENED: list[Store] = []
+
+
+def _open(path: str, **kw: Any) -> Store:
+    """A Store this test closes when it ends (Python 3.13 warns about a connection left open
+    for the garbage collector)."""
+    opened = Store(path, **kw)
+    _OPENED.append(opened)
+    return opened
+
+
+def _one(path: str, sql: str) -> Any:
+    """The first column of the first row ``sql`` gives, on a connection of its own."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return conn.execute(sql).fetchone()[0]
+
+
+@pytest.fixture(autouse=True)
+def _close_stores() -> Iterator[None]:
+    yield
+    while _OPENED:
+        _OPENED.pop().close()
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
-    return Store(state_path(str(tmp_path / "boundary" / "audit.jsonl")))
+    return _open(state_path(str(tmp_path / "boundary" / "audit.jsonl")))
 
 
 def _expected(agent: str = "a1") -> Delegation:
@@ -44,8 +71,7 @@ def test_the_file_sits_under_the_trails_protected_prefix(store: Store) -> None:
     assert store.path.endswith("audit.jsonl.state.sqlite3")
     assert store.record_launch("s", "toolu_1", LAUNCH, "fix it")
     assert Path(store.path).stat().st_mode & 0o777 == 0o600
-    journal = sqlite3.connect(store.path).execute("PRAGMA journal_mode").fetchone()[0]
-    assert journal == "wal"
+    assert _one(store.path, "PRAGMA journal_mode") == "wal"
 
 
 @pytest.mark.parametrize(
@@ -109,7 +135,7 @@ def test_a_lease_holds_while_its_holder_runs(store: Store) -> None:
 
 def test_a_lease_lapses_without_writes(tmp_path: Path) -> None:
     now = [1000.0]
-    s = Store(str(tmp_path / "st"), clock=lambda: now[0])
+    s = _open(str(tmp_path / "st"), clock=lambda: now[0])
     s.note_running("s", "a1", "one")
     s.note_running("s", "a2", "two")
     s.take_lease("s", "f.py", "a1", "one")
@@ -141,8 +167,7 @@ def test_stop_and_session_end_clean(store: Store) -> None:
     store.record_launch("s", "toolu_1", LAUNCH, "fix it")
     store.count("s", "a1", ["write"])
     store.end_session("s")
-    conn = sqlite3.connect(store.path)
-    counts = [conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in state._TABLES]  # noqa: S608
+    counts = [_one(store.path, f"SELECT COUNT(*) FROM {t}") for t in state._TABLES]  # noqa: S608
     assert counts == [0] * 5
 
 
@@ -150,15 +175,14 @@ def test_tables_are_bounded(store: Store, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(state, "MAX_ROWS", 10)
     for n in range(25):
         store.saw("s", "a1", f"f{n}", "x", wrote=False)
-    conn = sqlite3.connect(store.path)
-    assert conn.execute("SELECT COUNT(*) FROM seen").fetchone()[0] == 10
+    assert _one(store.path, "SELECT COUNT(*) FROM seen") == 10
     assert store.seen("s", "a1", "f24") is not None and store.seen("s", "a1", "f0") is None
 
 
 def test_an_unreachable_store_answers_deliberately(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    s = Store(str(blocker / "audit.jsonl.state.sqlite3"))  # its folder is a file
+    s = _open(str(blocker / "audit.jsonl.state.sqlite3"))  # its folder is a file
     assert s.saw("s", "a1", "f", "x", wrote=True) is False
     assert s.seen("s", "a1", "f") is UNAVAILABLE
     assert s.lease("s", "f") is UNAVAILABLE
@@ -179,13 +203,14 @@ def test_a_locked_store_gives_up_within_the_busy_timeout(store: Store) -> None:
     holder = sqlite3.connect(store.path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        other = Store(store.path)
+        other = _open(store.path)
         started = time.monotonic()
         assert other.saw("s", "a2", "f", "y", wrote=True) is False
         assert time.monotonic() - started < 2.0
     finally:
         holder.execute("ROLLBACK")
-    assert Store(store.path).saw("s", "a2", "f", "y", wrote=True) is True
+        holder.close()
+    assert _open(store.path).saw("s", "a2", "f", "y", wrote=True) is True
 
 
 WRITER = """
@@ -206,8 +231,7 @@ def test_concurrent_writers_lose_nothing(store: Store) -> None:
         for n in range(6)
     ]
     oks = [int(p.communicate(timeout=120)[0]) for p in procs]
-    conn = sqlite3.connect(store.path)
-    stored = conn.execute("SELECT COUNT(*) FROM seen WHERE agent != 'init'").fetchone()[0]
+    stored = _one(store.path, "SELECT COUNT(*) FROM seen WHERE agent != 'init'")
     assert stored == sum(oks)  # a write that gave up said so; none that said yes was lost
     assert sum(oks) >= 6 * 40 * 0.9
 
@@ -231,6 +255,6 @@ def test_a_kept_connection_follows_a_replaced_file(store: Store) -> None:
     for extra in ("-wal", "-shm"):
         Path(store.path + extra).unlink(missing_ok=True)
     assert store.saw("s", "a1", "g", "y", wrote=True)  # reconnects to a new file
-    other = Store(store.path)
+    other = _open(store.path)
     assert other.seen("s", "a1", "g") == Seen("y", True)
     assert other.seen("s", "a1", "f") is None
