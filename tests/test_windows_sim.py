@@ -137,8 +137,9 @@ def held_by_another_process(
     script = tmp_path / "holder.py"
     script.write_text(HOLDER)
     argv = python_argv(str(script), str(target), str(start), str(nbytes), *extra)
-    proc = subprocess.Popen(
-        argv,
+    proc = subprocess.Popen(  # a real process, started while the simulation is installed:
+        argv,  # a cwd keeps subprocess on its fork_exec path (Python 3.13 would otherwise take
+        cwd=tmp_path,  # os.posix_spawn, which the simulated os, like Windows', does not have)
         env=sim_env(dict(os.environ), paths=False),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

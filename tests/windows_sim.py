@@ -54,8 +54,9 @@ Deviations from real Windows, on purpose or because Linux cannot show it:
   without ``FILE_SHARE_DELETE``, which is how Python opens files).
 - Without ``paths=True``, ``os.path`` stays ``posixpath`` (pytest itself needs it in this
   process): use ``paths=True`` in a subprocess (``python_argv``) for Windows path rules.
-- A rooted path without a drive (``\work\x``, which is what ``ntpath.abspath`` makes of a
-  Linux ``__file__``) is on ``Z:``, the Linux root, not on the current drive. Imports keep
+- A rooted path without a drive (``\work\x``) is on ``Z:``, the Linux root, not on the
+  current drive. A script run with ``python_argv`` gets a Windows ``__file__``: its Linux path
+  on the drive that maps it, else on ``Z:``. Imports keep
   Linux rules (``importlib`` talks to the kernel directly): a ``sys.path`` entry in Windows
   form is searched in the folder it names, but the modules' ``__file__`` are Linux paths.
 - In a subprocess, ``site`` runs (with Linux rules) before the simulation starts, so the
@@ -306,6 +307,11 @@ def make_msvcrt() -> types.ModuleType:
 
 
 # ---- hiding modules ----
+
+
+def _not_here(cls: type, *args: Any, **kw: Any) -> Any:
+    """``PosixPath()`` under the simulated Windows, as on Windows (pathlib 3.12+)."""
+    raise NotImplementedError(f"cannot instantiate {cls.__name__!r} on your system")
 
 
 class _Blocker(importlib.abc.MetaPathFinder):
@@ -562,9 +568,13 @@ class Simulation:
 
             self._saved.append((pathlib.Path, "__new__", original))
             pathlib.Path.__new__ = path_new
-        elif pathlib is not None:
+        elif pathlib is not None and hasattr(pathlib, "_WindowsFlavour"):  # Python 3.11
             self._set(pathlib._WindowsFlavour, "is_supported", True)
             self._set(pathlib._PosixFlavour, "is_supported", False)
+        elif pathlib is not None:  # 3.12+: each class refuses itself by a __new__ of its own
+            if "__new__" in vars(pathlib.WindowsPath):
+                self._del(pathlib.WindowsPath, "__new__")
+            self._set(pathlib.PosixPath, "__new__", _not_here)
         self._module("msvcrt", self.msvcrt)
         for mod in (socket, sys.modules.get("_socket")):
             if mod is not None:
@@ -844,7 +854,9 @@ def sim_env(
         "report": report,
         "lock_retry_s": lock_retry_s,
     }
-    return {**env, ENV: json.dumps(settings)}
+    # Windows has no TZPATH; this Linux build's, split at the simulated ";", is one relative
+    # path to zoneinfo (imported with pydantic), and Python 3.13 warns about it on stderr
+    return {**env, ENV: json.dumps(settings), "PYTHONTZPATH": ""}
 
 
 def bootstrap() -> None:
@@ -889,7 +901,9 @@ def bootstrap() -> None:
     os.environ.pop(ENV, None)
     sys.argv = [target, *args]
     main = types.ModuleType("__main__")
-    main.__file__ = target
+    # as on Windows, the script's __file__ has a drive (Python 3.13's ntpath no longer counts a
+    # rooted path without one, a Linux path, as absolute)
+    main.__file__ = sim.map.to_windows(posixpath.realpath(target)) if sim.paths else target
     main.__builtins__ = builtins  # type: ignore[attr-defined]
     sys.modules["__main__"] = main
     exec(code, main.__dict__)  # noqa: S102 - the hook script, as the interpreter would run it
