@@ -184,6 +184,12 @@ def test_what_values_does_not_support_is_refused_when_the_class_is_made() -> Non
             def __post_init__(self) -> None:
                 pass
 
+    # a class as Python 3.14 makes it in a module without `from __future__ import annotations`:
+    # its fields are in an __annotate__ function, not in __annotations__
+    lazy = type("Lazy", (), {"__annotate__": lambda _format: {"v": int}})
+    with pytest.raises(TypeError, match="from __future__ import annotations"):
+        frozen(lazy)
+
     with pytest.raises(SyntaxError):  # as a dataclass: no field without a default after one
 
         @mutable

@@ -137,6 +137,13 @@ def _refuse_unsupported(cls: type) -> None:
         raise TypeError(f"{cls.__qualname__}: a value class cannot extend another (values)")
     if "__post_init__" in cls.__dict__:
         raise TypeError(f"{cls.__qualname__}: __post_init__ is not supported (values)")
+    if "__annotations__" not in cls.__dict__ and "__annotate__" in cls.__dict__:
+        # Python 3.14+ keeps a class's annotations in its __dict__ only under the future
+        # import; without it the fields would be silently lost
+        raise TypeError(
+            f"{cls.__qualname__}: declare value classes under `from __future__ import "
+            "annotations` (values)"
+        )
 
 
 def _build(cls: type, *, frozen: bool, eq: bool, hashed: bool, kw_only: bool) -> Any:
