@@ -765,3 +765,30 @@ def test_a_long_lived_evaluator_answers_the_corpus_as_a_new_process_would(
     # the sample reaches the deciding paths, not only "no objection"
     print(f"\nevaluator vs new process over {len(sample)} corpus payloads: {decisions}")
     assert decisions.get(b"deny", 0) > 500 and decisions.get(b"block", 0) > 100, decisions
+
+
+def test_the_evaluator_answers_a_ping_itself_and_judges_nothing(proj: Path, rt: Path) -> None:
+    """``doctor``'s ping: the reply's writer (SCM_CREDENTIALS) is the verified listener, the
+    evaluator's own pid from its lock file, and no audit line is written for it."""
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE="enforce")
+    sock = start_and_wait(proj, rt, env)
+    trail = proj / ".claude" / "boundary" / "audit.jsonl"
+    before = trail.read_bytes() if trail.exists() else b""
+    conn = client.connect(str(sock), 5.0)
+    try:
+        writer = client.verified_peer(conn, str(sock), str(proj))
+        conn.sendall(wire.REQUEST_MAGIC + wire.pack([wire.version_tag(), wire.PING]))
+        conn.shutdown(socket.SHUT_WR)
+        reply = client.read_reply(conn, writer, wire.MAX_REPLY_BYTES)
+    finally:
+        conn.close()
+    assert writer == _pid(sock.with_suffix(".lock"))
+    assert reply == wire.REPLY_MAGIC + wire.pack([b"0", b"", b""])
+    assert (trail.read_bytes() if trail.exists() else b"") == before
+    with pytest.raises(client.Impostor, match=f"but pid {os.getpid()} wrote the reply"):
+        left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        with left, right:
+            left.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+            right.sendall(b"OBA1")
+            right.shutdown(socket.SHUT_WR)
+            client.read_reply(left, writer, wire.MAX_REPLY_BYTES)

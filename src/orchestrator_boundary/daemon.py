@@ -303,6 +303,9 @@ class Evaluator:
         if fields[0] != self.version:
             conn.sendall(wire.MISMATCH + wire.pack([self.version]))
             self.quit()
+        if fields[1:] == [wire.PING]:  # doctor: who writes the replies (ADR 0026)
+            conn.sendall(wire.REPLY_MAGIC + wire.pack([b"0", b"", b""]))
+            return
         event, cwd = fields[1].decode(), fields[2]
         end = fields.index(b"", 3)
         if event not in wire.EVENTS or len(fields) != end + 2:

@@ -106,27 +106,35 @@ def check_trail(ctx: Context) -> Check:
     )
 
 
-_PID = re.compile(r"peer pid (\d+)")
+_PID = re.compile(r"\bpid (\d+)")  # the listener, and a reply's writer if it is another
 
 
 def live_impostor(root: str, environ: dict[str, str]) -> tuple[str, str | None]:
-    """(the evaluator's socket for ``root``, what listens there): None when nothing does, ""
-    for our own evaluator, else why the listener is not it. Nothing is sent to it."""
+    """(the evaluator's socket for ``root``, what answers there): None when nothing does, ""
+    for our own evaluator, else why the listener, or the writer of its reply to a ping, is not
+    it. Nothing is sent to a listener that fails."""
     import _socket
 
     env = {os.fsencode(k): os.fsencode(v) for k, v in environ.items()}
     path = wire.socket_path(root, env)
     if not os.path.exists(path):
         return path, None
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        sock.settimeout(1.0)
-        sock.connect(path)
-        return path, client.impostor_reason(sock, path, root) or ""
+        sock = client.connect(path, 1.0)
     except OSError:
         return path, None  # nothing listens (a stale socket file): the next hook starts one
+    try:
+        writer = client.verified_peer(sock, path, root)
+        sock.sendall(wire.REQUEST_MAGIC + wire.pack([wire.version_tag(), wire.PING]))
+        sock.shutdown(_socket.SHUT_WR)
+        client.read_reply(sock, writer, wire.MAX_REPLY_BYTES)
+    except client.Impostor as exc:
+        return path, str(exc)
+    except (OSError, ValueError):
+        pass  # busy or slow: the listener was verified, and every hook checks its replies
     finally:
         sock.close()
+    return path, ""
 
 
 def check_impostor(ctx: Context) -> Check:
@@ -148,8 +156,8 @@ def check_impostor(ctx: Context) -> Check:
     path, live = live_impostor(ctx.root, dict(ctx.environ))
     if live:
         reason = live
-        pid = _PID.search(reason)
-        end = f"end it (kill {pid.group(1)}) and remove {path}" if pid else f"remove {path}"
+        pids = " ".join(dict.fromkeys(_PID.findall(reason)))
+        end = f"end it (kill {pids}) and remove {path}" if pids else f"remove {path}"
         return Check(
             "impostor",
             FAIL,

@@ -16,7 +16,6 @@ import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
 if TYPE_CHECKING:
-    import _socket
     from collections.abc import Mapping
 
     Environ = Mapping[bytes, bytes]  # os.environb, or a test's mapping
@@ -29,6 +28,9 @@ TOOL_EVENTS = ("PreToolUse", "PostToolUse")  # ``client.cannot_load`` blocks onl
 # SubagentStop, Stop and SessionEnd: delegation contracts' deliverables, the session summary
 # and cleaning (ADR 27).
 EVENTS = (*TOOL_EVENTS, "PostToolUseFailure", "SubagentStop", "Stop", "SessionEnd")
+# ``doctor`` asks the evaluator for a reply that judges nothing: is its writer the process that
+# listens (ADR 0026)? A request of two fields, the version and this.
+PING = b"Ping"
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: one byte more is refused
 MAX_REPLY_BYTES = 4 * 1024 * 1024
 # The evaluator takes payloads up to this size; a larger one is judged in the hook's own process
@@ -245,16 +247,3 @@ def import_path() -> None:
         if IMPORT_ROOT in sys.path:  # keep this copy first, ahead of any installed one
             sys.path.remove(IMPORT_ROOT)
         sys.path.insert(0, IMPORT_ROOT)
-
-
-def recv_all(sock: _socket.socket, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    total = 0
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        total += len(chunk)
-        if total > limit:
-            raise ValueError("reply too large")

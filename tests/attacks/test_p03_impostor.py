@@ -5,7 +5,9 @@ process, and the hook says so. (The impostor in the audit line and in ``doctor``
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from orchestrator_boundary import wire
+from orchestrator_boundary.doctor_context import FAIL, Context
+from orchestrator_boundary.doctor_trail import check_impostor
 
 from .support import ENFORCE, Arena, until
 
@@ -62,20 +66,91 @@ DISGUISES = {
     "argv rewritten to the evaluator's": SPOOF_ARGV,
 }
 
+# The process that calls listen() is the one SO_PEERCRED names for every connection, for as
+# long as it lives, whatever it becomes. So: wait for the real evaluator to leave, bind and
+# listen, fork; the parent becomes the real evaluator (exec, the exact command line, this
+# interpreter) and is stopped by the child before it can take the socket back; the child,
+# holding the same listening socket, answers. No memory is rewritten. With ``own_pid_ns``, all
+# of it runs in a user and pid namespace of its own, where it may claim any pid of that
+# namespace as its reply's writer, so it names the stopped evaluator (SCM_CREDENTIALS).
+HAND_OVER_PID = """\
+import fcntl, os, signal, socket, struct, sys, time
+sys.path.insert(0, {src!r})
+from orchestrator_boundary import wire
+sock, root = sys.argv[1], sys.argv[2]
+os.unlink(sock)  # the real evaluator notices, quits and lets go of its lock
+lock = os.open(wire.lock_path(sock), os.O_RDWR)
+while True:
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        break
+    except OSError:
+        time.sleep(0.02)
+os.close(lock)
+def seen(): return os.readlink("/proc/self")  # the pid outside any namespace of ours
+pids = [seen()]
+if {own_pid_ns} and os.fork():  # pid 1 of the namespace: it must live, the rest with it
+    while True:
+        time.sleep(3600)
+srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+srv.bind(sock)
+srv.listen(64)
+daemon_py = os.path.join(wire.PACKAGE_DIR, "daemon.py")
+argv = [sys.executable, "-I", "-S", daemon_py, sock, root]
+want = b"\\0".join(map(os.fsencode, argv)) + b"\\0"
+parent, pids = os.getpid(), [*pids, seen()]
+if os.fork():
+    os.execv(sys.executable, argv)
+while open("/proc/%s/cmdline" % pids[-1], "rb").read() != want:
+    pass
+os.kill(parent, signal.SIGSTOP)
+with open(sock + ".impostor-ready", "w") as fh:
+    fh.write(" ".join([*pids, seen()]))
+claim = [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, struct.pack("3i", parent, 0, 0))]
+while True:
+    conn, _ = srv.accept()
+    try:
+        conn.recv(1 << 20)
+        conn.sendmsg([wire.REPLY_MAGIC + wire.pack([b"0", b"", b""])], claim if {own_pid_ns} else [])
+    except OSError:
+        pass
+    conn.close()
+"""
+HANDED_OVER = {
+    "listener's pid handed to a stopped evaluator": False,
+    "the same in a pid namespace of its own, claiming the evaluator's pid": True,
+}
+
+
+def _code(disguise: str) -> str:
+    src = str(Path(wire.PACKAGE_DIR).parent)
+    if disguise in HANDED_OVER:
+        return HAND_OVER_PID.format(src=src, own_pid_ns=HANDED_OVER[disguise])
+    return ANSWER_ALL.format(src=src, disguise=DISGUISES[disguise])
+
+
+def _own_namespaces_allowed() -> bool:
+    try:
+        cmd = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "true"]
+        return subprocess.run(cmd, capture_output=True, timeout=30, check=False).returncode == 0
+    except OSError:
+        return False
+
 
 def _start(a: Arena, disguise: str) -> subprocess.Popen[bytes]:
     """The impostor, fed on stdin, started as ``python - SOCK ROOT [PADDING]``."""
     sock = a.socket()
-    code = ANSWER_ALL.format(src=str(Path(wire.PACKAGE_DIR).parent), disguise=DISGUISES[disguise])
     argv = [sys.executable, "-", str(sock), str(a.root)]
-    if DISGUISES[disguise]:  # "-I", "-S", daemon.py take the place of "-" and the padding
+    if HANDED_OVER.get(disguise):
+        argv[:0] = ["unshare", "--user", "--map-root-user", "--pid", "--fork"]
+    if DISGUISES.get(disguise):  # "-I", "-S", daemon.py take the place of "-" and the padding
         argv.append("x" * (len(os.path.join(wire.PACKAGE_DIR, "daemon.py")) + 4))
     with open(a.base / "impostor.log", "wb") as log:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=log, stderr=log, env=a.env("evaluator")
         )
     assert proc.stdin is not None
-    proc.stdin.write(code.encode())
+    proc.stdin.write(_code(disguise).encode())
     proc.stdin.close()
     return proc
 
@@ -84,6 +159,8 @@ def _start(a: Arena, disguise: str) -> subprocess.Popen[bytes]:
 def impostor(fresh_arena: Arena, request: pytest.FixtureRequest) -> Iterator[Arena]:
     """A warm evaluator, then an impostor in its place on the socket."""
     a = fresh_arena
+    if HANDED_OVER.get(request.param) and not _own_namespaces_allowed():
+        pytest.skip("no user and pid namespace for an agent here: this attack cannot be made")
     a.warm()
     proc = _start(a, request.param)
     try:
@@ -94,8 +171,12 @@ def impostor(fresh_arena: Arena, request: pytest.FixtureRequest) -> Iterator[Are
         yield a
         assert proc.poll() is None  # it was there all along
     finally:
-        proc.kill()
+        proc.kill()  # a stopped process too
         proc.wait()
+        with contextlib.suppress(OSError):  # the forked answerer and its namespace, if any
+            for pid in ready.read_text().split():
+                with contextlib.suppress(OSError):
+                    os.kill(int(pid), signal.SIGKILL)
 
 
 ATTACK = ("Write", {"file_path": "{root}/.claude/settings.json", "content": "{}"})
@@ -111,9 +192,9 @@ SPOOF_HOLE = pytest.mark.xfail(
 )
 CASES = [
     pytest.param(disguise, route, id=f"{disguise}-{route}", marks=marks)
-    for disguise in DISGUISES
+    for disguise in [*DISGUISES, *HANDED_OVER]
     for route in ("hook", "evaluator")
-    for marks in [[SPOOF_HOLE] if (DISGUISES[disguise] and route == "evaluator") else []]
+    for marks in [[SPOOF_HOLE] if (DISGUISES.get(disguise) and route == "evaluator") else []]
 ]
 
 
@@ -127,3 +208,19 @@ def test_an_impostor_on_the_socket_is_never_believed(impostor: Arena, route: str
     assert (got.decision, got.code) == ("deny", "TAMPER"), got
     if route == "evaluator":
         assert "not the evaluator on its socket" in got.stderr, got
+
+
+@pytest.mark.parametrize("impostor", list(HANDED_OVER), indirect=True)
+def test_doctor_finds_the_process_that_writes_the_replies(impostor: Arena) -> None:
+    """The listener is a real evaluator, stopped; ``doctor`` pings it and names the process
+    that answered in its place (or the foreign pid namespace the listener lives in)."""
+    a = impostor
+    pids = list(dict.fromkeys(Path(str(a.socket()) + ".impostor-ready").read_text().split()))
+    ctx = Context(str(a.root), a.env("evaluator"), str(a.home))
+    check = check_impostor(ctx)
+    assert check.status == FAIL, check
+    if len(pids) == 3:  # its own pid namespace: the listener already fails
+        assert f"peer pid {pids[1]} is in another pid namespace" in check.message, check
+    else:
+        assert f"peer pid {pids[0]} listens, but pid {pids[1]} wrote the reply" in check.message
+        assert f"kill {pids[0]} {pids[1]}" in check.fix, check
