@@ -44,6 +44,7 @@ SHELL = {
     "hook_routes",
     "launcher",
     "ledger",
+    "peer",  # who is behind the evaluator's socket: /proc and socket options (ADR 0026)
     "progress",
     "pytest_plugin",
     "registration",
@@ -165,11 +166,13 @@ def test_the_client_and_the_evaluator_share_only_the_wire_leaf() -> None:
     modules = _modules()
     known = set(modules)
     wire = "orchestrator_boundary.wire"
+    peer = "orchestrator_boundary.peer"
     assert _imports(wire, modules[wire], known) == {"orchestrator_boundary"}  # __version__
+    assert _imports(peer, modules[peer], known) == {wire}  # the client's checks (ADR 0026)
     client = _imports(
         "orchestrator_boundary.client", modules["orchestrator_boundary.client"], known
     )
-    assert client == {wire, "orchestrator_boundary.shell"}  # shell: the in-process route
+    assert client == {wire, peer, "orchestrator_boundary.shell"}  # shell: the in-process route
 
 
 def test_no_module_over_400_lines() -> None:

@@ -35,7 +35,7 @@ if _loaded is not None and not str(getattr(_loaded, "__file__", "")).startswith(
     for _name in [m for m in sys.modules if m.split(".")[0] == "orchestrator_boundary"]:
         del sys.modules[_name]
 
-from orchestrator_boundary import client, daemon, registration, setups, wire  # noqa: E402
+from orchestrator_boundary import client, daemon, peer, registration, setups, wire  # noqa: E402
 from orchestrator_boundary.shell import evaluate  # noqa: E402
 
 HOOK = REPO / "hooks" / "hook.py"  # the checkout's one entry script: hook.py EVENT
@@ -774,21 +774,21 @@ def test_the_evaluator_answers_a_ping_itself_and_judges_nothing(proj: Path, rt: 
     sock = start_and_wait(proj, rt, env)
     trail = proj / ".claude" / "boundary" / "audit.jsonl"
     before = trail.read_bytes() if trail.exists() else b""
-    conn = client.connect(str(sock), 5.0)
+    conn = peer.connect(str(sock), 5.0)
     try:
-        writer = client.verified_peer(conn, str(sock), str(proj))
+        writer = peer.verified_peer(conn, str(sock), str(proj))
         conn.sendall(wire.REQUEST_MAGIC + wire.pack([wire.version_tag(), wire.PING]))
         conn.shutdown(socket.SHUT_WR)
-        reply = client.read_reply(conn, writer, wire.MAX_REPLY_BYTES)
+        reply = peer.read_reply(conn, writer, wire.MAX_REPLY_BYTES)
     finally:
         conn.close()
     assert writer == _pid(sock.with_suffix(".lock"))
     assert reply == wire.REPLY_MAGIC + wire.pack([b"0", b"", b""])
     assert (trail.read_bytes() if trail.exists() else b"") == before
-    with pytest.raises(client.Impostor, match=f"but pid {os.getpid()} wrote the reply"):
+    with pytest.raises(peer.Impostor, match=f"but pid {os.getpid()} wrote the reply"):
         left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         with left, right:
             left.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
             right.sendall(b"OBA1")
             right.shutdown(socket.SHUT_WR)
-            client.read_reply(left, writer, wire.MAX_REPLY_BYTES)
+            peer.read_reply(left, writer, wire.MAX_REPLY_BYTES)

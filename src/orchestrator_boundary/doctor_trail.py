@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from orchestrator_boundary import audit, client, report_trail, wire
+from orchestrator_boundary import audit, peer, report_trail, wire
 from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.setups import setup
@@ -120,15 +120,15 @@ def live_impostor(root: str, environ: dict[str, str]) -> tuple[str, str | None]:
     if not os.path.exists(path):
         return path, None
     try:
-        sock = client.connect(path, 1.0)
+        sock = peer.connect(path, 1.0)
     except OSError:
         return path, None  # nothing listens (a stale socket file): the next hook starts one
     try:
-        writer = client.verified_peer(sock, path, root)
+        writer = peer.verified_peer(sock, path, root)
         sock.sendall(wire.REQUEST_MAGIC + wire.pack([wire.version_tag(), wire.PING]))
         sock.shutdown(_socket.SHUT_WR)
-        client.read_reply(sock, writer, wire.MAX_REPLY_BYTES)
-    except client.Impostor as exc:
+        peer.read_reply(sock, writer, wire.MAX_REPLY_BYTES)
+    except peer.Impostor as exc:
         return path, str(exc)
     except (OSError, ValueError):
         pass  # busy or slow: the listener was verified, and every hook checks its replies
@@ -150,7 +150,7 @@ def check_impostor(ctx: Context) -> Check:
             f"{found.impostors} recorded call(s) found an impostor on the evaluator's socket "
             f"and were judged in process, the latest at {ts} ({reason})"
         )
-    if not hasattr(os, "fork") or not client.can_verify():
+    if not hasattr(os, "fork") or not peer.can_verify():
         note = "the evaluator's peer cannot be verified here: every call is judged in process"
         return Check("impostor", WARN if past else OK, f"{note}; {past}" if past else note)
     path, live = live_impostor(ctx.root, dict(ctx.environ))

@@ -1,0 +1,167 @@
+"""Who is behind the evaluator's socket: the checks of ADR 0026.
+
+The hook client believes an evaluator only when the process listening on the socket, and the
+process that wrote every byte of its reply, is the evaluator ``client.start_daemon`` starts:
+our uid, our pid namespace, this interpreter, exactly its command line. Like ``client``, this
+imports nothing beyond ``os``, ``sys``, ``_socket`` and ``wire``: it runs in every hook call.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from orchestrator_boundary import wire
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    import _socket
+
+
+class Impostor(Exception):
+    """Something answers on the evaluator's socket that is not a verified evaluator."""
+
+
+def evaluator_argv(path: str) -> list[bytes]:
+    """The exact command line ``start_daemon`` gives the evaluator for ``path`` (no root)."""
+    daemon_py = os.path.join(wire.PACKAGE_DIR, "daemon.py")
+    return [os.fsencode(sys.executable), b"-I", b"-S", os.fsencode(daemon_py), os.fsencode(path)]
+
+
+def can_verify() -> bool:
+    """Only where the peer's pid, executable and command line can be read (Linux: SO_PEERCRED
+    and /proc). Elsewhere no evaluator is believed: every call is judged in process (ADR 0026)."""
+    import _socket
+
+    return getattr(_socket, "SO_PEERCRED", None) is not None and os.path.isdir("/proc/self")
+
+
+def _read_proc(pid: int, name: str) -> bytes:
+    fd = os.open("/proc/%d/%s" % (pid, name), os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        chunks: list[bytes] = []
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def process_reason(pid: int, uid: int, path: str, root: str) -> str | None:
+    """None when process ``pid`` (with ``uid``, as the kernel reported them) is our evaluator
+    for ``path``, else why not (ADR 0026): our uid, our pid namespace, this interpreter
+    (/proc/PID/exe) and exactly the command line ``start_daemon`` gives (/proc/PID/cmdline):
+    this interpreter, ``-I -S``, this package's ``daemon.py``, this socket, this root."""
+    if uid != os.getuid():
+        return "peer pid %d has uid %d" % (pid, uid)
+    try:
+        ns = os.readlink("/proc/%d/ns/pid" % pid)
+        exe = os.readlink("/proc/%d/exe" % pid)
+        argv = _read_proc(pid, "cmdline").split(b"\0")
+    except OSError as exc:
+        return "peer pid %d unreadable (%s)" % (pid, exc.strerror)
+    if ns != os.readlink("/proc/self/ns/pid"):
+        return "peer pid %d is in another pid namespace (%s)" % (pid, ns)
+    if exe != os.path.realpath(sys.executable):
+        return "peer pid %d runs %s" % (pid, exe)
+    if argv != [*evaluator_argv(path), os.fsencode(root), b""]:
+        shown = b" ".join(argv).decode("utf-8", "backslashreplace")[:200]
+        return "peer pid %d runs %s" % (pid, shown)
+    return None
+
+
+def _peer(sock: _socket.socket) -> tuple[int, int] | None:
+    """(pid, uid) of the process that called ``listen()`` on the socket we connected to."""
+    import _socket
+
+    opt = getattr(_socket, "SO_PEERCRED", None)
+    if opt is None:
+        return None
+    creds = sock.getsockopt(_socket.SOL_SOCKET, opt, 12)
+    return int.from_bytes(creds[0:4], sys.byteorder), int.from_bytes(creds[4:8], sys.byteorder)
+
+
+def verified_peer(sock: _socket.socket, path: str, root: str) -> int:
+    """The pid of the process that listens behind the socket, once it is verified as our
+    evaluator; raises Impostor otherwise.
+
+    A same-user script that bound the socket in the evaluator's place fails the executable
+    or the command line, and is never believed. That the listener passes is not enough on its
+    own: ``SO_PEERCRED`` names the process that called ``listen()``, which may since have
+    become the real evaluator and been stopped while a child answers on the same socket. So
+    every byte of the reply must also come from that process (``read_reply``)."""
+    peer = _peer(sock)
+    if peer is None:
+        raise Impostor("peer cannot be verified on this platform")
+    reason = process_reason(peer[0], peer[1], path, root)
+    if reason is not None:
+        raise Impostor(reason)
+    return peer[0]
+
+
+def impostor_reason(sock: _socket.socket, path: str, root: str) -> str | None:
+    """None when the listener behind the socket is our evaluator, else why not."""
+    try:
+        verified_peer(sock, path, root)
+    except Impostor as exc:
+        return str(exc)
+    return None
+
+
+def read_reply(sock: _socket.socket, writer: int, limit: int) -> bytes:
+    """The whole reply, every byte of it written by process ``writer`` (ADR 0026).
+
+    ``SO_PASSCRED``, set before connecting, makes the kernel attach to each message the pid of
+    the process that wrote it (``SCM_CREDENTIALS``); a stream read never joins messages of
+    two writers. A process can claim another pid only with ``CAP_SYS_ADMIN`` over its pid
+    namespace, so a claim from a namespace of the agent's own fails the namespace check."""
+    import _socket
+
+    space = _socket.CMSG_SPACE(12)
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        data, ancillary, _flags, _addr = sock.recvmsg(65536, space)
+        if not data:
+            return b"".join(chunks)
+        creds = [
+            item
+            for level, kind, item in ancillary
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS
+        ]
+        if len(creds) != 1 or len(creds[0]) < 12:
+            raise Impostor("peer pid %d: a reply without its writer's credentials" % writer)
+        pid = int.from_bytes(creds[0][0:4], sys.byteorder)
+        if pid != writer:
+            raise Impostor(
+                "peer pid %d listens, but pid %d wrote the reply (%s)" % (writer, pid, _shown(pid))
+            )
+        chunks.append(data)
+        total += len(data)
+        if total > limit:
+            raise ValueError("reply too large")
+
+
+def _shown(pid: int) -> str:
+    try:
+        argv = _read_proc(pid, "cmdline").replace(b"\0", b" ").strip()
+    except OSError as exc:
+        return str(exc.strerror)
+    return argv.decode("utf-8", "backslashreplace")[:200]
+
+
+def connect(path: str, timeout: float) -> _socket.socket:
+    """A connection to ``path`` that receives its writers' credentials with every reply."""
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_PASSCRED, 1)
+        sock.connect(path)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
