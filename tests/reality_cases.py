@@ -130,6 +130,7 @@ PRELOAD = Seed(
 BASH_ENV = Seed(files=(("e.sh", "touch sourced\n"),))
 NODE_REQ = Seed(files=(("r.js", "require('fs').writeFileSync('required', '')\n"),))
 PY_START = Seed(files=(("s.py", "open('started', 'w').close()\n"),))
+PERL_PIPE_NAME = Seed(files=(("|touch pwned", "x\n"),))  # a file name perl's <> runs
 PERL_MOD = Seed(files=(("W.pm", "package W; open(my $f, '>', 'loaded'); 1;\n"),))
 PATCH = Seed(files=(("p.diff", "--- f\n+++ f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"),))
 ZIP = Seed(setup="zip -q z.zip a b")
@@ -960,6 +961,13 @@ ROWS: list[Row] = [
         needs=("perl",),
     ),
     W("6", "perl-open-write", 'perl -e \'open(my $f, ">", "o")\'', "o", needs=("perl",)),
+    # perl opens its operands with a two-argument open: "|cmd" and "cmd|" run cmd, ">f" writes f
+    W("6", "perl-argv-pipe", "perl -ne print '|touch pwned'", "pwned", needs=("perl",)),
+    W("6", "perl-argv-pipe-after", "perl -pe 1 'touch pwned|'", "pwned", needs=("perl",)),
+    W("6", "perl-argv-write", "perl -ne print ' >o'", "o", needs=("perl",)),
+    W("6", "perl-argv-loop", "perl -e 'print while <>' '|touch pwned'", "pwned", needs=("perl",)),
+    O("6", "perl-argv-glob", "perl -ne print *", seed=PERL_PIPE_NAME, needs=("perl",)),
+    R("6", "perl-argv-read", "perl -ne print '<f' ./d/*.txt -", needs=("perl",)),
     W(
         "6",
         "perl-dbmopen",

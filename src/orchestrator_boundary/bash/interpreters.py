@@ -22,6 +22,7 @@ from orchestrator_boundary.bash.outcome import (
     with_effects,
     writes,
 )
+from orchestrator_boundary.bash.perl_argv import opened
 from orchestrator_boundary.bash.py_path import guarded as py_guarded
 from orchestrator_boundary.bash.py_path import module_guarded, safe_path_flag, shadowable_imports
 from orchestrator_boundary.bash.readonly_data import names
@@ -354,8 +355,9 @@ def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
             return opaque(prog, why, env.fx_many(EffectKind.WRITE, [lit(t) for t in named], why))
         in_place = True
     extra = env.fx_many(EffectKind.WRITE, operands, f"{prog} -i target") if in_place else []
-    analyzer = analyze_perl if prog == "perl" else analyze_ruby
-    return inline(prog, codes, analyzer, env, extra)
+    if prog == "ruby":
+        return inline(prog, codes, analyze_ruby, env, extra)
+    return opened(operands, env, inline(prog, codes, analyze_perl, env, extra))
 
 
 HANDLERS: dict[str, Callable[[str, list[Word], Env], Outcome]] = {
