@@ -792,3 +792,31 @@ def test_the_evaluator_answers_a_ping_itself_and_judges_nothing(proj: Path, rt: 
             right.sendall(b"OBA1")
             right.shutdown(socket.SHUT_WR)
             peer.read_reply(left, writer, wire.MAX_REPLY_BYTES)
+
+
+@pytest.mark.parametrize(("phase", "code"), [("enforce", 2), ("warn", 0)])
+def test_the_client_and_wire_alone_block_with_the_evaluator_route_on(
+    proj: Path, rt: Path, tmp_path: Path, phase: str, code: int
+) -> None:
+    """A broken install that kept only ``client.py`` and ``wire.py``, on Linux with the
+    evaluator route enabled: the route's own modules (``peer``) are missing too, and the call
+    still ends in "cannot load the policy" with exit 2 (0 in warn), never exit 1."""
+    broken = tmp_path / "site" / "orchestrator_boundary"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('__version__ = "0"\n')
+    for name in ("client.py", "wire.py"):
+        (broken / name).write_bytes((Path(client.__file__).parent / name).read_bytes())
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE=phase)
+    raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
+    got = subprocess.run(
+        [sys.executable, "-I", "-S", str(broken / "client.py"), "PreToolUse"],
+        input=raw,
+        env=env,
+        cwd=proj,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert (got.returncode, got.stdout) == (code, b""), got.stderr[-1500:]
+    assert got.stderr.startswith(b"orchestrator-boundary: cannot load the policy"), got.stderr
+    assert got.stderr.count(b"\n") == 1, got.stderr

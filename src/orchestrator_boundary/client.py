@@ -23,7 +23,7 @@ import sys
 if __name__ == "__main__":  # run by path with -I -S: find the package beside this file
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from orchestrator_boundary import peer, wire
+from orchestrator_boundary import wire
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
 if TYPE_CHECKING:
@@ -40,6 +40,8 @@ def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[b
     Raises Impostor when the listener, or the writer of the reply, is not a verified evaluator
     (nothing is sent to a listener that fails)."""
     import _socket
+
+    from orchestrator_boundary import peer
 
     sock = peer.connect(path, timeout)
     try:
@@ -87,6 +89,8 @@ def start_daemon(path: str, root: str) -> None:
     if starting(path):
         return
     env = {k: v for k, v in os.environb.items() if k != wire.BYPASS_ENV.encode()}
+    from orchestrator_boundary import peer
+
     argv = [*peer.evaluator_argv(path), os.fsencode(root)]
     try:
         pid = os.fork()
@@ -121,6 +125,8 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     env = os.environb
     if env.get(wire.NO_DAEMON_ENV.encode(), b"").strip().lower() in (b"1", b"true", b"yes", b"on"):
         return None
+    from orchestrator_boundary import peer  # here: a broken install still reaches cannot_load
+
     if not peer.can_verify():
         return None  # macOS: an evaluator we cannot verify is never asked (ADR 0026)
     if len(raw) > wire.MAX_EVALUATOR_PAYLOAD_BYTES:
@@ -222,7 +228,7 @@ def run(event: str, *, leave_fast: bool = False) -> int:
     impostor = ""
     try:
         answer = via_daemon(raw, event)
-    except peer.Impostor as exc:
+    except wire.Impostor as exc:
         answer, impostor = None, str(exc)
     except Exception:  # noqa: BLE001 - the fast path must never decide; judge here instead
         answer = None

@@ -18,8 +18,7 @@ if TYPE_CHECKING:
     import _socket
 
 
-class Impostor(Exception):
-    """Something answers on the evaluator's socket that is not a verified evaluator."""
+Impostor = wire.Impostor
 
 
 def evaluator_argv(path: str) -> list[bytes]:

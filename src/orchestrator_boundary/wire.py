@@ -31,6 +31,15 @@ EVENTS = (*TOOL_EVENTS, "PostToolUseFailure", "SubagentStop", "Stop", "SessionEn
 # ``doctor`` asks the evaluator for a reply that judges nothing: is its writer the process that
 # listens (ADR 0026)? A request of two fields, the version and this.
 PING = b"Ping"
+
+
+class Impostor(Exception):
+    """Something answers on the evaluator's socket that is not a verified evaluator (ADR 0026).
+
+    Here, not in ``peer``: the client must name it even when ``peer`` cannot be imported (a
+    broken install still blocks instead of exiting 1)."""
+
+
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024  # as payload.MAX_PAYLOAD_BYTES: one byte more is refused
 MAX_REPLY_BYTES = 4 * 1024 * 1024
 # The evaluator takes payloads up to this size; a larger one is judged in the hook's own process
