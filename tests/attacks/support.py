@@ -150,6 +150,7 @@ class Arena:
             "stdlib": _PATHS["stdlib"],
             "purelib": _PATHS["purelib"],
             "package": wire.PACKAGE_DIR,
+            "bindir": os.path.dirname(sys.executable),  # where the installed CLI is
         }
 
     def expand(self, value: Any) -> Any:

@@ -70,6 +70,11 @@ ATTACKS = [
         env=ENFORCE,
     ),
     bash("a default as program", "${CLI:-orchestrator-boundary} phase off", env=ENFORCE),
+    # a pattern as the program: bash expands it to the installed CLI (or a file named so)
+    bash("pattern in the full path", "{bindir}/orchestrator-bound*ry phase off", env=ENFORCE),
+    bash("pattern as the name", "orchestrator-boundar? uninstall", env=ENFORCE),
+    bash("bracket pattern", "{bindir}/orchestrator-[b]oundary phase warn", env=ENFORCE),
+    bash("bare star", "{bindir}/*y phase off", env=ENFORCE),
     bash("cli.py run by path", "python {package}/cli.py phase off", env=ENFORCE),
     bash(
         "cmd_phase.py run by path", "python3 -u {package}/cmd_phase.py off", caller="orchestrator"

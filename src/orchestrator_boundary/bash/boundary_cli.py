@@ -94,6 +94,20 @@ def could_spell(text: str) -> bool:
     return any(_fits(v) for v in dict.fromkeys((bare, _DEFAULT.sub(lambda m: m[1], bare))))
 
 
+# what a pattern in a program word matches: `*`, `?`, a bracket class, a brace list
+_WILD = re.compile(r"\*|\?|\[[^]]*\]|\{[^}]*\}")
+
+
+def could_match(pattern: str) -> bool:
+    """The program word ``pattern`` (a glob or brace pattern: `.venv/bin/orchestrator-bound*`)
+    could expand to this CLI: the last part of the path, its wildcards standing for any text,
+    fits the CLI's file name. Unlike an expansion, a pattern names files that exist, and the
+    caller asks only when the arguments would change the boundary: `*y phase off` counts."""
+    pieces = _WILD.split(re.split(r"[/\\]", pattern)[-1])
+    rx = re.compile(".*".join(re.escape(p) for p in pieces), re.IGNORECASE | re.DOTALL)
+    return any(rx.fullmatch(name) for name in (PROGRAM, PROGRAM + ".exe"))
+
+
 def _fits(text: str) -> bool:
     pieces = EXPANSION.split(text)
     if len("".join(pieces)) < _MIN_LITERAL:

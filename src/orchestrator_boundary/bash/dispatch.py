@@ -46,8 +46,8 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
     for _ in range(32):  # wrappers nest shallowly; each round strips one
         spend()
         head = argv[0].value
-        if head is None:
-            return _computed(argv[0].text, argv[1:], env)
+        if head is None or argv[0].glob:
+            return _computed(argv[0].text, argv[1:], env, head)
         prog = program_name(head)
         if head in env.read_only or prog in env.read_only:
             return read_only(prog, "caller's read-only command")
@@ -77,11 +77,14 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
     return opaque("", "too many nested wrappers")
 
 
-def _computed(text: str, args: list[Word], env: Env) -> Outcome:
-    """A program name the text does not fix (`$X`, `${o}-boundary`): opaque, unless it could
-    spell this product's CLI and the arguments would change the boundary (safe side)."""
+def _computed(text: str, args: list[Word], env: Env, pattern: str | None) -> Outcome:
+    """A program name the text does not fix (`$X`, `${o}-boundary`, a ``pattern`` such as
+    `bin/orchestrator-bound*`): opaque, unless it could spell this product's CLI and the
+    arguments would change the boundary (safe side)."""
     note = "program name is not a literal"
-    if boundary_cli.could_spell(text):
+    if boundary_cli.could_spell(text) or (
+        pattern is not None and boundary_cli.could_match(pattern)
+    ):
         outcome = boundary_cli.boundary(boundary_cli.PROGRAM, args, env)
         if boundary_cli.changes(outcome):  # still opaque: it may be another program
             return opaque(text, note, list(outcome.fx))
