@@ -961,6 +961,12 @@ ROWS: list[Row] = [
         needs=("perl",),
     ),
     W("6", "perl-open-write", 'perl -e \'open(my $f, ">", "o")\'', "o", needs=("perl",)),
+    W(
+        "6",
+        "python-subprocess-argv",
+        '''python3 -c "import subprocess; subprocess.run(['touch', 'o'])"''',
+        "o",
+    ),
     # perl opens its operands with a two-argument open: "|cmd" and "cmd|" run cmd, ">f" writes f
     W("6", "perl-argv-pipe", "perl -ne print '|touch pwned'", "pwned", needs=("perl",)),
     W("6", "perl-argv-pipe-after", "perl -pe 1 'touch pwned|'", "pwned", needs=("perl",)),

@@ -70,6 +70,22 @@ ATTACKS = [
         env=ENFORCE,
     ),
     bash("a default as program", "${CLI:-orchestrator-boundary} phase off", env=ENFORCE),
+    # inline code that runs the CLI from a list of words
+    bash(
+        "python subprocess argv list",
+        '''python3 -c "import subprocess; subprocess.run(['orchestrator-boundary', 'phase', 'off'])"''',
+        env=ENFORCE,
+    ),
+    bash(
+        "node execFileSync argv list",
+        '''node -e "require('child_process').execFileSync('orchestrator-boundary', ['uninstall'])"''',
+        env=ENFORCE,
+    ),
+    bash(
+        "perl system word list",
+        """perl -e 'system("orchestrator-boundary", "phase", "off")'""",
+        env=ENFORCE,
+    ),
     # a pattern as the program: bash expands it to the installed CLI (or a file named so)
     bash("pattern in the full path", "{bindir}/orchestrator-bound*ry phase off", env=ENFORCE),
     bash("pattern as the name", "orchestrator-boundar? uninstall", env=ENFORCE),

@@ -10,6 +10,7 @@ that the default ``bash.opaque = "allow"`` still stops a write the text spells o
 from __future__ import annotations
 
 import re
+import shlex
 
 _COMMANDS = (
     re.compile(r"""\b(?:system|exec|execSync|qx|popen|check_output|check_call|call|run|spawn)"""
@@ -22,12 +23,31 @@ _STRINGS = re.compile(r"""(['"])((?:(?!\1)[^\\\n$@]){1,200})\1""")
 _HIDING = ("as a value", "cannot name", "import *", "computed member", "reaches", "edits files")
 
 
+# a call that runs a program from a list of words: `subprocess.run(['git', 'status'])`,
+# `execFileSync('git', ['status'])`, perl's `system('git', 'status')`, `os.execvp(...)`
+_ARGV_CALL = re.compile(
+    r"\b(?:system|exec[A-Za-z]*|spawn[A-Za-z]*|popen|Popen|check_output|check_call|call|run)\s*\("
+)
+_ARGV_WORD = re.compile(r"""\s*\[?\s*(['"])((?:(?!\1)[^\\\n])*)\1\s*\]?\s*([,)])""")
+
+
 def commands_in(code: str) -> list[str]:
-    """Literal command lines the code hands to a shell or runs."""
+    """Literal command lines the code hands to a shell or runs: a string given to a shell, or
+    the words of a program and its arguments, given as literals (joined, each quoted)."""
     found: list[str] = []
     for pattern in _COMMANDS:
         for match in pattern.finditer(code):
             found.append(match.group(match.lastindex or 1))
+    for call in _ARGV_CALL.finditer(code):
+        words: list[str] = []
+        at = call.end()
+        while (word := _ARGV_WORD.match(code, at)) is not None:
+            words.append(word.group(2))
+            at = word.end()
+            if word.group(3) == ")":
+                break
+        if len(words) > 1:
+            found.append(" ".join(shlex.quote(w) for w in words))
     return found
 
 
