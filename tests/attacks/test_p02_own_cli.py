@@ -86,6 +86,21 @@ ATTACKS = [
         """perl -e 'system("orchestrator-boundary", "phase", "off")'""",
         env=ENFORCE,
     ),
+    # programs the analysis does not follow, running the CLI's words
+    bash("setsid", "setsid orchestrator-boundary phase off", env=ENFORCE),
+    bash("su -c", 'su -c "orchestrator-boundary uninstall"', env=ENFORCE),
+    bash("tmux session", "tmux new -d 'orchestrator-boundary phase off'", env=ENFORCE),
+    bash(
+        "cron line piped",
+        'echo "* * * * * orchestrator-boundary phase off" | crontab -',
+        env=ENFORCE,
+    ),
+    bash("python -Im cluster", "python3 -Im orchestrator_boundary phase off", env=ENFORCE),
+    bash(
+        "runpy",
+        """python3 -c "import runpy; runpy.run_module('orchestrator_boundary')" phase off""",
+        env=ENFORCE,
+    ),
     # a pattern as the program: bash expands it to the installed CLI (or a file named so)
     bash("pattern in the full path", "{bindir}/orchestrator-bound*ry phase off", env=ENFORCE),
     bash("pattern as the name", "orchestrator-boundar? uninstall", env=ENFORCE),

@@ -116,6 +116,30 @@ def _fits(text: str) -> bool:
     return any(pattern.fullmatch(s) for s in _SPELLINGS)
 
 
+# An opaque command whose text names this CLI (or its module) and then words that change the
+# boundary: `su -c "orchestrator-boundary phase off"`, `tmux new '...'`, `setsid ...`,
+# `python3 -Im orchestrator_boundary phase off`, `runpy.run_module('orchestrator_boundary')`
+# with `phase off` after it. The program that runs it is not known; the words are (safe side).
+_NAMED = re.compile(r"orchestrator[-_]boundary", re.IGNORECASE)
+_CHANGE = re.compile(
+    r"(?<![\w-])(?:cmd_)?phase(?:\.py)?(?![\w-])[\s'\"\[\](),=]*(?!-)\w"
+    r"|(?<![\w-])(?:un)?install(?![\w-])",
+    re.IGNORECASE,
+)
+_NEAR = 400  # characters after the name that are looked at
+
+
+def named_change(text: str) -> str | None:
+    """The part of ``text`` from this CLI's name to the words that would change the boundary,
+    or None. For commands the analysis cannot follow; ``--dry-run`` after it reads only."""
+    for name in _NAMED.finditer(text):
+        rest = text[name.end() : name.end() + _NEAR]
+        change = _CHANGE.search(rest)
+        if change is not None and "--dry" not in rest:
+            return text[name.start() : name.end() + change.end()]
+    return None
+
+
 def changes(outcome: Outcome) -> bool:
     """``outcome`` changes the boundary (or what answers before it): it has a CONTROL effect."""
     return any(f.kind is EffectKind.CONTROL for f in outcome.fx)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from orchestrator_boundary.bash import boundary_cli
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.envvars import LOADS_CODE, code_in, dangerous
 from orchestrator_boundary.bash.locks import FLOCK_FD, locked
@@ -265,6 +266,10 @@ def simple_command(
             why = f"{why}; output redirected" if why else ""
     if risky and status is not Status.UNPARSEABLE:
         status, why = Status.OPAQUE, f"runs with {risky} set: may run other code"
+    if status is Status.OPAQUE and not any(f.kind is EffectKind.CONTROL for f in fx):
+        # `su -c "orchestrator-boundary phase off"`, or that line piped into `crontab -`
+        named = boundary_cli.named_change(text) or boundary_cli.named_change(stdin or "")
+        fx += [boundary_cli.control(named)] if named else []
     effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source, f.names) for f in fx)
     w.out.append(Command(text, program, status, effects, why, script))
     w.out.extend(inner)
