@@ -140,6 +140,15 @@ def named_change(text: str) -> str | None:
     return None
 
 
+def spelled(fx: list[Fx], text: str, stdin: str | None) -> list[Fx]:
+    """The ``CONTROL`` effect an opaque command's text (or the literal text piped into it:
+    that line into `crontab -`) spells, unless its effects ``fx`` already hold one."""
+    if any(f.kind is EffectKind.CONTROL for f in fx):
+        return []
+    named = named_change(text) or named_change(stdin or "")
+    return [control(named)] if named else []
+
+
 def changes(outcome: Outcome) -> bool:
     """``outcome`` changes the boundary (or what answers before it): it has a CONTROL effect."""
     return any(f.kind is EffectKind.CONTROL for f in outcome.fx)

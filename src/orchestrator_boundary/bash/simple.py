@@ -266,10 +266,8 @@ def simple_command(
             why = f"{why}; output redirected" if why else ""
     if risky and status is not Status.UNPARSEABLE:
         status, why = Status.OPAQUE, f"runs with {risky} set: may run other code"
-    if status is Status.OPAQUE and not any(f.kind is EffectKind.CONTROL for f in fx):
-        # `su -c "orchestrator-boundary phase off"`, or that line piped into `crontab -`
-        named = boundary_cli.named_change(text) or boundary_cli.named_change(stdin or "")
-        fx += [boundary_cli.control(named)] if named else []
+    if status is Status.OPAQUE:  # `su -c "orchestrator-boundary phase off"` (ADR 0045)
+        fx += boundary_cli.spelled(fx, text, stdin)
     effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source, f.names) for f in fx)
     w.out.append(Command(text, program, status, effects, why, script))
     w.out.extend(inner)
