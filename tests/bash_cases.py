@@ -29,6 +29,7 @@ def X(path: str | None) -> tuple[EffectKind, str | None]:
 
 
 GIT = W("/w/p/.git")
+TREE = W("/w/p")  # the working tree git rewrites (a branch switch, a hard reset, a merge)
 
 CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] = [
     # --- redirects -------------------------------------------------------------------------
@@ -567,7 +568,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("git-commit", "git commit -m 'msg > x'", WR, (GIT,)),
     ("git-commit-heredoc", "git commit -F - <<'EOF'\nmsg\nEOF", WR, (GIT,)),
     # a lone word is a branch or a file: both readings count
-    ("git-checkout-branch", "git checkout main", WR, (W("/w/p/main"), GIT)),
+    ("git-checkout-branch", "git checkout main", WR, (W("/w/p/main"), GIT, TREE)),
     (
         "git-checkout-rev-path",
         "git checkout HEAD~3 .claude/boundary.toml",
@@ -578,24 +579,27 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("git-checkout-paths", "git checkout -- a.py b.py", WR, (W("/w/p/a.py"), W("/w/p/b.py"))),
     ("git-checkout-dot", "git checkout -- .", WR, (W("/w/p"),)),
     ("git-switch", "git switch -c new", WR, (GIT,)),
+    ("git-switch-branch", "git switch main", WR, (GIT, TREE)),
     ("git-restore", "git restore src/a.py", WR, (W("/w/p/src/a.py"),)),
     ("git-restore-staged", "git restore --staged a.py", WR, (W("/w/p/a.py"), GIT)),
-    ("git-reset", "git reset --hard HEAD~1", WR, (GIT,)),
-    ("git-stash", "git stash", WR, (GIT,)),
-    ("git-stash-pop", "git stash pop", WR, (GIT,)),
+    ("git-reset", "git reset --hard HEAD~1", WR, (GIT, TREE)),
+    ("git-reset-mixed", "git reset HEAD~1", WR, (GIT,)),
+    ("git-stash", "git stash", WR, (GIT, TREE)),
+    ("git-stash-drop", "git stash drop", WR, (GIT,)),
+    ("git-stash-pop", "git stash pop", WR, (GIT, TREE)),
     ("git-stash-list", "git stash list", R, ()),
     ("git-clean", "git clean -fd", WR, (D("/w/p"),)),
     ("git-clean-n", "git clean -n", R, ()),
     ("git-rm", "git rm old.py", WR, (D("/w/p/old.py"), GIT)),
     ("git-rm-cached", "git rm --cached secrets.env", WR, (GIT,)),
     ("git-mv", "git mv a.py b.py", WR, (D("/w/p/a.py"), W("/w/p/b.py"), GIT)),
-    ("git-merge", "git merge feature", WR, (GIT,)),
-    ("git-rebase", "git rebase -i main", WR, (GIT,)),
-    ("git-cherry-pick", "git cherry-pick abc123", WR, (GIT,)),
-    ("git-revert", "git revert HEAD", WR, (GIT,)),
+    ("git-merge", "git merge feature", WR, (GIT, TREE)),
+    ("git-rebase", "git rebase -i main", WR, (GIT, TREE)),
+    ("git-cherry-pick", "git cherry-pick abc123", WR, (GIT, TREE)),
+    ("git-revert", "git revert HEAD", WR, (GIT, TREE)),
     ("git-apply", "git apply fix.patch", WR, (W("/w/p"),)),
     ("git-apply-check", "git apply --check fix.patch", R, ()),
-    ("git-am", "git am < p.mbox", WR, (GIT,)),
+    ("git-am", "git am < p.mbox", WR, (GIT, TREE)),
     ("git-tag-create", "git tag v1.0", WR, (GIT,)),
     ("git-tag-list", "git tag", R, ()),
     ("git-tag-l", "git tag -l 'v*'", R, ()),
@@ -610,7 +614,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("git-clone", "git clone https://github.com/o/r.git", WR, (W("/w/p/r"),)),
     ("git-clone-dir", "git clone https://h/o/r.git ../dst", WR, (W("/w/dst"),)),
     ("git-fetch", "git fetch origin", WR, (GIT,)),
-    ("git-pull", "git pull --rebase", WR, (GIT,)),
+    ("git-pull", "git pull --rebase", WR, (GIT, TREE)),
     ("git-push", "git push origin main", WR, (GIT,)),
     ("git-worktree-add", "git worktree add ../wt feat", WR, (W("/w/wt"), GIT)),
     ("git-worktree-list", "git worktree list", R, ()),

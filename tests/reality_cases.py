@@ -84,6 +84,10 @@ def O(point: str, rid: str, command: str, **kw: object) -> Row:  # noqa: E743
 # --- seeds ----------------------------------------------------------------------------------
 GIT = Seed(git=True)
 GIT_DIRTY = Seed(git=True, setup="echo more >> f")
+GIT_BRANCH = Seed(  # a branch "other" where f differs; HEAD stays where it was
+    git=True,
+    setup="git checkout -q -b other && echo other > f && git commit -qam other && git checkout -q -",
+)
 TAR = Seed(setup="mkdir t && echo new > t/n && tar -cf x.tar -C t n && rm -r t")
 MODE = Seed(setup="chmod 700 a")
 PYC = Seed(files=(("src/main.pyc", "x"),))
@@ -339,7 +343,12 @@ ROWS: list[Row] = [
     W("1", "git-tag-create", "git tag v1", ".git", seed=GIT),
     W("1", "git-config-set", "git config user.name bob", ".git/config", seed=GIT),
     W("1", "git-remote-add", "git remote add o https://example.invalid/r", ".git", seed=GIT),
-    W("1", "git-stash-push", "git stash push -q", ".git", seed=GIT_DIRTY),
+    W("1", "git-stash-push", "git stash push -q", ".git", "f", seed=GIT_DIRTY),
+    # git rewrites the working tree: the tracked file f goes back to what HEAD holds
+    W("1", "git-reset-hard-tree", "git reset -q --hard", "f", seed=GIT_DIRTY),
+    W("1", "git-checkout-branch-tree", "git checkout -q other", "f", seed=GIT_BRANCH),
+    W("1", "git-switch-branch-tree", "git switch -q other", "f", seed=GIT_BRANCH),
+    W("1", "git-merge-tree", "git merge -q other", "f", seed=GIT_BRANCH),
     W("1", "git-clean-force", "git clean -f", "untracked", seed=GIT_UNTRACKED),
     W("1", "git-apply-stat-apply", "git apply --stat --apply p.diff", "f", seed=GIT_PATCH),
     R(

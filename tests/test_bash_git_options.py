@@ -130,7 +130,7 @@ CASES: list[tuple[str, str, Status, tuple[Any, ...]]] = [
     ("config-edit", "git config --edit", WR, (W("/w/p/.git/config"),)),
     ("stash-list", "git stash list --oneline", R, ()),
     ("stash-show", "git stash show -p stash@{0}", R, ()),
-    ("stash-push", "git stash push -m wip", WR, (GIT,)),
+    ("stash-push", "git stash push -m wip", WR, (GIT, (EffectKind.WRITE, "/w/p"))),
     ("clean-dry-run", "git clean -nd", R, ()),
     ("clean-force", "git clean -fd", WR, ((EffectKind.DELETE, "/w/p"),)),
     ("apply-check", "git apply --check -p1 p.diff", R, ()),

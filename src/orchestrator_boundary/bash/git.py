@@ -23,6 +23,7 @@ from orchestrator_boundary.bash.git_modes import (
     TAG_LISTING,
     TAG_LISTING_MORE,
     WORKTREE_LIST,
+    rewrites_tree,
 )
 from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
 from orchestrator_boundary.bash.model import EffectKind
@@ -169,8 +170,13 @@ def _gpg(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     return opaque("git", f"git {sub} runs gpg (gpg.program), which keeps its own files")
 
 
+def _tree(env: Env, sub: str) -> Fx:  # the working tree, as the folder the command runs in
+    return env.fx(W, lit("."), f"git {sub} rewrites the working tree")
+
+
 def _repo_state(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
-    return writes("git", [_repo(env, f"git {sub}")])
+    tree = [_tree(env, sub)] if rewrites_tree(sub, [a.value for a in args]) else []
+    return writes("git", [_repo(env, f"git {sub}"), *tree])
 
 
 def _branch(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
@@ -224,7 +230,9 @@ def _stash(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     if first in ("list", "show") and args and args[0].value == first:
         known = READING["log"] if first == "list" else STASH_SHOW
         return _verdict(sub, judge(sub, args[1:], known), env, f"git stash {first}")
-    return writes("git", [_repo(env, "git stash (index and working tree)")])
+    if first in ("drop", "clear", "create", "store"):  # the stash list only
+        return writes("git", [_repo(env, f"git stash {first}")])
+    return writes("git", [_repo(env, "git stash (index)"), _tree(env, "stash")])
 
 
 def _paths_after_dashdash(args: list[Word]) -> list[Word] | None:
@@ -247,6 +255,8 @@ def _checkout(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     fx = env.fx_many(W, paths, f"git {sub} path") if paths else []
     if not paths or p.has("--staged", "-S") or (sub == "checkout" and dashdash is None):
         fx.append(_repo(env, f"git {sub}"))
+    if sub == "checkout" and dashdash is None and len(p.pos) == 1:  # a branch or a commit
+        fx.append(_tree(env, sub))
     return writes("git", fx)
 
 

@@ -95,3 +95,29 @@ FORMAT_PATCH_STDOUT = table(
 WORKTREE_LIST = table("vz", "", "porcelain verbose expire=")
 SUBMODULE_STATUS = table("qn", "", "quiet cached recursive files summary-limit= for-status")
 BUNDLE_READ = table("q", "", "quiet")
+
+
+# Subcommands that rewrite the working tree: every tracked file may change (a branch switch, a
+# hard reset, a merge), `.claude/settings.json` among them. `git checkout REV` and `git stash`
+# are decided where they are parsed (git.py).
+_TREE = frozenset(["merge", "rebase", "cherry-pick", "revert", "am", "pull", "filter-branch"])
+_TREE_READS = {
+    "bisect": ("log", "view", "visualize", "terms", "help"),
+    "sparse-checkout": ("list",),
+}
+_CREATING = frozenset({"-c", "-C", "--create", "--force-create"})
+
+
+def rewrites_tree(sub: str, values: list[str | None]) -> bool:
+    """``git SUB`` with these argument values rewrites the working tree."""
+    words = [v for v in values if v is None or v == "-" or not v.startswith("-")]
+    flags = {v for v in values if v}
+    if sub == "reset":
+        return bool({"--hard", "--merge", "--keep"} & flags)
+    if sub == "switch":  # `switch -c NEW` alone starts a branch where HEAD is
+        return len(words) > (1 if _CREATING & flags else 0)
+    if sub == "read-tree":
+        return "-u" in flags
+    if sub in _TREE_READS:
+        return bool(words) and words[0] not in _TREE_READS[sub]
+    return sub in _TREE
