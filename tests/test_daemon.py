@@ -113,9 +113,14 @@ def base_env(proj: Path, rt: Path, **extra: str) -> dict[str, str]:
 
 
 def run_hook(
-    event: str, raw: bytes, env: dict[str, str], cwd: Path, *, daemon_only: bool = False
+    event: str,
+    raw: bytes,
+    env: dict[str, str],
+    cwd: Path,
+    *,
+    daemon_only: bool = False,
+    script: str = str(HOOK),
 ) -> subprocess.CompletedProcess[bytes]:
-    script = str(HOOK)
     argv = (
         [sys.executable, "-I", "-S", "-c", DAEMON_ONLY, script, event]
         if daemon_only
@@ -808,15 +813,7 @@ def test_the_client_and_wire_alone_block_with_the_evaluator_route_on(
         (broken / name).write_bytes((Path(client.__file__).parent / name).read_bytes())
     env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_PHASE=phase)
     raw = _payload(proj, "Write", {"file_path": str(proj / "a.py"), "content": ""})
-    got = subprocess.run(
-        [sys.executable, "-I", "-S", str(broken / "client.py"), "PreToolUse"],
-        input=raw,
-        env=env,
-        cwd=proj,
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
+    got = run_hook("PreToolUse", raw, env, proj, script=str(broken / "client.py"))
     assert (got.returncode, got.stdout) == (code, b""), got.stderr[-1500:]
     assert got.stderr.startswith(b"orchestrator-boundary: cannot load the policy"), got.stderr
     assert got.stderr.count(b"\n") == 1, got.stderr
