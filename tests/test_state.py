@@ -258,3 +258,21 @@ def test_a_kept_connection_follows_a_replaced_file(store: Store) -> None:
     other = _open(store.path)
     assert other.seen("s", "a1", "g") == Seen("y", True)
     assert other.seen("s", "a1", "f") is None
+
+
+def test_a_lease_names_its_holder_once_the_delegation_is_known(store: Store) -> None:
+    """The holder's first write came before its Agent call was linked (busy machine, a
+    background launch): its description was not known then. The lease names it once the
+    link arrives, and a later unknown never blanks it out."""
+    store.note_running("s", "a1", "")
+    store.take_lease("s", "f.py", "a1", "")
+    assert store.lease("s", "f.py") == Lease("a1", "")
+    store.link("s", "a1", "toolu_1", "work one")
+    assert store.lease("s", "f.py") == Lease("a1", "work one")
+    store.note_running("s", "a1", "")
+    store.link("s", "a1", "toolu_2", "other")  # the first link stays
+    assert store.lease("s", "f.py") == Lease("a1", "work one")
+    store.note_running("s", "a2", "")
+    store.note_running("s", "a2", "work two")  # known on a later call
+    store.take_lease("s", "g.py", "a2", "")
+    assert store.lease("s", "g.py") == Lease("a2", "work two")

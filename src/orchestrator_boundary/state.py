@@ -213,7 +213,7 @@ class Store:
             "INSERT INTO agents (session, agent_id, tool_use_id, description, ts) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, agent_id) DO UPDATE SET "
             "tool_use_id = COALESCE(agents.tool_use_id, excluded.tool_use_id), "
-            "description = COALESCE(agents.description, excluded.description)"
+            "description = COALESCE(NULLIF(agents.description, ''), excluded.description)"
         )
         return self._write(lambda c: (c.execute(sql, row), _bound(c, "agents")))
 
@@ -254,7 +254,8 @@ class Store:
         row = (session, agent_id, description, self.clock())
         sql = (
             "INSERT INTO agents (session, agent_id, description, ts) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (session, agent_id) DO UPDATE SET running = 1"
+            "ON CONFLICT (session, agent_id) DO UPDATE SET running = 1, "
+            "description = COALESCE(NULLIF(agents.description, ''), excluded.description)"
         )
         return self._write(lambda c: c.execute(sql, row))
 
@@ -299,8 +300,8 @@ class Store:
     def lease(self, session: str, path: str) -> Lease | Unavailable | None:
         def read(c: sqlite3.Connection) -> Lease | None:
             row = c.execute(
-                "SELECT l.agent_id, l.description FROM leases l JOIN agents a "
-                "ON a.session = l.session AND a.agent_id = l.agent_id "
+                "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description) FROM "
+                "leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
                 "WHERE l.session = ? AND l.path = ? AND a.running = 1 AND l.ts > ?",
                 (session, path, self.clock() - LEASE_TTL_S),
             ).fetchone()
