@@ -39,18 +39,9 @@ def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[b
     """Send one request; the reply's fields, or None when the evaluator gave no usable answer.
     Raises Impostor when the listener, or the writer of the reply, is not a verified evaluator
     (nothing is sent to a listener that fails)."""
-    import _socket
-
     from orchestrator_boundary import peer
 
-    sock = peer.connect(path, timeout)
-    try:
-        writer = peer.verified_peer(sock, path, root)
-        sock.sendall(wire.REQUEST_MAGIC + wire.pack(fields))
-        sock.shutdown(_socket.SHUT_WR)
-        reply = peer.read_reply(sock, writer, wire.MAX_REPLY_BYTES)
-    finally:
-        sock.close()
+    reply = peer.exchange(path, root, fields, timeout)
     if not reply.startswith(wire.REPLY_MAGIC):
         return None  # MISMATCH, empty (the evaluator died) or garbage
     answer = wire.unpack(reply, len(wire.REPLY_MAGIC))

@@ -113,27 +113,18 @@ def live_impostor(root: str, environ: dict[str, str]) -> tuple[str, str | None]:
     """(the evaluator's socket for ``root``, what answers there): None when nothing does, ""
     for our own evaluator, else why the listener, or the writer of its reply to a ping, is not
     it. Nothing is sent to a listener that fails."""
-    import _socket
-
     env = {os.fsencode(k): os.fsencode(v) for k, v in environ.items()}
     path = wire.socket_path(root, env)
     if not os.path.exists(path):
         return path, None
     try:
-        sock = peer.connect(path, 1.0)
-    except OSError:
-        return path, None  # nothing listens (a stale socket file): the next hook starts one
-    try:
-        writer = peer.verified_peer(sock, path, root)
-        sock.sendall(wire.REQUEST_MAGIC + wire.pack([wire.version_tag(), wire.PING]))
-        sock.shutdown(_socket.SHUT_WR)
-        peer.read_reply(sock, writer, wire.MAX_REPLY_BYTES)
+        peer.exchange(path, root, [wire.version_tag(), wire.PING], 1.0)
     except peer.Impostor as exc:
         return path, str(exc)
+    except (FileNotFoundError, ConnectionRefusedError):
+        return path, None  # nothing listens (a stale socket file): the next hook starts one
     except (OSError, ValueError):
         pass  # busy or slow: the listener was verified, and every hook checks its replies
-    finally:
-        sock.close()
     return path, ""
 
 

@@ -164,3 +164,19 @@ def connect(path: str, timeout: float) -> _socket.socket:
         sock.close()
         raise
     return sock
+
+
+def exchange(path: str, root: str, fields: list[bytes], timeout: float) -> bytes:
+    """One request to the evaluator on ``path``: its whole reply, every byte of it written by
+    the verified listener. Raises Impostor (nothing is sent to a listener that fails) and
+    OSError (nothing listens, a timeout, a reset)."""
+    import _socket
+
+    sock = connect(path, timeout)
+    try:
+        writer = verified_peer(sock, path, root)
+        sock.sendall(wire.REQUEST_MAGIC + wire.pack(fields))
+        sock.shutdown(_socket.SHUT_WR)
+        return read_reply(sock, writer, wire.MAX_REPLY_BYTES)
+    finally:
+        sock.close()
