@@ -937,6 +937,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("i13-cli-unfollowed-reads", "setsid orchestrator-boundary report", OP, ()),
     ("i13-cli-unfollowed-dry", "setsid orchestrator-boundary install --dry-run", OP, ()),
     ("i13-cli-unfollowed-flag", "setsid x --name orchestrator-boundary --phase w", OP, ()),
+    ("perl-argv-pipe-beside-unknown", "perl -ne print $f '|touch x'", OP, (W("/w/p/x"),)),
     ("i13-cli-pattern", "/v/bin/orchestrator-bound*ry phase off", OP, (X(None),)),
     ("i13-cli-pattern-name", "orchestrator-boundar? uninstall", OP, (X(None),)),
     ("i13-cli-pattern-reads", "/v/bin/orchestrator-bound*ry report", OP, ()),

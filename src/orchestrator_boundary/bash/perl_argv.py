@@ -56,6 +56,6 @@ def opened(operands: list[Word], env: Env, done: Outcome) -> Outcome:
         return with_effects(fx, done) if fx else done
     shown = unseen[0] if unseen else commands[0]
     note = f"{SOURCE}: {shown}" + (" is not known before it runs" if unseen else " runs")
-    code = None if unseen else "\n".join(commands)
+    code = "\n".join(commands) or None  # analysed even beside an operand it cannot see
     ran = runs_code(done.program, code, env, note, [*done.fx, *fx])
     return Outcome(done.program, Status.OPAQUE, ran.fx, note, (*done.inner, *ran.inner))
