@@ -11,6 +11,7 @@ read_only.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, read_only, writes
@@ -143,12 +144,16 @@ def named_change(text: str) -> str | None:
 def spelled(fx: list[Fx], text: str, stdin: str | None) -> list[Fx]:
     """The ``CONTROL`` effect an opaque command's text (or the literal text piped into it:
     that line into `crontab -`) spells, unless its effects ``fx`` already hold one."""
-    if any(f.kind is EffectKind.CONTROL for f in fx):
+    if _controls(fx):
         return []
     named = named_change(text) or named_change(stdin or "")
     return [control(named)] if named else []
 
 
+def _controls(fx: Sequence[Fx]) -> bool:
+    return any(f.kind is EffectKind.CONTROL for f in fx)
+
+
 def changes(outcome: Outcome) -> bool:
     """``outcome`` changes the boundary (or what answers before it): it has a CONTROL effect."""
-    return any(f.kind is EffectKind.CONTROL for f in outcome.fx)
+    return _controls(outcome.fx)
