@@ -19,6 +19,7 @@ SHELL = {
     "doctor_agents",
     "audit",
     "cli",
+    "cli_project",  # which project a command acts on: the folders above, the settings files
     "client",
     "cmd_check",
     "cmd_demo",

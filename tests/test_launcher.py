@@ -20,6 +20,7 @@ import pytest
 
 from orchestrator_boundary import hook_main, registration
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV
 
 SH = shutil.which("sh") or "/bin/sh"
 BARE_PATH = "/usr/bin:/bin"  # no interpreter with the package on it
@@ -186,11 +187,36 @@ def test_a_teammate_without_an_installation_is_blocked_with_how_to_install(
             f"orchestrator-boundary: this project is guarded (phase {phase}), but "
             "orchestrator-boundary is not installed on this machine, so this call is blocked."
         )
-        assert "pip install orchestrator-boundary" in err
+        assert "pip install it" in err and "python3 -m pip install PATH-TO-CLONE" in err
         assert "orchestrator-boundary install" in err
         assert registration.PYTHON_ENV in err
     post = run_entry(clone, b_home, "PostToolUse")
     assert post.returncode == 0 and post.stdout == b""
+
+
+@pytest.mark.parametrize("value", ["1", "TRUE", " yes "])
+def test_a_teammate_without_an_installation_may_use_the_emergency_bypass(
+    machines: dict[str, Any], value: str
+) -> None:
+    """The bypass is the one documented way out of a blocked session; without the package the
+    launcher reads it as the package does (true/1/yes/on, any case) and says the call is
+    unguarded. Anything else keeps the block."""
+    _, b_home, clone = machines["b"]
+    done = run_entry(clone, b_home, data=payload(clone, "Write"), env={BYPASS_ENV: value})
+    assert done.returncode == 0, done.stderr
+    message = json.loads(done.stdout)["systemMessage"]
+    assert f"{BYPASS_ENV} is set, so this call goes through unguarded" in message
+    still = run_entry(clone, b_home, data=payload(clone, "Write"), env={BYPASS_ENV: "0"})
+    assert still.returncode == 2 and still.stdout == b""
+
+
+def test_the_launchers_phase_is_read_in_any_case(machines: dict[str, Any]) -> None:
+    """``ORCHESTRATOR_BOUNDARY_PHASE=Warn`` means warn to the package; so to the launcher."""
+    _, b_home, clone = machines["b"]
+    done = run_entry(clone, b_home, data=payload(clone, "Write"), env={PHASE_ENV: "Warn"})
+    assert done.returncode == 0 and b"systemMessage" in done.stdout, done.stderr
+    off = run_entry(clone, b_home, data=payload(clone, "Write"), env={PHASE_ENV: "OFF"})
+    assert (off.returncode, off.stdout) == (0, b"")
 
 
 def lifecycle_payload(root: Path, event: str) -> bytes:

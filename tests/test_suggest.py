@@ -113,3 +113,14 @@ def test_only_agent_types_that_exist_are_named(
     assert suitable_agent(config(WRITERS_IN_ORDER), path, defined) == agent
     hint = delegate_hint(config(WRITERS_IN_ORDER), path, "Write", defined)
     assert f'"subagent_type": "{agent}"' in hint
+
+
+@pytest.mark.parametrize("path", [".git", ".git/index", ".git/refs/heads/main"])
+def test_a_git_step_is_delegated_as_a_step_not_as_a_change_to_the_folder(path: str) -> None:
+    """``git commit`` by the main agent writes ``.git``: "Change .git" / "In .git: <what to
+    change>" made no sense to the model; the hint asks for the git step instead."""
+    hint = delegate_hint((), path, "Bash")
+    call = json.loads(hint[hint.index("Agent(") + 6 : hint.rindex(")")])
+    assert call["description"] == "Run the git step"
+    assert call["prompt"].startswith("Run <the git command>")
+    assert ".git" not in call["description"] + call["prompt"]

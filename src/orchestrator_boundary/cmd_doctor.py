@@ -13,6 +13,7 @@ from typing import Any
 
 from orchestrator_boundary import registration
 from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary.cli_project import find_root, trail_environ
 from orchestrator_boundary.config import ConfigProblem, config_notes, config_path, load_config
 from orchestrator_boundary.doctor_agents import check_agent_definitions
 from orchestrator_boundary.doctor_context import (
@@ -101,6 +102,15 @@ def check_hooks_registered(ctx: Context) -> Check:
                 "both routes are active: settings (" + ", ".join(where) + f") and {plugin}; "
                 "every call is judged twice and recorded twice",
                 "keep one: orchestrator-boundary uninstall, or disable the plugin",
+            )
+        twice = [p for p in where if sum(q == p for q, _ in found["PreToolUse"]) != 1]
+        if len(where) > 1 or twice:
+            return Check(
+                "hooks",
+                WARN,
+                "registered more than once (" + ", ".join(where) + "): every call is judged "
+                "twice and recorded twice",
+                "keep one: orchestrator-boundary uninstall --scope SCOPE for the others",
             )
         return check_lifecycle_registered(found, where)
     if plugin:
@@ -351,8 +361,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    environ = dict(os.environ)
-    root = os.path.realpath(args.project or environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    root = os.path.realpath(find_root(args.project, os.environ))
+    environ = trail_environ(root, os.environ)
     dirs = tuple(os.path.abspath(d) for d in getattr(args, "plugin_dir", []) or [])
     ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs)
     checks = diagnose(ctx)

@@ -11,9 +11,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import registration
+from orchestrator_boundary import hook_main, registration
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
+from orchestrator_boundary.cli_project import find_root
 from orchestrator_boundary.config import (
     DEFAULT_CONFIG_PATH,
     Config,
@@ -125,7 +126,8 @@ def register(sub: Any) -> None:
 
 
 def _project(args: argparse.Namespace) -> str:
-    return os.path.abspath(args.project or os.getcwd())
+    # not $CLAUDE_PROJECT_DIR: a person names the project to install in, or stands in it
+    return find_root(args.project, {"HOME": os.environ.get("HOME", "")})
 
 
 def hook_phase(loaded: Config | ConfigProblem, phase: str | None) -> str:
@@ -189,12 +191,17 @@ def plan(
             res.edits.append(FileEdit(shim, shim_old, None, "launcher", backup=False))
             res.actions.append(f"removed {registration.SHIM_RELPATH}")
     if action == "uninstall":
-        res.notes.append(
-            f"left in place: {DEFAULT_CONFIG_PATH} and the audit trail "
-            "(.claude/boundary/); delete them yourself if you no longer want them"
-        )
+        res.notes.append(_left_in_place(project, scope, env))
     res.changed = bool(res.edits)
     return res
+
+
+def _left_in_place(project: str, scope: str, env: Any) -> str:
+    trail = os.path.dirname(hook_main.user_trail(project, env)) if scope == "user" else None
+    return (
+        f"left in place: {DEFAULT_CONFIG_PATH}, the audit trail ({trail or GITIGNORE_LINE}) and "
+        f"the {GITIGNORE_LINE} line in .gitignore; delete them yourself if you no longer want them"
+    )
 
 
 def _plan_machine_files(

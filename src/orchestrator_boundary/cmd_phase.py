@@ -16,6 +16,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
+from orchestrator_boundary.cli_project import find_root, trail_environ
 from orchestrator_boundary.cmd_report import NoReport, project_report
 from orchestrator_boundary.config import (
     Config,
@@ -70,10 +71,12 @@ def set_phase_text(text: str, value: str) -> str:
 
 
 def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str]:
-    """Bring our entries in the project's settings files in step with ``phase``: their
-    ``onFailure`` (ADR 0024) and the launcher's fallback phase (ADR 0023). The files changed."""
+    """Bring our entries in the settings files that guard the project in step with ``phase``:
+    their ``onFailure`` (ADR 0024) and the launcher's fallback phase (ADR 0023). The user's
+    own settings count too: a user-scope install guards this project through them (and every
+    other project of the user's, so the note of ``text_report`` says so). The files changed."""
     changed = []
-    for scope in ("project", "local"):
+    for scope in ("project", "local", "user"):
         path = sf.settings_path(scope, root, environ=environ)
         text = sf.read_text(path)
         if text is None:
@@ -108,8 +111,8 @@ def not_ready(root: str, environ: Mapping[str, str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = os.path.abspath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    environ = dict(os.environ)
+    root = find_root(args.project, os.environ)
+    environ = trail_environ(root, os.environ)
     out: dict[str, Any] = {"changed": False, "notes": []}
     if args.value == Phase.ENFORCE.value and not getattr(args, "force", False):
         refusal = enforce_refusal(root, environ)
@@ -139,8 +142,10 @@ def enforce_refusal(root: str, environ: Mapping[str, str]) -> str:
     why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
     if not why:
         return ""
+    why = why.rstrip(".")
     return (
-        f"not switching to enforce: {why.rstrip('.?')}. See: orchestrator-boundary report. "
+        f"not switching to enforce: {why}{'' if why.endswith('?') else '.'} "
+        "See: orchestrator-boundary report. "
         "To enforce anyway: orchestrator-boundary phase enforce --force"
     )
 
@@ -166,12 +171,31 @@ def _set(root: str, value: str, environ: Mapping[str, str], out: dict[str, Any])
         out["notes"].append(
             f"the hook entries were not brought in step ({exc}); run: orchestrator-boundary install"
         )
+    out["notes"].extend(in_step_notes(root, value, environ, out.get("hooks_in_step", [])))
     checked = parse_config(new, path)
     if not isinstance(checked, Config):
         out["notes"].append(
             f"the config is still broken ({checked}); writes stay blocked until it is fixed"
         )
     return ""
+
+
+def in_step_notes(
+    root: str, value: str, environ: Mapping[str, str], changed: list[str]
+) -> list[str]:
+    """What a person must know about the settings files ``phase`` changed."""
+    notes = []
+    if sf.settings_path("project", root, environ=environ) in changed:
+        notes.append(
+            "commit .claude/settings.json with .claude/boundary.toml: teammates' hooks read both"
+        )
+    user = sf.settings_path("user", root, environ=environ)
+    if user in changed:
+        notes.append(
+            f"{user} holds your user-scope hooks, which guard every project of yours: their "
+            f"onFailure now follows this project's phase ({value})"
+        )
+    return notes
 
 
 def environment_notes(out: Mapping[str, Any], value: str | None) -> list[str]:

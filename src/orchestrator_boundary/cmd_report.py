@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime
 from typing import IO, Any
 
 from orchestrator_boundary import audit
+from orchestrator_boundary.cli_project import find_root, trail_environ
 from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
 from orchestrator_boundary.progress import Progress
 from orchestrator_boundary.report import (
@@ -32,6 +33,7 @@ from orchestrator_boundary.report import (
 )
 from orchestrator_boundary.report_text import render_text
 from orchestrator_boundary.report_trail import chain_check
+from orchestrator_boundary.setups import audit_setting
 
 __all__ = [
     "EXIT_ERROR",
@@ -137,7 +139,7 @@ def project_report(
     loaded = load_config(config_file, environ.get("HOME") or None)
     if isinstance(loaded, ConfigProblem):
         raise NoReport(f"the config is broken ({loaded}); fix it and run the report again.")
-    trail_path = trail or loaded.audit.path
+    trail_path = trail or audit_setting(loaded, environ)  # a user-scope trail too
     if not os.path.isabs(trail_path):
         trail_path = os.path.join(root, trail_path)
     files = audit.trail_files(trail_path)
@@ -169,7 +171,8 @@ def run(
     args: argparse.Namespace, *, today: date | None = None, progress_stream: IO[str] | None = None
 ) -> int:
     today = today or datetime.now(UTC).date()
-    root = os.path.abspath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    root = find_root(args.project, os.environ)
+    environ = trail_environ(root, os.environ)
     overrides = {
         "min_days": args.min_days,
         "min_tool_uses": args.min_tool_uses,
@@ -183,7 +186,7 @@ def run(
         since = parse_since(args.since, today) if args.since else None
         made = project_report(
             root,
-            os.environ,
+            environ,
             today,
             trail=trail,
             since=since,

@@ -19,9 +19,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from orchestrator_boundary import audit
-from orchestrator_boundary.config import ConfigProblem, config_path, load_config
+from orchestrator_boundary.cli_project import find_root, trail_environ
+from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.report import iter_records
+from orchestrator_boundary.setups import audit_setting
 
 EXIT_EXPLAINED, EXIT_ERROR, EXIT_UNEXPLAINED = 0, 2, 3
 
@@ -112,12 +114,13 @@ def _line(c: Mapping[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = os.path.realpath(args.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    loaded = load_config(config_path(root, os.environ), os.environ.get("HOME") or None)
+    root = os.path.realpath(find_root(args.project, os.environ))
+    environ = trail_environ(root, os.environ)
+    loaded = load_config(config_path(root, environ), environ.get("HOME") or None)
     if isinstance(loaded, ConfigProblem) and not args.audit:
         sys.stderr.write(f"trace: config problem: {loaded}\n")
         return EXIT_ERROR
-    trail = args.audit or (loaded.audit.path if not isinstance(loaded, ConfigProblem) else "")
+    trail = args.audit or (audit_setting(loaded, environ) if isinstance(loaded, Config) else "")
     if not os.path.isabs(trail):
         trail = os.path.join(os.getcwd() if args.audit else root, trail)
     files = audit.trail_files(trail)

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator_boundary import registration
+from orchestrator_boundary import registration, wire
 from orchestrator_boundary.doctor_context import GUARDED
 from orchestrator_boundary.phase import PHASE_ENV
 
@@ -92,6 +92,9 @@ def probe_command(
         env.update(CLAUDE_PROJECT_DIR=root, CLAUDECODE="1", **(extra_env or {}))
         # judged in the probe's own process: a probe must leave no evaluator behind
         env["ORCHESTRATOR_BOUNDARY_NO_DAEMON"] = "1"
+        # a user-scope entry would keep a trail per project under the user's Claude folder,
+        # one more throwaway folder there per probe: the probe's trail stays in its project
+        env[wire.AUDIT_ENV] = os.path.join(root, ".claude", "boundary", "audit.jsonl")
         target = os.path.join(root, "src", "doctor.py")
         code, out, err = _run_hook(
             argv, _payload(root, event, "Read", {"file_path": target}), env, timeout, root

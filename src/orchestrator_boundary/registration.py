@@ -34,7 +34,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator_boundary import hook_main
+from orchestrator_boundary import hook_main, wire
 
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 # A tool call that failed (a Bash command that exited non-zero, 2.1.330): it still changed
@@ -229,15 +229,20 @@ def pointer_path(environ: Mapping[str, str]) -> str:
 
 
 INSTALL_HINT = (
-    "Install it on this machine (python3 -m pip install orchestrator-boundary, or pipx install "
-    "orchestrator-boundary), then run: orchestrator-boundary install, in this project. Or set "
+    "Install the orchestrator-boundary package on this machine (pip install it from where your "
+    "team gets it, e.g. a clone: python3 -m pip install PATH-TO-CLONE; see its README), then "
+    "run: orchestrator-boundary install, in this project. Or set "
     f"{PYTHON_ENV} to a Python that has it."
 )
 
 
 def shim_text() -> str:
     """The committed launcher, POSIX sh (Linux, macOS, Git Bash on Windows). ADR 0023."""
-    return SHIM_TEMPLATE.replace("@HINT@", INSTALL_HINT).replace("@PYENV@", PYTHON_ENV)
+    return (
+        SHIM_TEMPLATE.replace("@HINT@", INSTALL_HINT)
+        .replace("@PYENV@", PYTHON_ENV)
+        .replace("@BYPASS@", wire.BYPASS_ENV)
+    )
 
 
 SHIM_TEMPLATE = r"""#!/bin/sh
@@ -254,7 +259,8 @@ SHIM_TEMPLATE = r"""#!/bin/sh
 #   5. py -3 (Windows).
 # Each candidate must really have the package. With none, the PHASE argument decides
 # (ORCHESTRATOR_BOUNDARY_PHASE overrides it): enforce and ask block every call and say how to
-# install; warn lets calls through and tells you once per session; off does nothing.
+# install; warn lets calls through and tells you once per session; off does nothing. The
+# emergency bypass (@BYPASS@=1) lets calls through and says so, as the package does.
 # Only PreToolUse and PostToolUse can block: for every other event, without an installation or
 # when the installation fails, the shim exits 0, so a stop is never held by a failure.
 event=${1:-PreToolUse}
@@ -315,9 +321,19 @@ if command -v py >/dev/null 2>&1; then probe py -3; fi
 payload=$(cat)
 missing="orchestrator-boundary is not installed on this machine"
 hint='@HINT@'
+phase=$(printf '%s' "$phase" | tr 'A-Z' 'a-z')
+case $(printf '%s' "${@BYPASS@:-}" | tr 'A-Z' 'a-z' | tr -d ' \t') in
+  1 | true | yes | on) phase=bypass ;; # the emergency switch, as the package reads it
+esac
 case $phase in
-  off | OFF) exit 0 ;;
-  warn | WARN)
+  off) exit 0 ;;
+  bypass)
+    [ "$event" = PreToolUse ] || exit 0
+    printf '{"systemMessage": "%s: %s is set, so this call goes through unguarded. %s"}\n' \
+      "$missing" "@BYPASS@" "$hint"
+    exit 0
+    ;;
+  warn)
     [ "$event" = PreToolUse ] || exit 0
     sid=${CLAUDE_CODE_SESSION_ID:-}
     if [ -z "$sid" ]; then

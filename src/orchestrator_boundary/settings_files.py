@@ -35,7 +35,9 @@ def settings_path(
         return os.path.join(project, ".claude", "settings.json")
     if scope == "local":
         return os.path.join(project, ".claude", "settings.local.json")
-    if scope == "user":
+    if scope == "user":  # Claude Code reads $CLAUDE_CONFIG_DIR/settings.json when it is set
+        if env.get("CLAUDE_CONFIG_DIR"):
+            return os.path.join(env["CLAUDE_CONFIG_DIR"], "settings.json")
         base = home or env.get("HOME") or os.path.expanduser("~")
         return os.path.join(base, ".claude", "settings.json")
     if scope == "managed":

@@ -38,6 +38,10 @@ def delegate_hint(
     target = path or "the files involved"
     description = f"Change {target}"[:60]
     prompt = f"In {target}: <what to change and why>. Report back what you changed."
+    if path is not None and (path == ".git" or path.startswith(".git/")):
+        # git's own folder: a commit, a branch, a pull; the step, not the folder, is delegated
+        description = "Run the git step"
+        prompt = "Run <the git command> in this repository. Report back what it changed."
     # json.dumps({"subagent_type": agent, "description": ..., "prompt": ...}), written out
     call = (
         f'{{"subagent_type": {string(agent)}, "description": {string(description)}, '

@@ -85,12 +85,12 @@ _DELEGATE_NEXT_TIME = "Next time, delegate changes like this one to a subagent w
 
 def warn_text(v: Violation, tool: str) -> str:
     """warn: the call went through; what enforce would do, and guidance for later work only.
-    Nothing in it asks for the change again (it is done already)."""
+    Nothing in it asks for the change again (the boundary let it run)."""
     future = _NEXT_TIME.get(v.code, _DELEGATE_NEXT_TIME)
     return (
         f"orchestrator-boundary (warn phase, nothing blocked): this {tool} call went through. "
         f"In enforce it would be denied ({v.code}, rule {v.rule}): {v.reason}\n"
-        f"The change is done; do not make it again. {future}"
+        f"The boundary did not stop it; do not make it again. {future}"
     )
 
 

@@ -114,7 +114,7 @@ def test_warn_says_the_call_went_through_and_asks_for_nothing_again(harness: Har
     assert project.path("src/app.py").read_text(encoding="utf-8") == "x = 1\n"
     context = run.context_after("main", 0)
     assert "this Write call went through" in context, context
-    assert "The change is done; do not make it again." in context
+    assert "The boundary did not stop it; do not make it again." in context
     for asking in ("Instead:", "Agent(", '{"error"', "blocked Write"):
         assert asking not in context, context
     assert run.permission_denials == []

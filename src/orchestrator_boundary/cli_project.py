@@ -1,0 +1,91 @@
+"""Which project a command a person runs acts on, and where that project's trail is.
+
+``phase``, ``report``, ``doctor``, ``trace`` and ``install`` take ``--project``; without it they
+used to act on the folder they were run in. Run from ``src/`` of a guarded project,
+``phase warn`` then wrote ``src/.claude/boundary.toml``, said "effective phase: warn" and left
+the project in enforce: a rollback that reports success and changes nothing. So, as git finds
+its repository, the project is ``--project``, else ``$CLAUDE_PROJECT_DIR`` (set when Claude Code
+runs the command), else the nearest folder at or above the current one that has
+``.claude/boundary.toml`` (never the home folder itself, whose ``.claude`` is the user's Claude
+folder), else the current folder. A project found above the current folder is named on stderr.
+
+A user-scope install (``install --scope user``) keeps each project's trail under the user's
+Claude folder: its hook names the trail in ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH``
+(``hook_main.prepare``). ``trail_environ`` names it the same way for the commands, so ``report``,
+``phase enforce``, ``doctor`` and ``trace`` read the trail the hooks write.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from orchestrator_boundary import hook_main, registration, wire
+from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
+from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
+
+
+def find_root(explicit: str | None, environ: Mapping[str, str], cwd: str | None = None) -> str:
+    """The project a command acts on (module docstring); a project found above ``cwd`` is
+    named on stderr."""
+    if explicit:
+        return os.path.abspath(explicit)
+    named = environ.get(wire.PROJECT_DIR_ENV)
+    if named:
+        return os.path.abspath(named)
+    here = os.path.abspath(cwd or os.getcwd())
+    found = configured_above(here, environ.get("HOME") or None)
+    if found and found != here:
+        sys.stderr.write(f"project: {found} (the nearest folder with {DEFAULT_CONFIG_PATH})\n")
+    return found or here
+
+
+def configured_above(folder: str, home: str | None) -> str | None:
+    """The nearest folder at or above ``folder`` with ``.claude/boundary.toml``, home excepted."""
+    home_real = os.path.realpath(home) if home else None
+    current = folder
+    while True:
+        if os.path.realpath(current) != home_real and os.path.isfile(
+            os.path.join(current, DEFAULT_CONFIG_PATH)
+        ):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def trail_environ(root: str, environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` naming the trail the hooks write for ``root``: the per-user one when this
+    user's settings register the hooks with a per-user trail and the project's own settings
+    files register none (then only the user's hooks run here)."""
+    out = dict(environ)
+    if out.get(wire.AUDIT_ENV) or not _user_trail_registered(root, out):
+        return out
+    for scope in ("project", "local"):
+        if _ours(sf.settings_path(scope, root, environ=out)):
+            return out
+    out[wire.AUDIT_ENV] = hook_main.user_trail(root, out)
+    return out
+
+
+def _user_trail_registered(root: str, environ: Mapping[str, str]) -> bool:
+    """The user's settings hold our entry with the per-user trail (``... PreToolUse user``)."""
+    entries = _ours(sf.settings_path("user", root, environ=environ))
+    return any(registration.entry_argv(entry)[-1:] == [hook_main.USER_TRAIL] for entry in entries)
+
+
+def _ours(path: str) -> list[dict[str, Any]]:
+    """Our tool-hook entries in the settings file at ``path`` (none when it is missing or
+    cannot be read as settings)."""
+    text = sf.read_text(path)
+    if not text:
+        return []
+    try:
+        found = se.registered(se.parse_settings(text, path))
+    except se.SettingsError:
+        return []
+    return [*found.get("PreToolUse", []), *found.get("PostToolUse", [])]
