@@ -53,10 +53,34 @@ def test_bad_input_goes_through_and_is_recorded_in_warn_and_off(
 ) -> None:
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": phase}
     rc, out, err = run_hook(raw, env)
-    assert (rc, out) == (0, None)
+    deep = raw.startswith(b'{"a":{"a":')
+    assert (rc, out) == ((2, None) if deep and phase == "warn" else (0, None))
     assert "cannot judge" in err
     rec = json.loads((project / ".claude/boundary/audit.jsonl").read_text().splitlines()[-1])
-    assert rec["error"] and rec["decision"] == "none"
+    assert rec["error"] and rec["decision"] == ("deny" if deep and phase == "warn" else "none")
+
+
+@pytest.mark.parametrize("depth", [1_000, 5_000])
+def test_input_nested_past_the_parser_is_blocked_in_warn_as_tamper_is(
+    project: Path, depth: int
+) -> None:
+    """An MCP tool takes any shape: a write of .claude/settings.json with an option nested
+    ~1,000 levels deep could not be read at all (RecursionError), and warn let it through. What
+    cannot be read could name a protected file, so it is blocked in every phase but off."""
+    settings = json.dumps(str(project / ".claude" / "settings.json"))
+    cwd, deep = json.dumps(str(project)), "[" * depth + "1" + "]" * depth
+    raw = (
+        f'{{"hook_event_name": "PreToolUse", "session_id": "s", "cwd": {cwd}, "tool_name": '
+        f'"mcp__fs__write_file", "tool_input": {{"path": {settings}, "content": "{{}}", '
+        f'"options": {deep}}}, "agent_id": "a1", "agent_type": "general-purpose"}}'
+    ).encode()
+    env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
+    rc, out, err = run_hook(raw, env)
+    assert (rc, out) == (2, None) and "nested too deeply to check" in err, err
+    env["AMPLIFIER_BYPASS_BOUNDARY"] = "1"
+    assert run_hook(raw, env)[0] == 2  # the bypass does not open it, as for TAMPER
+    env["ORCHESTRATOR_BOUNDARY_PHASE"] = "off"
+    assert run_hook(raw, env)[0] == 0
 
 
 def test_internal_error_is_a_deliberate_answer(

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import run_hook
 from harden_support import Project, make_project, parse_answer
 
 from orchestrator_boundary import wire
@@ -255,3 +256,34 @@ def test_env_files_below_the_root_are_found_on_a_case_insensitive_file_system() 
         found = hit(locate(f"{root}/{rel}", root, fs, True), protected)
         assert found is not None and found.label == label, rel
     assert hit(locate(f"{root}/b/.ENV.example", root, fs, True), protected) is None
+
+
+@pytest.mark.parametrize("home_var", ["USERPROFILE", None])
+def test_the_users_settings_stay_protected_when_the_hook_runs_without_home(
+    tmp_path: Path, home_var: str | None
+) -> None:
+    """Without ``HOME`` (a hook started by a service, native Windows) the user-level files
+    lost their protection: a Write to ``~/.claude/settings.json`` was only a scope warning.
+    The home is then ``USERPROFILE``, else the account's own home folder."""
+    import pwd
+
+    root = tmp_path / "p"
+    (root / ".claude").mkdir(parents=True)
+    home = tmp_path / "profile" if home_var else Path(pwd.getpwuid(os.getuid()).pw_dir)
+    env = {"CLAUDE_PROJECT_DIR": str(root), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
+    if home_var:
+        env[home_var] = str(home)
+    target = home / ".claude" / "settings.json"
+    payload = {
+        "session_id": "s",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(target), "content": "{}"},
+        "agent_id": "a1",
+        "agent_type": "general-purpose",
+    }
+    rc, out, _ = run_hook(payload, env)
+    assert out is not None, (rc, out)
+    hook = out["hookSpecificOutput"]
+    assert hook["permissionDecision"] == "deny" and "TAMPER" in hook["permissionDecisionReason"]

@@ -15,6 +15,12 @@ class PayloadError(BoundaryInputError):
     """The hook's stdin is not a usable hook payload."""
 
 
+class PayloadTooDeep(PayloadError):
+    """JSON nested deeper than the parser goes (~1,000 levels). Not garbage: Claude Code sent
+    it, from a tool call a model made (an MCP tool takes any shape), and what cannot be read
+    could name a protected file. So it is blocked in every phase but ``off``, as TAMPER is."""
+
+
 def assert_never(value: Never) -> Never:
     """The end of a ``match`` on an enum: mypy rejects the call when a member is not handled
     (``typing.assert_never``, which a hook process does not import, ADR 0042)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from orchestrator_boundary.errors import PayloadError
+from orchestrator_boundary.errors import PayloadError, PayloadTooDeep
 from orchestrator_boundary.values import field, frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -81,7 +81,13 @@ def parse_payload(raw: bytes | str) -> HookPayload:
         raise PayloadError("empty input: expected one JSON object on stdin")
     try:
         data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise PayloadTooDeep(
+            "the input is nested too deeply to check, and what is not checked could name a "
+            "file that guards the agents, which no agent may change; split the work into "
+            "plainer calls"
+        ) from None
+    except ValueError as exc:
         raise PayloadError(f"input is not valid JSON ({type(exc).__name__})") from None
     return payload_from_obj(data)
 

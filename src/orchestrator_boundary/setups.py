@@ -145,6 +145,21 @@ def runtime_dirs() -> tuple[str, ...]:
 KEY_ENV = tuple(dict.fromkeys((*wire.DECISION_ENV, wire.AUDIT_ENV)))
 
 
+def home_of(environ: Mapping[str, str]) -> str | None:
+    """The user's home, whose Claude settings are protected: ``HOME``, else ``USERPROFILE``
+    (Windows), else the account's home folder. Without it the user-level settings, agents and
+    ``~/.claude.json`` would lose their protection whenever a hook runs without ``HOME``."""
+    named = environ.get(wire.HOME_ENV) or environ.get(wire.USERPROFILE_ENV)
+    if named:
+        return named
+    try:
+        import pwd  # POSIX only
+
+        return pwd.getpwuid(os.getuid()).pw_dir or None
+    except (ImportError, AttributeError, KeyError, OSError):  # no pwd, no os.getuid: Windows
+        return None
+
+
 def audit_setting(config: Config, environ: Mapping[str, str]) -> str:
     """The trail's path: ``[audit] path`` when the config sets it, else an absolute
     ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH`` (the per-user trail of a user-scope install), else the
@@ -313,7 +328,7 @@ class SetupCache:
                 f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}"
             )
         root, root_expires = self.fs_fact(("root", root), functools.partial(FS.realpath, root))
-        home = environ.get(wire.HOME_ENV) or None
+        home = home_of(environ)
         cfg_file = config_file or config_path(root, environ)
         compiled_dir = evaluator_dir(environ) if self.compiled else None
         loaded, rules = self.config(cfg_file, home, compiled_dir)

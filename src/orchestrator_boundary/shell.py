@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from orchestrator_boundary import audit, wire
-from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.errors import BoundaryInputError, PayloadTooDeep
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.ledger import LIFECYCLE_EVENTS, contracts_call, lifecycle_call
 from orchestrator_boundary.payload import TOOL_EVENTS, HookPayload, parse_payload
@@ -95,6 +95,8 @@ def _cannot_judge(
     # only PreToolUse/PostToolUse block on a failure: on SubagentStop/Stop/SessionEnd it would
     # hold a stop (ADR 27), and PostToolUseFailure is only observed (ADR 0029)
     blocks = phase in (Phase.ENFORCE, Phase.ASK) and event in TOOL_EVENTS
+    if isinstance(exc, PayloadTooDeep) and phase is not Phase.OFF and event == PRE:
+        blocks = True  # what cannot be read could name a protected file: TAMPER's rule
     rec = audit.failure_record(event, phase, message, raw_len, blocks=blocks)
     if internal:
         import traceback  # only here: it costs a hook process as much as its decision

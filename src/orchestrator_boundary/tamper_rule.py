@@ -58,18 +58,16 @@ def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
     protected = ctx.protected
     anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
     names = target.names  # find -name ... -delete: only the entries its filter can reach
-    entry = hit_named(located, protected, names) if names else hit(located, protected, anchors)
-    if entry is None and not located.absolutes:  # else it has no relative readings
-        for reading in _relative_readings(call, located):
-            entry = (
-                hit_named(reading, protected, names) if names else hit(reading, protected, anchors)
-            )
-            if entry is not None:
-                break
-    entry = entry or linked(located, protected, ctx.fs)
-    if entry is None and call.rules.config.protect.paths:
-        entry = _configured(call, located)
-    return entry
+    readings = (located, *_relative_readings(call, located))  # none when it is absolute
+    for reading in readings:
+        entry = hit_named(reading, protected, names) if names else hit(reading, protected, anchors)
+        if entry is not None:
+            return entry
+    for reading in readings:  # a hard link, also one named by a relative path (an MCP tool's)
+        entry = linked(reading, protected, ctx.fs)
+        if entry is not None:
+            return entry
+    return _configured(call, located) if call.rules.config.protect.paths else None
 
 
 def _control(target: Target) -> Violation:

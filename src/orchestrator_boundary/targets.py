@@ -19,7 +19,14 @@ from orchestrator_boundary.profiles import Named, judged_as_main, profile
 from orchestrator_boundary.protect import hit
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, detect
-from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS, Classification, ToolClass, classify
+from orchestrator_boundary.tools import (
+    BUILTIN,
+    COMMAND_KEYS,
+    PATH_KEYS,
+    Classification,
+    ToolClass,
+    classify,
+)
 from orchestrator_boundary.values import replace, transient
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -220,6 +227,9 @@ def _command_targets(
     return targets
 
 
+LOOSE_LOCATED = 256  # loose strings of an unknown tool's input looked up in the file system
+
+
 def _unknown_touches(
     payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
 ) -> Touches:
@@ -230,7 +240,11 @@ def _unknown_touches(
     from orchestrator_boundary.tool_args import OVERFLOW, arguments  # only an unknown tool's
 
     found = arguments(payload.tool_input, context.home)
-    raws = found.paths + [r for r in found.loose if _names_protected(r, payload, context)]
+    # a loose string is read through the file system too (a symlinked folder, a hard link:
+    # ``cl/settings.json`` under a key named ``name``); past the first few, by its text only
+    loose = found.loose[:LOOSE_LOCATED]
+    raws = found.paths + loose
+    raws += [r for r in found.loose[LOOSE_LOCATED:] if _names_protected(r, payload, context)]
     targets = []
     for raw in raws:
         located = locate(raw, context.root, context.fs, insensitive)
@@ -257,6 +271,18 @@ TOUCHES: Mapping[ToolClass, Touch | None] = {
 }
 
 
+def _reclassified(tool: str, classification: Classification) -> bool:
+    """A tool the config calls ``write`` or ``execute`` that Claude Code does not have (an MCP
+    tool): it reads its path or command where the built-in tools keep theirs, but its input
+    may name a protected file anywhere, so the guard still reads all of it, as for an unknown
+    tool (issue 13 point 7). A reclassification says what the tool does, not where it looks."""
+    return (
+        classification.source.startswith("config:")
+        and tool not in BUILTIN
+        and classification.tool_class in (ToolClass.WRITE, ToolClass.EXECUTE)
+    )
+
+
 def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     """The call and everything it touches."""
     session = detect(payload)
@@ -268,6 +294,8 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     if touch is None:
         return Call(payload, rules, context, session, classification, main, insensitive, named)
     targets, analysis, command = touch(payload, rules, context, main, insensitive)
+    if _reclassified(payload.tool_name, classification):  # checked first: TAMPER wins
+        targets = _unknown_touches(payload, rules, context, main, insensitive)[0] + targets
     return Call(
         payload, rules, context, session, classification, main, insensitive, named,
         targets, analysis, command,

@@ -39,10 +39,13 @@ from orchestrator_boundary.values import field, mutable
 MAX_DEPTH = 32
 MAX_NODES = 100_000  # values visited
 MAX_PATHS = 128  # path arguments kept
-MAX_CHARS = 4096  # a longer string is text, not a path (paths.MAX_PATH_CHARS is higher)
+# a longer one-line string under a path key (or absolute, or a file: URI) is not checked, so
+# the input counts as incomplete: a server may well normalise "a/../" * 820 + ".claude/x"
+MAX_CHARS = 16_384  # = paths.MAX_PATH_CHARS
 OVERFLOW = (
     f"the tool input is larger than is checked (more than {MAX_PATHS} path arguments, "
-    f"{MAX_NODES:,} values or {MAX_DEPTH} levels)"
+    f"{MAX_NODES:,} values or {MAX_DEPTH} levels, or a path of more than {MAX_CHARS:,} "
+    "characters)"
 )
 
 # Key fragments (lower case, without "_" and "-") that say the value names a file.
@@ -95,7 +98,14 @@ _PATCH_KEYS = frozenset({"patch", "patches", "diff", "diffs", "unifieddiff", "ch
 # keys whose string is a shell command line (a list: an argv), for the Bash analysis
 COMMAND_ARG_KEYS = frozenset(
     {"command", "cmd", "commandline", "shellcommand", "bashcommand", "commands", "argv", "args"}
+    # an MCP shell tool names its command as it likes (issue 13 point 7): these too
+    | {"cmds", "cmdline", "commandstring", "commandtext", "script", "scripts", "shellscript"}
+    | {"bashscript", "shell", "bash", "sh", "zsh", "powershell", "pwsh", "exec", "execute"}
+    | {"run", "program", "line", "code"}
 )
+# code an MCP tool runs (``mcp__ide__executeCode``): analysed as ``python3 -c CODE`` would be,
+# so what it spells (``open('.claude/settings.json', 'w')``) meets the same checks
+_CODE_KEYS = frozenset({"code"})
 _ARGV_KEYS = frozenset({"argv", "args"})  # only as a list of strings
 MAX_COMMANDS = 16  # command lines kept for the analysis
 MAX_JSON_CHARS = 1 << 16  # a longer string is not parsed as JSON
@@ -174,6 +184,15 @@ def _candidates(text: str, hinted: bool) -> list[str]:
     return out
 
 
+def _too_long_path(text: str, hinted: bool) -> bool:
+    """A string past MAX_CHARS that would have been read as a path: one line, under a path
+    key, absolute or a ``file:`` URI."""
+    body = text.strip()
+    if "\n" in body:
+        return False
+    return hinted or _absolute(body) or bool(_FILE_URI.match(body))
+
+
 def patch_files(text: str) -> list[str]:
     """The files a unified diff, a git diff or an apply_patch text names (``a/``, ``b/``
     prefixes also without them); empty for text that is no patch."""
@@ -208,6 +227,8 @@ _JSON_ENDS = frozenset({("{", "}"), ("[", "]")})
 
 def _command_text(value: object, key: str) -> str | None:
     """The command line under a command key: a string, or an argv list quoted as one."""
+    if isinstance(value, str) and key in _CODE_KEYS:
+        return "python3 -c " + shlex.quote(value) if value.strip() else None
     if isinstance(value, str) and key not in _ARGV_KEYS:
         return value if value.strip() else None  # the analysis bounds its own input
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
@@ -292,6 +313,9 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                 queue.append(_walk(inner, key, depth + 1))  # serialised JSON: walked too
                 continue
             hinted = _path_key(key)
+            if len(node) > MAX_CHARS and _too_long_path(node, hinted):
+                found.complete = False
+                break
             paths = _candidates(node, hinted)
             for path in paths:
                 out[path] = None
