@@ -287,3 +287,42 @@ def test_the_users_settings_stay_protected_when_the_hook_runs_without_home(
     assert out is not None, (rc, out)
     hook = out["hookSpecificOutput"]
     assert hook["permissionDecision"] == "deny" and "TAMPER" in hook["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        ".claude/worktrees/w/.claude/settings.local.json",
+        ".claude/worktrees/w/.claude/settings.json",
+        "sub/.claude/boundary.toml",
+        "sub/.claude/agents/x.md",
+        "sub/deeper/.claude/orchestrator-boundary/launch.sh",
+    ],
+)
+def test_claude_files_of_a_folder_below_the_root_are_protected(tmp_path: Path, rel: str) -> None:
+    """Claude Code puts worktrees in ``.claude/worktrees/NAME``; a session started there (or
+    in any subfolder) reads that folder's own ``.claude``. A subagent wrote
+    ``{"disableAllHooks": true}`` there and the next session in the worktree was unguarded."""
+    root = tmp_path / "p"
+    (root / ".claude").mkdir(parents=True)
+    env = {
+        "CLAUDE_PROJECT_DIR": str(root),
+        "ORCHESTRATOR_BOUNDARY_PHASE": "warn",
+        "HOME": str(tmp_path),
+    }
+    payload = {
+        "session_id": "s",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(root / rel), "content": "{}"},
+        "agent_id": "a1",
+        "agent_type": "general-purpose",
+    }
+    rc, out, _ = run_hook(payload, env)
+    assert out is not None and "TAMPER" in out["hookSpecificOutput"]["permissionDecisionReason"]
+    ordinary = {
+        **payload,
+        "tool_input": {"file_path": str(root / rel.replace(".claude/", "")), "content": ""},
+    }
+    assert run_hook(ordinary, env)[1] is None  # the same folder's source files stay ordinary

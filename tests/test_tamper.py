@@ -294,7 +294,8 @@ def test_ordinary_files_next_to_protected_ones_are_not_tamper(project: Project) 
         ".env.example",
         "src/env.py",  # (src/.env.py is an env file name below the root: protected since #13)
         "src/.envy",
-        "docs/.claude/settings.json",
+        "docs/.claude/commands/x.md",  # (docs/.claude/settings.json is read by a session
+        # started in docs/, or in a worktree: protected since the worktree attack)
     ):
         _, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""})
         assert code != "TAMPER", rel

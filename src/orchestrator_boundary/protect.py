@@ -145,6 +145,24 @@ def env_label(name: str) -> str | None:
     return None
 
 
+# What Claude Code (and this package) read from a .claude folder below the root: a session
+# started there, or in a worktree (``.claude/worktrees/NAME``, where Claude Code puts them),
+# reads its settings, its agents, the boundary's config and launcher from its own .claude.
+NESTED_CLAUDE_FILES = frozenset({"settings.json", "settings.local.json", "boundary.toml"})
+NESTED_CLAUDE_DIRS = frozenset({"agents", "orchestrator-boundary"})
+
+
+def nested_claude_label(path: str) -> str | None:
+    """The label of ``path`` (compared form, below the root) when a session started in a
+    folder below the root reads it (``sub/.claude/settings.json``); None otherwise."""
+    tail = path.rpartition("/.claude/")[2]
+    first = tail.partition("/")[0]
+    if tail in NESTED_CLAUDE_FILES or first in NESTED_CLAUDE_DIRS:
+        shown = f".claude/{first}/" if first in NESTED_CLAUDE_DIRS else f".claude/{tail}"
+        return f"{shown} of a folder below the root (a session started there reads it)"
+    return None
+
+
 def _holds(folder: str, path: str) -> bool:
     a, b = compared(folder, True), compared(path, True)  # folded: when unsure, hold
     return b == a or b.startswith(a + "/") or a == ""
@@ -266,6 +284,10 @@ def hit(
                     return folders[parent]
         if "/.env" in a and a.startswith(protected.env_below):  # an env file below the root
             label = env_label(a.rpartition("/")[2])
+            if label is not None:
+                return Protected(absolute, False, label)
+        if "/.claude/" in a and a.startswith(protected.env_below):  # a nested .claude folder
+            label = nested_claude_label(a)
             if label is not None:
                 return Protected(absolute, False, label)
         holder = protected.holders.get(a)
