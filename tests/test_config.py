@@ -18,12 +18,12 @@ from orchestrator_boundary.config import (
 
 BROKEN = [
     ("bad-toml", "phase = \n", "", "not valid TOML"),
-    ("unknown-key", 'phse = "warn"\n', "phse", "Extra inputs are not permitted"),
+    ("unknown-key", 'phse = "warn"\n', "phse", "unknown key (did you mean 'phase'?)"),
     (
         "unknown-nested-key",
         "[orchestrator]\nwrite_alow = []\n",
         "orchestrator.write_alow",
-        "Extra inputs",
+        "unknown key (did you mean 'write_allow'?)",
     ),
     (
         "wrong-type",
@@ -31,6 +31,7 @@ BROKEN = [
         "orchestrator.write_allow",
         "valid list",
     ),
+    ("far-from-any-key", "[bash]\nzzz = 1\n", "bash.zzz", "unknown key"),
     ("bad-phase", 'phase = "block"\n', "phase", "Input should be"),
     ("bad-class", '[tools]\n"mcp__x" = "harmless"\n', "tools.mcp__x", "Input should be"),
     (

@@ -106,7 +106,25 @@ def parse_config(text: str, file: str, home: str | None = None) -> Config | Conf
     except ValidationError as exc:
         first = exc.errors()[0]
         key = ".".join(str(p) for p in first["loc"])
+        if first["type"] == "extra_forbidden" and first["loc"]:
+            return ConfigProblem(file, key, _unknown_key(str(first["loc"][-1])))
         return ConfigProblem(file, key, first["msg"])
+
+
+def _unknown_key(name: str) -> str:
+    """'unknown key', with the nearest key the schema has (a typo: ``write_alow``)."""
+    import difflib
+
+    from orchestrator_boundary import config_schema
+
+    known = {
+        field
+        for model in vars(config_schema).values()
+        if isinstance(model, type) and issubclass(model, config_schema._Strict)
+        for field in model.model_fields
+    }
+    near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+    return "unknown key" + (f" (did you mean {near[0]!r}?)" if near else "")
 
 
 def parse_bytes(raw: bytes, path: str, home: str | None = None) -> Config | ConfigProblem:
