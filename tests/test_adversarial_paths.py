@@ -139,12 +139,16 @@ def test_adversarial_path(tree: Project, raw: str, main: tuple, coder: tuple) ->
 
 def test_nul_byte_path_is_never_silently_allowed(tree: Project) -> None:
     """A NUL byte makes a path unresolvable (the OS refuses such a name anyway): it is never
-    inside a scope, so even in warn it is reported, and in enforce denied."""
+    inside a scope, so even in warn it is reported, and in enforce denied. Its text, with the
+    NUL dropped, names the settings: that is TAMPER, denied in warn too."""
     raw = f"{tree.root}/src/x.py\x00/../../.claude/settings.json"
     decision, code, _ = tree.judge("Write", {"file_path": raw, "content": ""}, agent="coder")
+    assert (decision, code) == TAMPER
+    plain = f"{tree.root}/src/x.py\x00/notes.md"
+    decision, code, _ = tree.judge("Write", {"file_path": plain, "content": ""}, agent="coder")
     assert (decision, code) == ("warn", "SCOPE_VIOLATION")
     assert (
-        tree.judge("Write", {"file_path": raw, "content": ""}, agent="coder", env=ENFORCE)[:2]
+        tree.judge("Write", {"file_path": plain, "content": ""}, agent="coder", env=ENFORCE)[:2]
         == SCOPE
     )
 

@@ -319,7 +319,7 @@ def test_claude_files_of_a_folder_below_the_root_are_protected(tmp_path: Path, r
         "agent_id": "a1",
         "agent_type": "general-purpose",
     }
-    rc, out, _ = run_hook(payload, env)
+    _, out, _ = run_hook(payload, env)
     assert out is not None and "TAMPER" in out["hookSpecificOutput"]["permissionDecisionReason"]
     ordinary = {
         **payload,

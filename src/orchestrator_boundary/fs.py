@@ -191,6 +191,20 @@ class ForeignFileSystem:
         return []
 
 
+def home_of(home: str | None, userprofile: str | None) -> str | None:
+    """The user's home, whose Claude settings are protected: ``HOME``, else ``USERPROFILE``
+    (Windows), else the account's home folder. Without it the user-level settings, agents and
+    ``~/.claude.json`` would lose their protection whenever a hook runs without ``HOME``."""
+    if home or userprofile:
+        return home or userprofile
+    try:
+        import pwd  # POSIX only
+
+        return pwd.getpwuid(os.getuid()).pw_dir or None
+    except (ImportError, AttributeError, KeyError, OSError):  # no pwd, no os.getuid: Windows
+        return None
+
+
 def sha256_of(path: str, limit: int = 256 * 1024 * 1024) -> str | None:
     """Hex SHA-256 of a regular file's content, None when it cannot be read (or is huge)."""
     try:

@@ -139,6 +139,62 @@ def fold(text: str, insensitive: bool) -> str:
     return unicodedata.normalize("NFC", text).casefold() if insensitive else text
 
 
+# The names this machine answers to in a UNC path: \\localhost\C$ is its drive C:.
+_LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|0--1\.ipv6-literal\.net)\.?", re.I)
+
+
+def _local_drive(p: str) -> str:
+    """``\\\\localhost\\C$\\x`` (an administrative share of this machine) as ``C:\\x``;
+    any other path as it is."""
+    server, _, rest = p[2:].partition("\\")
+    share, _, tail = rest.partition("\\")
+    drive = len(share) == 2 and share[1] == "$" and share[0].isascii() and share[0].isalpha()
+    return share[0].upper() + ":\\" + tail if drive and _LOOPBACK.fullmatch(server) else p
+
+
+def _stream_owner(part: str, literal: bool) -> str:
+    """The file or folder a component names when it names one of its NTFS streams:
+    everything before the first ``:``, then (Win32 rules, not below ``\\\\?\\``) without
+    trailing dots and spaces. So ``settings.json::$DATA.``, ``settings.json:x:$DATA`` and
+    ``.claude:$I30:$INDEX_ALLOCATION`` are ``settings.json`` and ``.claude``; cutting at the
+    first colon is stable, as no name left holds one."""
+    if ":" not in part:
+        return part
+    name = part.partition(":")[0]
+    return name if literal or name in (".", "..") else name.rstrip(". ")
+
+
+def windows_spelling(raw: str) -> str:
+    """``raw`` with the Windows spellings that reach a file under another name undone, so the
+    guard compares the file itself (the path rules of ``fs.windows_normal`` come after):
+
+    - an NTFS stream on any component names that component's file or folder: ``::$DATA``
+      (also followed by dots, which Win32 drops), a directory's ``::$INDEX_ALLOCATION`` or
+      ``:$I30:$INDEX_ALLOCATION``, and a named stream ``NAME:S`` or ``NAME:S:$DATA``, which
+      Claude Code does not read but which belongs to the file (conservative);
+    - an administrative share of this machine (``\\\\localhost\\C$``, ``\\\\127.0.0.1\\c$``,
+      also below ``\\\\?\\UNC\\`` and ``\\\\.\\UNC\\``) is its drive.
+
+    Returns ``raw`` itself when none of these is in it."""
+    if raw[:2].replace("/", "\\") != "\\\\" and raw.find(":", 2) < 0:
+        return raw  # the usual path: a drive path without streams
+    p = raw.replace("/", "\\")
+    head = p[:4] if p.startswith(("\\\\?\\", "\\\\.\\")) else ""
+    p = p[len(head) :]
+    if head and p[:4].upper() == "UNC\\":
+        p = "\\" + p[3:]
+    local = _local_drive(p) if p.startswith("\\\\") else p
+    drive, rest = ntpath.splitdrive(local)
+    parts = rest.split("\\")
+    owners = [_stream_owner(part, head == "\\\\?\\") for part in parts]
+    if local == p and owners == parts:
+        return raw
+    p = drive + "\\".join(owners)
+    if head:
+        p = head + ("UNC\\" + p[2:] if p.startswith("\\\\") else p)
+    return p
+
+
 def _relative(real: str, root: str, windows: bool, insensitive: bool) -> str | None:
     sep = "\\" if windows else "/"
     if not insensitive:  # plain string comparison: the usual case, without folding
@@ -166,6 +222,18 @@ def _relative(real: str, root: str, windows: bool, insensitive: bool) -> str | N
     return rel.replace("\\", "/") if windows else rel
 
 
+def _as_spelt_by_root(real: str, root: str, insensitive: bool, absolutes: list[str]) -> str | None:
+    """The relative path of ``real`` when it and the root name one drive in two spellings
+    (``C:\\`` and ``\\\\localhost\\C$\\``, either way round); the same file spelt
+    from the root joins ``absolutes``, as what is protected under the root is spelt so."""
+    rel = _relative(windows_spelling(real), windows_spelling(root), True, insensitive)
+    if rel:
+        alias = root.rstrip("\\") + "\\" + rel.replace("/", "\\")
+        if alias not in absolutes:
+            absolutes.append(alias)
+    return rel
+
+
 def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None) -> Located:
     """Resolve ``raw`` (as a tool gave it) against the already-resolved project ``root``;
     ``insensitive`` is ``fs.case_insensitive(root)`` when the caller already asked."""
@@ -175,7 +243,11 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
         return Located(raw, (), (), f"the path is longer than {MAX_PATH_CHARS} characters")
     windows = fs.windows
     readings = [raw]
-    if not windows and "\\" in raw:
+    if windows:  # the spelling without streams and shares, too: the guard must see the file
+        plain = windows_spelling(raw)
+        if plain != raw:
+            readings.append(plain)
+    elif "\\" in raw:
         readings.append(raw.replace("\\", "/"))
     if insensitive is None:
         insensitive = fs.case_insensitive(root)
@@ -197,6 +269,8 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
             if resolved.observed:
                 seen.append((real, resolved.identity))
         rel = _relative(real, root, windows, insensitive)
+        if rel is None and windows:
+            rel = _as_spelt_by_root(real, root, insensitive, absolutes)
         if rel is None:
             problem = problem or "outside the project root"
         elif rel == "":

@@ -34,7 +34,7 @@ from orchestrator_boundary.config import (
 from orchestrator_boundary.context import Context
 from orchestrator_boundary.digests import blake2b
 from orchestrator_boundary.errors import BoundaryInputError
-from orchestrator_boundary.fs import RealFileSystem
+from orchestrator_boundary.fs import RealFileSystem, home_of
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.protect import Deferred, ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
@@ -143,21 +143,6 @@ def runtime_dirs() -> tuple[str, ...]:
 # The variables a Setup is keyed on: wire.DECISION_ENV, and the audit trail's (until it is
 # listed there: the launcher names it, ``install --scope user`` sets it).
 KEY_ENV = tuple(dict.fromkeys((*wire.DECISION_ENV, wire.AUDIT_ENV)))
-
-
-def home_of(environ: Mapping[str, str]) -> str | None:
-    """The user's home, whose Claude settings are protected: ``HOME``, else ``USERPROFILE``
-    (Windows), else the account's home folder. Without it the user-level settings, agents and
-    ``~/.claude.json`` would lose their protection whenever a hook runs without ``HOME``."""
-    named = environ.get(wire.HOME_ENV) or environ.get(wire.USERPROFILE_ENV)
-    if named:
-        return named
-    try:
-        import pwd  # POSIX only
-
-        return pwd.getpwuid(os.getuid()).pw_dir or None
-    except (ImportError, AttributeError, KeyError, OSError):  # no pwd, no os.getuid: Windows
-        return None
 
 
 def audit_setting(config: Config, environ: Mapping[str, str]) -> str:
@@ -328,7 +313,7 @@ class SetupCache:
                 f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}"
             )
         root, root_expires = self.fs_fact(("root", root), functools.partial(FS.realpath, root))
-        home = home_of(environ)
+        home = home_of(environ.get(wire.HOME_ENV), environ.get(wire.USERPROFILE_ENV))
         cfg_file = config_file or config_path(root, environ)
         compiled_dir = evaluator_dir(environ) if self.compiled else None
         loaded, rules = self.config(cfg_file, home, compiled_dir)

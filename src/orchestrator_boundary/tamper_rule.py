@@ -60,7 +60,11 @@ def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
     names = target.names  # find -name ... -delete: only the entries its filter can reach
     readings = (located, *_relative_readings(call, located))  # none when it is absolute
     for reading in readings:
-        entry = hit_named(reading, protected, names) if names else hit(reading, protected, anchors)
+        entry = (
+            hit_named(reading, protected, names, ctx.fs)
+            if names
+            else hit(reading, protected, anchors)
+        )
         if entry is not None:
             return entry
     for reading in readings:  # a hard link, also one named by a relative path (an MCP tool's)

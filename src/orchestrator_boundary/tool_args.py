@@ -179,9 +179,12 @@ def _candidates(text: str, hinted: bool) -> list[str]:
         uris = file_uri_paths(reading)
         if uris:
             out.extend(uris)
-        elif reading and (hinted or _absolute(reading)):
+        elif reading and (hinted or _absolute(reading)) and not _WEB_URL.match(reading):
             out.append(reading)
     return out
+
+
+_WEB_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")  # https://, s3://: no local file
 
 
 def _too_long_path(text: str, hinted: bool) -> bool:
@@ -274,6 +277,15 @@ class Arguments:
     complete: bool = True  # False: the input is deeper or larger than is checked
 
 
+def _keep(kept: dict[str, None], strings: list[str], home: str | None) -> None:
+    """``strings`` kept in order, each once, a ``~/`` one also as read in ``home``."""
+    for text in strings:
+        kept[text] = None
+        expanded = _home_reading(text, home)
+        if expanded is not None:
+            kept[expanded] = None
+
+
 def arguments(tool_input: dict[str, object], home: str | None = None) -> Arguments:
     """The path arguments in ``tool_input`` (``~/`` also read in ``home``), the loose strings
     and patch names, and the command lines; incomplete when the input is deeper, larger or
@@ -317,21 +329,14 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                 found.complete = False
                 break
             paths = _candidates(node, hinted)
-            for path in paths:
-                out[path] = None
-                expanded = _home_reading(path, home)
-                if expanded is not None:
-                    out[expanded] = None
+            _keep(out, paths, home)
             if len(out) > MAX_PATHS:
                 found.complete = False
                 break
             if not paths and len(node) <= MAX_LOOSE_CHARS and "\n" not in node:
                 text = node.strip()
-                if text and "\x00" not in text:
-                    loose[text] = None
-                    expanded = _home_reading(text, home)
-                    if expanded is not None:
-                        loose[expanded] = None
+                plain = text and "\x00" not in text and not _WEB_URL.match(text)
+                _keep(loose, [text] if plain else [], home)
         if not found.complete:
             break
     found.paths = list(out)[:MAX_PATHS]
