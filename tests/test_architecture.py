@@ -18,6 +18,7 @@ SHELL = {
     "agent_defs",
     "doctor_agents",
     "audit",
+    "audit_lock",  # the trail lock: a clock and fcntl
     "cli",
     "cli_project",  # which project a command acts on: the folders above, the settings files
     "client",

@@ -32,7 +32,11 @@ import time
 from collections.abc import Mapping
 
 from orchestrator_boundary import __version__, trail_chain, wire
+from orchestrator_boundary.audit_lock import LOCK_WAIT_S as LOCK_WAIT_S  # re-exported
+from orchestrator_boundary.audit_lock import LockBusy
+from orchestrator_boundary.audit_lock import take as _lock
 from orchestrator_boundary.config import DEFAULT_AUDIT_PATH
+from orchestrator_boundary.fs import read_regular
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.session import detect
@@ -82,45 +86,11 @@ def render(record: Mapping[str, Any]) -> str:
 
 _SEALED = ("seq", "chain", "spooled")
 
-# How long a writer waits for the trail's lock before it spools its line instead. A blocking
-# lock had no bound: any process holding it (an agent's `flock .claude/boundary sleep 1e9 &`)
-# made every later hook hang and record nothing.
-LOCK_WAIT_S = 0.2
+SPOOL_MAX_BYTES = 8 * 1024 * 1024  # one spooled line; a larger "spool file" is not ours
 _WINDOWS = os.name == "nt"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-
-
-class LockBusy(OSError):
-    """Someone else held the trail's lock for longer than LOCK_WAIT_S."""
-
-
-def _try_lock(fd: int) -> bool:
-    if _WINDOWS:
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def _lock(fd: int) -> None:
-    deadline = time.monotonic() + LOCK_WAIT_S
-    delay = 0.0005
-    while not _try_lock(fd):
-        if time.monotonic() >= deadline:
-            raise LockBusy(f"the audit trail stayed locked for {LOCK_WAIT_S:g} s")
-        time.sleep(delay)
-        delay = min(delay * 2, 0.005)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def _open_lock(folder: str, path: str) -> int:
@@ -252,7 +222,8 @@ def head_path(path: str) -> str:
 def read_head(path: str) -> trail_chain.Head | None:
     """The trail's head record, or None when there is none (or it is not one)."""
     try:
-        fd = os.open(head_path(path), os.O_RDONLY | _CLOEXEC | _BINARY)
+        # O_NONBLOCK: a FIFO in the head's place reads as nothing instead of waiting forever
+        fd = os.open(head_path(path), os.O_RDONLY | _CLOEXEC | _BINARY | _NONBLOCK)
     except OSError:
         return None
     try:
@@ -289,11 +260,9 @@ def _write_head(fd: int, head: trail_chain.Head) -> None:
 
 
 def _read(name: str) -> bytes:
-    try:
-        with open(name, "rb") as f:
-            data = f.read()
-    except OSError:
-        return b""
+    """A spool file's line; nothing for an entry that is not one (a FIFO, a link, a huge
+    file: only this package writes there), which the merge then removes."""
+    data = read_regular(name, SPOOL_MAX_BYTES) or b""
     return data if data.endswith(b"\n") or not data else data + b"\n"
 
 

@@ -12,6 +12,10 @@ from functools import lru_cache
 from orchestrator_boundary.digests import sha256
 from orchestrator_boundary.paths import Identity, Resolved
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 _UNUSUAL = frozenset({"", ".", ".."})
 
 
@@ -189,6 +193,42 @@ class ForeignFileSystem:
 
     def files_below(self, folder: str, limit: int) -> list[str]:
         return []
+
+
+def open_regular(path: str) -> BinaryIO:
+    """``open(path, "rb")`` for a regular file only: a FIFO put in the place of a trail file
+    made ``report``, ``doctor`` and the Stop summary wait forever; ``OSError`` instead."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str, limit: int) -> bytes | None:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them; None when it is
+    missing, a link, a FIFO or device, or larger than ``limit``. For files in the trail's
+    folder that only this package writes: a FIFO put there would block the reader until the
+    hook's timeout, ``/dev/zero`` or a huge file would fill its memory (issue 13 point 6)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(limit + 1)
+        return data if len(data) <= limit else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def home_of(home: str | None, userprofile: str | None) -> str | None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 
 from orchestrator_boundary.contract_tables import MAIN, Contracts, profile_of
-from orchestrator_boundary.fs import sha256_of
+from orchestrator_boundary.fs import open_regular, read_regular, sha256_of
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
@@ -43,11 +43,10 @@ def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
         return None
     folder = os.path.join(transcript_path[: -len(".jsonl")], "subagents")
     path = os.path.join(folder, f"agent-{agent_id}.meta.json")
+    raw = read_regular(path, 65536)  # not a FIFO or device an agent put there: no hang
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(65537)
-        data = json.loads(raw) if len(raw) <= 65536 else None
-    except (OSError, ValueError):
+        data = json.loads(raw) if raw is not None else None
+    except ValueError:
         return None
     return data if isinstance(data, dict) else None
 
@@ -328,7 +327,7 @@ def _tail_records(path: str) -> list[dict[str, Any]]:
     """The audit records in the last ``SUMMARY_TAIL_BYTES`` of the trail (a long session's
     first lines may be cut: the summary says what the tail holds)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             size = fh.seek(0, os.SEEK_END)
             fh.seek(max(0, size - SUMMARY_TAIL_BYTES))
             data = fh.read(SUMMARY_TAIL_BYTES)

@@ -17,6 +17,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from orchestrator_boundary import audit
+from orchestrator_boundary.fs import open_regular
 from orchestrator_boundary.progress import Progress
 from orchestrator_boundary.trail_chain import ChainCheck
 
@@ -84,7 +85,7 @@ def read_lines(name: str, chain: ChainCheck | None = None) -> Iterator[str]:
     """The lines of one trail file as text, each fed to ``chain`` as the bytes it holds."""
     spool = is_spool(name)
     where = os.path.basename(name)
-    with open(name, "rb") as fh:
+    with open_regular(name) as fh:  # a FIFO in a trail file's place: an error, not a hang
         for n, raw in enumerate(fh, 1):
             if chain is not None:
                 chain.feed(raw, f"{where}:{n}", spooled=spool)

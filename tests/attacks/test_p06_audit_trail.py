@@ -128,3 +128,99 @@ def test_a_held_lock_delays_no_call_and_loses_no_line(fresh_arena: Arena, route:
     assert not [n for n in os.listdir(folder) if "spool" in n]
     trail = (folder / "audit.jsonl").read_text().splitlines()
     assert len(trail) == len(set(trail))  # merged once, not twice
+
+
+def _fifo(path: os.PathLike[str] | str) -> None:
+    os.mkfifo(path)
+
+
+def _touch(path: os.PathLike[str] | str) -> os.PathLike[str] | str:
+    with open(path, "wb"):
+        return path
+
+
+# What an agent's own process could put among the spool files, which only this package writes
+# (a program the analysis cannot see, started by a subagent: `python3 x.py` is allowed).
+HOSTILE_SPOOL = {
+    "fifo": _fifo,
+    "dev-zero": lambda p: os.symlink("/dev/zero", p),
+    "huge": lambda p: os.truncate(_touch(p), 100 * 1024 * 1024),  # sparse: 100 MiB of NULs
+}
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize("kind", list(HOSTILE_SPOOL))
+def test_a_hostile_spool_entry_neither_stalls_a_call_nor_loses_its_line(
+    fresh_arena: Arena, kind: str, route: str
+) -> None:
+    """A FIFO, a link to /dev/zero or a 100 MiB file named as a spool file: the merging
+    writer read it whole under the trail's lock, so every call ran into Claude Code's timeout
+    (or filled memory) and nothing was recorded. It is set aside, and the call is recorded."""
+    a = fresh_arena
+    if route == "evaluator":
+        a.warm()
+    folder = a.root / ".claude" / "boundary"
+    folder.mkdir(parents=True, exist_ok=True)
+    HOSTILE_SPOOL[kind](folder / ".audit.jsonl-spool-99999999999999999999-1")
+    for _ in range(2):
+        payload = a.payload("Write", {"file_path": TRAIL, "content": ""}, caller="orchestrator")
+        got = a.run(payload, route, ENFORCE, timeout=9)  # Claude Code's is 10 s
+        assert got.decision == "deny" and got.record is not None, got
+    assert not [n for n in os.listdir(folder) if "-spool-" in n]
+
+
+@pytest.mark.parametrize("name", ["audit.jsonl", "audit.jsonl.1", ".audit.jsonl-head"])
+def test_report_and_doctor_answer_when_a_trail_file_is_a_fifo(
+    fresh_arena: Arena, name: str
+) -> None:
+    """``report`` and ``doctor`` waited forever on a FIFO in a trail file's place."""
+    a = fresh_arena
+    payload = a.payload("Write", {"file_path": TRAIL, "content": ""}, caller="orchestrator")
+    a.run(payload, "hook", ENFORCE)
+    target = a.root / ".claude" / "boundary" / name
+    target.unlink(missing_ok=True)
+    _fifo(target)
+    env = a.env("hook", ENFORCE)
+    for command in ("report", "doctor"):
+        done = subprocess.run(
+            [sys.executable, "-m", "orchestrator_boundary", command, "--project", str(a.root)],
+            capture_output=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode in (0, 1, 2, 3), done
+
+
+@pytest.mark.parametrize("route", ["evaluator"])
+def test_calls_queued_in_the_evaluator_are_not_delayed_one_after_another(
+    fresh_arena: Arena, route: str
+) -> None:
+    """With the lock held, the evaluator (which judges calls one at a time) waited the full
+    bound for each call in turn: ten calls at once took up to 2 s, and those past the
+    client's timeout were judged and recorded twice. After one wait runs out it spools at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    a = fresh_arena
+    a.warm()
+    folder = a.root / ".claude" / "boundary"
+    folder.mkdir(parents=True, exist_ok=True)
+    ready = a.base / "held"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(folder), str(ready)])
+    try:
+        assert until(ready.exists), "the lock holder did not start"
+        payloads = [
+            a.payload("Write", {"file_path": TRAIL, "content": ""}, caller="orchestrator")
+            for _ in range(10)
+        ]
+        with ThreadPoolExecutor(10) as pool:
+            got = list(pool.map(lambda p: a.run(p, route, ENFORCE), payloads))
+    finally:
+        holder.kill()
+        holder.wait()
+    assert all(g.decision == "deny" for g in got), got
+    assert max(g.seconds for g in got) < LOCK_BOUND_S, [round(g.seconds, 2) for g in got]
+    a.run(a.payload("Read", {"file_path": TRAIL}, caller="orchestrator"), route, ENFORCE)
+    ids = [r.get("tool_use_id") for r in a.records()]
+    for p in payloads:
+        assert ids.count(p["tool_use_id"]) == 1, "a call was lost or recorded twice"
