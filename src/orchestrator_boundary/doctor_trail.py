@@ -73,9 +73,18 @@ def check_trail(ctx: Context) -> Check:
     except (BoundaryInputError, OSError) as exc:
         return Check("trail", FAIL, f"the audit trail cannot be read: {exc}", "")
     if found is None:
+        head = audit.read_head(path)
+        if head is not None and head.seq > 0:  # deleted after lines were written
+            return Check(
+                "trail",
+                FAIL,
+                f"no audit trail at {path}, but its head record says {head.seq} lines were "
+                "written",
+                "find out who removed it; restore it from a backup if there is one",
+            )
         return Check("trail", OK, f"no audit trail yet at {path}")
     c = found.chain
-    if not c.chained:
+    if not c.chained and c.intact:
         return Check(
             "trail",
             OK,

@@ -150,7 +150,8 @@ class ChainResult:
     def summary(self) -> str:
         """One line: what the chain shows."""
         if not self.chained:
-            return f"no chained line ({self.lines} written before the chain)"
+            lost = f"; {self.problems} removed from the end" if self.counts else ""
+            return f"no chained line ({self.lines} written before the chain){lost}"
         span = f"seq {self.first_seq}..{self.last_seq}"
         end = "; its end cannot be checked (no head record)" if self.head_missing else ""
         if self.intact:
@@ -305,10 +306,13 @@ class ChainCheck:
         )
 
     def _check_head(self) -> None:
-        if self.first is None:
-            return
         if self.head is None:
             return  # a copy of the trail without it, or it was removed: ChainResult says so
+        if self.first is None:  # emptied, deleted or swapped for /dev/null after lines
+            if self.head.seq > 0:
+                what = f"the trail holds no chained line, but seq {self.head.seq} was written"
+                self._note(Problem.END_REMOVED, self.name, what, self.head.seq)
+            return
         if self.head.seq > self.top:
             self._note(
                 Problem.END_REMOVED,

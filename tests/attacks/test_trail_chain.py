@@ -184,3 +184,26 @@ def test_a_removed_head_record_is_warned_and_the_restart_it_causes_is_told(
     _calls(proj, env, 1)  # the next line starts a new chain: that is told
     status, message = _doctor(proj, env)
     assert status == FAIL and "a new chain starts after seq 2" in message, message
+
+
+@pytest.mark.parametrize("how", ["emptied", "deleted", "dev-null"])
+def test_a_trail_emptied_deleted_or_sent_to_dev_null_is_told_by_doctor(
+    proj: Path,  # noqa: F811
+    rt: Path,  # noqa: F811
+    how: str,
+) -> None:
+    """The head record keeps the last line written; a trail that holds none of them (emptied,
+    deleted, or replaced by a link to /dev/null so that later lines vanish) said "OK"."""
+    env = base_env(proj, rt, ORCHESTRATOR_BOUNDARY_NO_DAEMON="1")
+    _calls(proj, env, 3)
+    trail = _trail(proj)
+    if how == "emptied":
+        trail.write_bytes(b"")
+    else:
+        trail.unlink()
+        if how == "dev-null":
+            trail.symlink_to("/dev/null")
+            _calls(proj, env, 2)  # written into nothing
+    status, message = _doctor(proj, env)
+    told = ("no chained line", "head record says", "not a regular file")
+    assert status == FAIL and any(t in message for t in told), message
