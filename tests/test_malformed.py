@@ -165,3 +165,22 @@ def test_a_deleted_working_folder_still_gets_a_deliberate_answer(
     assert (rc, out) == (2, None)
     assert err.startswith("orchestrator-boundary: cannot judge this call")
     assert "audit trail not writable" in err  # and the record is on stderr, not lost
+
+
+@pytest.mark.parametrize("named", ["FooBar", "pretooluse", "", "PostToolUse", "UserPromptSubmit"])
+def test_a_tool_hook_given_another_event_blocks_in_enforce(project: Path, named: str) -> None:
+    """The PreToolUse command judged a main-agent Write named as another event as nothing
+    (exit 0, decision none) in enforce. Claude Code names the event it runs the hook for; an
+    input that names another cannot be judged as that call."""
+    raw = {
+        "session_id": "s",
+        "cwd": str(project),
+        "hook_event_name": named,
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(project / "src" / "a.py"), "content": "x"},
+    }
+    env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    rc, out, err = run_hook(raw, env)
+    assert (rc, out) == (2, None) and "registered for PreToolUse" in err, err
+    stop = {"session_id": "s", "cwd": str(project), "hook_event_name": "Stop"}
+    assert run_hook(stop, env)[0] == 0  # a lifecycle event is only observed, never blocked

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from orchestrator_boundary import audit, wire
-from orchestrator_boundary.errors import BoundaryInputError, PayloadTooDeep
+from orchestrator_boundary.errors import BoundaryInputError, PayloadError, PayloadTooDeep
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.ledger import LIFECYCLE_EVENTS, contracts_call, lifecycle_call
 from orchestrator_boundary.payload import TOOL_EVENTS, HookPayload, parse_payload
@@ -106,6 +106,13 @@ def _cannot_judge(
     return HookAnswer(2 if blocks else 0, "", line[:2000] + "\n"), audit_file, rec
 
 
+def _mismatched(got: str, registered: str) -> bool:
+    """A tool hook's input names the other tool event, or an event Claude Code does not send
+    (``pretooluse``, ``""``): it cannot be judged as the call it was registered for."""
+    observed = LIFECYCLE_EVENTS | {"PostToolUseFailure"}
+    return got != registered and (got in TOOL_EVENTS or got not in observed)
+
+
 def evaluate(
     raw: bytes,
     environ: Mapping[str, str],
@@ -119,6 +126,11 @@ def evaluate(
     audit_file: str | None = None
     try:
         payload = parse_payload(raw)
+        if event in TOOL_EVENTS and _mismatched(payload.hook_event_name, event):
+            raise PayloadError(  # a tool hook that gets another event cannot judge the call
+                f"the hook is registered for {event}, but the input is a "
+                f"{payload.hook_event_name or 'nameless'} event"
+            )
         s = setup(payload.cwd, environ)
         audit_file = s.audit_file
         if payload.hook_event_name in LIFECYCLE_EVENTS:
