@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 from harden_support import Project, make_project
+from test_cleanup import CALLERS, _judge
 
 from orchestrator_boundary import protect_named
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.protect import Protected, index
 
-CALLERS = {"main": None, "general-purpose": "general-purpose", "coder": "coder"}
 ORDINARY = {"main": "BASH_WRITE", "general-purpose": None, "coder": "SCOPE_VIOLATION"}
 
 # (id, files to create below the root, command, protected files it deletes)
@@ -61,16 +61,6 @@ def _make(project: Project, files: list[str]) -> None:
         path = project.root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("x\n")
-
-
-def _judge(project: Project, command: str, caller: str, phase: str) -> tuple[str, str | None]:
-    decision, code, _ = project.judge(
-        "Bash",
-        {"command": command},
-        agent=CALLERS[caller],
-        env={"ORCHESTRATOR_BOUNDARY_PHASE": phase},
-    )
-    return decision, code
 
 
 @pytest.mark.skipif(shutil.which("find") is None, reason="needs find")

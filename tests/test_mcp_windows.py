@@ -6,15 +6,10 @@ tests/test_windows_paths.py: one interpreter under the Windows simulation, the p
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_windows_paths import CODER, DRIVER, MAIN, ROOT, _payload, _project
-from windows_sim import python_argv, sim_env
+from test_windows_paths import CODER, MAIN, ROOT, _payload, _project, run_simulated
 
 URI_ROOT = "C:/Users/dev/proj"
 WRITE = "mcp__fs__write_file"
@@ -55,19 +50,7 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         {"id": case_id, "env": env, "payload": _payload(who, ROOT, tool, tool_input)}
         for case_id, who, tool, tool_input, *_ in CASES
     ]
-    (base / "cases.json").write_text(json.dumps(cases))
-    (base / "driver.py").write_text(DRIVER)
-    proc_env = sim_env(
-        {"PATH": os.environ.get("PATH", ""), "HOME": "C:\\Users\\dev"},
-        drives={"C:": str(c)},
-        cwd=ROOT,
-    )
-    argv = python_argv(str(base / "driver.py"), str(base / "cases.json"), str(base / "out.json"))
-    done = subprocess.run(argv, env=proc_env, capture_output=True, timeout=300, check=False)
-    if done.returncode != 0:
-        return {"crashed": done.stderr.decode(errors="replace")[-3000:]}
-    result: dict[str, Any] = json.loads(Path(base / "out.json").read_text())
-    return result
+    return run_simulated(base, cases, {"C:": str(c)})
 
 
 @pytest.mark.parametrize(

@@ -158,12 +158,18 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
         }
         cases.append({"id": case_id, "env": env, "payload": _payload(who, root, tool, tool_input)})
+    return run_simulated(base, cases, {"C:": str(c), "\\\\server\\share": str(share)})
+
+
+def run_simulated(
+    base: Path, cases: list[dict[str, Any]], drives: dict[str, str]
+) -> dict[str, Any]:
+    """Judge ``cases`` (``{id, env, payload}``) in one interpreter under the simulation, with
+    ``drives`` (a drive or share -> a folder here): {case id: summary}, or {"crashed": ...}."""
     (base / "cases.json").write_text(json.dumps(cases))
     (base / "driver.py").write_text(DRIVER)
     env = sim_env(
-        {"PATH": os.environ.get("PATH", ""), "HOME": "C:\\Users\\dev"},
-        drives={"C:": str(c), "\\\\server\\share": str(share)},
-        cwd=ROOT,
+        {"PATH": os.environ.get("PATH", ""), "HOME": "C:\\Users\\dev"}, drives=drives, cwd=ROOT
     )
     argv = python_argv(str(base / "driver.py"), str(base / "cases.json"), str(base / "out.json"))
     done = subprocess.run(argv, env=env, capture_output=True, timeout=300, check=False)
