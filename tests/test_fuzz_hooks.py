@@ -306,13 +306,17 @@ def _env(proj: dict[str, Any], phase: str, bypass: bool) -> dict[str, str]:
     return env
 
 
-def _understood(raw: bytes) -> bool:
-    """Could the payload parser make sense of it (the reference: parse_payload itself)?"""
-    from orchestrator_boundary.errors import BoundaryInputError
+def _understood(raw: bytes) -> bool | None:
+    """Could the payload parser make sense of it (the reference: parse_payload itself)? None
+    for input nested past the parser, which has a phase rule of its own (blocked in warn too:
+    tests/test_malformed.py)."""
+    from orchestrator_boundary.errors import BoundaryInputError, PayloadTooDeep
     from orchestrator_boundary.payload import parse_payload
 
     try:
         parse_payload(raw)
+    except PayloadTooDeep:
+        return None
     except BoundaryInputError:
         return False
     return True

@@ -96,7 +96,7 @@ def test_a_teammate_without_the_boundary_is_blocked_in_enforce(harness: Harness)
             "not blocked"
         )
         assert "orchestrator-boundary is not installed on this machine" in got.text
-        assert "pip install orchestrator-boundary" in got.text
+        assert "python3 -m pip install PATH-TO-CLONE" in got.text
     assert not b.path("new.txt").exists()
     # the installer's machine is guarded by the same committed files
     run = harness.run(a, {"main": [write(a, "new.txt"), Text()]}, env={"PATH": BARE_PATH})
