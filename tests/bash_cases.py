@@ -126,7 +126,9 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("heredoc-expansion-cmdsub", "cat <<EOF\n$(rm inside)\nEOF", WR, (D("/w/p/inside"),)),
     ("heredoc-quoted-no-cmdsub", "cat <<'EOF'\n$(rm inside)\nEOF", R, ()),
     ("assign-only", "FOO=bar", R, ()),
-    ("assign-prefix", "FOO=bar rm x", WR, (D("/w/p/x"),)),
+    ("assign-prefix", "FOO=bar rm x", OP, (D("/w/p/x"),)),  # FOO: not known harmless
+    ("assign-prefix-lc", "foo=bar rm x", WR, (D("/w/p/x"),)),
+    ("assign-prefix-lang", "LANG=C LC_ALL=C rm x", WR, (D("/w/p/x"),)),
     ("assign-prefix-ro", "LANG=C sort f", R, ()),
     ("export-path-prepend", "export PATH=/x:$PATH", OP, ()),
     ("export-path-append", "export PATH=$PATH:/x", R, ()),
@@ -150,7 +152,8 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("venv-pip", ".venv/bin/pip install x", WR, (W(None),)),
     ("less-not-read-only", "less f", OP, ()),
     ("history-not-read-only", "history -w h.txt", OP, ()),
-    ("export-cmdsub", "export V=$(touch v)", WR, (W("/w/p/v"),)),
+    ("export-cmdsub", "export V=$(touch v)", OP, (W("/w/p/v"),)),  # exports V
+    ("export-cmdsub-lc", "export v=$(touch v)", WR, (W("/w/p/v"),)),
     ("local-decl", "declare -a arr=(1 2)", R, ()),
     ("unset", "unset FOO", R, ()),
     ("empty", "", R, ()),
@@ -188,7 +191,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     # --- unwrapping -----------------------------------------------------------------------
     ("bash-c", "bash -c 'rm -rf build'", WR, (D("/w/p/build"),)),
     ("sh-c", 'sh -c "echo hi > x"', WR, (W("/w/p/x"),)),
-    ("bash-lc", "bash -lc 'touch a'", WR, (W("/w/p/a"),)),
+    ("bash-lc", "bash -lc 'touch a'", OP, (W("/w/p/a"),)),  # a login shell: ~/.profile
     ("bash-ec", "bash -ec 'mkdir m'", WR, (W("/w/p/m"),)),
     ("zsh-c", "zsh -c 'rm z'", WR, (D("/w/p/z"),)),
     ("dash-c", "dash -c 'rm z'", WR, (D("/w/p/z"),)),
@@ -208,7 +211,8 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("eval-words", "eval touch ev", WR, (W("/w/p/ev"),)),
     ("eval-var", 'eval "$X"', OP, ()),
     ("env-cmd", "env rm x", WR, (D("/w/p/x"),)),
-    ("env-assign", "env FOO=1 BAR=2 touch y", WR, (W("/w/p/y"),)),
+    ("env-assign", "env FOO=1 BAR=2 touch y", OP, (W("/w/p/y"),)),  # FOO: not known harmless
+    ("env-assign-lang", "env LANG=C TZ=UTC touch y", WR, (W("/w/p/y"),)),
     ("env-opts", "env -i -u HOME rm z", WR, (D("/w/p/z"),)),
     ("env-chdir", "env -C sub rm z", WR, (D("/w/p/sub/z"),)),
     ("env-split", "env -S 'rm sp'", WR, (D("/w/p/sp"),)),
@@ -231,7 +235,8 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("stdbuf", "stdbuf -oL tee s.log", WR, (W("/w/p/s.log"),)),
     ("sudo", "sudo rm /etc/x", WR, (D("/etc/x"),)),
     ("sudo-user", "sudo -u www -H touch /srv/a", WR, (W("/srv/a"),)),
-    ("sudo-env", "sudo FOO=1 rm q", WR, (D("/w/p/q"),)),
+    ("sudo-env", "sudo FOO=1 rm q", OP, (D("/w/p/q"),)),
+    ("sudo-env-lc", "sudo foo=1 rm q", WR, (D("/w/p/q"),)),
     ("sudo-bash-c", "sudo bash -c 'echo 1 > /proc/sys/x'", WR, (W("/proc/sys/x"),)),
     ("sudo-ro", "sudo ls /root", R, ()),
     ("sudo-shell", "sudo -i", OP, ()),
@@ -269,7 +274,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("uv-run-pytest", "uv run pytest -q", OP, ()),
     ("poetry-run", "poetry run rm pr", WR, (D("/w/p/pr"),)),
     ("watch", "watch -n 1 'ls -l'", R, ()),
-    ("wrapper-chain", "sudo env FOO=1 timeout 5 nice rm chain", WR, (D("/w/p/chain"),)),
+    ("wrapper-chain", "sudo env LC_ALL=C timeout 5 nice rm chain", WR, (D("/w/p/chain"),)),
     ("wrapper-abs-path", "/usr/bin/sudo /bin/rm abs", WR, (D("/w/p/abs"),)),
     ("backslash-alias", "\\rm -f esc", WR, (D("/w/p/esc"),)),
     ("quoted-program", "'rm' q1", WR, (D("/w/p/q1"),)),
@@ -863,8 +868,10 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("opaque-unknown", "frobnicate --all", OP, ()),
     ("opaque-source", "source .venv/bin/activate", OP, ()),
     ("opaque-dot", ". ./env.sh", OP, ()),
-    ("version-any", "frobnicate --version", R, ()),
-    ("help-any", "cargo --help", R, ()),
+    ("version-any", "frobnicate --version", OP, ()),  # may read the project first
+    ("version-known", "make --version", R, ()),
+    ("help-any", "cargo --help", OP, ()),  # rust-toolchain.toml may name a path
+    ("help-known", "git --help", R, ()),
     ("ro-ls", "ls -la", R, ()),
     ("ro-cat", "cat a b", R, ()),
     ("ro-head-tail", "head -n 5 a && tail -f b", R, ()),

@@ -43,7 +43,7 @@ CASES: list[tuple[str, str, Status, tuple[Any, ...]]] = [
     ("npm-config-list", "npm config list --json", R, ()),
     ("npm-config-list-unknown", "npm config list --userconfig x", OP, ()),
     ("pnpm-list", "pnpm list -r --depth 0", R, ()),
-    ("yarn-version", "yarn --version", R, ()),
+    ("yarn-version", "yarn --version", OP, ()),  # .yarnrc.yml yarnPath runs first
     # --- pip and uv ----------------------------------------------------------------------------
     ("pip-list", "pip list --user --format=json", R, ()),
     ("pip-list-outdated-abbrev", "pip list --outd", R, ()),
@@ -81,9 +81,9 @@ CASES: list[tuple[str, str, Status, tuple[Any, ...]]] = [
     ("eslint-fix-dry-run", "eslint --fix-dry-run src", R, ()),
     ("eslint-cache", "eslint --cache src", OP, ()),
     ("prettier-check-write", "prettier --check --write src", WR, (W("/w/p/src"),)),
-    ("rustfmt-emit-stdout", "rustfmt --emit stdout main.rs", R, ()),
+    ("rustfmt-emit-stdout", "rustfmt --emit stdout main.rs", OP, ()),  # rustup proxy
     ("rustfmt-emit-files", "rustfmt --emit files main.rs", WR, (W("/w/p/main.rs"),)),
-    ("cargo-version", "cargo --version", R, ()),
+    ("cargo-version", "cargo --version", OP, ()),  # rust-toolchain.toml `path`
     # --- compilers and generators --------------------------------------------------------------
     ("gcc-v-compiles", "gcc -v hello.c", WR, (W("/w/p/a.out"),)),
     ("gcc-v-alone", "gcc -v", R, ()),

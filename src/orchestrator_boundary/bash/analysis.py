@@ -11,6 +11,7 @@ import re
 import shlex
 from typing import Any
 
+from orchestrator_boundary.bash.agree import disagreement
 from orchestrator_boundary.bash.boundary_cli import EXPANSION
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.dispatch import dispatch
@@ -67,7 +68,7 @@ class _Nested:
             raise BudgetExhausted("budget exhausted (nested code too large)")
         env.budget.spend_text(code)
         root = parse(source)
-        error = first_error(root, env.budget)
+        error = first_error(root, env.budget) or disagreement(root, source, env.budget)
         if error:
             return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
         out = _evaluated(root, source, env.budget)
@@ -87,6 +88,10 @@ def _evaluated(root: Any, source: bytes, budget: Budget) -> list[Command]:
     return [Command(text, "", Status.OPAQUE, note=reason)] if reason else []
 
 
+# builtins that set a variable from their words (evaluated.py): the single-quoted text they
+# hold is run as code, where the variable is a prompt, a command or an arithmetic subscript
+_SETTERS = frozenset({"", "printf", "read", "mapfile", "readarray", "unset", "wait"})
+_QUOTED = re.compile(r"'[^']*'")
 _ECHOED_NAME = re.compile(r"""^"?\$\((?:echo|printf) +([\w./-]+)\)"?(?: |$)""")
 
 
@@ -95,6 +100,10 @@ def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str
     on its own and as the program of a command named by an expansion (`x=touch; $x p`)."""
     values = literal_values(root, budget)
     codes = list(values)
+    for cmd in commands:  # `printf -v PS4 %s '$(..)'`, `read PS4 <<< '$(..)'`, `${PS4:='$(..)'}`
+        if cmd.status is Status.OPAQUE and cmd.program in _SETTERS:
+            budget.spend_text(cmd.text)
+            codes += [": " + quoted[1:-1] for quoted in _QUOTED.findall(cmd.text)]
     hashed: dict[str, str] = {}  # `hash -p /usr/bin/touch ls`: later, ls runs touch
     for cmd in commands:
         words = cmd.text.split()
@@ -134,7 +143,7 @@ def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
                 name, eq, body = word.partition("=")
                 if eq:
                     aliases[name] = body
-        elif cmd.program in aliases and cmd.note.startswith("unknown program"):
+        elif cmd.text.split(None, 1)[:1] == [cmd.program] and cmd.program in aliases:
             rest = cmd.text.partition(" ")[2]
             out += runs_code("", f"{aliases[cmd.program]} {rest}", env, "").inner
             continue
@@ -155,7 +164,7 @@ def _bash(
         return BashAnalysis(Status.UNPARSEABLE, error=f"input too large ({len(source)} bytes)")
     budget.spend_text(command)
     root = parse(source)
-    error = first_error(root, budget)
+    error = first_error(root, budget) or disagreement(root, source, budget)
     if error:
         return BashAnalysis(Status.UNPARSEABLE, error=error)
     start = normalize_cwd(cwd)

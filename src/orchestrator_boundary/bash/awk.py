@@ -24,8 +24,39 @@ W = EffectKind.WRITE
 _OPERAND_END = frozenset(')]"')
 
 
-def _tokens(code: str) -> list[tuple[str, str]]:
-    """Linear tokenizer: ('str', value) / ('id', name) / ('op', char(s)) / ('nl', '')."""
+# after these words an operand is expected, so a `/` starts a regex (`print /"/`), as after an
+# operator; after any other name it divides
+_REGEX_AFTER = frozenset({"print", "printf", "return", "else", "do", "case", "exit", "in"})
+
+
+def _regex_here(out: list[tuple[str, str]]) -> bool:
+    if not out:
+        return True
+    kind, value = out[-1]
+    if kind == "id":
+        return value in _REGEX_AFTER
+    return kind in ("nl", "op") and value not in _OPERAND_END
+
+
+def _regex_end(code: str, j: int, brackets: bool) -> int:
+    """Index of the `/` that ends a regex begun before ``j`` (or of the line's end)."""
+    n = len(code)
+    while j < n and code[j] not in "/\n":
+        if code[j] == "\\":
+            j += 2
+        elif brackets and code[j] == "[":
+            j += 2 if code[j + 1 : j + 2] == "]" else 1
+            while j < n and code[j] not in "]\n":
+                j += 1
+            j += 1
+        else:
+            j += 1
+    return j
+
+
+def _tokens(code: str, brackets: bool = False) -> list[tuple[str, str]]:
+    """Linear tokenizer: ('str', value) / ('id', name) / ('op', char(s)) / ('nl', '').
+    ``brackets``: a `/` inside a bracket expression of a regex (`/[/]/`) does not end it."""
     out: list[tuple[str, str]] = []
     i = 0
     n = len(code)
@@ -51,14 +82,9 @@ def _tokens(code: str) -> list[tuple[str, str]]:
                 j += 1
             out.append(("str", "".join(buf)))
             i = j + 1
-        elif ch == "/" and (
-            not out or (out[-1][0] in ("nl", "op") and out[-1][1] not in _OPERAND_END)
-        ):
-            j = i + 1
-            while j < n and code[j] not in "/\n":
-                j += 2 if code[j] == "\\" else 1
+        elif ch == "/" and _regex_here(out):
             out.append(("re", ""))
-            i = j + 1
+            i = _regex_end(code, i + 1, brackets) + 1
         elif ch.isalnum() or ch == "_" or ch == "$":
             j = i
             while j < n and (code[j].isalnum() or code[j] in "_$"):
@@ -76,11 +102,22 @@ def _tokens(code: str) -> list[tuple[str, str]]:
 
 def scan_program(code: str) -> tuple[list[str | None], str, list[str | None]]:
     """Files written by print/printf redirection (None = computed name), an opaque reason, and
-    the command lines it runs (system("..."), print | "...", "..." | getline; None = computed)."""
+    the command lines it runs (system("..."), print | "...", "..." | getline; None = computed).
+    A program with a bracket expression is read both ways (awks differ on `/[/]/`) and the
+    findings joined."""
+    written, reason, commands = _scan(_tokens(code))
+    if "[" in code:
+        more = _scan(_tokens(code, brackets=True))
+        written += more[0]
+        reason = reason or more[1]
+        commands += more[2]
+    return written, reason, commands
+
+
+def _scan(toks: list[tuple[str, str]]) -> tuple[list[str | None], str, list[str | None]]:
     written: list[str | None] = []
     commands: list[str | None] = []
     reason = ""
-    toks = _tokens(code)
     in_print = False
     depth = 0
     for k, (kind, value) in enumerate(toks):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+from orchestrator_boundary.bash.envvars import settable
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
+from orchestrator_boundary.bash.paths import basename
 from orchestrator_boundary.bash.ps_static import cmd_redirects
-from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.bash.words import Word, lit, may_be_option
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LITERAL_ARITH = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*=)?[0-9+\-*/%() ]*")
@@ -17,33 +19,47 @@ def _is_name(word: Word | None) -> bool:
     return word is not None and word.value is not None and _NAME.fullmatch(word.value) is not None
 
 
+def _settable(word: Word | None) -> bool:
+    """A plain name the shell may set to any value without running other code (envvars)."""
+    return word is not None and _is_name(word) and settable(word.value or "")
+
+
 def _read(prog: str, args: list[Word], env: Env) -> Outcome:
-    """read / mapfile / readarray: every variable they set must be a plain name (a subscript
-    in a name is evaluated as arithmetic); mapfile -C runs a callback."""
-    valued = "adinNptuCcOs" if prog != "read" else "adinNptu"
+    """read / mapfile / readarray: every variable they set must be a plain, harmless name (a
+    subscript in a name is evaluated as arithmetic); mapfile -C runs a callback."""
+    valued = "dnOsuCc" if prog != "read" else "adinNptu"
     i = 0
     while i < len(args):
         value = args[i].value
         if value is None:
             return opaque(prog, "a variable name is not a literal")
-        if value.startswith("-") and len(value) > 1:
-            letter = value[-1]
-            if "C" in value[1:] and prog != "read":
-                callback = args[i + 1].value if value == "-C" and i + 1 < len(args) else None
-                return runs_code(prog, callback, env, f"{prog} -C runs a callback")
-            if letter in valued and i + 1 < len(args) and len(value) == 2:
-                if letter == "a" and not _is_name(args[i + 1]):
-                    return opaque(prog, "the array name is not a plain name")
-                i += 1
-        elif not _is_name(args[i]):
-            return opaque(prog, f"{prog} sets {value}: not a plain name")
+        if value.startswith("-") and len(value) > 1 and value != "--":
+            for j in range(1, len(value)):  # a cluster, as getopt reads it: `-rp PROMPT`
+                letter = value[j]
+                if letter not in valued:
+                    continue
+                attached = value[j + 1 :]
+                given = Word(attached, attached) if attached else None
+                if given is None and i + 1 < len(args):
+                    i += 1
+                    given = args[i]
+                if letter == "C":
+                    callback = given.value if given is not None and not attached else None
+                    return runs_code(prog, callback, env, f"{prog} -C runs a callback")
+                if letter == "a" and not _settable(given):
+                    return opaque(prog, "the array name is not a plain, harmless name")
+                break
+        elif value != "--" and not _settable(args[i]):
+            return opaque(prog, f"{prog} sets {value}: not a plain, harmless name")
         i += 1
     return read_only(prog, "sets shell variables")
 
 
 def _printf(prog: str, args: list[Word], env: Env) -> Outcome:
-    if args and args[0].value == "-v" and (len(args) < 2 or not _is_name(args[1])):
-        return opaque(prog, "printf -v names a variable that is not a plain name")
+    if args and may_be_option(args[0]):  # printf reads options only before the format
+        return opaque(prog, f"{args[0].text} is not a literal: it may be printf -v")
+    if args and args[0].value == "-v" and (len(args) < 2 or not _settable(args[1])):
+        return opaque(prog, "printf -v sets a variable that is not a plain, harmless name")
     return read_only(prog, "known read-only")
 
 
@@ -56,7 +72,8 @@ def _hash(prog: str, args: list[Word], env: Env) -> Outcome:
 def _alias(prog: str, args: list[Word], env: Env) -> Outcome:
     if any(a.value is None or "=" in a.value for a in args):
         # the alias may be used anywhere after this: what it runs is analysed here
-        bodies = [a.value.partition("=")[2] for a in args if a.value is not None]
+        # ... with any words after it: `alias ls=touch` makes `ls f` a `touch f`
+        bodies = [a.value.partition("=")[2] + ' "$@"' for a in args if a.value is not None]
         code = "\n".join(bodies) if all(a.value is not None for a in args) else None
         note = "defines an alias: later commands in this shell may run other code"
         outcome = runs_code(prog, code, env, note)
@@ -69,8 +86,11 @@ def _alias(prog: str, args: list[Word], env: Env) -> Outcome:
 
 def _test(prog: str, args: list[Word], env: Env) -> Outcome:
     for i, arg in enumerate(args):
-        if arg.value == "-v" and not _is_name(args[i + 1] if i + 1 < len(args) else None):
+        after = args[i + 1] if i + 1 < len(args) else None
+        if arg.value == "-v" and not _is_name(after):
             return opaque(prog, "test -v evaluates a subscript")
+        if may_be_option(arg) and after is not None and (after.value is None or "[" in after.value):
+            return opaque(prog, f"{arg.text} is not a literal: it may be -v on a subscript")
     return read_only(prog, "known read-only")
 
 
@@ -95,13 +115,31 @@ def _by_name(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _file(prog: str, args: list[Word], env: Env) -> Outcome:
-    for arg in args:
-        value = arg.value or ""
-        if value == "--compile" or (
-            value.startswith("-") and not value.startswith("--") and "C" in value
-        ):
-            return writes(prog, [env.fx(EffectKind.WRITE, "magic.mgc", "file -C compiled magic")])
-    return read_only(prog, "known read-only")
+    """file -C (--compile, any prefix from --co) writes NAME.mgc in the working directory for
+    each magic file -m names (magic.mgc without one)."""
+    compiles = False
+    magic: list[str | None] = []
+    for i, arg in enumerate(args):
+        value = arg.value
+        if value is None:
+            return opaque(prog, f"file {arg.text}: not a literal")
+        name = value.partition("=")[0]
+        if name.startswith("--") and len(name) >= 4 and "--compile".startswith(name):
+            compiles = True
+        elif value.startswith("-") and not value.startswith("--"):
+            letters = value[1:].partition("m")[0]  # after -m comes its value
+            compiles = compiles or "C" in letters
+            if "m" in value[1:]:
+                attached = value[1:].partition("m")[2]
+                following = args[i + 1].value if i + 1 < len(args) else None
+                magic.append(attached or following)
+        elif name.startswith("--magic") or name == "--magic-file":
+            magic.append(value.partition("=")[2] or None)
+    if not compiles:
+        return read_only(prog, "known read-only")
+    names = [m for found in magic for m in (found.split(":") if found else [None])]
+    outputs = [lit(basename(m) + ".mgc") if m else None for m in names] or [lit("magic.mgc")]
+    return writes(prog, [env.fx(EffectKind.WRITE, o, "file -C compiled magic") for o in outputs])
 
 
 def _cmd(prog: str, args: list[Word], env: Env) -> Outcome:

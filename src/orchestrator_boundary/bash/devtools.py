@@ -116,6 +116,13 @@ FORMATTERS: dict[str, Formatter] = {
 }
 
 
+def _inline_setting(name: str, flag: str, value: Word | None) -> bool:
+    """`ruff --config 'cache-dir = ".claude/x"'`: an inline setting (TOML, not a file name)
+    may move the cache anywhere; a configuration file is read as the project's own is."""
+    given = value.value if value is not None else None
+    return name.startswith("ruff") and flag == "--config" and (given is None or "=" in given)
+
+
 def _format(name: str, args: list[Word], env: Env) -> Outcome:
     spec = FORMATTERS[name]
     operands: list[Word] = []
@@ -130,12 +137,16 @@ def _format(name: str, args: list[Word], env: Env) -> Outcome:
         else:
             flag, eq, attached = value.partition("=")
             flags.append(flag)
+            if eq and _inline_setting(name, flag, lit(attached)):
+                unknown.append(value)
             if flag in spec.outputs:
                 given = lit(attached) if eq else (args[i + 1] if i + 1 < len(args) else None)
                 outputs += [given] if given is not None else []
                 i += 0 if eq else 1
             elif flag in spec.valued and "=" not in value:
                 i += 1
+                if _inline_setting(name, flag, args[i] if i < len(args) else None):
+                    unknown.append(f"{flag} {args[i].text}")
                 if flag == "--emit" and i < len(args) and args[i].value == "stdout":
                     flags.append("--emit=stdout")
             elif value == "--emit=stdout":
@@ -207,6 +218,9 @@ def _cargo(sub: str, rest: list[Word], env: Env) -> Outcome:
 
 
 _ED_WRITES = re.compile(r"^[\s\d,.$;+\-']*[wW]", re.MULTILINE)  # `w`, `1,$w out`, `wq`
+# the ed commands known to print only: a line-number address and p/n/l/=, q, Q, h, H
+_ED_NAMED = re.compile(r"[wW]q? ?([^\s]+)[ \t]*$", re.MULTILINE)
+_ED_PRINTS = re.compile(r"[\d,.$;+\- ]*[pnl=]?|[qQhH]")
 _ED = spec(
     "GlrsvE",
     "p",
@@ -223,9 +237,15 @@ def editor(prog: str, args: list[Word], env: Env) -> Outcome:
     script = env.stdin
     if prog == "ed" and script is not None and "!" not in script:
         known = parse(args, _ED)
-        if not _ED_WRITES.search(script):
-            return checked(prog, known.unknown, read_only(prog, "ed script without a w command"))
-        return checked(prog, known.unknown, writes(prog, fx or [Fx(W, "", None, "ed w")]))
+        if _ED_WRITES.search(script):
+            return checked(prog, known.unknown, writes(prog, fx or [Fx(W, "", None, "ed w")]))
+        if all(_ED_PRINTS.fullmatch(line.strip()) for line in script.split("\n")):
+            return checked(prog, known.unknown, read_only(prog, "ed script that only prints"))
+        # `/re/w f`, `g/re/w f`, `'aw f`: addresses this reading does not follow; any
+        # `w NAME` / `W NAME` in them may be a write of NAME
+        named = [m.group(1) for m in _ED_NAMED.finditer(script)]
+        fx += env.fx_many(W, [lit(n) for n in named], "ed w file")
+        return opaque(prog, "ed script with commands not known to only print", fx)
     return opaque(prog, f"{prog} may write the files it opens", fx)
 
 

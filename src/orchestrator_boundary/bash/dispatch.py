@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from orchestrator_boundary.bash import boundary_cli, claude_cli
+from orchestrator_boundary.bash.declared import HANDLERS as DECLARED
+from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
 from orchestrator_boundary.bash.paths import basename
 from orchestrator_boundary.bash.programs import HANDLERS
@@ -10,9 +12,10 @@ from orchestrator_boundary.bash.readonly_data import (
     PATH_INDEPENDENT,
     READ_ONLY_PROGRAMS,
     TRUSTED_DIRS,
+    VERSION_ONLY,
 )
 from orchestrator_boundary.bash.unwrap import run_script, unwrap
-from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.bash.words import Word, may_be_option
 from orchestrator_boundary.values import replace
 
 _ALIASES = {
@@ -66,15 +69,49 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
             if not argv:
                 return read_only(prog, "wrapper without a command")
             continue
-        if len(args) == 1 and args[0].value in ("--version", "--help", "-version"):
-            return read_only(prog, f"{args[0].value} only")
         handler = HANDLERS.get(prog)
+        if len(args) == 1 and args[0].value in _HELP and _help_is_harmless(prog, handler):
+            return read_only(prog, f"{args[0].value} only")
         if handler is not None:
-            return handler(prog, args, env)
+            outcome = handler(prog, args, env)
+            if prog in _RUNS_PROJECT and outcome.status is Status.READ_ONLY:
+                return opaque(prog, f"{prog} may run a program the project's files name")
+            return outcome if prog in _OWN_WORDS else _hidden_options(outcome, args)
         if prog in READ_ONLY_PROGRAMS:
             return read_only(prog, "known read-only")
         return opaque(prog, "unknown program: its effects cannot be known")
     return opaque("", "too many nested wrappers")
+
+
+_HELP = frozenset({"--version", "--help", "-version"})
+# programs whose every run may run code the project names: rustup's proxies follow
+# rust-toolchain.toml to a toolchain `path` in the project; yarn 2+ runs the `yarnPath` script
+# of .yarnrc.yml (`yarn --version` included)
+_RUNS_PROJECT = frozenset({"cargo", "cargo-install", "rustfmt", "yarn"})
+
+
+def _help_is_harmless(prog: str, handler: object) -> bool:
+    """A lone `--version` / `--help` is read-only for the programs the analysis knows (a
+    handler, or no option of theirs writes) unless they read the project first; an unknown
+    program may do anything before it prints (`mvn --version` reads .mvn/jvm.config)."""
+    if prog in _RUNS_PROJECT:
+        return False
+    return handler is not None or prog in READ_ONLY_PROGRAMS or prog in VERSION_ONLY
+
+
+# handlers that judge words that are not literals themselves (builtins.py, declared.py)
+_OWN_WORDS = frozenset({"printf", "test", "[", *DECLARED})
+
+
+def _hidden_options(outcome: Outcome, args: list[Word]) -> Outcome:
+    """A read-only answer holds only for the words it saw: a word that is not a literal (`$X`,
+    `$(..)`, a glob) may be an option that writes (`sort $X` with X=-oFILE), so it is opaque."""
+    if outcome.status is not Status.READ_ONLY:
+        return outcome
+    hidden = next((a for a in args if may_be_option(a)), None)
+    if hidden is None:
+        return outcome
+    return opaque(outcome.program, f"{hidden.text} is not a literal: it may be an option")
 
 
 def _computed(text: str, args: list[Word], env: Env, pattern: str | None) -> Outcome:

@@ -72,3 +72,64 @@ LOADS_CODE = frozenset(
         "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
     }
 )  # fmt: skip
+
+
+# Variables the shell itself acts on, beyond DANGEROUS_ENV: setting one (`read`, `printf -v`,
+# `${X:=..}`) can make the shell run code or write where the text does not say.
+SHELL_SPECIAL = frozenset(
+    {
+        "HISTFILE", "HISTFILESIZE", "HISTSIZE", "HISTCONTROL", "HISTIGNORE", "HISTTIMEFORMAT",
+        "BASH_XTRACEFD", "BASH_COMPAT", "GLOBIGNORE", "EXECIGNORE", "FUNCNEST", "TMOUT",
+        "MAILPATH", "MAIL", "MAILCHECK", "PROMPT_DIRTRIM", "POSIXLY_CORRECT", "INPUTRC", "OPTIND",
+        "OPTERR", "BASH_ARGV0", "TMPDIR", "COMP_WORDBREAKS", "TIMEFORMAT", "SHELL", "BASH",
+    }
+)  # fmt: skip
+
+# Variables known to change no file and run no code when a program sees them in its environment
+# (issue 12: an assignment a program receives is harmless only when shown to be). Any other
+# upper-case name given to a program (`NAME=v cmd`, `export NAME=v`, `env NAME=v cmd`) makes
+# the command opaque: LD_DEBUG_OUTPUT, NODE_V8_COVERAGE, PYTHONPYCACHEPREFIX, PIP_LOG,
+# TAR_OPTIONS, CURL_HOME, JDK_JAVA_OPTIONS, GIT_ALLOW_PROTOCOL ... each writes or runs code.
+HARMLESS_ENV = frozenset(
+    {
+        "LANG", "LANGUAGE", "TZ", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "CLICOLOR",
+        "CLICOLOR_FORCE", "COLUMNS", "LINES", "CI", "NODE_ENV", "RUST_BACKTRACE", "RUST_LOG",
+        "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONUTF8",
+        "PYTHONHASHSEED", "PGPASSWORD", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PORT",
+        "DO_NOT_TRACK", "GIT_TERMINAL_PROMPT", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE",
+        "GIT_OPTIONAL_LOCKS", "GIT_FLUSH", "NEXT_TELEMETRY_DISABLED", "HUSKY",
+        "CARGO_TERM_COLOR", "NODE_NO_WARNINGS", "TERM_PROGRAM", "DEBIAN_FRONTEND",
+    }
+)  # fmt: skip
+
+
+def _shell_variable(name: str) -> bool:
+    """A name with a lower-case letter: by convention the script's own, not read by programs
+    (npm_config_* aside, a DANGEROUS_ENV prefix)."""
+    return any(c.islower() for c in name)
+
+
+def harmless_exported(name: str) -> bool:
+    """Whether a program that receives ``name`` in its environment is known to be unaffected
+    in what it writes or runs (the value does not matter)."""
+    if name.startswith(DANGEROUS_ENV_PREFIXES) or name in DANGEROUS_ENV or name in SHELL_SPECIAL:
+        return False
+    return name in HARMLESS_ENV or name.startswith("LC_") or _shell_variable(name)
+
+
+def settable(name: str) -> bool:
+    """Whether the shell may set ``name`` to any value (`read`, `printf -v`, `${x:=..}`) without
+    changing what it or a later program runs: not a variable the shell or programs act on (the
+    rule for a plain `NAME=value`: a name a program reads is harmful only once exported)."""
+    return not (
+        name.startswith(DANGEROUS_ENV_PREFIXES) or name in DANGEROUS_ENV or name in SHELL_SPECIAL
+    )
+
+
+def exported_risk(name: str, value_text: str) -> bool:
+    """True when a program that receives ``name=value`` may write or run what the text does
+    not show: ``dangerous`` names (PATH by its value), and any name not known to be harmless."""
+    if name in DANGEROUS_ENV or name.startswith(DANGEROUS_ENV_PREFIXES):
+        return dangerous(name, value_text)
+    return not harmless_exported(name)

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from orchestrator_boundary.bash.budget import Budget
+from orchestrator_boundary.bash.envvars import settable
 from orchestrator_boundary.bash.model import Command, Status
 
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
@@ -36,6 +37,7 @@ _COMPUTED = frozenset(
 # a cheap test on the parsed bytes: text without any of these has nothing evaluated
 _MARKERS = re.compile(
     rb"\(\(|\[|-(?:eq|ne|lt|le|gt|ge|i|n)|@P|\$\{!|declare|local|export|typeset|readonly"
+    rb"|\$\{[A-Za-z0-9_@*#?$!-]+[:=]"
 )
 
 
@@ -62,8 +64,14 @@ def _reason(node: Any, budget: Budget) -> str:
         if any(c.type != "number" and text_of(c) not in ("@", "*") for c in index):
             return "an array subscript evaluates a value"
         return ""
-    if kind == "expansion" and ("@P}" in text or (text.startswith("${!") and text[-2] not in "*@")):
-        return "an expansion evaluates a value as code"
+    if kind == "expansion":
+        if "@P}" in text or (text.startswith("${!") and text[-2] not in "*@"):
+            return "an expansion evaluates a value as code"
+        return _expansion_reason(node)
+    if kind == "unset_command":
+        for child in node.named_children:
+            if "[" in text_of(child) and not _number_subscript(text_of(child).strip("'\"")):
+                return "unset evaluates a subscript"
     if kind in ("binary_expression", "unary_expression"):
         return _test_reason(node)
     if kind == "declaration_command":
@@ -75,6 +83,33 @@ def _reason(node: Any, budget: Budget) -> str:
             if any(v is not None and v.type != "number" for v in values):
                 return "declare -i / -n evaluates a value"
     return ""
+
+
+_ASSIGNS = frozenset({":=", "="})
+
+
+def _expansion_reason(node: Any) -> str:
+    """`${x:=v}` assigns x (a harmful name such as PS4 is opaque); `${s:x}`, `${s:0:x}` are
+    substrings whose offset and length are arithmetic on a value."""
+    children = node.children
+    name = ""
+    substring = False
+    for child in children:
+        kind = child.type
+        if kind in ("variable_name", "special_variable_name") and not name:
+            name = text_of(child)
+        elif kind in _ASSIGNS and name and not settable(name):
+            return f"an expansion assigns {name}: the shell may then run other code"
+        elif kind == ":":
+            substring = True
+        elif substring and kind not in ("number", ":", "}"):
+            return "arithmetic on a variable's value"
+    return ""
+
+
+def _number_subscript(value: str) -> bool:
+    _, _, rest = value.partition("[")
+    return rest.endswith("]") and (rest[:-1].isdigit() or rest[:-1] in ("@", "*"))
 
 
 def text_of(node: Any) -> str:
@@ -114,6 +149,7 @@ def evaluated(root: Any, source: bytes, budget: Budget) -> tuple[str, str]:
 # opaque commands whose reason is that they evaluate a variable's value as code or as a name
 _EVALUATORS = frozenset(
     {"", "eval", "printf", "read", "mapfile", "readarray", "test", "[", "let", "git", "hash"}
+    | {"unset", "wait", "declare", "export", "local", "typeset", "readonly"}
 )
 
 

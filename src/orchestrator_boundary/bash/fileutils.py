@@ -176,7 +176,12 @@ def _touch(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def _dd(prog: str, args: list[Word], env: Env) -> Outcome:
-    targets = [Word(a.text, a.value[3:]) for a in args if a.value and a.value.startswith("of=")]
+    # `of=$X`, `of=~user/x`: an unknown target, still a write
+    targets = [
+        Word(a.text, a.value[3:] if a.value is not None else None)
+        for a in args
+        if (a.value if a.value is not None else a.text).startswith("of=")
+    ]
     return writes(prog, env.fx_many(W, targets, "dd of="))
 
 
@@ -226,8 +231,12 @@ _UNIQ = spec(
 
 
 def _uniq(prog: str, args: list[Word], env: Env) -> Outcome:
-    parsed = parse(args, _UNIQ)
-    out = [o for o in parsed.pos[1:2] if o.value != "-"]
+    # `+N` is GNU uniq's obsolete `-s N` (outside POSIX mode, where it is a file): with one, the
+    # output file is the operand after the input file in either reading
+    skips = [a for a in args if (a.value or "")[1:].isdigit() and (a.value or "")[:1] == "+"]
+    parsed = parse([a for a in args if a not in skips] if skips else args, _UNIQ)
+    named = parsed.pos[1:2] + ([a for a in args if a in parsed.pos or a in skips][1:2])
+    out = [o for o in dict.fromkeys(named) if o.value != "-"]
     return checked(prog, parsed.unknown, writes(prog, env.fx_many(W, out, "uniq output file")))
 
 

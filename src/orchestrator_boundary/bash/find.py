@@ -81,6 +81,12 @@ def _globals(args: list[Word]) -> tuple[int, list[Word]]:
     return i, roots
 
 
+def _found(arg: Word) -> Word:
+    """A word holding ``{}``: a path find found, which starts with a start path (never with
+    "-"), unless text comes before it (``-o{}``)."""
+    return Word(arg.text, None, dashless=(arg.value or "").startswith("{}"))
+
+
 def find(prog: str, args: list[Word], env: Env) -> Outcome:
     i, starts = _globals(args)
     while i < len(args):
@@ -115,8 +121,7 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
             inner = [
-                unknown("{}") if a.value is not None and "{}" in a.value else a
-                for a in args[i + 1 : j]
+                _found(a) if a.value is not None and "{}" in a.value else a for a in args[i + 1 : j]
             ]
             if inner:
                 here = env.at(None) if value in ("-execdir", "-okdir") else env

@@ -23,6 +23,7 @@ from orchestrator_boundary.bash.git_modes import (
     TAG_LISTING,
     TAG_LISTING_MORE,
     WORKTREE_LIST,
+    global_config,
     rewrites_tree,
 )
 from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
@@ -52,8 +53,7 @@ _REPO_STATE = names(
     maintenance repack commit-tree mktag mktree write-tree read-tree pack-refs stage
     """
 )
-# git's own options, before the subcommand (git takes no abbreviation of them; one not known
-# could take a value and hide the subcommand: opaque)
+# git's own options (no abbreviations); one not known could hide the subcommand: opaque
 _GIT_TOP = spec(
     "pPvh",
     "Cc",
@@ -176,7 +176,8 @@ def _tree(env: Env, sub: str) -> Fx:  # the working tree, as the folder the comm
 
 def _repo_state(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     tree = [_tree(env, sub)] if rewrites_tree(sub, [a.value for a in args]) else []
-    return writes("git", [_repo(env, f"git {sub}"), *tree])
+    home = [env.fx(W, w, "git global configuration") for w in global_config(sub, args, env.home)]
+    return writes("git", [_repo(env, f"git {sub}"), *tree, *home])
 
 
 def _branch(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:

@@ -14,6 +14,7 @@ from orchestrator_boundary.bash.git_options import (
     REV_VALUED,
     table,
 )
+from orchestrator_boundary.bash.words import Word
 
 BRANCH = table(
     "aCcDdfilMmqrtv",
@@ -30,8 +31,8 @@ BRANCH_CHANGING = (
 )
 BRANCH_LISTING = (
     *("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"),
-    *("-a", "-r", "--all", "--remotes", "--show-current", "-v"),
-)
+    *("-a", "-r", "--all", "--remotes", "--show-current"),
+)  # not -v: `git branch -v NAME` creates NAME (git lists only without names, or with these)
 TAG = table(
     "lidafsev",
     "umF",
@@ -121,3 +122,16 @@ def rewrites_tree(sub: str, values: list[str | None]) -> bool:
     if sub in _TREE_READS:
         return bool(words) and words[0] not in _TREE_READS[sub]
     return sub in _TREE
+
+
+# `git maintenance register/unregister/start/stop` edit the user's global configuration (and
+# start/stop a scheduler): a write in HOME besides the repository
+_MAINTENANCE_GLOBAL = frozenset({"register", "unregister", "start", "stop"})
+
+
+def global_config(sub: str, args: list[Word], home: str | None) -> list[Word]:
+    """The files in HOME a repository-state subcommand writes (`~/.gitconfig`)."""
+    words = [a.value for a in args if a.value is None or not a.value.startswith("-")]
+    if sub == "maintenance" and words and (words[0] is None or words[0] in _MAINTENANCE_GLOBAL):
+        return [Word("~/.gitconfig", home.rstrip("/") + "/.gitconfig" if home else None)]
+    return []

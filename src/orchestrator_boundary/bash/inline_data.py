@@ -7,23 +7,6 @@ from orchestrator_boundary.bash.readonly_data import names
 
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE
 
-# third-party modules whose import has no file effects of its own
-SAFE_THIRD_PARTY = frozenset(
-    {
-        "yaml",
-        "toml",
-        "tomli",
-        "tomli_w",
-        "requests",
-        "httpx",
-        "numpy",
-        "pandas",
-        "rich",
-        "dateutil",
-        "pydantic",
-        "jsonschema",
-    }
-)
 PY_OPAQUE_CALLS = frozenset(
     {
         "exec",
@@ -257,6 +240,18 @@ JS_CALLS = {
             "utimes",
             "lchownSync",
             "lutimesSync",
+            "lutimes",
+            "lchmodSync",
+            "lchmod",
+            # on a descriptor: whatever file it was opened on (even read-only)
+            "fchmodSync",
+            "fchmod",
+            "fchownSync",
+            "fchown",
+            "futimesSync",
+            "futimes",
+            "ftruncateSync",
+            "ftruncate",
         )
     },
 }
@@ -279,12 +274,20 @@ JS_OPAQUE = frozenset(
         "Command",
         "run",
         "$",
+        # they write files or run code the call does not name: a heap snapshot, a diagnostic
+        # report, a worker's code, a Unix socket, V8 flags
+        "writeHeapSnapshot",
+        "writeReport",
+        "Worker",
+        "listen",
+        "setFlagsFromString",
     }
 )
+# node modules whose writers the tables name (`v8`, `worker_threads`, `net`, `inspector`, ...
+# are not here: loading them is opaque)
 NODE_BUILTINS = names("""fs path os util crypto url zlib stream events assert buffer
-    readline process http https net dns querystring string_decoder timers tty v8 perf_hooks
-    worker_threads fs/promises path/posix path/win32 stream/promises timers/promises
-    util/types""")
+    readline process http https dns querystring string_decoder timers fs/promises path/posix
+    path/win32 stream/promises timers/promises util/types""")
 
 PERL_CALLS = {
     "unlink": (D, 0),
@@ -309,7 +312,7 @@ PERL_CALLS = {
 PERL_MOVES = frozenset({"rename", "move"})
 PERL_OPAQUE = frozenset(
     {"system", "exec", "qx", "fork", "eval", "do", "require", "syscall", "readpipe", "chdir"}
-    | {"use"}
+    | {"use", "bind", "dump", "mkfifo"}  # a Unix socket's file, a core file, a FIFO
 )
 # `use MODULE` that loads no code writing files by itself (the functions they export are known)
 PERL_SAFE_MODULES = frozenset(
@@ -317,7 +320,11 @@ PERL_SAFE_MODULES = frozenset(
     | {"IO"}
     | {"Scalar", "JSON", "Getopt", "Time", "Encode"}
 )
-PERL_OPAQUE_TEXT = ("IO::Handle", "File::Temp", "FileHandle", "IPC::", "Socket", "IO::Pipe")
+# $^I: in-place editing of the files <> reads, set from the code
+PERL_OPAQUE_TEXT = (
+    *("IO::Handle", "File::Temp", "FileHandle", "IPC::", "Socket", "IO::Pipe", "$^I"),
+    "${^INPLACE",
+)
 
 RUBY_CALLS = {
     **{f"File.{n}": (W, 0) for n in ("write", "binwrite", "truncate")},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import sys
 
+from orchestrator_boundary.bash.inline_allowed import PY_NAMES, known_module, module_of
 from orchestrator_boundary.bash.inline_data import (
     PY_DELETE_ARG0,
     PY_FLAG_OPEN,
@@ -21,7 +22,6 @@ from orchestrator_boundary.bash.inline_data import (
     PY_WRITE_ARG1,
     PY_WRITE_METHODS,
     PY_WRITE_UNKNOWN,
-    SAFE_THIRD_PARTY,
 )
 from orchestrator_boundary.bash.model import EffectKind
 
@@ -90,6 +90,14 @@ def _writes_mode(mode: ast.AST | None) -> bool:
     return True  # computed mode: assume the worst
 
 
+def _unknown_import(name: str) -> str:
+    """Why importing ``name`` makes the code opaque; a private module of the standard library
+    (`_io`, `_posixsubprocess`) mirrors writers, so the code's strings count as written."""
+    if name.startswith("_"):
+        return f"imports {name}: a private module, not modelled"
+    return f"imports {name}: not known to be harmless"
+
+
 def _imports(nodes: list[ast.AST]) -> tuple[dict[str, str], str]:
     aliases: dict[str, str] = {}
     for node in nodes:
@@ -98,16 +106,16 @@ def _imports(nodes: list[ast.AST]) -> tuple[dict[str, str], str]:
                 root = alias.name.split(".")[0]
                 if root == "orchestrator_boundary":
                     return aliases, CONTROL_IMPORT
-                if root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY:
-                    return aliases, f"imports {alias.name}: its code is not analyzed"
+                if not known_module(alias.name):
+                    return aliases, _unknown_import(alias.name)
                 aliases[alias.asname or root] = alias.name if alias.asname else root
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             root = module.split(".")[0]
             if root == "orchestrator_boundary":
                 return aliases, CONTROL_IMPORT
-            if node.level or (root not in sys.stdlib_module_names and root not in SAFE_THIRD_PARTY):
-                return aliases, f"imports from {module or '.'}: its code is not analyzed"
+            if node.level or not known_module(module):
+                return aliases, _unknown_import(module or ".")
             for alias in node.names:
                 if alias.name == "*":
                     return aliases, f"from {module} import *: names the analysis cannot follow"
@@ -216,6 +224,49 @@ def _risky_value(name: str) -> bool:
     )
 
 
+_MODELLED = (
+    PY_OPEN_LIKE | PY_DELETE_ARG0 | PY_MOVE | PY_WRITE_ARG0 | PY_WRITE_ARG1 | PY_WRITE_UNKNOWN
+) | (PY_FLAG_OPEN | PY_INPLACE | PY_OPAQUE_CALLS | {"os.open"})
+# a module's attribute that is named like another module but is not one
+_NOT_MODULES = frozenset({("datetime", "time")})
+
+
+def _unlisted(dotted: str) -> str:
+    """Why a name reached through a module is not known to be harmless ("" when it is): a name
+    outside the module's list (inline_allowed.PY_NAMES) that the writer tables do not model, or
+    a private name or another module reached through it (`os.path.os`, `random._os`)."""
+    found = module_of(dotted)
+    if found is None or not found[1]:
+        return ""
+    module, name = found
+    if module in PY_NAMES and name not in PY_NAMES[module] and not name.isupper():  # O_CREAT
+        full = f"{module}.{name}"
+        modelled = full in _MODELLED or full.startswith(PY_OPAQUE_PREFIXES)
+        if not modelled and module != "shutil":  # any other shutil name is a write (_call)
+            return f"python {full}: not modelled, not known to be harmless"
+    own = module.rsplit(".", 1)[-1]
+    # a listed module's first name is checked above (`shutil.copy` is no `copy` module)
+    first = module.count(".") + (2 if module in PY_NAMES else 1)
+    for part in dotted.split(".")[first:]:
+        if part.startswith("<"):
+            break
+        if part.startswith("_") or (
+            part in sys.stdlib_module_names and part != own and (own, part) not in _NOT_MODULES
+        ):
+            return f"python reaches {part} through {module}: names the analysis cannot follow"
+    return ""
+
+
+def _names(nodes: list[ast.AST], aliases: dict[str, str]) -> str:
+    """The first name a module hands out that is not known to be harmless, as a reason."""
+    for node in nodes:
+        if isinstance(node, ast.Attribute | ast.Name):
+            reason = _unlisted(_dotted(node, aliases) or "")
+            if reason:
+                return reason
+    return ""
+
+
 def _escapes(nodes: list[ast.AST], aliases: dict[str, str]) -> str:
     """Why a writing callable escapes the analysis (``f = os.remove``, ``map(os.remove, l)``,
     ``x = os``, ``obj.__dict__``); "" when none does."""
@@ -245,7 +296,11 @@ def analyze_python(code: str) -> tuple[list[Found], str]:
     aliases, reason = _imports(nodes)
     if reason == CONTROL_IMPORT:  # this product's own code, run by an agent: tampering
         return [(EffectKind.CONTROL, None, "python imports orchestrator_boundary")], reason
-    reason = reason or _escapes(nodes[: MAX_NODES + 1], aliases)
+    reason = (
+        reason
+        or _escapes(nodes[: MAX_NODES + 1], aliases)
+        or _names(nodes[: MAX_NODES + 1], aliases)
+    )
     if reason:
         return [], reason
     found: list[Found] = []

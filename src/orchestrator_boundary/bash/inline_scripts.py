@@ -40,7 +40,10 @@ def _mode_writes(args: list[list[Tok]], index: int) -> bool:
 
 
 _JS_WRITERS = frozenset({*JS_CALLS, *JS_MOVES, *JS_OPEN})
-_JS_ESCAPES = frozenset({"Reflect", "globalThis", "Proxy", "binding", "dlopen", "chdir"})
+_JS_ESCAPES = frozenset(
+    {"Reflect", "globalThis", "global", "Proxy", "binding", "dlopen", "chdir", "report"}
+)
+_JS_NEVER_VALUES = frozenset({"eval", "Function", "require"})
 _JS_ESCAPES_ANYWHERE = frozenset({"constructor", "__proto__", "mainModule", "prototype"})
 
 
@@ -59,6 +62,8 @@ def _js_escape(toks: list[Tok], k: int) -> str:
     ):
         return f"node reaches {tok.text}: calls the analysis cannot follow"
     is_call = k + 1 < len(toks) and toks[k + 1].text == "("
+    if parts[-1] in _JS_NEVER_VALUES and not is_call:  # `(0, eval)(..)`, `const r = require`
+        return f"node uses {tok.text} as a value: its calls cannot be followed"
     if _JS_WRITERS.intersection(parts[:-1]) or (parts[-1] in _JS_WRITERS and not is_call):
         return f"node uses {tok.text} as a value: its calls cannot be followed"
     return ""
@@ -71,6 +76,8 @@ def analyze_js(code: str) -> tuple[list[Found], str]:
         reason = _js_escape(toks, k)
         if reason:
             return found, reason
+        if tok.kind == "tick":
+            return found, "node template literals nested too deep to read"
         if tok.kind != "id":
             continue
         name = tok.text.rsplit(".", 1)[-1]

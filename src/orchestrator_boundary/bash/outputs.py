@@ -52,6 +52,8 @@ def _split(prog: str, args: list[Word], env: Env) -> Outcome:
 # xxd tells its options apart by their first letter (`-c8`, `-cols 8`, `-ps`, `-postscript`)
 _XXD_FLAGS = frozenset("abCEehiprudv")
 _XXD_VALUED = frozenset("cglosnR")
+# xxd reads `-cNUM` as attached, `-c NUM` and `-cols NUM` from the next word (xxd.c)
+_XXD_LONG = {"c": "ols", "g": "roupsize", "l": "en", "o": "ffset", "s": "eek", "n": "ame"}
 
 
 def _xxd(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -66,7 +68,9 @@ def _xxd(prog: str, args: list[Word], env: Env) -> Outcome:
         elif value.startswith("-capitalize") or value[1] in _XXD_FLAGS:
             pass
         elif value[1] in _XXD_VALUED:
-            i += 0 if len(value) > 2 and value[2].isdigit() else 1
+            # `-l8`, `-l+100` carry their value; `-len 8`, `-cols 8` take the next word
+            spelled = _XXD_LONG.get(value[1], "\0")
+            i += 1 if len(value) == 2 or value[2:].startswith(spelled) else 0
         else:
             return opaque(prog, f"xxd: option {value} is not known")
         i += 1

@@ -11,6 +11,7 @@ from orchestrator_boundary.bash import (
     builtins,
     claude_cli,
     compilers,
+    declared,
     devtools,
     downloads,
     fileutils,
@@ -20,6 +21,7 @@ from orchestrator_boundary.bash import (
     interpreters,
     interpreters_more,
     locks,
+    netinfo,
     outputs,
     sed,
     transfer,
@@ -31,6 +33,7 @@ Handler = Callable[[str, list[Word], Env], Outcome]
 
 HANDLERS: dict[str, Handler] = {
     **builtins.HANDLERS,
+    **declared.HANDLERS,
     **devtools.HANDLERS,
     **compilers.HANDLERS,
     **fileutils.HANDLERS,
@@ -44,6 +47,7 @@ HANDLERS: dict[str, Handler] = {
     **interpreters_more.HANDLERS,
     **find.HANDLERS,
     **locks.HANDLERS,
+    **netinfo.HANDLERS,
     "sed": sed.sed,
     "awk": awk.awk,
     boundary_cli.PROGRAM: boundary_cli.boundary,

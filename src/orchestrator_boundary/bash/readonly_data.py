@@ -16,11 +16,20 @@ READ_ONLY_PROGRAMS = names(
     export unset set shopt alias unalias read sleep date whoami id groups uname hostname basename
     dirname realpath readlink nproc free uptime cut tr paste column nl rev fold fmt expand
     unexpand od hexdump strings seq yes expr bc numfmt tput clear declare local
-    typeset readonly hash ulimit umask wait jobs fg bg lsof netstat ss ifconfig ip ping host dig
+    typeset readonly hash ulimit umask wait jobs fg bg lsof netstat ifconfig ping host dig
     nslookup getent locale arch sw_vers system_profiler vm_stat iostat vmstat lscpu lsblk
     findstr tasklist where zcat bzcat xzcat zgrep zless look join shift getopts
     let logname break continue return exit users who w last tty stty cal factor sha224sum
     sha384sum base32
+    """
+)
+
+# Programs that print their version or help (a lone `--version`, `--help`) without reading the
+# project or running anything else (dispatch.py); any other unknown program is opaque then
+VERSION_ONLY = names(
+    """
+    swift swiftc docker kubectl helm gh make cmake ninja gcc g++ clang clang++ cc c++ ld as
+    bash sh zsh dash fish tmux screen jq yq rg fd bat curl wget ssh rsync zip unzip tar gzip
     """
 )
 
@@ -73,7 +82,7 @@ GIT_SAFE_CONFIG_PREFIXES = (
     "log.",
     "status.",
     "i18n.",
-    "protocol.",
+    "protocol.version",  # not protocol.<name>.allow: `ext::` runs a command
     "pack.",
     "fetch.",
     "core.quotepath",

@@ -7,7 +7,7 @@ from orchestrator_boundary.values import transient
 
 @transient
 class Tok:
-    kind: str  # "id" (dotted name), "str", "op", "tick" (backtick / command string)
+    kind: str  # "id" (dotted name), "str", "op", "tick" (backtick / command string; too deep)
     text: str
     value: str | None = None  # for "str": the literal value, None when interpolated
 
@@ -22,7 +22,7 @@ def _interpolated(body: str, quote: str, lang: str) -> bool:
     if lang == "js":
         return quote == "`" and "${" in body
     if lang == "ruby":
-        return "#{" in body
+        return quote == '"' and "#{" in body
     return "$" in body or "@" in body  # perl double quotes
 
 
@@ -44,6 +44,11 @@ def _string(code: str, i: int, lang: str) -> tuple[Tok, int]:
     """The quoted string (or perl/ruby backtick command) that starts at ``i``; the next index."""
     quote = code[i]
     n = len(code)
+    if _nests(quote, lang):
+        end = _skip_quoted(code, i, lang, 0)
+        body = code[i + 1 : end - 1]
+        if _OPENERS[lang] in body:  # its code may hold quotes: the string ends after it
+            return Tok("str", body, None), end
     j = i + 1
     buf: list[str] = []
     while j < n and code[j] != quote:
@@ -72,8 +77,80 @@ def _name_end(code: str, i: int) -> int:
     return j
 
 
-def tokenize(code: str, lang: str) -> list[Tok]:
-    """Tokens of ``code``; ``lang`` is "js", "perl" or "ruby". One pass."""
+_OPENERS = {"js": "${", "ruby": "#{"}
+
+
+def _nests(quote: str, lang: str) -> bool:
+    """Whether a string with this quote holds code in braces (`${..}`, `#{..}`) that may itself
+    hold quotes: JS template literals, Ruby double quotes."""
+    return (lang == "js" and quote == "`") or (lang == "ruby" and quote == '"')
+
+
+def _skip_quoted(text: str, j: int, lang: str, depth: int) -> int:
+    """The index after the string that starts at ``text[j]``, its interpolations included."""
+    quote = text[j]
+    opener = _OPENERS.get(lang, "") if _nests(quote, lang) else ""
+    n = len(text)
+    k = j + 1
+    while k < n and text[k] != quote:
+        if text[k] == "\\":
+            k += 2
+        elif opener and text.startswith(opener, k):
+            k = _braced_end(text, k + 2, lang, depth + 1)
+        else:
+            k += 1
+    return k + 1
+
+
+def _braced_end(text: str, j: int, lang: str, depth: int) -> int:
+    """The index after the `}` that closes the brace opened just before ``j``."""
+    n = len(text)
+    if depth > 8:
+        return n
+    level = 1
+    while j < n:
+        ch = text[j]
+        if ch in "'\"`":
+            j = _skip_quoted(text, j, lang, depth)
+            continue
+        if ch == "{":
+            level += 1
+        elif ch == "}":
+            level -= 1
+            if level == 0:
+                return j + 1
+        j += 1
+    return n
+
+
+def _parts(body: str, lang: str) -> list[str]:
+    """The code of each `${..}` / `#{..}` of an interpolated string's body."""
+    opener = _OPENERS[lang]
+    parts: list[str] = []
+    i = body.find(opener)
+    while i >= 0:
+        end = _braced_end(body, i + 2, lang, 1)
+        parts.append(body[i + 2 : end - 1])
+        i = body.find(opener, end)
+    return parts
+
+
+def _interpolations(tok: Tok, quote: str, lang: str) -> list[str]:
+    """The code inside an interpolated string: a JS template's `${..}` parts, and for Perl
+    (`"@{[ system .. ]}"`) and Ruby (`"#{system ..}"`) the whole text, read as code (an
+    over-approximation: its words may look like calls)."""
+    if tok.kind != "str" or tok.value is not None or not _interpolated(tok.text, quote, lang):
+        return []
+    if lang in _OPENERS:
+        return _parts(tok.text, lang) if _nests(quote, lang) else []
+    if not ("@{" in tok.text or "${" in tok.text):  # perl: `"@{[ system .. ]}"`
+        return []
+    return [tok.text]
+
+
+def tokenize(code: str, lang: str, depth: int = 0) -> list[Tok]:
+    """Tokens of ``code``; ``lang`` is "js", "perl" or "ruby". One pass; the code inside an
+    interpolated string follows the string's token (at most 8 strings deep)."""
     out: list[Tok] = []
     js = lang == "js"
     i = 0
@@ -87,8 +164,14 @@ def tokenize(code: str, lang: str) -> list[Tok]:
         if skipped != i:
             i = skipped
         elif ch in "'\"`":
+            start = i
             tok, i = _string(code, i, lang)
             out.append(tok)
+            inner = _interpolations(tok, code[start], lang)
+            if inner and depth >= 8:
+                out.append(Tok("tick", tok.text))  # too deep to read: as if it ran a command
+            for part in inner if depth < 8 else []:
+                out.extend(tokenize(part, lang, depth + 1))
         elif _ident_char(ch) or (
             ch == "." and i + 1 < n and _ident_char(code[i + 1]) and not code[i + 1].isdigit()
         ):

@@ -11,18 +11,40 @@ W = EffectKind.WRITE
 _SIMPLE_CMDS = frozenset("=dDgGhHlnNpPxzF")
 
 
-def _skip_delimited(script: str, i: int, delim: str) -> int:
-    """Index just after the next unescaped ``delim`` from ``i``."""
+def _skip_delimited(script: str, i: int, delim: str, brackets: bool = False) -> int:
+    """Index just after the next unescaped ``delim`` from ``i``; with ``brackets``, a delimiter
+    inside a bracket expression (`/[/]/`) does not end the regex, as in GNU sed."""
     n = len(script)
     while i < n:
         ch = script[i]
         if ch == "\\":
             i += 2
             continue
+        if brackets and ch == "[":
+            i = _skip_bracket(script, i + 1)
+            continue
         if ch == delim or (ch == "\n" and delim != "\n"):
             return i + 1
         i += 1
     return n
+
+
+def _skip_bracket(script: str, i: int) -> int:
+    """Index just after the bracket expression whose ``[`` is at ``i - 1``."""
+    n = len(script)
+    if i < n and script[i] == "^":
+        i += 1
+    if i < n and script[i] == "]":
+        i += 1
+    while i < n and script[i] != "]":
+        if script[i] == "[" and i + 1 < n and script[i + 1] in ":.=":
+            close = script.find(script[i + 1] + "]", i + 2)
+            i = close + 2 if close >= 0 else n
+            continue
+        if script[i] == "\n":
+            return i
+        i += 1
+    return i + 1
 
 
 def _to_eol(script: str, i: int) -> tuple[str, int]:
@@ -33,7 +55,30 @@ def _to_eol(script: str, i: int) -> tuple[str, int]:
 
 def scan_script(script: str) -> tuple[list[str], bool, list[str]]:
     """Files the script writes with w/W/s///w, whether it executes commands (e/s///e), and the
-    command lines of its ``e COMMAND`` commands."""
+    command lines of its ``e COMMAND`` commands. A script with a bracket expression is read
+    both ways (a delimiter inside brackets ending the regex, or not) and the findings joined:
+    seds differ there."""
+    written, executes, commands = _scan(script, False)
+    if "[" in script:
+        more = _scan(script, True)
+        written += [w for w in more[0] if w not in written]
+        executes = executes or more[1]
+        commands += [c for c in more[2] if c not in commands]
+    return written, executes, commands
+
+
+def _label(script: str, i: int) -> int:
+    """Index where a label (`:a`, `b a`) ends: GNU sed ends it at `;` or a blank; another sed
+    reads to the end of the line, which then holds no command this reading would miss."""
+    n = len(script)
+    while i < n and script[i] in " \t":
+        i += 1
+    while i < n and script[i] not in ";\n \t}":
+        i += 1
+    return i
+
+
+def _scan(script: str, brackets: bool) -> tuple[list[str], bool, list[str]]:
     written: list[str] = []
     executes = False
     commands: list[str] = []
@@ -44,14 +89,14 @@ def scan_script(script: str) -> tuple[list[str], bool, list[str]]:
         if ch in " \t\n;{}!,0123456789$~+":
             i += 1
         elif ch == "/":
-            i = _skip_delimited(script, i + 1, "/")
+            i = _skip_delimited(script, i + 1, "/", brackets)
         elif ch == "\\" and i + 1 < n:
-            i = _skip_delimited(script, i + 2, script[i + 1])
+            i = _skip_delimited(script, i + 2, script[i + 1], brackets)
         elif ch == "#":
             i = _to_eol(script, i)[1]
         elif ch in "sy" and i + 1 < n:
             delim = script[i + 1]
-            i = _skip_delimited(script, i + 2, delim)
+            i = _skip_delimited(script, i + 2, delim, brackets)
             i = _skip_delimited(script, i, delim)
             while i < n and script[i] not in ";\n}":
                 flag = script[i]
@@ -69,9 +114,11 @@ def scan_script(script: str) -> tuple[list[str], bool, list[str]]:
             executes = True
             command, i = _to_eol(script, i + 1)
             commands.append(command)
-        elif ch in "aicrR:":
+        elif ch in "aicrR":
             i = _to_eol(script, i + 1)[1]
-        elif ch in "btTqQlL":
+        elif ch in ":btT":
+            i = _label(script, i + 1)
+        elif ch in "qQlL":
             i += 1
             while i < n and script[i] not in ";\n}":
                 i += 1

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from orchestrator_boundary.bash import boundary_cli
+from orchestrator_boundary.bash.agree import heredoc_backticks
+from orchestrator_boundary.bash.assign import risky_assignment
 from orchestrator_boundary.bash.dispatch import dispatch
-from orchestrator_boundary.bash.envvars import LOADS_CODE, code_in, dangerous
 from orchestrator_boundary.bash.locks import FLOCK_FD, locked
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
@@ -123,16 +124,34 @@ def _heredoc(
     body_text: str | None = None
     for child in node.named_children:
         if child.type == "heredoc_body":
-            if not quoted:
-                w.substitutions(child, cwd, depth + 1)
-            dynamic = not quoted and any(c.type != "heredoc_content" for c in child.named_children)
-            body_text = None if dynamic else text_in(w.code, child)
+            body_text = text_in(w.code, child)
+            if quoted:
+                continue
+            w.substitutions(child, cwd, depth + 1)
+            ticks = _backticks(w, body_text, cwd, depth)
+            if ticks or any(c.type != "heredoc_content" for c in child.named_children):
+                body_text = None
         elif child.type == "file_redirect":
             w.substitutions(child, cwd, depth + 1)
             _redirect(w, child, cwd, args, fx, fds)
         elif child.type not in ("heredoc_start", "heredoc_end"):
             followers.append(child)
     return body_text
+
+
+def _backticks(w: Walker, body: str, cwd: str | None, depth: int) -> bool:
+    """Run the backtick substitutions of an unquoted heredoc body (the grammar leaves them as
+    text, Bash runs them); whether there were any."""
+    if "`" not in body:
+        return False
+    codes = heredoc_backticks(body)
+    env = w.env.for_command(cwd, None, depth)
+    if codes is None:
+        w.out.append(Command(body, "", Status.OPAQUE, (), "a backtick in a heredoc body"))
+        return True
+    for code in codes:
+        w.out.extend(runs_code("", code, env, "").inner)
+    return True
 
 
 def _command_text(w: Walker, node: Any, redirects: Sequence[Any]) -> str:
@@ -152,7 +171,7 @@ def _plain_statement(w: Walker, node: Any, text: str, cwd: str | None, depth: in
     w.substitutions(node, cwd, depth + 1)
     children = node.children
     program = _PLAIN.get(node.type, text_in(w.code, children[0]) if children else "")
-    risky = _risky_assignment(w, node, cwd, depth)
+    risky = risky_assignment(w, node, cwd, depth)
     if risky:
         status, why = Status.OPAQUE, f"sets {risky}: later programs may run other code"
     else:
@@ -179,7 +198,7 @@ def _children(
             redirects.append(child)
             continue
         elif child.type == "variable_assignment":
-            found = _risky_assignment(w, child, cwd, depth)  # each one's code is analysed
+            found = risky_assignment(w, child, cwd, depth, exported=True)  # code analysed
             risky = risky or found
         w.substitutions(child, cwd, depth + 1)
     return name, arg_nodes, risky
@@ -283,37 +302,6 @@ def _followers(w: Walker, followers: list[Any], cwd: str | None, depth: int) -> 
             w.pipeline(follower.named_children, cwd, depth + 1, (), printed)
         else:
             w.stmt(follower, cwd, depth + 1)
-
-
-def _risky_assignment(w: Walker, node: Any, cwd: str | None, depth: int) -> str:
-    """The name of a dangerous variable that ``node`` (or its direct assignments) sets; the
-    command a literal value holds (PAGER='touch p', PS4='$(touch p)') is analysed as well."""
-    nodes = (
-        [node]
-        if node.type == "variable_assignment"
-        else [c for c in node.named_children if c.type == "variable_assignment"]
-    )
-    for assignment in nodes:
-        name_node = assignment.child_by_field_name("name")
-        value_node = assignment.child_by_field_name("value")
-        name = text_in(w.code, name_node) if name_node is not None else ""
-        value_text = text_in(w.code, value_node) if value_node is not None else ""
-        if dangerous(name, value_text):
-            value = word(value_node, w.env.home, w.code).value if value_node is not None else ""
-            code = code_in(name, value)
-            if name in LOADS_CODE:  # code from a file: what it writes is not in sight
-                effect = Effect(W, "", None, value_text, f"{name} loads code from a file")
-                w.out.append(Command(value_text, "", Status.OPAQUE, (effect,), effect.source))
-            if name.startswith("GIT_TRACE") and value not in ("", "0", "1", "2", "true", "false"):
-                # GIT_TRACE=/path: git writes its trace to that file
-                path = value if value is not None and value.startswith("/") else None
-                effect = Effect(W, path or value_text, path, value_text, f"{name} file")
-                w.out.append(Command(value_text, "", Status.WRITES, (effect,), f"{name} file"))
-            if code:
-                here = w.env.for_command(cwd, None, depth)
-                w.out.extend(runs_code(name, code, here, "").inner)
-            return name
-    return ""
 
 
 def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:

@@ -9,29 +9,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
-from orchestrator_boundary.bash.envvars import code_in, dangerous, split_assignment
 from orchestrator_boundary.bash.model import EffectKind, Status
-from orchestrator_boundary.bash.options import Spec, parse
-from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import (
     Env,
     Outcome,
     opaque,
     read_only,
-    runs_code,
-    writes,
 )
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.unwrap_data import (
-    ENV,
     NPX,
     RUNNER,
     SIMPLE,
-    SUDO,
     TIMEOUT,
     WATCH,
     XARGS,
 )
+from orchestrator_boundary.bash.unwrap_env import env_wrapper, options, sudo
 from orchestrator_boundary.bash.words import Word, lit, unknown
 from orchestrator_boundary.values import replace
 
@@ -40,7 +34,9 @@ W = EffectKind.WRITE
 
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"})
-_SHELL_VAL_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+_SHELL_VAL_OPTS = frozenset({"-o", "+o", "-O", "+O"})
+# interactive and login shells run rc and profile files, and keep a history file
+_SHELL_STARTUP = frozenset({"--login", "--rcfile", "--init-file", "--debugger", "--interactive"})
 _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or environment
     ("pnpm", "dlx"),
     ("pnpm", "exec"),
@@ -59,15 +55,6 @@ _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or envir
     ("pipx", "run"),
     ("mamba", "run"),
 }
-
-
-def _options(prog: str, args: list[Word], known: Spec) -> Parsed | Outcome:
-    """The wrapper's options and, in ``.rest``, the command it runs; ``opaque`` when an option
-    is not known (it could take a value and so hide which word is the command)."""
-    parsed = parse(args, known, stop_at_positional=True)
-    if parsed.unknown:
-        return opaque(prog, f"{prog}: option {parsed.unknown[0]} is not known")
-    return parsed
 
 
 def _substituted(word: Word) -> bool:
@@ -114,6 +101,25 @@ def _shell_text(text: str) -> bool:
 
 
 def _shell(prog: str, args: list[Word], env: Env) -> Step:
+    """`bash -c CODE`, `sh FILE`, `bash <<< CODE`; an interactive or login shell (`-i`, `-l`,
+    `--rcfile F`) also runs its startup files and keeps a history file: opaque."""
+    startup = ""
+    for arg in args:
+        value = arg.value
+        if value is None or value == "--" or not value.startswith(("-", "+")):
+            break
+        if value in _SHELL_STARTUP or (
+            not value.startswith("--") and ("i" in value[1:] or "l" in value[1:])
+        ):
+            startup = value
+    outcome = _shell_run(prog, args, env)
+    if not startup or outcome.status is Status.UNPARSEABLE:
+        return outcome
+    note = f"{prog} {startup}: runs startup files, keeps a history"
+    return Outcome(prog, Status.OPAQUE, outcome.fx, note, outcome.inner, outcome.script)
+
+
+def _shell_run(prog: str, args: list[Word], env: Env) -> Outcome:
     run_c = False
     i = 0
     while i < len(args):
@@ -122,7 +128,12 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
             if value in ("-", "--"):
                 i += 1
             break
+        if value in ("--rcfile", "--init-file"):
+            i += 2
+            continue
         if value in _SHELL_VAL_OPTS:
+            if i + 1 < len(args) and args[i + 1].value in (None, "history"):
+                return opaque(prog, f"{prog} {value} {args[i + 1].text}: not understood")
             i += 2
             continue
         if not value.startswith("--") and "c" in value[1:]:
@@ -145,67 +156,15 @@ def _shell(prog: str, args: list[Word], env: Env) -> Step:
     return opaque(prog, "reads commands from stdin")
 
 
-def _env(args: list[Word], env: Env) -> Step:
-    if args and args[0].value == "-":  # `env - cmd`: -i
-        args = args[1:]
-    parsed = _options("env", args, ENV)
-    if isinstance(parsed, Outcome):
-        return parsed
-    rest = parsed.rest
-    for name, value in parsed.opts:
-        if name in ("-C", "--chdir"):
-            env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
-        elif name in ("-S", "--split-string"):
-            text = value.value if value else None
-            if text is None:
-                return opaque("env", "env -S string is not a literal")
-            rest = [lit(part) for part in text.split()] + rest
-    while rest and rest[0].value is not None and split_assignment(rest[0].value):
-        var, assigned = split_assignment(rest[0].value) or ("", "")
-        if dangerous(var, assigned):
-            note = f"sets {var}: the program may run other code"
-            return runs_code("env", code_in(var, rest[0].value and assigned), env, note)
-        rest = rest[1:]
-    if not rest:
-        return read_only("env", "prints the environment")
-    return rest, env
-
-
-def _sudo(args: list[Word], env: Env) -> Step:
-    parsed = _options("sudo", args, SUDO)
-    if isinstance(parsed, Outcome):
-        return parsed
-    if parsed.has("-e", "--edit"):  # sudoedit: the operands are files it writes
-        return writes("sudo", env.fx_many(W, parsed.rest, "sudo -e file"), "sudo -e alone")
-    if parsed.has("-R", "--chroot", "-A", "--askpass"):
-        return opaque("sudo", "sudo -R / -A: another root, or a password program")
-    listing = parsed.has("-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp")
-    if listing and not parsed.rest:
-        return read_only("sudo", "credential / listing option")
-    for name, value in parsed.opts:
-        if name in ("-D", "--chdir"):
-            env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
-    rest = parsed.rest
-    while rest and rest[0].value is not None and split_assignment(rest[0].value):
-        var, assigned = split_assignment(rest[0].value) or ("", "")
-        if dangerous(var, assigned):
-            note = f"sets {var}: the program may run other code"
-            return runs_code("sudo", code_in(var, rest[0].value and assigned), env, note)
-        rest = rest[1:]
-    if not rest:
-        return opaque("sudo", "interactive root shell")
-    return rest, env
-
-
 def _timeout(args: list[Word], env: Env) -> Step:
-    parsed = _options("timeout", args, TIMEOUT)
+    parsed = options("timeout", args, TIMEOUT)
     if isinstance(parsed, Outcome):
         return parsed
     return parsed.rest[1:], env  # skip DURATION
 
 
 def _xargs(args: list[Word], env: Env) -> Step:
-    parsed = _options("xargs", args, XARGS)
+    parsed = options("xargs", args, XARGS)
     if isinstance(parsed, Outcome):
         return parsed
     inner = parsed.rest or [lit("echo")]
@@ -240,7 +199,7 @@ def _parallel(args: list[Word], env: Env) -> Step:
 
 
 def _npx(args: list[Word], env: Env) -> Step:
-    parsed = _options("npx", args, NPX)
+    parsed = options("npx", args, NPX)
     if isinstance(parsed, Outcome):
         return parsed
     call = parsed.last("-c", "--call")
@@ -250,7 +209,7 @@ def _npx(args: list[Word], env: Env) -> Step:
 
 
 def _runner(prog: str, args: list[Word], env: Env) -> Step:
-    parsed = _options(prog, args, RUNNER)
+    parsed = options(prog, args, RUNNER)
     if isinstance(parsed, Outcome):
         return parsed
     for name, value in parsed.opts:
@@ -265,7 +224,7 @@ def _runner(prog: str, args: list[Word], env: Env) -> Step:
 
 
 def _watch(args: list[Word], env: Env) -> Step:
-    parsed = _options("watch", args, WATCH)
+    parsed = options("watch", args, WATCH)
     if isinstance(parsed, Outcome):
         return parsed
     if parsed.has("-x", "--exec") or not parsed.rest:
@@ -313,8 +272,8 @@ def _multicall(prog: str, args: list[Word], env: Env) -> Step:
 _SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
     "busybox": lambda args, env: _multicall("busybox", args, env),
     "toybox": lambda args, env: _multicall("toybox", args, env),
-    "env": _env,
-    "sudo": _sudo,
+    "env": env_wrapper,
+    "sudo": sudo,
     "timeout": _timeout,
     "gtimeout": _timeout,
     "xargs": _xargs,
@@ -365,12 +324,17 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
             if code is None
             else run_code("trap", code, env)
         )
-    if prog == "command" and any(a.value in ("-v", "-V") for a in args[:2]):
-        return read_only("command", "command -v lookup")
+    if prog == "command":
+        parsed = options(prog, args, SIMPLE[prog])
+        if isinstance(parsed, Outcome):
+            return parsed
+        if parsed.has("-v", "-V"):  # options end at the command's name (`command rm -v f`)
+            return read_only("command", "command -v lookup")
+        return parsed.rest, env
     if prog in SIMPLE:
         if prog == "ionice" and any(a.value == "-p" for a in args):
             return read_only("ionice", "queries a process")
-        parsed = _options(prog, args, SIMPLE[prog])
+        parsed = options(prog, args, SIMPLE[prog])
         return parsed if isinstance(parsed, Outcome) else (parsed.rest, env)
     special = _SPECIAL.get(prog)
     if special is not None:

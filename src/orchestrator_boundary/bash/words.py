@@ -19,6 +19,7 @@ class Word:
     text: str  # as written
     value: str | None  # after quote removal / tilde expansion; None = unknowable
     glob: bool = False  # unquoted glob or brace expansion: the value is a pattern, not a path
+    dashless: bool = False  # unknown, but never starts with "-" (a path find found under ".")
 
     @property
     def literal(self) -> str | None:
@@ -147,10 +148,39 @@ def _tilde(value: str, home: str | None) -> str | None:
 
 
 _PWD = frozenset({"$PWD", "${PWD}"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _assignment_tilde(text: str, value: str, home: str | None, whole: bool) -> str | None:
+    """A word shaped like an assignment (`of=~/x`, `PATH=a:~/bin`): Bash expands a ``~`` right
+    after the first ``=`` or after a ``:`` there, even in a program's arguments. The value with
+    them expanded; None when one cannot be (``~user``, an unknown home, escapes)."""
+    name, _, rest = text.partition("=")
+    pieces = rest.split(":")
+    if not any(p.startswith("~") for p in pieces):
+        return value
+    if "\\" in text or home is None:
+        return None
+    out: list[str] = []
+    for i, piece in enumerate(pieces):
+        if piece.startswith("~"):
+            head, sep, tail = piece.partition("/")
+            if not sep and i == len(pieces) - 1 and not whole:
+                return None  # the tilde-prefix runs on into a quoted part: not expanded
+            if head != "~":
+                return None  # ~user, ~+, ~-
+            piece = home.rstrip("/") + sep + tail
+        out.append(piece)
+    return name + "=" + ":".join(out)
 
 
 def _part(
-    node: Any, home: str | None, first: bool, code: str | None, pwd: str | None = None
+    node: Any,
+    home: str | None,
+    first: bool,
+    code: str | None,
+    pwd: str | None = None,
+    whole: bool = True,
 ) -> Word:
     kind = node.type
     text = text_in(code, node)
@@ -161,6 +191,8 @@ def _part(
         if first and text.startswith("~"):
             expanded = _tilde(value, home)
             return Word(text, expanded, glob or brace)
+        if first and "~" in text and _ASSIGNMENT.match(text):
+            return Word(text, _assignment_tilde(text, value, home, whole), glob or brace)
         return Word(text, value, glob or brace)
     if kind == "raw_string":
         return Word(text, text[1:-1])
@@ -186,7 +218,9 @@ def _part(
     if kind == "ansi_c_string":
         return Word(text, _ansi_c(text[2:-1]))
     if kind == "concatenation":
-        parts = [_part(c, home, first and i == 0, code, pwd) for i, c in enumerate(node.children)]
+        parts = [
+            _part(c, home, first and i == 0, code, pwd, False) for i, c in enumerate(node.children)
+        ]
         if any(p.value is None for p in parts):
             return unknown(text)
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
@@ -202,12 +236,26 @@ def _part(
     return unknown(text)  # expansions, substitutions, arithmetic, anything new
 
 
+_NOT_AN_OPTION = frozenset("_./+,:=@%^")
+
+
+def may_be_option(found: Word) -> bool:
+    """Whether the word could turn out to be an option: it is not a literal (an expansion, a
+    substitution) or it is a pattern (``*`` matches a file named ``-oFILE``), and nothing fixed
+    at its start rules out a leading ``-`` (``./$x``, ``src/*.py`` and ``"v$n"`` cannot be one)."""
+    if found.dashless or (found.value is not None and not found.glob):
+        return False
+    head = found.value if found.value is not None else found.text.lstrip("\"'")
+    first = head[:1]
+    return not (first.isalnum() or first in _NOT_AN_OPTION)
+
+
 def word(node: Any, home: str | None, code: str | None = None, pwd: str | None = None) -> Word:
     """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``);
     ``pwd``: the working directory when it is known (``$PWD`` expands to it)."""
     if node.type in _LITERAL_NODES:  # most words: nothing to unescape, no glob, no tilde
         text = text_in(code, node)
-        if _SPECIAL_UNQUOTED.isdisjoint(text) and text[:1] != "~":
+        if _SPECIAL_UNQUOTED.isdisjoint(text) and "~" not in text:
             return Word(text, text)
     return _part(node, home, True, code, pwd)
 
