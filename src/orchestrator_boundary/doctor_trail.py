@@ -78,8 +78,7 @@ def check_trail(ctx: Context) -> Check:
             return Check(
                 "trail",
                 FAIL,
-                f"no audit trail at {path}, but its head record says {head.seq} lines were "
-                "written",
+                f"no audit trail at {path}, but its head record says {head.seq} lines were written",
                 "find out who removed it; restore it from a backup if there is one",
             )
         return Check("trail", OK, f"no audit trail yet at {path}")
