@@ -60,7 +60,18 @@ def test_bad_input_goes_through_and_is_recorded_in_warn_and_off(
     assert rec["error"] and rec["decision"] == ("deny" if deep and phase == "warn" else "none")
 
 
-@pytest.mark.parametrize("depth", [1_000, 5_000])
+def _blocked(rc: int, out: dict[str, Any] | None, err: str) -> bool:
+    """Blocked as TAMPER is: exit 2 (the parser gave up: how deep that is depends on the
+    Python version), or a deny of the walk's unchecked input (the parser read it)."""
+    if rc == 2:
+        return out is None and "nested too deeply to check" in err
+    hook = (out or {}).get("hookSpecificOutput", {})
+    return hook.get("permissionDecision") == "deny" and "TAMPER" in hook.get(
+        "permissionDecisionReason", ""
+    )
+
+
+@pytest.mark.parametrize("depth", [1_000, 5_000, 100_000])
 def test_input_nested_past_the_parser_is_blocked_in_warn_as_tamper_is(
     project: Path, depth: int
 ) -> None:
@@ -75,12 +86,11 @@ def test_input_nested_past_the_parser_is_blocked_in_warn_as_tamper_is(
         f'"options": {deep}}}, "agent_id": "a1", "agent_type": "general-purpose"}}'
     ).encode()
     env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
-    rc, out, err = run_hook(raw, env)
-    assert (rc, out) == (2, None) and "nested too deeply to check" in err, err
+    assert _blocked(*run_hook(raw, env))
     env["AMPLIFIER_BYPASS_BOUNDARY"] = "1"
-    assert run_hook(raw, env)[0] == 2  # the bypass does not open it, as for TAMPER
+    assert _blocked(*run_hook(raw, env))  # the bypass does not open it, as for TAMPER
     env["ORCHESTRATOR_BOUNDARY_PHASE"] = "off"
-    assert run_hook(raw, env)[0] == 0
+    assert run_hook(raw, env)[:2] == (0, None)
 
 
 def test_internal_error_is_a_deliberate_answer(
