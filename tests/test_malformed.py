@@ -194,3 +194,29 @@ def test_a_tool_hook_given_another_event_blocks_in_enforce(project: Path, named:
     assert (rc, out) == (2, None) and "registered for PreToolUse" in err, err
     stop = {"session_id": "s", "cwd": str(project), "hook_event_name": "Stop"}
     assert run_hook(stop, env)[0] == 0  # a lifecycle event is only observed, never blocked
+
+
+def test_a_deny_naming_a_huge_path_stays_a_bounded_answer(project: Path) -> None:
+    """A deny naming a 900,000-character path repeated its display several times: a 4.5 MB
+    answer, past the evaluator's reply limit (the client then judged and recorded the call a
+    second time). Every message is cut at 64 KiB, and the deny stays a deny."""
+    from orchestrator_boundary import wire
+
+    path = str(project / "src" / ("x" * 900_000))
+    raw = {
+        "session_id": "s",
+        "cwd": str(project),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": path, "content": "x"},
+    }
+    env = {"CLAUDE_PROJECT_DIR": str(project), "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    from orchestrator_boundary.shell import evaluate
+
+    answer = evaluate(json.dumps(raw).encode(), env)
+    assert len(answer.stdout) < wire.MAX_REPLY_BYTES // 16, len(answer.stdout)
+    hook = json.loads(answer.stdout)["hookSpecificOutput"]
+    assert (
+        hook["permissionDecision"] == "deny"
+        and "characters cut)" in hook["permissionDecisionReason"]
+    )

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from orchestrator_boundary.errors import assert_never
 from orchestrator_boundary.jsontext import string
 from orchestrator_boundary.phase import BYPASS_ENV, Phase
-from orchestrator_boundary.values import transient
+from orchestrator_boundary.values import replace, transient
 from orchestrator_boundary.violation import Assessment, Code, Violation
 
 PRE, POST = "PreToolUse", "PostToolUse"
@@ -165,8 +165,27 @@ def _enforced(event: str, v: Violation, tool: str, phase: Phase) -> tuple[Decisi
     return decision, text(v, tool), False
 
 
+# A message for the model or the person is cut past this: a deny naming a 900,000-character
+# path five times made a 4.5 MB answer, past the evaluator's reply limit, so the client judged
+# the call again and it was recorded twice (attack round D); no one reads that much either.
+MAX_MESSAGE_CHARS = 64 * 1024
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    cut = len(text) - MAX_MESSAGE_CHARS
+    return f"{text[:MAX_MESSAGE_CHARS]}... ({cut:,} more characters cut)"
+
+
 def render(verdict: Verdict) -> HookAnswer:
-    """The hook's stdout JSON (or nothing) for Claude Code."""
+    """The hook's stdout JSON (or nothing) for Claude Code, each message bounded."""
+    if max(len(verdict.message), len(verdict.system_message)) > MAX_MESSAGE_CHARS:
+        verdict = replace(
+            verdict,
+            message=_bounded(verdict.message),
+            system_message=_bounded(verdict.system_message),
+        )
     out: dict[str, object] = {}
     specific: dict[str, object] = {"hookEventName": verdict.event}
     if verdict.event == POST:
