@@ -53,6 +53,10 @@ OTHERS: list[tuple[str, str, str, dict[str, Any], str, str | None]] = [
     ("mcp-relative-folder-stream", GENERAL, "mcp__fs__write_file", {"relative_path": ".claude:$I30:$INDEX_ALLOCATION\\settings.json"}, "deny", "TAMPER"),
     ("bash-data-stream-then-dot", MAIN, "Bash", {"command": f"echo {{}} > '{SETTINGS}::$DATA.'"}, "deny", "TAMPER"),
     ("bash-rm-folder-stream", GENERAL, "Bash", {"command": f"rm -rf '{ROOT}\\.claude::$INDEX_ALLOCATION'"}, "deny", "TAMPER"),
+    # in a Bash command a UNC or \\?\ path keeps its two leading slashes (it read as C:\localhost)
+    ("bash-admin-share", GENERAL, "Bash", {"command": "echo {} > '\\\\localhost\\C$\\Users\\dev\\proj\\.claude\\settings.json'"}, "deny", "TAMPER"),
+    ("bash-long-prefix", GENERAL, "Bash", {"command": f"echo {{}} > '\\\\?\\{SETTINGS}'"}, "deny", "TAMPER"),
+    ("bash-other-host", GENERAL, "Bash", {"command": "echo x > '\\\\fileserver\\share\\notes.txt'"}, "warn", "SCOPE_VIOLATION"),
     ("home-settings-admin-share", GENERAL, "Write", {"file_path": "\\\\localhost\\C$\\Users\\dev\\.claude\\settings.json"}, "deny", "TAMPER"),
     # ordinary files stay ordinary, and an admin share of this machine is inside the project
     ("ordinary-named-stream", GENERAL, "Write", {"file_path": f"{ROOT}\\src\\a.py:stream"}, "none", None),

@@ -40,6 +40,8 @@ def resolve(path: str | None, cwd: str | None, *, backslash_sep: bool = False) -
         return None
     if backslash_sep or (cwd is not None and _drive(cwd)):
         path = path.replace("\\", "/")
+        if path.startswith("//"):  # UNC, \\?\ or \\.\: the two slashes name no folder
+            return "//" + posixpath.normpath("/" + path[2:]).lstrip("/")
     if path[:1] == "/" or _drive(path):
         return _norm(path)
     if cwd is None:
