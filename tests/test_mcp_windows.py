@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_windows_paths import CODER, MAIN, ROOT, _payload, _project, run_simulated
+from test_windows_paths import CODER, MAIN, ROOT, judge_on_c
 
 URI_ROOT = "C:/Users/dev/proj"
 WRITE = "mcp__fs__write_file"
@@ -37,20 +37,7 @@ CASES: list[tuple[str, str, str, dict[str, Any], str, str | None]] = [
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     base = tmp_path_factory.mktemp("mcp-windows")
-    c = base / "C"
-    _project(c / "Users" / "dev" / "proj")
-    (c / "Users" / "dev" / ".claude").mkdir()
-    env = {
-        "CLAUDE_PROJECT_DIR": ROOT,
-        "HOME": "C:\\Users\\dev",
-        "USERPROFILE": "C:\\Users\\dev",
-        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
-    }
-    cases = [
-        {"id": case_id, "env": env, "payload": _payload(who, ROOT, tool, tool_input)}
-        for case_id, who, tool, tool_input, *_ in CASES
-    ]
-    return run_simulated(base, cases, {"C:": str(c)})
+    return judge_on_c(base, CASES)
 
 
 @pytest.mark.parametrize(

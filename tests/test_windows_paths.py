@@ -161,6 +161,29 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return run_simulated(base, cases, {"C:": str(c), "\\\\server\\share": str(share)})
 
 
+def judge_on_c(
+    base: Path, cases: list[Any], env: dict[str, str] | None = None, shares: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """``cases`` (``(id, who, tool, tool_input, ...)``) judged under the simulation in the
+    project ``C:\\Users\\dev\\proj`` (drive C: mapped below ``base``, and each of ``shares``
+    mapped to the same disk), with ``env`` on top of the hook's usual environment."""
+    c = base / "C"
+    _project(c / "Users" / "dev" / "proj")
+    (c / "Users" / "dev" / ".claude").mkdir()
+    full = {
+        "CLAUDE_PROJECT_DIR": ROOT,
+        "HOME": "C:\\Users\\dev",
+        "USERPROFILE": "C:\\Users\\dev",
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        **(env or {}),
+    }
+    judged = [
+        {"id": case_id, "env": full, "payload": _payload(who, ROOT, tool, tool_input)}
+        for case_id, who, tool, tool_input, *_ in cases
+    ]
+    return run_simulated(base, judged, {"C:": str(c), **dict.fromkeys(shares, str(c))})
+
+
 def run_simulated(
     base: Path, cases: list[dict[str, Any]], drives: dict[str, str]
 ) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 import pytest
-from test_windows_paths import _payload, _project, run_simulated
+from test_windows_paths import _payload, judge_on_c
 
 from orchestrator_boundary.cmd_check import verdict_summary
 from orchestrator_boundary.foreign import setup_for
@@ -131,21 +131,9 @@ SIM_CASES = [
 def simulated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every simulated case judged in one interpreter under the simulation: {id: summary}."""
     base = tmp_path_factory.mktemp("windows-spellings")
-    c = base / "C"
-    _project(c / "Users" / "dev" / "proj")
-    (c / "Users" / "dev" / ".claude").mkdir()
-    env = {
-        "CLAUDE_PROJECT_DIR": ROOT,
-        "HOME": "C:\\Users\\dev",
-        "USERPROFILE": "C:\\Users\\dev",
-        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
-        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
-    }
-    cases = [
-        {"id": case_id, "env": env, "payload": _payload(who, ROOT, tool, tool_input)}
-        for case_id, who, tool, tool_input, *_ in SIM_CASES
-    ]
-    return run_simulated(base, cases, {"C:": str(c), "\\\\localhost\\C$": str(c)})
+    return judge_on_c(
+        base, SIM_CASES, {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}, ("\\\\localhost\\C$",)
+    )
 
 
 @pytest.mark.parametrize(
