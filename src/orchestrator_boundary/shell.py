@@ -106,11 +106,13 @@ def _cannot_judge(
     return HookAnswer(2 if blocks else 0, "", line[:2000] + "\n"), audit_file, rec
 
 
+_OBSERVED_EVENTS = LIFECYCLE_EVENTS | {"PostToolUseFailure"}  # recorded, never judged
+
+
 def _mismatched(got: str, registered: str) -> bool:
     """A tool hook's input names the other tool event, or an event Claude Code does not send
     (``pretooluse``, ``""``): it cannot be judged as the call it was registered for."""
-    observed = LIFECYCLE_EVENTS | {"PostToolUseFailure"}
-    return got != registered and (got in TOOL_EVENTS or got not in observed)
+    return got != registered and (got in TOOL_EVENTS or got not in _OBSERVED_EVENTS)
 
 
 def evaluate(
