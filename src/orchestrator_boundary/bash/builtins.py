@@ -4,24 +4,23 @@ from __future__ import annotations
 
 import re
 
-from orchestrator_boundary.bash.envvars import settable
+from orchestrator_boundary.bash.envvars import NAME, settable_name
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
 from orchestrator_boundary.bash.paths import basename
 from orchestrator_boundary.bash.ps_static import cmd_redirects
 from orchestrator_boundary.bash.words import Word, lit, may_be_option
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LITERAL_ARITH = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*=)?[0-9+\-*/%() ]*")
 
 
 def _is_name(word: Word | None) -> bool:
-    return word is not None and word.value is not None and _NAME.fullmatch(word.value) is not None
+    return word is not None and word.value is not None and NAME.fullmatch(word.value) is not None
 
 
 def _settable(word: Word | None) -> bool:
     """A plain name the shell may set to any value without running other code (envvars)."""
-    return word is not None and _is_name(word) and settable(word.value or "")
+    return word is not None and word.value is not None and settable_name(word.value)
 
 
 def _read(prog: str, args: list[Word], env: Env) -> Outcome:

@@ -7,21 +7,20 @@ way the same builtin arrives here as argv, and is judged by the same rules.
 
 from __future__ import annotations
 
-import re
-
 from orchestrator_boundary.bash.envvars import (
+    NAME,
     code_in,
     dangerous,
     exported_risk,
     harmless_exported,
     settable,
+    settable_name,
     split_assignment,
 )
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code
 from orchestrator_boundary.bash.readonly_data import DANGEROUS_ENV
 from orchestrator_boundary.bash.words import Word, may_be_option
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # declare's options that change nothing but attributes the analysis need not follow
 _DECLARE_FLAGS = frozenset("aAfFglprtux")
 
@@ -60,7 +59,7 @@ def _setting(prog: str, arg: Word, text: str, exported: bool, env: Env) -> Outco
     """None when ``NAME`` / ``NAME=value`` is harmless; else the opaque outcome."""
     split = split_assignment(text)
     name, value_text = split if split else (text, None)
-    if _NAME.fullmatch(name) is None or (split is None and arg.value is None):
+    if NAME.fullmatch(name) is None or (split is None and arg.value is None):
         return opaque(prog, f"{prog} {arg.text}: a computed name or a subscript")
     if value_text is None:
         if exported and name not in DANGEROUS_ENV and not harmless_exported(name):
@@ -85,7 +84,7 @@ def unset(prog: str, args: list[Word], env: Env) -> Outcome:
 
 def _plain_subscript(value: str) -> bool:
     name, _, rest = value.partition("[")
-    return _NAME.fullmatch(name) is not None and rest[:-1].isdigit() and rest.endswith("]")
+    return NAME.fullmatch(name) is not None and rest[:-1].isdigit() and rest.endswith("]")
 
 
 def wait(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -97,14 +96,10 @@ def wait(prog: str, args: list[Word], env: Env) -> Outcome:
             if after is not None and not (after.value or "x").isdigit():
                 return opaque(prog, f"wait {arg.text}: may be -p before a name")
         elif (value.startswith("-") and "p" in value) and (
-            after is None or after.value is None or not _settable_name(after.value)
+            after is None or after.value is None or not settable_name(after.value)
         ):
             return opaque(prog, "wait -p sets a variable that is not a plain, harmless name")
     return read_only(prog, "waits for jobs")
-
-
-def _settable_name(value: str) -> bool:
-    return _NAME.fullmatch(value) is not None and settable(value)
 
 
 def jobs(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -142,7 +137,7 @@ def set_builtin(prog: str, args: list[Word], env: Env) -> Outcome:
 def getopts(prog: str, args: list[Word], env: Env) -> Outcome:
     """`getopts SPEC NAME`: NAME is set (a subscript in it is evaluated)."""
     named = args[1].value if len(args) > 1 else None
-    if named is None or not _settable_name(named):
+    if named is None or not settable_name(named):
         return opaque(prog, "getopts sets a variable that is not a plain, harmless name")
     return read_only(prog, "parses options")
 

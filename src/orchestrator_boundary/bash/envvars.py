@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash.readonly_data import (
     DANGEROUS_ENV,
     DANGEROUS_ENV_PREFIXES,
@@ -113,7 +115,7 @@ def _shell_variable(name: str) -> bool:
 def harmless_exported(name: str) -> bool:
     """Whether a program that receives ``name`` in its environment is known to be unaffected
     in what it writes or runs (the value does not matter)."""
-    if name.startswith(DANGEROUS_ENV_PREFIXES) or name in DANGEROUS_ENV or name in SHELL_SPECIAL:
+    if not settable(name):
         return False
     return name in HARMLESS_ENV or name.startswith("LC_") or _shell_variable(name)
 
@@ -125,6 +127,15 @@ def settable(name: str) -> bool:
     return not (
         name.startswith(DANGEROUS_ENV_PREFIXES) or name in DANGEROUS_ENV or name in SHELL_SPECIAL
     )
+
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a shell variable's name
+
+
+def settable_name(value: str) -> bool:
+    """A plain variable name (no subscript, which the shell evaluates as arithmetic) that is
+    ``settable``."""
+    return NAME.fullmatch(value) is not None and settable(value)
 
 
 def exported_risk(name: str, value_text: str) -> bool:
