@@ -139,9 +139,7 @@ def project_report(
     loaded = load_config(config_file, environ.get("HOME") or None)
     if isinstance(loaded, ConfigProblem):
         raise NoReport(f"the config is broken ({loaded}); fix it and run the report again.")
-    trail_path = trail or audit_setting(loaded, environ)  # a user-scope trail too
-    if not os.path.isabs(trail_path):
-        trail_path = os.path.join(root, trail_path)
+    trail_path = audit.trail_path(root, trail or audit_setting(loaded, environ))  # user scope too
     files = audit.trail_files(trail_path)
     if not files:
         raise NoReport(

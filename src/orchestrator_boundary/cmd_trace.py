@@ -121,8 +121,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"trace: config problem: {loaded}\n")
         return EXIT_ERROR
     trail = args.audit or (audit_setting(loaded, environ) if isinstance(loaded, Config) else "")
-    if not os.path.isabs(trail):
-        trail = os.path.join(os.getcwd() if args.audit else root, trail)
+    trail = audit.trail_path(os.getcwd() if args.audit else root, trail)  # --audit: from here
     files = audit.trail_files(trail)
     if not files:
         sys.stderr.write(f"trace: no audit trail at {trail}\n")
