@@ -290,12 +290,12 @@ def test_ordinary_files_next_to_protected_ones_are_not_tamper(project: Project) 
     """The guard names exact files: look-alikes are ordinary files under the ordinary rules."""
     for rel in (
         ".claude/settings.json.bak",
-        ".claude/commands/x.md",
+        ".claude/commands.md",  # (.claude/commands/ and .claude/skills/ hold code: ADR 0053)
         ".env.example",
         "src/env.py",  # (src/.env.py is an env file name below the root: protected since #13)
         "src/.envy",
-        "docs/.claude/commands/x.md",  # (docs/.claude/settings.json is read by a session
-        # started in docs/, or in a worktree: protected since the worktree attack)
+        "docs/.claude/output-styles/x.md",  # (docs/.claude/settings.json is read by a
+        # session started in docs/, or in a worktree: protected since the worktree attack)
     ):
         _, code, _ = project.judge("Write", {"file_path": str(project.root / rel), "content": ""})
         assert code != "TAMPER", rel

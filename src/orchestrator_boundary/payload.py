@@ -108,7 +108,7 @@ def payload_from_obj(data: object) -> HookPayload:
         tool_input={str(k): v for k, v in data.get("tool_input", {}).items()},
         tool_use_id=str(data.get("tool_use_id", "")),
         tool_response=data.get("tool_response"),
-        agent_id=_optional(data.get("agent_id")),
+        agent_id=_agent_id(data.get("agent_id")),
         agent_type=_optional(data.get("agent_type")),
         mcp_server=data.get("mcp_server"),
         stop_hook_active=data.get("stop_hook_active"),
@@ -123,3 +123,9 @@ def payload_from_obj(data: object) -> HookPayload:
 
 def _optional(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+def _agent_id(value: object) -> str | None:
+    """``agent_id`` as the policy reads it: one that is empty or whitespace only names no
+    subagent, so the call is the main agent's (the narrower rules), for every reader."""
+    return None if value is None or not str(value).strip() else str(value)

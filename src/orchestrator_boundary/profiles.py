@@ -1,10 +1,15 @@
 """Which rules judge a caller: the main agent's, or a subagent's profile. ADR 0002, 0032.
 
 A subagent is judged by ``[agents.TYPE]`` for its agent type, else ``[agents."*"]``, else no
-profile (every tool; writes anywhere inside the project root). A fork of the main agent
-(``agent_type`` "fork": the main agent's whole conversation and every tool) is a subagent
-like any other by default; ``[subagents] fork = "orchestrator"`` judges it by the main
-agent's rules instead.
+profile (every tool; writes anywhere inside the project root). ``TYPE`` matches as Claude Code
+matches a ``subagent_type`` to a definition (ADR 0053): the exact name first, else the same
+name ignoring case, whitespace, dashes and underscores (``[agents.Coder]`` judges the agent
+type ``coder``, ``[agents.general_purpose]`` judges ``general-purpose``); a profile that only
+differed in spelling would otherwise be skipped, and the subagent would get every tool.
+
+A fork of the main agent (``agent_type`` "fork": the main agent's whole conversation and every
+tool) is a subagent like any other by default; ``[subagents] fork = "orchestrator"`` judges it
+by the main agent's rules instead.
 """
 
 from __future__ import annotations
@@ -29,10 +34,27 @@ def judged_as_main(session: Session, rules: RuleSet) -> bool:
     return rules.fork_as_main and session.agent_type == FORK
 
 
+def agent_key(name: str) -> str:
+    """``name`` as Claude Code 2.1.330 compares agent types: NFKC, lower case, without
+    whitespace, dashes (any dash punctuation) and underscores."""
+    import unicodedata  # only for a profile named otherwise than the agent type
+
+    folded = unicodedata.normalize("NFKC", name).lower()
+    return "".join(
+        c for c in folded if not (c.isspace() or c == "_" or unicodedata.category(c) == "Pd")
+    )
+
+
 def profile(agents: Mapping[str, AgentProfile], agent_type: str | None) -> Named | None:
-    """The profile for ``agent_type``, and the name it is configured under."""
+    """The profile for ``agent_type``, and the name it is configured under: the exact name,
+    else the first (in the config's order) that Claude Code would take for the same type."""
     if agent_type and agent_type in agents:
         return agent_type, agents[agent_type]
+    if agent_type and agent_key(agent_type):
+        key = agent_key(agent_type)
+        for name, found in agents.items():
+            if name != "*" and agent_key(name) == key:
+                return name, found
     if "*" in agents:
         return "*", agents["*"]
     return None

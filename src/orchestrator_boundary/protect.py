@@ -30,17 +30,22 @@ PROJECT_FILES = (
     ".env",
     ".envrc",
 )
-# .claude/orchestrator-boundary: the committed launcher every teammate's hooks run (ADR 0023)
+# .claude/orchestrator-boundary: the committed launcher every teammate's hooks run (ADR 0023).
+# .claude/skills, .claude/commands: Claude Code runs a skill's (or a command's) !`cmd` lines and
+# the hooks in its front matter when the Skill tool loads it, and no PreToolUse hook sees those
+# commands (observed on 2.1.330; ADR 0053).
+CODE_DIRS = (".claude/skills", ".claude/commands")
 PROJECT_DIRS = (
     ".claude/boundary",
     ".claude/agents",
     ".claude/orchestrator-boundary",
     ".claude-plugin",
+    *CODE_DIRS,
 )
 HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json")
 # + per-user audit trails; .claude/plugins: installed plugins (installed_plugins.json, their
 # hooks and mods, which can answer a tool call before ours) and the marketplaces they come from
-HOME_DIRS = (".claude/agents", ".claude/orchestrator-boundary", ".claude/plugins")
+HOME_DIRS = (".claude/agents", ".claude/orchestrator-boundary", ".claude/plugins", *CODE_DIRS)
 MANAGED_DIRS = (
     "/etc/claude-code",
     "/Library/Application Support/ClaudeCode",
@@ -94,6 +99,8 @@ def protected_set(
             add(posixpath.join(claude_config_dir, name), False, f"$CLAUDE_CONFIG_DIR/{name}")
         add(posixpath.join(claude_config_dir, "agents"), True, "$CLAUDE_CONFIG_DIR/agents/")
         add(posixpath.join(claude_config_dir, "plugins"), True, "$CLAUDE_CONFIG_DIR/plugins/")
+        for name in ("skills", "commands"):
+            add(posixpath.join(claude_config_dir, name), True, f"$CLAUDE_CONFIG_DIR/{name}/")
         ours = posixpath.join(claude_config_dir, "orchestrator-boundary")
         add(ours, True, "$CLAUDE_CONFIG_DIR/orchestrator-boundary/")
     for managed in MANAGED_DIRS:
@@ -149,7 +156,7 @@ def env_label(name: str) -> str | None:
 # started there, or in a worktree (``.claude/worktrees/NAME``, where Claude Code puts them),
 # reads its settings, its agents, the boundary's config and launcher from its own .claude.
 NESTED_CLAUDE_FILES = frozenset({"settings.json", "settings.local.json", "boundary.toml"})
-NESTED_CLAUDE_DIRS = frozenset({"agents", "orchestrator-boundary"})
+NESTED_CLAUDE_DIRS = frozenset({"agents", "orchestrator-boundary", "skills", "commands"})
 
 
 def nested_claude_label(path: str) -> str | None:
@@ -296,12 +303,23 @@ def hit(
     return None
 
 
+_CODE_FOLDERS = ("/skills", "/commands")
+
+
 def protected_reason(display: str, entry: Protected) -> str:
     """One sentence for a TAMPER violation: what ``display`` is to the guard, and that no
     agent may change it. ``entry.label`` is a path (``.claude/agents/``, ``~/.claude.json``)
     or a description (``the audit trail``, ``a folder holding .claude/settings.json``)."""
     label, end = entry.label, "no agent may change it."
     shown = display.replace("\\", "/").rstrip("/")
+    folder = label.partition(" ")[0]
+    if folder.rstrip("/").endswith(_CODE_FOLDERS):  # .claude/skills/, ~/.claude/commands/...
+        itself = shown.endswith(folder.rstrip("/").lstrip("~$"))
+        where = "is where" if itself else f"is in {folder}, where"
+        return (
+            f"{display} {where} Claude Code finds skills and commands; it runs their `!` "
+            f"command lines and front-matter hooks without asking the boundary, so {end}"
+        )
     if label.startswith(("a folder holding ", "a hard link to ")):
         return f"{display} is {label}, which guards the agents; {end}"
     if label.startswith("protected by "):

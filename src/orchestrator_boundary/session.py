@@ -1,6 +1,8 @@
 """Who is calling: the orchestrator (main thread) or a subagent. ADR 0003.
 
-A call is a subagent's exactly when the payload carries a non-empty ``agent_id``.
+A call is a subagent's exactly when the payload carries a non-empty ``agent_id`` (one of
+whitespace only names no agent: ``payload`` reads it as absent, so the call is judged as the main
+agent's, the narrower rules).
 ``agent_type`` alone marks a main thread started with ``claude --agent``: the orchestrator.
 """
 
