@@ -2,12 +2,17 @@
 config is broken. ADR 0002, 0004, 0005.
 
 The main agent writes only what ``[orchestrator] write_allow`` (and for Bash
-``[bash] allow_write``) covers; a subagent only inside its profile's ``write_scope``, else inside
-the project root, plus ``[subagents] write_outside_root`` either way. Within a scope an
-exclusion beats an inclusion (``scope``).
+``[bash] allow_write``) covers, and with its file tools the files Claude Code keeps for the
+session and tells it to write there: the plan file in plan mode and the project's auto-memory
+(``claude_session_file``, ADR 0053). A subagent writes only inside its profile's
+``write_scope``, else inside the project root, plus ``[subagents] write_outside_root`` either
+way. Within a scope an exclusion beats an inclusion (``scope``).
 """
 
 from __future__ import annotations
+
+import ntpath
+import posixpath
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.paths import ROOT_ITSELF, Located
@@ -41,7 +46,50 @@ def broken_config(call: Call, target: Target) -> Violation | None:
     return config_blocks(call, target.located.display, target.command)
 
 
+def session_folders(transcript_path: str, windows: bool) -> tuple[str, ...]:
+    """The folders Claude Code 2.1.330 keeps for the session and tells the main agent to write
+    with its file tools, found from the payload's ``transcript_path``
+    (``CONFIG/projects/PROJECT/SESSION.jsonl``): ``CONFIG/plans`` (plan mode: "Write your final
+    plan to the plan file (the only file you can edit)") and ``CONFIG/projects/PROJECT/memory``
+    (auto-memory: "write to it directly with the Write tool"). Empty when the path is not
+    shaped so."""
+    mod = ntpath if windows else posixpath
+    if not transcript_path or "\x00" in transcript_path or not mod.isabs(transcript_path):
+        return ()
+    project = mod.dirname(mod.normpath(transcript_path))
+    projects = mod.dirname(project)
+    if mod.basename(projects) != "projects" or not mod.basename(project):
+        return ()
+    return (mod.join(mod.dirname(projects), "plans"), mod.join(project, "memory"))
+
+
+def claude_session_file(call: Call, located: Located) -> bool:
+    """``located`` is a Markdown file directly in one of the session's folders, on every
+    reading, as resolved: the folder is not a link into the project (or renamed elsewhere),
+    and the file is not a link out of it. Only these files: nothing runs them."""
+    if located.inside or not located.absolutes:
+        return False
+    windows = call.context.fs.windows
+    mod = ntpath if windows else posixpath
+    for folder in session_folders(call.payload.transcript_path, windows):
+        try:
+            real = call.context.fs.realpath(folder)
+        except (OSError, ValueError):
+            continue
+        tail = ("plans",) if folder.endswith("plans") else ("memory",)
+        if mod.basename(real) not in tail:  # a link to a folder named otherwise
+            continue
+        if all(
+            mod.dirname(a) == real and a.lower().endswith(".md") and mod.basename(a) != ".md"
+            for a in located.absolutes
+        ):
+            return True
+    return False
+
+
 def _orchestrator_write(call: Call, located: Located, command: str) -> Violation | None:
+    if not command and claude_session_file(call, located):
+        return None
     allow = call.rules.allow_bash if command else call.rules.allow
     insensitive = call.insensitive
     if scope.check(located, allow, insensitive).allowed and not scope.exclusion_within(
