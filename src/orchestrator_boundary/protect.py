@@ -2,6 +2,8 @@
 
 Protected: the settings files that register hooks, ``.claude/boundary.toml`` (or the config
 named by ``ORCHESTRATOR_BOUNDARY_CONFIG``), the audit folder, ``.claude/agents/`` definitions,
+the skills and commands (``.claude/skills/``, ``.claude/commands/``) and the project's MCP
+servers (``.mcp.json``), whose code Claude Code runs without a hook (ADR 0053),
 environment files that could set the bypass for a later session (``.env``, ``.env.*``,
 ``.envrc``, in the root and at any depth below it), managed settings, the installed plugins
 (``~/.claude/plugins/``, ``$CLAUDE_CONFIG_DIR/plugins/``: their hooks and mods can answer
@@ -23,12 +25,16 @@ from collections.abc import Callable, Iterable, Mapping
 from orchestrator_boundary.paths import FileSystem, Located, fold
 from orchestrator_boundary.values import frozen
 
+# .mcp.json: the project's MCP servers, programs Claude Code starts with no hook asked; a
+# server the user approved by name runs whatever command the file gives it next (ADR 0053)
+MCP_FILE = ".mcp.json"
 PROJECT_FILES = (
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".claude/boundary.toml",
     ".env",
     ".envrc",
+    MCP_FILE,
 )
 # .claude/orchestrator-boundary: the committed launcher every teammate's hooks run (ADR 0023).
 # .claude/skills, .claude/commands: Claude Code runs a skill's (or a command's) !`cmd` lines and
@@ -312,6 +318,11 @@ def protected_reason(display: str, entry: Protected) -> str:
     or a description (``the audit trail``, ``a folder holding .claude/settings.json``)."""
     label, end = entry.label, "no agent may change it."
     shown = display.replace("\\", "/").rstrip("/")
+    if label == MCP_FILE:
+        return (
+            f"{display} names the project's MCP servers, programs Claude Code starts without "
+            f"asking the boundary, so {end}"
+        )
     folder = label.partition(" ")[0]
     if folder.rstrip("/").endswith(_CODE_FOLDERS):  # .claude/skills/, ~/.claude/commands/...
         itself = shown.endswith(folder.rstrip("/").lstrip("~$"))
