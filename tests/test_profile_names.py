@@ -130,3 +130,25 @@ def test_through_the_real_hook_entry(tmp_path: Path) -> None:
         payload, project=project, config=CONFIG, phase="enforce", scratch=str(tmp_path)
     )
     assert (answer.exit_code, answer.decision, answer.code) == (0, "deny", "TOOL_NOT_ALLOWED")
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "decision", "code"),
+    [
+        ("ToolSearch", {"query": "select:NotebookEdit"}, "none", None),
+        ("NotebookEdit", {"notebook_path": "src/n.ipynb", "new_source": "x"}, "none", None),
+        ("WebFetch", {"url": "https://example.com", "prompt": "x"}, "deny", "TOOL_NOT_ALLOWED"),
+    ],
+    ids=["toolsearch", "listed-deferred-tool", "unlisted-deferred-tool"],
+)
+def test_a_profile_can_load_the_deferred_tools_it_lists(
+    project: Project, tool: str, tool_input: dict[str, Any], decision: str, code: str | None
+) -> None:
+    """2.1.330 offers a subagent NotebookEdit, WebFetch, SendMessage... as deferred tools that
+    only ToolSearch makes callable: a profile listing NotebookEdit needs ToolSearch, which
+    loads schemas and changes nothing, so every profile allows it."""
+    project.configure('[agents.coder]\ntools = ["Read", "NotebookEdit"]\n')
+    if "notebook_path" in tool_input:
+        tool_input = {**tool_input, "notebook_path": str(project.root / "src/n.ipynb")}
+    _, rec = project.call(project.payload(tool, tool_input, agent="coder"), env=ENFORCE)
+    assert (rec["decision"], rec["code"]) == (decision, code)

@@ -97,9 +97,15 @@ def unknown_tool_config(call: Call, found: Findings) -> Violation | None:
     return config_blocks(call, None) if call.main else None
 
 
+# Tools every profile allows: ToolSearch only loads the schemas of Claude Code's deferred
+# tools (NotebookEdit, WebFetch, SendMessage... for a subagent with the default tool set), so a
+# profile that lists one of those could not use it without ToolSearch; it changes nothing.
+ALWAYS_ALLOWED = frozenset({"ToolSearch"})
+
+
 def tool_not_allowed(call: Call, found: Findings) -> Violation | None:
     named = call.profile
-    if named is None or named[1].tools is None:
+    if named is None or named[1].tools is None or call.payload.tool_name in ALWAYS_ALLOWED:
         return None
     name, profile = named
     cls, tool = call.classification.tool_class, call.payload.tool_name
