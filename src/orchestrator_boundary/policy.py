@@ -151,7 +151,8 @@ def unknown_tool(call: Call, found: Findings) -> Violation | None:
 
 
 Rule = Callable[[Call, Findings], Violation | None]
-_TARGETED = frozenset({ToolClass.WRITE, ToolClass.EXECUTE, ToolClass.UNKNOWN})
+# the classes whose calls can have targets (network: Artifact's out_dir, targets.OUT_DIR_TOOLS)
+_TARGETED = frozenset({ToolClass.WRITE, ToolClass.EXECUTE, ToolClass.UNKNOWN, ToolClass.NETWORK})
 _EVERY = frozenset(ToolClass)
 
 # The call's rules in precedence order, each with the tool classes it concerns; first hit wins.

@@ -257,6 +257,23 @@ def _unknown_touches(
     return tuple(targets), None, None
 
 
+# Tools of another class that save files where their input says: Artifact's read_file saves
+# "<out_dir>/<published path>" and read_db with out_dir saves JSON files there (2.1.330; by
+# default in the CLI's scratchpad, outside the project). The folder is the target: a write
+# into it, TAMPER when it is or holds a protected entry (as ``tar -C DIR x`` is judged).
+OUT_DIR_TOOLS = frozenset({"Artifact", "ArtifactData"})
+
+
+def _out_dir_touches(
+    payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
+) -> Touches:
+    out_dir = payload.tool_input.get("out_dir")
+    if not isinstance(out_dir, str) or not out_dir:
+        return (), None, None
+    located = locate(out_dir, context.root, context.fs, insensitive)
+    return (Target(located, located.display),), None, None
+
+
 # What each tool class touches: a table over every member (tests/test_enums.py), so a new class
 # cannot be forgotten; None: nothing the policy checks.
 TOUCHES: Mapping[ToolClass, Touch | None] = {
@@ -291,6 +308,8 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     main = judged_as_main(session, rules)
     named = None if main else profile(rules.config.agents, session.agent_type)
     touch = TOUCHES[classification.tool_class] if payload.tool_name else None
+    if touch is None and payload.tool_name in OUT_DIR_TOOLS and classification.source == "builtin":
+        touch = _out_dir_touches
     if touch is None:
         return Call(payload, rules, context, session, classification, main, insensitive, named)
     targets, analysis, command = touch(payload, rules, context, main, insensitive)
