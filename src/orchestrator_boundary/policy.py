@@ -27,6 +27,7 @@ from orchestrator_boundary.contract_rules import agent_contract, delegation_cont
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.ruleset import RuleSet
+from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.tamper_rule import tamper
 from orchestrator_boundary.targets import Call, Target, touched
 from orchestrator_boundary.tools import ToolClass
@@ -145,8 +146,9 @@ def unknown_tool(call: Call, found: Findings) -> Violation | None:
         "tools (unknown class is treated as a write)",
         f"{main_label(call.session)} may not use {name}: it is not a known read-only tool, so "
         "it is treated like a write.",
-        f"Delegate it to a subagent, or ask the user to classify it in .claude/boundary.toml "
-        f'([tools] "{name}" = "read") or allow it ([orchestrator] allow_tools).',
+        delegate_hint(call.rules.writers, None, name, call.context.agent_types)
+        + f" If {name} only reads, ask the user to classify it in .claude/boundary.toml "
+        f'([tools] "{name}" = "read") or to allow it ([orchestrator] allow_tools).',
     )
 
 
