@@ -19,6 +19,7 @@ from orchestrator_boundary.profiles import Named, judged_as_main, profile
 from orchestrator_boundary.protect import hit
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, detect
+from orchestrator_boundary.skills import SKILL_TOOLS, loaded_commands
 from orchestrator_boundary.tools import (
     BUILTIN,
     COMMAND_KEYS,
@@ -180,6 +181,20 @@ def _bash_touches(
         missing = Located("", (), (), "no command text")
         return (Target(missing, "?", "?", tamper=False, write=main, named=False),), None, None
     shell = "powershell" if language == "powershell" else "bash"
+    return _shell_touches(command, payload, rules, context, main, insensitive, shell)
+
+
+def _shell_touches(
+    command: str,
+    payload: HookPayload,
+    rules: RuleSet,
+    context: Context,
+    main: bool,
+    insensitive: bool,
+    shell: str = "bash",
+) -> Touches:
+    """What a shell command touches: the Bash analysis's effects, and its words when the text
+    does not parse."""
     analysis = analysed(command, payload.cwd or context.root, rules, context, shell)
     targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
     if analysis.unread:  # its words may name a protected file
@@ -189,6 +204,21 @@ def _bash_touches(
                    guessed=True, words=True),
         )  # fmt: skip
     return targets, analysis, command
+
+
+SKILL_CLASS = Classification(ToolClass.EXECUTE, "builtin: Skill runs the file's ! commands")
+
+
+def _skill_touches(
+    payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
+) -> Touches:
+    """The commands of the skill or command file the call loads, as one Bash command; nothing
+    when no file is found (a built-in or plugin skill) or it runs no command."""
+    commands = loaded_commands(payload, context)
+    if not commands:
+        return (), None, None
+    command = "\n".join(commands)
+    return _shell_touches(command, payload, rules, context, main, insensitive)
 
 
 def _names_protected(raw: str, payload: HookPayload, context: Context) -> bool:
@@ -308,8 +338,16 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
     main = judged_as_main(session, rules)
     named = None if main else profile(rules.config.agents, session.agent_type)
     touch = TOUCHES[classification.tool_class] if payload.tool_name else None
-    if touch is None and payload.tool_name in OUT_DIR_TOOLS and classification.source == "builtin":
+    builtin = classification.source == "builtin"
+    if touch is None and builtin and payload.tool_name in OUT_DIR_TOOLS:
         touch = _out_dir_touches
+    if builtin and payload.tool_name in SKILL_TOOLS:  # ADR 0053
+        targets, analysis, command = _skill_touches(payload, rules, context, main, insensitive)
+        if command is not None:  # it runs commands: judged as Bash is
+            return Call(
+                payload, rules, context, session, SKILL_CLASS, main, insensitive, named,
+                targets, analysis, command,
+            )  # fmt: skip
     if touch is None:
         return Call(payload, rules, context, session, classification, main, insensitive, named)
     targets, analysis, command = touch(payload, rules, context, main, insensitive)

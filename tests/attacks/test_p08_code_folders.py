@@ -86,3 +86,22 @@ def test_the_reason_says_why_a_skill_is_protected(arena: Arena) -> None:
 def test_look_alikes_stay_ordinary(arena: Arena, rel: str) -> None:
     got = arena.run(arena.payload("Write", {"file_path": "{root}/" + rel, "content": "x"}), "hook")
     assert (got.decision, got.code) == ("none", None), got
+
+
+@pytest.mark.parametrize("route", route_params())
+def test_a_skill_whose_args_reach_its_shell_lines_is_judged_by_them(
+    arena: Arena, route: str
+) -> None:
+    """The CLI pastes a Skill call's args into the skill's ``!`...``` lines and runs them
+    unseen (observed): an orchestrator's Skill call that injects a write to the settings is
+    TAMPER, in warn and under the bypass, through both routes."""
+    skill = arena.root / ".claude" / "skills" / "log" / "SKILL.md"
+    skill.parent.mkdir(parents=True, exist_ok=True)
+    skill.write_text("---\nname: log\n---\nRecent: !`git log -n 5 $ARGUMENTS`\n")
+    attack = Attack(
+        "skill args injection",
+        "Skill",
+        {"skill": "log", "args": "--oneline; echo {{}} > .claude/settings.json"},
+        caller="orchestrator",
+    )
+    attempt(arena, attack, route)

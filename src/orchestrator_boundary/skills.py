@@ -1,0 +1,129 @@
+"""What a Skill (SlashCommand) call runs that no hook sees. ADR 0053.
+
+Claude Code 2.1.330 runs a skill's or command's ``!`cmd``` lines and ```` ```! ```` blocks (with
+the call's args in place of ``$ARGUMENTS``) and the hooks of its front matter itself when the
+Skill tool loads it, with no PreToolUse hook for them (observed offline with the pinned CLI).
+This module finds the file a call loads, through the ``FileSystem`` interface, and the commands
+in it, which the policy judges as the call's own Bash command (``targets``).
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+import re
+
+from orchestrator_boundary.agent_defs import front_matter_name
+from orchestrator_boundary.context import Context
+from orchestrator_boundary.payload import HookPayload
+
+SKILL_TOOLS = frozenset({"Skill", "SlashCommand"})
+SKILL_MAX_BYTES = 64 * 1024
+SKILL_SCAN = 256  # SKILL.md files looked at per folder for a skill named in its front matter
+
+
+def skill_call(payload: HookPayload) -> tuple[str, str]:
+    """(the skill's name, its args): Skill ``{"skill", "args"}``; SlashCommand
+    ``{"command": "/name args"}``."""
+    tool_input = payload.tool_input
+    if payload.tool_name == "SlashCommand":
+        given = tool_input.get("command")
+        name, _, args = (given.strip() if isinstance(given, str) else "").partition(" ")
+        return name.lstrip("/"), args.strip()
+    skill, extra = tool_input.get("skill"), tool_input.get("args")
+    return (
+        skill.strip().lstrip("/") if isinstance(skill, str) else "",
+        extra if isinstance(extra, str) else "",
+    )
+
+
+def skill_files(name: str, context: Context) -> list[str]:
+    """The files a skill or command called ``name`` may be loaded from: the project's and the
+    user's ``.claude/skills/NAME/SKILL.md`` (or a SKILL.md whose front matter names it) and
+    ``.claude/commands/NAME.md`` (``a:b`` is ``commands/a/b.md``). Plugin skills live in the
+    protected plugins folder and are not read."""
+    if not name or any(bad in name for bad in ("\x00", "/", "\\", "..")):
+        return []
+    mod = ntpath if context.fs.windows else posixpath
+    bases = [mod.join(context.root, ".claude")]
+    if context.home:
+        bases.append(mod.join(context.home, ".claude"))
+    out: list[str] = []
+    for base in bases:
+        if ":" not in name:
+            out.append(mod.join(base, "skills", name, "SKILL.md"))
+        out.append(mod.join(base, "commands", *name.split(":")) + ".md")
+    for base in bases:
+        for path in context.fs.files_below(mod.join(base, "skills"), SKILL_SCAN):
+            if mod.basename(path) != "SKILL.md" or path in out:
+                continue
+            text = context.fs.script_text(path, SKILL_MAX_BYTES)
+            if text is not None and front_matter_name(text) == name:
+                out.append(path)
+    return out
+
+
+_BANG_INLINE = re.compile(r"!`([^`\n]+)`")
+_BANG_BLOCK = re.compile(r"^```!\s*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_HOOK_COMMAND = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]*)?command:[ \t]*(?P<value>.*?)[ \t]*$")
+_BLOCK_SCALAR = re.compile(r"[|>][-+]?\d*")
+
+
+def _yaml_scalar(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        inner = value[1:-1]
+        return inner.replace('\\"', '"') if value[0] == '"' else inner.replace("''", "'")
+    return value.split(" #", 1)[0]
+
+
+def _hook_commands(front: str) -> list[str]:
+    """The ``command:`` values in the front matter's ``hooks:`` (plain, quoted, or a block
+    scalar ``|`` / ``>`` with the lines indented below it)."""
+    lines = front.splitlines()
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        match = _HOOK_COMMAND.match(line)
+        if match is None:
+            continue
+        value = match["value"]
+        if not _BLOCK_SCALAR.fullmatch(value):
+            out.append(_yaml_scalar(value))
+            continue
+        depth = len(match["indent"])
+        block = []
+        for below in lines[i + 1 :]:
+            if below.strip() and len(below) - len(below.lstrip()) <= depth:
+                break
+            block.append(below.strip())
+        out.append(("\n" if value.startswith("|") else " ").join(block).strip())
+    return out
+
+
+def skill_commands(text: str, args: str) -> list[str]:
+    """The shell commands Claude Code runs when the Skill tool loads ``text`` (a SKILL.md or a
+    command file), as observed on 2.1.330: each ``!`cmd``` and each ```` ```! ```` block of the
+    body, with ``$ARGUMENTS`` replaced by the call's ``args`` (the CLI substitutes before it runs
+    them, so the arguments are shell text), and the ``command:`` of each hook in the front
+    matter. No PreToolUse hook sees any of them."""
+    body, front = text.lstrip("\ufeff"), ""
+    if body.startswith("---"):
+        end = body.find("\n---", 3)
+        if end != -1:
+            front, body = body[3:end], body[end + 4 :]
+    found = [m.group(1) for m in _BANG_INLINE.finditer(body)]
+    found += [m.group(1) for m in _BANG_BLOCK.finditer(body)]
+    found = [c.replace("$ARGUMENTS", args) for c in found]
+    if "hooks" in front:
+        found += _hook_commands(front)
+    return [c for c in found if c.strip()]
+
+
+def loaded_commands(payload: HookPayload, context: Context) -> list[str]:
+    """The commands the skill or command file this call loads runs, each once, in order."""
+    name, args = skill_call(payload)
+    commands: list[str] = []
+    for path in skill_files(name, context):
+        text = context.fs.script_text(path, SKILL_MAX_BYTES)
+        if text is not None:
+            commands += skill_commands(text, args)
+    return list(dict.fromkeys(commands))
