@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harden_support import Project, make_project
+from harden_support import Project, make_project, parse_answer
 
 from orchestrator_boundary.skills import skill_commands
 
@@ -115,3 +115,13 @@ def test_a_skill_is_judged_by_what_it_runs(
 )  # fmt: skip
 def test_skill_commands(text: str, args: str, commands: list[str]) -> None:
     assert skill_commands(text, args) == commands
+
+
+def test_the_reason_names_the_skill_and_its_line(project: Project) -> None:
+    answer, _ = project.call(project.payload(*_skill("argy", "hello")), env=ENFORCE)
+    reason = (parse_answer(answer) or {})["hookSpecificOutput"]["permissionDecisionReason"]
+    assert (
+        "the main agent may not change files itself: the skill 'argy' runs "
+        "`echo hello > notes.txt`; that writes notes.txt, which is not in "
+        "orchestrator.write_allow + bash.allow_write."
+    ) in reason, reason

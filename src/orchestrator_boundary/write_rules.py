@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from orchestrator_boundary import scope
 from orchestrator_boundary.paths import ROOT_ITSELF, Located
 from orchestrator_boundary.profiles import main_label
+from orchestrator_boundary.skills import skill_call
 from orchestrator_boundary.suggest import delegate_hint
-from orchestrator_boundary.targets import Call, Target
+from orchestrator_boundary.targets import SKILL_CLASS, Call, Target
 from orchestrator_boundary.violation import Code, Violation
 
 
@@ -127,6 +128,15 @@ def _scoped(located: Located, patterns: Sequence[str], insensitive: bool) -> sco
     return allowed or matches[0][1]
 
 
+def _ran(call: Call, command: str) -> str:
+    """How a message names the command that writes: as it is, or as a skill's line (the model
+    sent no command: the skill it loaded runs it, ADR 0053)."""
+    if call.classification is SKILL_CLASS:
+        name = skill_call(call.payload)[0]
+        return f"the skill {name!r} runs `{command}`; that"
+    return f"`{command}`"
+
+
 def _orchestrator_write(call: Call, located: Located, command: str) -> Violation | None:
     if not command and claude_session_file(call, located):
         return None
@@ -137,7 +147,7 @@ def _orchestrator_write(call: Call, located: Located, command: str) -> Violation
     shown = located.display
     where = shown + ("" if located.inside else f" ({located.problem})")
     tool = call.payload.tool_name
-    what = f"`{command}` writes {where}" if command else f"this {tool} changes {where}"
+    what = f"{_ran(call, command)} writes {where}" if command else f"this {tool} changes {where}"
     return Violation(
         Code.BASH_WRITE if command else Code.ORCHESTRATOR_WRITE,
         rule,
@@ -167,7 +177,7 @@ def _subagent_write(call: Call, located: Located, command: str) -> Violation | N
         if match.excluded_by
         else (located.problem or "no pattern covers it")
     )
-    what = f"`{command}` writes" if command else f"this {call.payload.tool_name} changes"
+    what = f"{_ran(call, command)} writes" if command else f"this {call.payload.tool_name} changes"
     return Violation(
         Code.SCOPE_VIOLATION,
         rule,
