@@ -1,9 +1,11 @@
-"""The main agent's own session files: the plan file and the auto-memory (ADR 0053, issue 14).
+"""The main agent's own session files: plan, auto-memory, workflow scripts (ADR 0053, #14).
 
 Claude Code 2.1.330 tells the main agent to write them with its file tools (observed offline
 with the pinned CLI): in plan mode "Write your final plan to the plan file (the only file you
 can edit)" at ``CONFIG/plans/NAME.md``; with auto-memory "write to it directly with the Write
-tool" at ``CONFIG/projects/PROJECT/memory/``. Denying them broke plan mode in enforce and made
+tool" at ``CONFIG/projects/PROJECT/memory/``; the Workflow tool's result "Edit this file with
+Write/Edit and re-invoke Workflow" for ``CONFIG/projects/PROJECT/SESSION/workflows/scripts/
+NAME.js``. Denying them broke plan mode in enforce and made
 every memory note a violation in warn. Allowed: Markdown files directly in those folders, found
 from the payload's ``transcript_path``, as resolved; nothing else moves.
 """
@@ -21,6 +23,8 @@ from orchestrator_boundary.write_rules import session_folders
 
 ENFORCE = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
 PROJ = "-tmp-proj"
+SID = "sess-1"  # harden_support's session_id
+WF = f".claude/projects/{PROJ}/{SID}/workflows/scripts"
 W, E = "Write", "Edit"
 
 
@@ -30,6 +34,7 @@ def project(tmp_path: Path) -> Project:
     (p.home / ".claude" / "plans").mkdir()
     (p.home / ".claude" / "projects" / PROJ / "memory").mkdir(parents=True)
     (p.home / ".claude" / "projects" / "-other" / "memory").mkdir(parents=True)
+    (p.home / ".claude" / "projects" / PROJ / SID / "workflows" / "scripts").mkdir(parents=True)
     return p
 
 
@@ -48,6 +53,10 @@ TABLE: list[tuple[str, str, str, bool, str, str | None]] = [
     ("memory-write", W, f".claude/projects/{PROJ}/memory/user-prefers-tabs.md", False, "none",
      None),
     ("memory-index", E, f".claude/projects/{PROJ}/memory/MEMORY.md", False, "none", None),
+    ("workflow-script-edit", E, f"{WF}/review-wf_83a8.js", False, "none", None),
+    ("workflow-script-not-js", W, f"{WF}/run.sh", False, "deny", "ORCHESTRATOR_WRITE"),
+    ("other-sessions-workflow", W, f".claude/projects/{PROJ}/other/workflows/scripts/a.js",
+     False, "deny", "ORCHESTRATOR_WRITE"),
     # nothing more than that
     ("plan-subfolder", W, ".claude/plans/x/y.md", False, "deny", "ORCHESTRATOR_WRITE"),
     ("plan-not-markdown", W, ".claude/plans/run.sh", False, "deny", "ORCHESTRATOR_WRITE"),
@@ -110,19 +119,27 @@ def test_a_plan_file_that_links_out_is_judged_where_it_lands(project: Project) -
     assert (rec["decision"], rec["code"]) == ("deny", "ORCHESTRATOR_WRITE")
 
 
+H = "/h/.claude"
+HOME_FOLDERS = ((f"{H}/plans", ".md"), (f"{H}/projects/-p/memory", ".md"))
+
+
 @pytest.mark.parametrize(
-    ("transcript", "folders"),
+    ("transcript", "session", "folders"),
     [
-        ("/h/.claude/projects/-p/s.jsonl", ("/h/.claude/plans", "/h/.claude/projects/-p/memory")),
-        ("/c/projects/-p/s.jsonl", ("/c/plans", "/c/projects/-p/memory")),  # CLAUDE_CONFIG_DIR
-        ("/h/.claude/other/-p/s.jsonl", ()),
-        ("s.jsonl", ()),
-        ("", ()),
-        ("/h/.claude/projects/s.jsonl", ()),
+        (f"{H}/projects/-p/s.jsonl", "s", (*HOME_FOLDERS, (f"{H}/projects/-p/s/workflows/scripts",
+                                                          ".js"))),
+        ("/c/projects/-p/s.jsonl", "", (("/c/plans", ".md"), ("/c/projects/-p/memory", ".md"))),
+        (f"{H}/projects/-p/s.jsonl", "../x", HOME_FOLDERS),
+        (f"{H}/projects/-p/s.jsonl", "..", HOME_FOLDERS),
+        (f"{H}/other/-p/s.jsonl", "s", ()),
+        ("s.jsonl", "s", ()),
+        ("", "s", ()),
+        (f"{H}/projects/s.jsonl", "s", ()),
     ],
-    ids=["home", "config-dir", "not-projects", "relative", "empty", "no-project-folder"],
-)
+    ids=["home", "config-dir-no-session", "session-with-slash", "session-dotdot", "not-projects",
+         "relative", "empty", "no-project-folder"],
+)  # fmt: skip
 def test_session_folders_come_from_the_transcript_path(
-    transcript: str, folders: tuple[str, ...]
+    transcript: str, session: str, folders: tuple[tuple[str, str], ...]
 ) -> None:
-    assert session_folders(transcript, windows=False) == folders
+    assert session_folders(transcript, session, windows=False) == folders

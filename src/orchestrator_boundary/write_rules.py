@@ -3,13 +3,14 @@ config is broken. ADR 0002, 0004, 0005.
 
 The main agent writes only what ``[orchestrator] write_allow`` (and for Bash
 ``[bash] allow_write``) covers, and with its file tools the files Claude Code keeps for the
-session and tells it to write there: the plan file in plan mode and the project's auto-memory
-(``claude_session_file``, ADR 0053). A subagent writes only inside its profile's
-``write_scope``, else inside the project root, plus ``[subagents] write_outside_root`` either
-way. Within a scope an exclusion beats an inclusion (``scope``). A file in a worktree Claude
-Code made (``.claude/worktrees/NAME/``: EnterWorktree, an Agent with ``isolation: "worktree"``)
-is the same project file on another branch: the patterns also read it relative to that
-worktree, and an exclusion on either reading still wins (ADR 0053).
+session and tells it to write there: the plan file in plan mode, the project's auto-memory and
+the Workflow tool's script (``claude_session_file``, ADR 0053). A subagent writes only inside
+its profile's ``write_scope``, else inside the project root, plus ``[subagents]
+write_outside_root`` either way. Within a scope an exclusion beats an inclusion (``scope``).
+
+A file in a worktree Claude Code made (``.claude/worktrees/NAME/``: EnterWorktree, an Agent
+with ``isolation: "worktree"``) is the same project file on another branch: the patterns also
+read it relative to that worktree, and an exclusion on either reading still wins (ADR 0053).
 """
 
 from __future__ import annotations
@@ -51,13 +52,21 @@ def broken_config(call: Call, target: Target) -> Violation | None:
     return config_blocks(call, target.located.display, target.command)
 
 
-def session_folders(transcript_path: str, windows: bool) -> tuple[str, ...]:
+def session_folders(
+    transcript_path: str, session_id: str, windows: bool
+) -> tuple[tuple[str, str], ...]:
     """The folders Claude Code 2.1.330 keeps for the session and tells the main agent to write
-    with its file tools, found from the payload's ``transcript_path``
-    (``CONFIG/projects/PROJECT/SESSION.jsonl``): ``CONFIG/plans`` (plan mode: "Write your final
-    plan to the plan file (the only file you can edit)") and ``CONFIG/projects/PROJECT/memory``
-    (auto-memory: "write to it directly with the Write tool"). Empty when the path is not
-    shaped so."""
+    with its file tools, each with the suffix of the files it holds there, found from the
+    payload's ``transcript_path`` (``CONFIG/projects/PROJECT/SESSION.jsonl``):
+
+    - ``CONFIG/plans``, ``.md``: plan mode, "Write your final plan to the plan file (the only
+      file you can edit)";
+    - ``CONFIG/projects/PROJECT/memory``, ``.md``: auto-memory, "write to it directly with the
+      Write tool";
+    - ``CONFIG/projects/PROJECT/SESSION/workflows/scripts``, ``.js``: the Workflow tool's
+      persisted script, "Edit this file with Write/Edit and re-invoke Workflow".
+
+    Empty when the path is not shaped so."""
     mod = ntpath if windows else posixpath
     if not transcript_path or "\x00" in transcript_path or not mod.isabs(transcript_path):
         return ()
@@ -65,27 +74,33 @@ def session_folders(transcript_path: str, windows: bool) -> tuple[str, ...]:
     projects = mod.dirname(project)
     if mod.basename(projects) != "projects" or not mod.basename(project):
         return ()
-    return (mod.join(mod.dirname(projects), "plans"), mod.join(project, "memory"))
+    out: tuple[tuple[str, str], ...] = (
+        (mod.join(mod.dirname(projects), "plans"), ".md"),
+        (mod.join(project, "memory"), ".md"),
+    )
+    if session_id and session_id.strip(". ") and not any(c in session_id for c in "/\\\x00:"):
+        out += ((mod.join(project, session_id, "workflows", "scripts"), ".js"),)
+    return out
 
 
 def claude_session_file(call: Call, located: Located) -> bool:
-    """``located`` is a Markdown file directly in one of the session's folders, on every
-    reading, as resolved: the folder is not a link into the project (or renamed elsewhere),
-    and the file is not a link out of it. Only these files: nothing runs them."""
+    """``located`` is a file of the right kind directly in one of the session's folders, on
+    every reading, as resolved: the folder is not a link into the project (or to a folder of
+    another name), and the file is not a link out of it."""
     if located.inside or not located.absolutes:
         return False
     windows = call.context.fs.windows
     mod = ntpath if windows else posixpath
-    for folder in session_folders(call.payload.transcript_path, windows):
+    payload = call.payload
+    for folder, suffix in session_folders(payload.transcript_path, payload.session_id, windows):
         try:
             real = call.context.fs.realpath(folder)
         except (OSError, ValueError):
             continue
-        tail = ("plans",) if folder.endswith("plans") else ("memory",)
-        if mod.basename(real) not in tail:  # a link to a folder named otherwise
+        if mod.basename(real) != mod.basename(folder):  # a link to a folder named otherwise
             continue
         if all(
-            mod.dirname(a) == real and a.lower().endswith(".md") and mod.basename(a) != ".md"
+            mod.dirname(a) == real and a.lower().endswith(suffix) and mod.basename(a) != suffix
             for a in located.absolutes
         ):
             return True
