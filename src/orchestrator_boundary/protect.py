@@ -299,6 +299,9 @@ def hit(
             label = env_label(a.rpartition("/")[2])
             if label is not None:
                 return Protected(absolute, False, label)
+        if a.endswith("/" + MCP_FILE) and a.startswith(protected.env_below):  # a nested .mcp.json
+            shown = f"{MCP_FILE} of a folder below the root (a session started there reads it)"
+            return Protected(absolute, False, shown)
         if "/.claude/" in a and a.startswith(protected.env_below):  # a nested .claude folder
             label = nested_claude_label(a)
             if label is not None:
@@ -318,10 +321,10 @@ def protected_reason(display: str, entry: Protected) -> str:
     or a description (``the audit trail``, ``a folder holding .claude/settings.json``)."""
     label, end = entry.label, "no agent may change it."
     shown = display.replace("\\", "/").rstrip("/")
-    if label == MCP_FILE:
+    if label.partition(" ")[0] == MCP_FILE:
         return (
-            f"{display} names the project's MCP servers, programs Claude Code starts without "
-            f"asking the boundary, so {end}"
+            f"{display} names MCP servers, programs that Claude Code starts without asking "
+            f"the boundary, so {end}"
         )
     folder = label.partition(" ")[0]
     if folder.rstrip("/").endswith(_CODE_FOLDERS):  # .claude/skills/, ~/.claude/commands/...

@@ -42,6 +42,9 @@ ATTACKS = [
     write("project MCP servers", "{root}/.mcp.json"),
     write("project MCP servers, orchestrator", "{root}/.mcp.json", caller="orchestrator"),
     bash("MCP servers by sed", "sed -i s/old/new/ .mcp.json"),
+    # a session started in a worktree or a subfolder reads the .mcp.json there
+    write("worktree MCP servers", "{root}/.claude/worktrees/w1/.mcp.json"),
+    write("subfolder MCP servers", "{root}/src/.mcp.json", caller="orchestrator"),
 ]
 
 
@@ -54,8 +57,8 @@ def test_skills_and_commands_are_protected(arena: Arena, attack: Attack, route: 
 def test_the_reason_says_why_the_mcp_file_is_protected(arena: Arena) -> None:
     got = arena.run(arena.payload("Write", {"file_path": "{root}/.mcp.json"}), "hook", ENFORCE)
     assert (
-        ".mcp.json names the project's MCP servers, programs Claude Code starts without asking "
-        "the boundary, so no agent may change it."
+        ".mcp.json names MCP servers, programs that Claude Code starts without asking the "
+        "boundary, so no agent may change it."
     ) in got.stdout, got
 
 
@@ -80,7 +83,7 @@ def test_the_reason_says_why_a_skill_is_protected(arena: Arena) -> None:
         ".claude/skills.md",
         "docs/claude/skills/x.md",
         ".mcp.json.example",
-        "docs/.mcp.json",
+        "docs/mcp.json",
     ],
 )
 def test_look_alikes_stay_ordinary(arena: Arena, rel: str) -> None:
