@@ -57,7 +57,7 @@ __all__ = [
     "parse_config",
 ]
 
-DEFAULT_CONFIG_PATH = ".claude/boundary.toml"
+DEFAULT_CONFIG_PATH = ".claude/boundary.toml"  # wire.CONFIG_PATH, spelt for messages
 
 
 @frozen

@@ -60,7 +60,9 @@ def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> 
     if event is None or extra not in ([], [USER_TRAIL]):
         return None
     if extra and not environ.get(AUDIT_ENV):
-        root = environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        root = environ.get(wire.PROJECT_DIR_ENV) or os.getcwd()
+        home = environ.get(wire.HOME_ENV) or environ.get(wire.USERPROFILE_ENV)
+        root = wire.configured_above(os.path.abspath(root), home) or root  # ADR 0054
         environ[AUDIT_ENV] = user_trail(root, environ)
     return event
 

@@ -52,6 +52,7 @@ HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.j
 # + per-user audit trails; .claude/plugins: installed plugins (installed_plugins.json, their
 # hooks and mods, which can answer a tool call before ours) and the marketplaces they come from
 HOME_DIRS = (".claude/agents", ".claude/orchestrator-boundary", ".claude/plugins", *CODE_DIRS)
+ABOVE_CONFIG = ".claude/boundary.toml of a folder above the project"
 MANAGED_DIRS = (
     "/etc/claude-code",
     "/Library/Application Support/ClaudeCode",
@@ -112,6 +113,8 @@ def protected_set(
     for managed in MANAGED_DIRS:
         entries.append(Protected(managed, True, "managed settings"))
     add(config_file, False, "the boundary config")
+    for path in configs_above(root):
+        add(path, False, ABOVE_CONFIG)
     add(audit_file, False, "the audit trail")
     entries.append(Protected(audit_file + ".", False, "the audit trail", prefix=True))
     # its hidden siblings wherever [audit] path puts it: -lock, -head, -spool-*, -partial-*
@@ -126,6 +129,18 @@ def protected_set(
     with contextlib.suppress(OSError, ValueError):
         env_roots.append(fs.realpath(root))
     return index(tuple(entries), fs.case_insensitive(root), env_roots)
+
+
+def configs_above(root: str) -> list[str]:
+    """``.claude/boundary.toml`` in every folder above ``root``: one there would be taken as
+    the config of a session started there or below, in place of the project's
+    (``wire.configured_above``, ADR 0054)."""
+    out: list[str] = []
+    below, folder = root, posixpath.dirname(root)
+    while folder and folder != below:
+        out.append(posixpath.join(folder, ".claude/boundary.toml"))
+        below, folder = folder, posixpath.dirname(folder)
+    return out
 
 
 # What the hook needs to run, as the shell found it (``setups.runtime_paths``):

@@ -314,6 +314,12 @@ class SetupCache:
             )
         root, root_expires = self.fs_fact(("root", root), functools.partial(FS.realpath, root))
         home = home_of(environ.get(wire.HOME_ENV), environ.get(wire.USERPROFILE_ENV))
+        # a session started below the project runs only user-scope and managed hooks: they
+        # judge by the project's config (ADR 0054)
+        above, _ = self.fs_fact(
+            ("project", root, home), functools.partial(wire.configured_above, root, home)
+        )
+        root = above or root
         cfg_file = config_file or config_path(root, environ)
         compiled_dir = evaluator_dir(environ) if self.compiled else None
         loaded, rules = self.config(cfg_file, home, compiled_dir)

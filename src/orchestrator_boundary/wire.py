@@ -90,6 +90,29 @@ DECISION_ENV = (
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 IMPORT_ROOT = os.path.dirname(PACKAGE_DIR)  # src/ in a checkout, site-packages when installed
 
+CONFIG_PATH = os.path.join(".claude", "boundary.toml")  # the project's config, from its root
+
+
+def configured_above(folder: str, home: str | None) -> str | None:
+    """The nearest folder at or above ``folder`` with ``.claude/boundary.toml``, the home
+    folder excepted (its ``.claude`` is the user's Claude folder); None when there is none.
+
+    Claude Code reads a project's ``.claude/settings.json`` only in the folder a session starts
+    in, so a session started in ``src/`` runs only user-scope and managed hooks, with
+    ``CLAUDE_PROJECT_DIR`` naming ``src/``. Those hooks, and the commands a person runs, take
+    the project from here, as git finds ``.git`` (ADRs 0046, 0054)."""
+    home_real = os.path.realpath(home) if home else None
+    current = folder
+    while True:
+        if os.path.isfile(os.path.join(current, CONFIG_PATH)) and (
+            os.path.realpath(current) != home_real
+        ):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
 
 def pack(fields: list[bytes]) -> bytes:
     return b"".join(b"%d:%s" % (len(f), f) for f in fields)
