@@ -5,7 +5,7 @@ started in ``src/`` of a guarded project runs only the user-scope and managed ho
 ``CLAUDE_PROJECT_DIR`` naming ``src/``. Those hooks take the nearest folder above with
 ``.claude/boundary.toml`` (never the home folder) as the project, as the CLI does (ADR 0046).
 Here through the real hook entry point; under the real CLI in
-``tests/e2e/test_start_folder_e2e.py``.
+``tests/e2e/test_subfolder_session_e2e.py``.
 """
 
 from __future__ import annotations
