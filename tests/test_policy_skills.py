@@ -125,3 +125,15 @@ def test_the_reason_names_the_skill_and_its_line(project: Project) -> None:
         "`echo hello > notes.txt`; that writes notes.txt, which is not in "
         "orchestrator.write_allow + bash.allow_write."
     ) in reason, reason
+
+
+def test_a_skill_in_claude_config_dir_is_judged_too(project: Project, tmp_path: Path) -> None:
+    """``$CLAUDE_CONFIG_DIR`` moves the user's skills out of ``~/.claude``; the skill Claude
+    Code loads from there is found and judged."""
+    config_dir = tmp_path / "claude-config"
+    skill = config_dir / "skills/elsewhere/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("!`echo $ARGUMENTS > notes.txt`\n")
+    env = {**ENFORCE, "CLAUDE_CONFIG_DIR": str(config_dir)}
+    _, rec = project.call(project.payload(*_skill("elsewhere", "hi")), env=env)
+    assert (rec["decision"], rec["code"], rec["tool_class"]) == ("deny", "BASH_WRITE", "execute")

@@ -24,6 +24,8 @@ class Context:
     # the agent types defined in .claude/agents/*.md (project, user): what a hint may name
     agent_types: frozenset[str] = frozenset()
     ledger: Ledger | None = None  # the state the contract rules read (per call; ADR 27)
+    # $CLAUDE_CONFIG_DIR when set: the user's Claude folder in place of ~/.claude
+    claude_config_dir: str | None = None
 
     @property
     def protected(self) -> ProtectedSet:

@@ -314,8 +314,7 @@ class SetupCache:
             )
         root, root_expires = self.fs_fact(("root", root), functools.partial(FS.realpath, root))
         home = home_of(environ.get(wire.HOME_ENV), environ.get(wire.USERPROFILE_ENV))
-        # a session started below the project runs only user-scope and managed hooks: they
-        # judge by the project's config (ADR 0054)
+        # a session started below the project is judged by its config (ADR 0054)
         above, _ = self.fs_fact(
             ("project", root, home), functools.partial(wire.configured_above, root, home)
         )
@@ -328,7 +327,10 @@ class SetupCache:
         bypass = bypass_requested(environ)
         make = functools.partial(self.protected, root, home, cfg_file, audit_file, environ)
         agents, agents_expire = self.agent_types(root, home, environ)
-        context = Context(root, FS, home, problem, Deferred(make, self.clock), agents)
+        context = Context(
+            root, FS, home, problem, Deferred(make, self.clock), agents,
+            claude_config_dir=_config_dir(home, root, environ),
+        )  # fmt: skip
         made = Setup(
             root, rules.config, rules, problem, phase, source, bypass, home, cfg_file,
             audit_file, context,

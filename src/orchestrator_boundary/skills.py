@@ -38,15 +38,18 @@ def skill_call(payload: HookPayload) -> tuple[str, str]:
 
 
 def skill_files(name: str, context: Context) -> list[str]:
-    """The files a skill or command called ``name`` may be loaded from: the project's and the
-    user's ``.claude/skills/NAME/SKILL.md`` (or a SKILL.md whose front matter names it) and
-    ``.claude/commands/NAME.md`` (``a:b`` is ``commands/a/b.md``). Plugin skills live in the
+    """The files a skill or command called ``name`` may be loaded from, in the project's
+    ``.claude`` and the user's Claude folder (``$CLAUDE_CONFIG_DIR``, else ``~/.claude``):
+    ``skills/NAME/SKILL.md`` (or a SKILL.md whose front matter names it) and
+    ``commands/NAME.md`` (``a:b`` is ``commands/a/b.md``). Plugin skills live in the
     protected plugins folder and are not read."""
     if not name or any(bad in name for bad in ("\x00", "/", "\\", "..")):
         return []
     mod = ntpath if context.fs.windows else posixpath
     bases = [mod.join(context.root, ".claude")]
-    if context.home:
+    if context.claude_config_dir:
+        bases.append(context.claude_config_dir)
+    elif context.home:
         bases.append(mod.join(context.home, ".claude"))
     out: list[str] = []
     for base in bases:
