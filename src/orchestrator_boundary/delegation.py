@@ -15,7 +15,12 @@ The grammar, strictly:
   "Scope: the login flow" is an error, not a pattern that matches nothing); at most 32.
 - Each key appears at most once. A line that starts with a key in another case (``intent:``,
   ``SCOPE :``) is an error, not prose: a contract that silently did not apply would be wider
-  than its author meant.
+  than its author meant. So is a line that reads as a key once look-alikes are undone
+  (NFKC, format characters such as zero-width spaces dropped, Greek and Cyrillic letters
+  that look Latin, other colons) or once indentation and Markdown around it are taken away
+  (``  Intent:``, ``- Scope:``, ``**Intent:**``, ``> Scope:``, ``## Scope:``): ADR 0050.
+- Lines are split at ``\n`` only (``\r\n`` too): a line separator Claude Code does not show as
+  one (U+2028, U+0085, a form feed) stays inside its line.
 Anything else in the prompt is free text.
 
 The effective scope is a list of pattern sets that must all cover a path: the agent type's
@@ -39,6 +44,37 @@ INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
 MAX_SCOPE_PATTERNS = 32
 MAX_PATTERN_CHARS = 512
 _KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
+# A line that reads as a key to a person: after ``_bare``, the key in any case, maybe inside
+# emphasis or code marks, then a colon.
+_LOOKS_LIKE_KEY = re.compile(r"(?i)(intent|scope)[ \t*_`]*:")
+# What a line may start with before a key that a person still reads as the key: indentation,
+# Markdown list, quote, heading, emphasis and code marks, a list number.
+_DECORATION = re.compile(r"(?:[\s>#*+_`~|-]|\d{1,3}[.)])*")
+# Letters and colons that look like those of the keys (the key check only: NFKC maps
+# full-width and mathematical forms already).
+_LOOK_ALIKES = str.maketrans(
+    {
+        **dict.fromkeys("\u0399\u0406\u04c0\u0131\u0456\u0269", "i"),
+        **dict.fromkeys("\u039d\u043f", "n"),
+        **dict.fromkeys("\u03a4\u0422\u03c4\u0442", "t"),
+        **dict.fromkeys("\u0395\u0415\u0435\u03b5", "e"),
+        **dict.fromkeys("\u0405\u0455", "s"),
+        **dict.fromkeys("\u0421\u0441\u03f2\u03f9", "c"),
+        **dict.fromkeys("\u039f\u041e\u03bf\u043e\u0585", "o"),
+        **dict.fromkeys("\u03a1\u0420\u03c1\u0440", "p"),
+        **dict.fromkeys("\u2236\ua789\u02f8\u0589\u05c3\u1361", ":"),
+    }
+)
+
+
+def _bare(line: str) -> str:
+    """``line`` as a person reads its start: NFKC, without format characters (zero-width
+    spaces, direction marks), look-alike letters made Latin, decoration taken away."""
+    text = unicodedata.normalize("NFKC", line[:200])
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf").translate(_LOOK_ALIKES)
+    return text[_DECORATION.match(text).end() :]  # type: ignore[union-attr]
+
+
 _QUOTES = frozenset("`\"'")
 BUILT_IN_TYPES = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup", "fork")
 DEFAULT_TYPE = "general-purpose"  # what the CLI starts when subagent_type is omitted
@@ -95,14 +131,20 @@ def parse_directives(prompt: str) -> Directives:
     """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
     intent: str | None = None
     patterns: tuple[str, ...] | None = None
-    for n, line in enumerate(prompt.splitlines(), 1):
+    for n, line in enumerate(prompt.split("\n"), 1):
+        line = line.removesuffix("\r")
         m = _KEY_LINE.match(line)
-        if m is None:
-            continue
-        key = INTENT_KEY if m.group(1).lower() == "intent" else SCOPE_KEY
-        if not line.startswith(key + ":"):
-            found = line[: m.end()]
-            return Directives(error=DirectiveError(n, key, f"write {key + ':'!r}, not {found!r}"))
+        if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
+            looks = _LOOKS_LIKE_KEY.match(_bare(line))
+            if looks is None:
+                continue  # prose
+            key = INTENT_KEY if looks.group(1).lower() == "intent" else SCOPE_KEY
+            found = line.strip()[:40]
+            problem = (
+                f"write {key + ':'!r} plainly at the start of a line of its own, not {found!r}"
+            )
+            return Directives(error=DirectiveError(n, key, problem))
+        key = INTENT_KEY if m.group(1) == "Intent" else SCOPE_KEY
         text = line[m.end() :].strip(" \t")
         if key == INTENT_KEY:
             if intent is not None:
