@@ -161,9 +161,12 @@ def test_counts_and_stop_blocks(store: Store) -> None:
 def test_stop_and_session_end_clean(store: Store) -> None:
     store.note_running("s", "a1", "one")
     store.saw("s", "a1", "f", "x", wrote=True)
+    store.saw("s", "a1", "g", "y", wrote=False)
     store.take_lease("s", "f", "a1", "one")
     store.stopped("s", "a1")
-    assert (store.seen("s", "a1", "f"), store.lease("s", "f")) == (None, None)
+    # what it read goes; what it wrote stays until the session ends (ADR 0050)
+    assert (store.seen("s", "a1", "g"), store.lease("s", "f")) == (None, None)
+    assert store.seen("s", "a1", "f") == Seen("x", True)
     store.record_launch("s", "toolu_1", LAUNCH, "fix it")
     store.count("s", "a1", ["write"])
     store.end_session("s")
