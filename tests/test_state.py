@@ -78,15 +78,17 @@ def test_the_file_sits_under_the_trails_protected_prefix(store: Store) -> None:
     ("linked", "meta", "expected"),
     [
         (True, None, _expected()),
-        (False, META, _expected()),
+        (False, META, Delegation("a1", "toolu_1", "fix it", "coder", "fix", SCOPE, 1, None, False)),
         (True, META, _expected()),
         (False, None, UnknownDelegation("a1", "no Agent call names it and its meta.json was not found")),
-        (True, {**META, "toolUseId": "toolu_9"}, UnknownDelegation(
-            "a1", "the Agent call toolu_1 launched it, but its meta.json names toolu_9")),
+        # the link wins: a meta.json that names another call is not read (ADR 0050)
+        (True, {**META, "toolUseId": "toolu_9", "parentAgentId": "a0"}, _expected()),
+        (True, {}, _expected()),
         (False, {**META, "parentAgentId": "a0"}, UnknownDelegation(
             "a1", "its meta.json names parent 'a0', the Agent call None")),
     ],
-    ids=["post-first", "meta-first", "both-agree", "neither", "disagree", "parent-mismatch"],
+    ids=["post-first", "meta-first", "both-agree", "neither", "disagree", "meta-emptied",
+         "parent-mismatch"],
 )  # fmt: skip
 def test_a_delegation_is_found_from_claude_codes_records(
     store: Store, linked: bool, meta: dict[str, object] | None, expected: object

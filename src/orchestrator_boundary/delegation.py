@@ -103,6 +103,7 @@ class Delegation:
     scope: EffectiveScope
     depth: int  # 1: started by the main agent
     parent: str | None  # the agent id of the subagent that delegated; None: the main agent
+    linked: bool = True  # False: found from its meta.json alone, not yet pinned (ADR 0050)
 
     def audit(self) -> dict[str, object]:
         return {
@@ -184,15 +185,15 @@ def resolve(
     """A subagent's record from what Claude Code's own records say, whatever order its hooks
     fired in. ``linked``: the Agent call's ``tool_use_id`` its PostToolUse named for this
     agent (``tool_response.agentId``); ``meta``: ``agent-<id>.meta.json``; ``launch``: what
-    the Agent call's PreToolUse stored for that ``tool_use_id``. Where they disagree, or
-    nothing names the Agent call, the record is unknown with the reason: never a guess."""
+    the Agent call's PreToolUse stored for that ``tool_use_id``. A link, once there, is the
+    record: the meta.json (a file the subagent may rewrite) is no longer read (ADR 0050).
+    Where they disagree otherwise, or nothing names the Agent call, the record is unknown
+    with the reason: never a guess."""
+    if linked:
+        meta = None
     meta_id = meta.get("toolUseId") if meta is not None else None
     if meta is not None and not isinstance(meta_id, str):
         return UnknownDelegation(agent_id, "its meta.json names no toolUseId")
-    if linked and meta_id and linked != meta_id:
-        return UnknownDelegation(
-            agent_id, f"the Agent call {linked} launched it, but its meta.json names {meta_id}"
-        )
     tool_use_id = linked or (meta_id if isinstance(meta_id, str) else None)
     if not tool_use_id:
         return UnknownDelegation(agent_id, "no Agent call names it and its meta.json was not found")
@@ -232,6 +233,7 @@ def resolve(
         scope_sets,
         depth if isinstance(depth, int) else 0,
         parent if isinstance(parent, str) else None,
+        bool(linked),
     )
 
 

@@ -62,9 +62,8 @@ class StoreLedger:
         self.unavailable = False  # a read could not reach the store (for the audit line)
 
     def key(self, located: Located) -> str:
-        """The state's name for a file: one per file whatever its spelling (``./a``,
-        ``a/../a`` and links are resolved by ``locate``; case is folded on a disk that
-        ignores it: ADR 0050)."""
+        """The state's name for a file whatever its spelling (``locate`` resolves ``./a``,
+        ``a/../a``, links; case is folded on a disk that ignores it: ADR 0050)."""
         return fold(located.display, self.insensitive)
 
     def record(self) -> Record | None:
@@ -72,10 +71,11 @@ class StoreLedger:
         if not agent_id:
             return None
         if self._record is None:
+            import orchestrator_boundary.state_claims as claims  # loaded with the store
+
             meta = read_meta(self.payload.transcript_path, agent_id)
-            self._record = self.store.delegation(
-                self.session, agent_id, self.payload.agent_type, meta
-            )
+            kind = self.payload.agent_type
+            self._record = claims.record(self.store, self.session, agent_id, kind, meta)
         return self._record
 
     def _note(self, got: Any) -> Any:

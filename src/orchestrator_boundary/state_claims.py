@@ -6,11 +6,28 @@ links). Shell side, on ``state.Store``'s own transactions."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 
-from orchestrator_boundary.delegation import UNAVAILABLE, Lease, Unavailable
+from orchestrator_boundary.delegation import UNAVAILABLE, Delegation, Lease, Record, Unavailable
 from orchestrator_boundary.state import LEASE_TTL_S, Store, _bound
 
 OTHERS = 64  # files another agent holds or wrote, compared by identity with a hard link
+
+
+def record(
+    store: Store,
+    session: str,
+    agent_id: str,
+    agent_type: str | None,
+    meta: Mapping[str, object] | None,
+) -> Record:
+    """The subagent's record (``Store.delegation``); one its meta.json alone named is pinned
+    as its link at once, so a meta.json rewritten later (by the subagent itself) cannot move
+    it to another Agent call's contract or shed it (ADR 0050)."""
+    found = store.delegation(session, agent_id, agent_type, meta)
+    if isinstance(found, Delegation) and not found.linked:
+        store.link(session, agent_id, found.tool_use_id, found.description)
+    return found
 
 
 def unseen_write(

@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,6 +56,7 @@ class Session:
         self.sid = f"s{next(_ids)}-{os.getpid()}"
         self.transcript = arena.home / ".claude" / "projects" / "p" / f"{self.sid}.jsonl"
         (self.transcript.parent / self.sid / "subagents").mkdir(parents=True, exist_ok=True)
+        self.launched: dict[str, str] = {}
 
     def payload(
         self, event: str, tool: str, tool_input: dict[str, Any], agent: str | None, **kw: Any
@@ -74,17 +76,25 @@ class Session:
             data.update(agent_id=agent, agent_type="coder")
         return data
 
-    def launch(self, agent: str, prompt: str = "Do it.\nIntent: fix") -> Answer:
+    def launch(
+        self, agent: str, prompt: str = "Do it.\nIntent: fix", *, background: bool = True
+    ) -> Answer:
+        """An Agent call; in the background its PostToolUse names the subagent at once, in
+        the foreground only its meta.json does while it runs."""
         agent_input = {"description": f"work {agent}", "prompt": prompt, "subagent_type": "coder"}
         pre = self.payload("PreToolUse", "Agent", agent_input, None)
         got = self.arena.run(pre, self.route)
-        resp = {"status": "async_launched", "agentId": agent}
-        post = {**pre, "hook_event_name": "PostToolUse", "tool_response": resp}
-        self.arena.run(post, self.route, event="PostToolUse")
+        if background:
+            resp = {"status": "async_launched", "agentId": agent}
+            post = {**pre, "hook_event_name": "PostToolUse", "tool_response": resp}
+            self.arena.run(post, self.route, event="PostToolUse")
         meta = {"agentType": "coder", "toolUseId": pre["tool_use_id"], "spawnDepth": 1}
-        meta_file = self.transcript.parent / self.sid / "subagents" / f"agent-{agent}.meta.json"
-        meta_file.write_text(json.dumps(meta))
+        self.meta(agent).write_text(json.dumps(meta))
+        self.launched[agent] = pre["tool_use_id"]
         return got
+
+    def meta(self, agent: str) -> Path:
+        return self.transcript.parent / self.sid / "subagents" / f"agent-{agent}.meta.json"
 
     def call(self, agent: str | None, tool: str, tool_input: dict[str, Any]) -> Answer:
         return self.arena.run(self.payload("PreToolUse", tool, tool_input, agent), self.route)
@@ -241,3 +251,31 @@ def test_a_contract_line_in_disguise_is_refused_not_ignored(
     got = Session(leased, route).launch("d", prompt)
     assert (got.decision, got.code) == ("deny", "DELEGATION_INVALID"), got
     assert "plainly at the start of a line" in got.stdout
+
+
+TAMPERED = [
+    ({"agentType": "coder", "toolUseId": "WIDE", "spawnDepth": 1}, "another-calls-contract"),
+    ({"agentType": "coder", "spawnDepth": 1}, "no-tool-use-id"),
+    ({"agentType": "coder", "toolUseId": "NARROW", "parentAgentId": "x"}, "another-parent"),
+    ({}, "emptied"),
+]
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize("background", [True, False], ids=["background", "foreground"])
+@pytest.mark.parametrize(("meta"), [pytest.param(m, id=i) for m, i in TAMPERED])
+def test_a_subagent_cannot_shed_its_contract_by_rewriting_its_meta_file(
+    leased: Arena, meta: dict[str, Any], background: bool, route: str
+) -> None:
+    """Its own meta.json (beside the session transcript) is a file the subagent may be able
+    to write: its contract, once found, stays (ADR 0050)."""
+    s = Session(leased, route)
+    s.launch("wide", "Do anything.")
+    s.launch("narrow", background=background)
+    outside = {"file_path": "{root}/billing.py", "content": "x"}
+    assert s.call("narrow", "Write", outside).code == "DELEGATION_SCOPE"
+    ids = {"WIDE": s.launched["wide"], "NARROW": s.launched["narrow"]}
+    s.meta("narrow").write_text(json.dumps({k: ids.get(v, v) for k, v in meta.items()}))
+    got = s.call("narrow", "Write", outside)
+    assert (got.decision, got.code) == ("deny", "DELEGATION_SCOPE"), got
+    assert (got.record or {}).get("delegation", {}).get("tool_use_id") == s.launched["narrow"]
