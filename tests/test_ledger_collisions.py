@@ -247,3 +247,17 @@ def test_a_state_file_that_is_not_a_regular_file_is_unavailable(
     assert store.saw("s", "a", "f", "x", wrote=True) is False
     assert claim_lease(store, "s", "f", "a", "a") is UNAVAILABLE
     assert not (tmp_path / "elsewhere.sqlite3").exists()
+
+
+def test_a_flood_of_reads_never_evicts_another_agents_write(
+    trail: str, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """b reads more files than the store keeps rows: a's write is still there to tell b."""
+    import orchestrator_boundary.state as state
+
+    monkeypatch.setattr(state, "MAX_ROWS", 10)
+    f = _at(root, "src/f.py")
+    _wrote(trail, root, "a", f)
+    for n in range(30):
+        _read(trail, root, "b", _at(root, f"src/r{n}.py"))
+    assert _ledger(trail, root, "b").unseen_write(f) == "subagent a wrote src/f.py"

@@ -384,8 +384,8 @@ class Store:
 
 
 def _bound(c: sqlite3.Connection, table: str) -> int:
-    """Keep a table at most ``MAX_ROWS`` rows, dropping the oldest; how many went. Counted
-    only when the rowid span says it may be over (two index lookups, not a scan)."""
+    """Keep a table at most ``MAX_ROWS`` rows, dropping the oldest (in ``seen``, reads before
+    writes: ADR 0050); how many went. Counted only when the rowid span says it may be over."""
     lo, hi = c.execute(f"SELECT MIN(rowid), MAX(rowid) FROM {table}").fetchone()  # noqa: S608
     if lo is None or hi - lo < MAX_ROWS:
         return 0
@@ -394,7 +394,7 @@ def _bound(c: sqlite3.Connection, table: str) -> int:
         return 0
     c.execute(
         f"DELETE FROM {table} WHERE rowid IN "  # noqa: S608 - ours
-        f"(SELECT rowid FROM {table} ORDER BY ts LIMIT ?)",
+        f"(SELECT rowid FROM {table} ORDER BY {'wrote, ' if table == 'seen' else ''}ts LIMIT ?)",
         (n - MAX_ROWS,),
     )
     return int(n - MAX_ROWS)
