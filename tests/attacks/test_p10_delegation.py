@@ -222,7 +222,12 @@ MCP_OUTSIDE = [
 @pytest.mark.parametrize("route", route_params())
 @pytest.mark.parametrize(
     ("tool", "tool_input", "code"),
-    [pytest.param(*case, id=f"{case[1].get('path', 'move')}") for case in MCP_OUTSIDE],
+    [
+        pytest.param(*case, id=name)
+        for case, name in zip(
+            MCP_OUTSIDE, ["write-outside", "move-outside", "write-inside", "relative"], strict=True
+        )
+    ],
 )
 def test_an_mcp_write_stays_inside_the_delegation(
     leased: Arena, tool: str, tool_input: dict[str, Any], code: str | None, route: str
