@@ -37,8 +37,10 @@ class FakeLedger:
         seen: Seen | Unavailable | None = None,
         current: str | None = "now",
         lease: Lease | None = None,
+        unseen: str = "",
     ) -> None:
         self._record, self._seen, self._current, self._lease = record, seen, current, lease
+        self._unseen = unseen
 
     def record(self) -> Record | None:
         return self._record
@@ -51,6 +53,9 @@ class FakeLedger:
 
     def last_writer(self, located: Located) -> str:
         return "subagent a2"
+
+    def unseen_write(self, located: Located) -> str:
+        return self._unseen
 
     def lease(self, located: Located) -> Lease | Unavailable | None:
         return self._lease

@@ -99,6 +99,9 @@ def test_warn_leases_are_recorded(project: Path, env: dict) -> None:
     (project / "src" / "auth").mkdir(parents=True)
     (project / "src" / "auth" / "f.py").write_text("x")
     run_hook(_write(project, "a1", "src/auth/f.py", "PostToolUse"), env, "PostToolUse")
+    read = _p(project, "PostToolUse", "Read", {"file_path": str(project / "src/auth/f.py")},
+              agent_id="a2", agent_type="coder", tool_use_id="r-a2", tool_response={})  # fmt: skip
+    run_hook(read, env, "PostToolUse")  # a2 has read a1's change: not a stale write
     _, out, _ = run_hook(_write(project, "a2", "src/auth/f.py"), env)
     assert out is None  # warn: not blocked
     last = _audit(project)[-1]

@@ -40,7 +40,9 @@ DRIVER = textwrap.dedent(
     KINDS = [
         (None, "Write", {"file_path": root + "/docs/a.md", "content": "x"}, "none", "none"),
         (None, "Write", {"file_path": root + "/src/a.py", "content": "x"}, "deny", "block"),
-        ("coder", "Edit", {"file_path": root + "/src/a.py", "old_string": "a", "new_string": "b"}, "none", "none"),
+        # each worker's subagent edits a file of its own: two subagents editing one file they
+        # never read after the other's write are told (STALE_FILE, ADR 0050)
+        ("coder", "Edit", {"file_path": root + "/src/a%02d.py" % worker, "old_string": "a", "new_string": "b"}, "none", "none"),
         ("coder", "Write", {"file_path": root + "/src/secrets/k", "content": "x"}, "deny", "block"),
         ("coder", "Write", {"file_path": root + "/.claude/settings.json", "content": "x"}, "deny", "block"),
         (None, "Read", {"file_path": root + "/src/a.py"}, "none", "none"),

@@ -78,15 +78,17 @@ def test_the_file_sits_under_the_trails_protected_prefix(store: Store) -> None:
     ("linked", "meta", "expected"),
     [
         (True, None, _expected()),
-        (False, META, _expected()),
+        (False, META, Delegation("a1", "toolu_1", "fix it", "coder", "fix", SCOPE, 1, None, False)),
         (True, META, _expected()),
         (False, None, UnknownDelegation("a1", "no Agent call names it and its meta.json was not found")),
-        (True, {**META, "toolUseId": "toolu_9"}, UnknownDelegation(
-            "a1", "the Agent call toolu_1 launched it, but its meta.json names toolu_9")),
+        # the link wins: a meta.json that names another call is not read (ADR 0050)
+        (True, {**META, "toolUseId": "toolu_9", "parentAgentId": "a0"}, _expected()),
+        (True, {}, _expected()),
         (False, {**META, "parentAgentId": "a0"}, UnknownDelegation(
             "a1", "its meta.json names parent 'a0', the Agent call None")),
     ],
-    ids=["post-first", "meta-first", "both-agree", "neither", "disagree", "parent-mismatch"],
+    ids=["post-first", "meta-first", "both-agree", "neither", "disagree", "meta-emptied",
+         "parent-mismatch"],
 )  # fmt: skip
 def test_a_delegation_is_found_from_claude_codes_records(
     store: Store, linked: bool, meta: dict[str, object] | None, expected: object
@@ -161,9 +163,12 @@ def test_counts_and_stop_blocks(store: Store) -> None:
 def test_stop_and_session_end_clean(store: Store) -> None:
     store.note_running("s", "a1", "one")
     store.saw("s", "a1", "f", "x", wrote=True)
+    store.saw("s", "a1", "g", "y", wrote=False)
     store.take_lease("s", "f", "a1", "one")
     store.stopped("s", "a1")
-    assert (store.seen("s", "a1", "f"), store.lease("s", "f")) == (None, None)
+    # what it read goes; what it wrote stays until the session ends (ADR 0050)
+    assert (store.seen("s", "a1", "g"), store.lease("s", "f")) == (None, None)
+    assert store.seen("s", "a1", "f") == Seen("x", True)
     store.record_launch("s", "toolu_1", LAUNCH, "fix it")
     store.count("s", "a1", ["write"])
     store.end_session("s")

@@ -10,6 +10,7 @@ only: afterwards the call itself has changed the file.
 from __future__ import annotations
 
 from orchestrator_boundary.targets import Call, Target
+from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.violation import Code, Violation
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -44,13 +45,30 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     a violation decides). Only a write, and only with the delegation state: without it (in
     ``check`` and ``replay``) none of them has anything to read."""
     ledger = call.context.ledger
-    if ledger is None or not target.write:
+    if ledger is None or not (target.write or _named_argument(call, target)):
         return None
     for rule in TARGET_RULES:
         found = rule(call, target, ledger)
         if found is not None:
             return found
     return None
+
+
+_NAMED: list[tuple[object, frozenset[str]]] = []  # the last unknown-tool call's path arguments
+
+
+def _named_argument(call: Call, target: Target) -> bool:
+    """An unknown tool's (an MCP server's) path argument, located: it may write there, so the
+    contract judges it like a write (ADR 0050). Its loose strings are the guard's only."""
+    if call.classification.tool_class is not ToolClass.UNKNOWN or not target.located.absolutes:
+        return False
+    payload = call.payload
+    if not _NAMED or _NAMED[0][0] is not payload:
+        from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
+
+        paths = arguments(payload.tool_input, call.context.home).paths
+        _NAMED[:] = [(payload, frozenset(paths))]
+    return target.located.raw in _NAMED[0][1]
 
 
 def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | None:
@@ -96,6 +114,13 @@ def stale_file(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     import orchestrator_boundary.delegation as delegation
 
     seen = ledger.seen(target.located)
+    if seen is None:  # never read or written by this agent: did another agent write it?
+        written = ledger.unseen_write(target.located)
+        if not written:
+            return None
+        import orchestrator_boundary.contracts as contracts
+
+        return _violation(contracts.unseen_change(target.located.display, written), target.command)
     if not isinstance(seen, delegation.Seen):
         return None
     import orchestrator_boundary.contracts as contracts

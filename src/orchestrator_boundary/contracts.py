@@ -275,6 +275,21 @@ def stale_file(path: str, known: str | None, current: str | None, by: str = "") 
     )
 
 
+def unseen_change(path: str, written: str) -> Breach:
+    """A write to a file (or a folder holding a file) another agent wrote in this session,
+    which this agent has not read since: a blind overwrite of that change (ADR 0050).
+    ``written``: "subagent X wrote src/a.py"."""
+    return Breach(
+        STALE_FILE,
+        "delegation.stale",
+        f"{written} in this session, and this agent has not read it since: this write to "
+        f"{path} would overwrite that change unseen.",
+        f"Read it again ({written.rpartition(' wrote ')[2]}) and make the change on its "
+        "current content.",
+        path,
+    )
+
+
 def file_leased(path: str, holder: Lease | None, me: str, mode: str) -> tuple[Breach | None, str]:
     """(a breach in ``enforce``, an advisory in ``warn``) when another running subagent holds
     ``path``."""

@@ -1,22 +1,7 @@
 """Delegation contracts: what an Agent call says its subagent may change. ADR 0027.
 
-Pure. An Agent call's prompt may carry two directive lines:
-
-    Intent: login-fix
-    Scope: src/auth/**, tests/auth/test_login.py
-
-The grammar, strictly:
-- A directive is a whole line that starts, at its first character, with ``Intent:`` or
-  ``Scope:`` (exactly that case). Spaces and tabs around the value are ignored.
-- ``Intent:`` holds one intent id (``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, compared exactly with
-  the keys of ``[intents]``) and nothing else.
-- ``Scope:`` holds patterns separated by commas, in ``write_scope``'s syntax (``scope``); at
-  least one is not an exclusion; none is empty, quoted, back-ticked or holds a space (a prose
-  "Scope: the login flow" is an error, not a pattern that matches nothing); at most 32.
-- Each key appears at most once. A line that starts with a key in another case (``intent:``,
-  ``SCOPE :``) is an error, not prose: a contract that silently did not apply would be wider
-  than its author meant.
-Anything else in the prompt is free text.
+Pure. An Agent call's prompt may carry the directive lines ``Intent:`` and ``Scope:``; their
+grammar is ``directives``'s (named here too, where the contract rules find them).
 
 The effective scope is a list of pattern sets that must all cover a path: the agent type's
 ``write_scope``, the intent's ``owned_scope``, the ``Scope:`` line and, for a nested
@@ -25,102 +10,20 @@ delegation, every set of its parent's. A delegation can therefore only narrow.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
 from orchestrator_boundary import scope
-from orchestrator_boundary.contracts_config import INTENT_ID
+from orchestrator_boundary.directives import NO_DIRECTIVES as NO_DIRECTIVES
+from orchestrator_boundary.directives import DirectiveError as DirectiveError
+from orchestrator_boundary.directives import Directives as Directives
+from orchestrator_boundary.directives import parse_directives as parse_directives
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.values import transient
 
-INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
-MAX_SCOPE_PATTERNS = 32
-MAX_PATTERN_CHARS = 512
-_KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
-_QUOTES = frozenset("`\"'")
 BUILT_IN_TYPES = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup", "fork")
 DEFAULT_TYPE = "general-purpose"  # what the CLI starts when subagent_type is omitted
-
-
-@transient
-class DirectiveError:
-    line: int  # 1-based line of the prompt
-    key: str  # "Intent" or "Scope"
-    problem: str
-
-    def __str__(self) -> str:
-        return f"prompt line {self.line} ({self.key}:): {self.problem}"
-
-
-@transient
-class Directives:
-    intent: str | None = None
-    scope: tuple[str, ...] | None = None  # the Scope: line's patterns
-    error: DirectiveError | None = None
-
-
-NO_DIRECTIVES = Directives()
-
-
-def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
-    items = [item.strip() for item in text.split(",")]
-    if not text or any(not item for item in items):
-        return DirectiveError(line, SCOPE_KEY, "an empty pattern (write `Scope: a/**, b.py`)")
-    if len(items) > MAX_SCOPE_PATTERNS:
-        return DirectiveError(line, SCOPE_KEY, f"more than {MAX_SCOPE_PATTERNS} patterns")
-    for item in items:
-        if _QUOTES.intersection(item):
-            return DirectiveError(line, SCOPE_KEY, f"{item!r}: write patterns bare, unquoted")
-        if any(c.isspace() for c in item):
-            return DirectiveError(
-                line,
-                SCOPE_KEY,
-                f"{item[:60]!r} holds a space: list patterns, not prose ('?' "
-                "matches a space in a file name)",
-            )
-        if len(item) > MAX_PATTERN_CHARS:
-            return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")
-        try:
-            scope.validate([item])
-        except scope.PatternError as exc:
-            return DirectiveError(line, SCOPE_KEY, str(exc))
-    if all(item.startswith("!") for item in items):
-        return DirectiveError(line, SCOPE_KEY, "only exclusions: name what the agent may change")
-    return tuple(items)
-
-
-def parse_directives(prompt: str) -> Directives:
-    """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
-    intent: str | None = None
-    patterns: tuple[str, ...] | None = None
-    for n, line in enumerate(prompt.splitlines(), 1):
-        m = _KEY_LINE.match(line)
-        if m is None:
-            continue
-        key = INTENT_KEY if m.group(1).lower() == "intent" else SCOPE_KEY
-        if not line.startswith(key + ":"):
-            found = line[: m.end()]
-            return Directives(error=DirectiveError(n, key, f"write {key + ':'!r}, not {found!r}"))
-        text = line[m.end() :].strip(" \t")
-        if key == INTENT_KEY:
-            if intent is not None:
-                return Directives(error=DirectiveError(n, key, "a second Intent: line"))
-            if not INTENT_ID.fullmatch(text):
-                problem = f"{text[:80]!r} is not one intent id"
-                return Directives(error=DirectiveError(n, key, problem))
-            intent = text
-        else:
-            if patterns is not None:
-                return Directives(error=DirectiveError(n, key, "a second Scope: line"))
-            parsed = _scope_patterns(text, n)
-            if isinstance(parsed, DirectiveError):
-                return Directives(error=parsed)
-            patterns = parsed
-    if intent is None and patterns is None:
-        return NO_DIRECTIVES
-    return Directives(intent, patterns)
 
 
 def type_key(name: str) -> str:
@@ -200,6 +103,7 @@ class Delegation:
     scope: EffectiveScope
     depth: int  # 1: started by the main agent
     parent: str | None  # the agent id of the subagent that delegated; None: the main agent
+    linked: bool = True  # False: found from its meta.json alone, not yet pinned (ADR 0050)
 
     def audit(self) -> dict[str, object]:
         return {
@@ -281,15 +185,15 @@ def resolve(
     """A subagent's record from what Claude Code's own records say, whatever order its hooks
     fired in. ``linked``: the Agent call's ``tool_use_id`` its PostToolUse named for this
     agent (``tool_response.agentId``); ``meta``: ``agent-<id>.meta.json``; ``launch``: what
-    the Agent call's PreToolUse stored for that ``tool_use_id``. Where they disagree, or
-    nothing names the Agent call, the record is unknown with the reason: never a guess."""
+    the Agent call's PreToolUse stored for that ``tool_use_id``. A link, once there, is the
+    record: the meta.json (a file the subagent may rewrite) is no longer read (ADR 0050).
+    Where they disagree otherwise, or nothing names the Agent call, the record is unknown
+    with the reason: never a guess."""
+    if linked:
+        meta = None
     meta_id = meta.get("toolUseId") if meta is not None else None
     if meta is not None and not isinstance(meta_id, str):
         return UnknownDelegation(agent_id, "its meta.json names no toolUseId")
-    if linked and meta_id and linked != meta_id:
-        return UnknownDelegation(
-            agent_id, f"the Agent call {linked} launched it, but its meta.json names {meta_id}"
-        )
     tool_use_id = linked or (meta_id if isinstance(meta_id, str) else None)
     if not tool_use_id:
         return UnknownDelegation(agent_id, "no Agent call names it and its meta.json was not found")
@@ -329,6 +233,7 @@ def resolve(
         scope_sets,
         depth if isinstance(depth, int) else 0,
         parent if isinstance(parent, str) else None,
+        bool(linked),
     )
 
 
@@ -379,5 +284,10 @@ class Ledger(Protocol):
     def last_writer(self, located: Located) -> str:
         """Who last wrote it, as a label ("" when unknown)."""
 
+    def unseen_write(self, located: Located) -> str:
+        """Another agent's write there (or in it, for a folder) that this agent has not read
+        or written since and that is still there, as "subagent X wrote src/a.py"; "": none."""
+
     def lease(self, located: Located) -> Lease | Unavailable | None:
-        """The running subagent that holds it."""
+        """The running subagent that holds it (or a file in it). Before a subagent's write,
+        the shell's answer also claims a free file for it (ADR 0050)."""

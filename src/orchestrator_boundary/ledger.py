@@ -13,12 +13,15 @@ import os
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 
+from orchestrator_boundary import ledger_files as files
 from orchestrator_boundary.contract_tables import MAIN, Contracts, profile_of
-from orchestrator_boundary.fs import open_regular, read_regular, sha256_of
-from orchestrator_boundary.paths import Located, locate
+from orchestrator_boundary.fs import sha256_of
+from orchestrator_boundary.ledger_files import read_meta as read_meta
+from orchestrator_boundary.paths import Located, fold, locate
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.setups import Setup
+from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.verdict import POST, PRE, Decision, Verdict
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -28,6 +31,7 @@ if TYPE_CHECKING:  # the contract rules and the delegation records are imported 
 
     from orchestrator_boundary.contracts import Breach, Launch
     from orchestrator_boundary.delegation import Lease, Record, Seen, Unavailable
+    from orchestrator_boundary.paths import FileSystem
     from orchestrator_boundary.state import Store
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
@@ -36,46 +40,42 @@ AGENT_TOOLS = frozenset({"Agent", "Task"})
 LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
 
 
-def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
-    """``agent-<id>.meta.json`` beside the session transcript (``transcript_path`` without
-    ``.jsonl``, then ``subagents/``), or None when absent, unreadable or not a JSON object."""
-    if not transcript_path.endswith(".jsonl") or not _safe_id(agent_id):
-        return None
-    folder = os.path.join(transcript_path[: -len(".jsonl")], "subagents")
-    path = os.path.join(folder, f"agent-{agent_id}.meta.json")
-    raw = read_regular(path, 65536)  # not a FIFO or device an agent put there: no hang
-    try:
-        data = json.loads(raw) if raw is not None else None
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _safe_id(agent_id: str) -> bool:
-    return 0 < len(agent_id) <= 64 and all(c.isalnum() or c in "-_" for c in agent_id)
-
-
 class StoreLedger:
     """One call's view of the state store (``contracts.Ledger``). The store is opened on
     first use: a call that asks nothing of it (an orchestrator's Read) never imports
     ``state`` and ``sqlite3`` (ADR 0030)."""
 
-    def __init__(self, audit_file: str, payload: HookPayload) -> None:
-        self.audit_file, self.payload = audit_file, payload
+    def __init__(
+        self,
+        audit_file: str,
+        payload: HookPayload,
+        insensitive: bool = False,
+        leases: str = "off",
+        root: str = "",
+        fs: FileSystem | None = None,
+    ) -> None:
+        self.audit_file, self.payload, self.root, self.fs = audit_file, payload, root, fs
         self.session = payload.session_id or "-"
         self.agent = payload.agent_id or MAIN
+        self.insensitive, self.leases = insensitive, leases
         self._record: Record | None = None
         self.unavailable = False  # a read could not reach the store (for the audit line)
+
+    def key(self, located: Located) -> str:
+        """The state's name for a file whatever its spelling (``locate`` resolves ``./a``,
+        ``a/../a``, links; case is folded on a disk that ignores it: ADR 0050)."""
+        return fold(located.display, self.insensitive)
 
     def record(self) -> Record | None:
         agent_id = self.payload.agent_id
         if not agent_id:
             return None
         if self._record is None:
+            import orchestrator_boundary.state_claims as claims  # loaded with the store
+
             meta = read_meta(self.payload.transcript_path, agent_id)
-            self._record = self.store.delegation(
-                self.session, agent_id, self.payload.agent_type, meta
-            )
+            kind = self.payload.agent_type
+            self._record = claims.record(self.store, self.session, agent_id, kind, meta)
         return self._record
 
     def _note(self, got: Any) -> Any:
@@ -91,7 +91,7 @@ class StoreLedger:
 
     def seen(self, located: Located) -> Seen | Unavailable | None:
         found: Seen | Unavailable | None = self._note(
-            self.store.seen(self.session, self.agent, located.display)
+            self.store.seen(self.session, self.agent, self.key(located))
         )
         return found
 
@@ -99,16 +99,60 @@ class StoreLedger:
         return sha256_of(located.absolute) if located.absolute else None
 
     def last_writer(self, located: Located) -> str:
-        who = self.store.last_writer(self.session, located.display)
+        who = self.store.last_writer(self.session, self.key(located))
         if not isinstance(who, str) or who == self.agent:
             return ""
-        return "the main agent" if who == MAIN else f"subagent {who}"
+        return files.label(who)
+
+    def unseen_write(self, located: Located) -> str:
+        """Another agent's recorded write at ``located`` (or, for a folder, a file in it)
+        whose content is still there and which this agent has not read or written since,
+        as "subagent X wrote src/a.py"; "" when none."""
+        import orchestrator_boundary.state_claims as claims  # loaded with the store
+
+        key = self.key(located)
+        got = self._note(claims.unseen_write(self.store, self.session, self.agent, key))
+        if got is None:
+            alias = self._alias(located, leases=False)
+            return f"{files.label(alias[0])} wrote {alias[2]} (a hard link to it)" if alias else ""
+        if not isinstance(got, tuple) or located.absolute is None:
+            return ""
+        who, path = got
+        full = located.absolute + path[len(key) :] if path != key else located.absolute
+        if not os.path.lexists(full):
+            return ""  # gone since: nothing left to overwrite
+        return f"{files.label(who)} wrote {path}"
 
     def lease(self, located: Located) -> Lease | Unavailable | None:
-        found: Lease | Unavailable | None = self._note(
-            self.store.lease(self.session, located.display)
-        )
+        """The running subagent that holds ``located`` (or a file in it). Before a
+        subagent's write with leases on, asking is claiming: a free file is leased to this
+        subagent in the same transaction (ADR 0050)."""
+        import orchestrator_boundary.state_claims as claims  # loaded with the store
+
+        key = self.key(located)
+        agent_id = self.payload.agent_id
+        if agent_id and self.leases != "off" and self.payload.hook_event_name == PRE:
+            desc = getattr(self.record(), "description", "") or agent_id
+            found: Lease | Unavailable | None = self._note(
+                claims.claim_lease(self.store, self.session, key, agent_id, desc)
+            )
+        else:
+            found = self._note(self.store.lease(self.session, key))
+        if found is None:
+            alias = self._alias(located, leases=True)
+            if alias is not None:
+                from orchestrator_boundary.delegation import Lease  # loaded with the store
+
+                return Lease(alias[0], f"{alias[1] or alias[0]}, through {alias[2]}")
         return found
+
+    def _alias(self, located: Located, *, leases: bool) -> tuple[str, str, str] | None:
+        import orchestrator_boundary.state_claims as claims  # loaded with the store
+
+        def rows() -> object:
+            return claims.others(self.store, self.session, self.agent, leases=leases)
+
+        return files.alias_of(rows, self.root, located.absolute, self.fs)
 
     def audit(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -126,8 +170,15 @@ def store_for(audit_file: str) -> Store:
     return kept(Store, audit_file)
 
 
-def ledger_for(payload: HookPayload, audit_file: str) -> StoreLedger:
-    return StoreLedger(audit_file, payload)
+def ledger_for(
+    payload: HookPayload,
+    audit_file: str,
+    insensitive: bool = False,
+    leases: str = "off",
+    root: str = "",
+    fs: FileSystem | None = None,
+) -> StoreLedger:
+    return StoreLedger(audit_file, payload, insensitive, leases, root, fs)
 
 
 def _description(payload: HookPayload) -> str:
@@ -196,9 +247,9 @@ def _record_after(
         if isinstance(started, str) and started and payload.tool_use_id:
             store.link(session, started, payload.tool_use_id, _description(payload))
     if read is not None:
-        store.saw(session, agent, read.display, ledger.current(read), wrote=False)
+        store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
-        store.saw(session, agent, located.display, ledger.current(located), wrote=True)
+        store.saw(session, agent, ledger.key(located), ledger.current(located), wrote=True)
     if payload.agent_id:
         record = ledger.record()
         desc = (
@@ -210,9 +261,11 @@ def _record_after(
         if contracts.leases != "off":
             for located in written:
                 store.take_lease(
-                    session, located.display, payload.agent_id, desc or payload.agent_id
+                    session, ledger.key(located), payload.agent_id, desc or payload.agent_id
                 )
-        store.count(session, payload.agent_id, [payload.tool_name, *(["write"] if written else [])])
+        # a write deliverable is a change in the project (not /dev/null, not a file in /tmp)
+        changed = any(located.inside for located in written)
+        store.count(session, payload.agent_id, [payload.tool_name, *(["write"] if changed else [])])
 
 
 def lifecycle(
@@ -274,7 +327,9 @@ class ToolCall:
 
     def __init__(self, payload: HookPayload, s: Setup) -> None:
         self.payload, self.s = payload, s
-        self.view = ledger_for(payload, s.audit_file)
+        insensitive = s.context.fs.case_insensitive(s.root)
+        leases, fs = s.rules.contracts.leases, s.context.fs
+        self.view = ledger_for(payload, s.audit_file, insensitive, leases, s.root, fs)
 
     def _located(self, raw: str) -> Located:
         root = self.s.root
@@ -286,8 +341,10 @@ class ToolCall:
         extra: dict[str, Any] = {}
         if p.hook_event_name == PRE:
             before(contracts, p, self.view, denied=verdict.decision is Decision.DENY)
-            if contracts.leases == "warn" and p.agent_id:
-                extra = self._leased(verdict.assessment.paths, p.agent_id)
+            if contracts.leases == "warn" and p.agent_id and verdict.decision is not Decision.DENY:
+                unknown = verdict.assessment.classification.tool_class is ToolClass.UNKNOWN
+                paths = [x.display for x in self._named(p)] if unknown else verdict.assessment.paths
+                extra = self._leased(paths, p.agent_id)
         elif p.hook_event_name == POST:
             raw = p.tool_input.get("file_path")
             read = (
@@ -298,19 +355,27 @@ class ToolCall:
             written = [
                 self._located(t["path"]) for t in trace or () if isinstance(t.get("path"), str)
             ]
+            if verdict.assessment.classification.tool_class is ToolClass.UNKNOWN:
+                written += self._named(p)  # an MCP tool's path arguments: it may have written
             after(contracts, p, self.view, read, written)
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}
 
+    def _named(self, p: HookPayload) -> list[Located]:
+        """The absolute path arguments of an unknown tool's input (``tool_args``)."""
+        return [self._located(raw) for raw in files.named_paths(p.tool_input, self.s.context.home)]
+
     def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
         """``leases = "warn"``: the files this call would write that another running subagent
-        holds, for the audit line (FILE_LEASED in ``enforce``)."""
+        holds, for the audit line (FILE_LEASED in ``enforce``); the free ones are claimed."""
         from orchestrator_boundary.delegation import Lease  # loaded with the store
 
         held = {}
         for path in paths[:16]:
-            holder = self.view.store.lease(self.view.session, path)
+            if not path or path == "?":
+                continue
+            holder = self.view.lease(self._located(path))
             if isinstance(holder, Lease) and holder.agent_id != me:
                 held[path] = f"{holder.description} ({holder.agent_id})"
         return {"leased_to": held} if held else {}
@@ -318,33 +383,6 @@ class ToolCall:
 
 def contracts_call(payload: HookPayload, s: Setup) -> ToolCall:
     return ToolCall(payload, s)
-
-
-SUMMARY_TAIL_BYTES = 4 * 1024 * 1024  # the Stop summary reads at most this much of the trail
-
-
-def _tail_records(path: str) -> list[dict[str, Any]]:
-    """The audit records in the last ``SUMMARY_TAIL_BYTES`` of the trail (a long session's
-    first lines may be cut: the summary says what the tail holds)."""
-    try:
-        with open_regular(path) as fh:
-            size = fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, size - SUMMARY_TAIL_BYTES))
-            data = fh.read(SUMMARY_TAIL_BYTES)
-    except OSError:
-        return []
-    lines = data.split(b"\n")
-    if size > SUMMARY_TAIL_BYTES:
-        lines = lines[1:]  # a line cut in the middle
-    out = []
-    for line in lines:
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict):
-            out.append(rec)
-    return out
 
 
 def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
@@ -355,7 +393,7 @@ def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]
             return "", {}
         from orchestrator_boundary.session_summary import summary  # only at Stop, when asked
 
-        text = summary(_tail_records(s.audit_file), payload.session_id)
+        text = summary(files.tail_records(s.audit_file), payload.session_id)
         return (json.dumps({"systemMessage": text}), {"summary": True}) if text else ("", {})
     return lifecycle(
         s.rules.contracts, payload, ledger_for(payload, s.audit_file), s.phase, s.bypass

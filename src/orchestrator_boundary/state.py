@@ -97,7 +97,9 @@ class Store:
                 self.close()
         if self._conn is None:
             os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
-            fresh = not os.path.exists(self.path)
+            fresh = not os.path.lexists(self.path)
+            if os.path.islink(self.path) or not (fresh or os.path.isfile(self.path)):
+                raise OSError(f"{self.path}: a link, a FIFO, not a regular file (ADR 0050)")
             conn = sqlite3.connect(
                 self.path, timeout=STEP_MS / 1000, isolation_level=None, check_same_thread=False
             )
@@ -125,11 +127,9 @@ class Store:
             self._conn = None
 
     def _begin(self, conn: sqlite3.Connection) -> None:
-        """BEGIN IMMEDIATE, retried every few milliseconds for at most ``BUSY_MS`` (SQLite's
-        own busy handler backs off to sleeps of 25 ms and more, far longer than a lock is
-        held here)."""
-        deadline = time.monotonic() + BUSY_MS / 1000
-        delay = 0.0005
+        """BEGIN IMMEDIATE, retried every few milliseconds for at most ``BUSY_MS`` (SQLite's own
+        busy handler sleeps 25 ms and more, far longer than a lock is held here)."""
+        deadline, delay = time.monotonic() + BUSY_MS / 1000, 0.0005
         while True:
             try:
                 conn.execute("BEGIN IMMEDIATE")
@@ -365,13 +365,13 @@ class Store:
     # ---- cleaning ----
 
     def stopped(self, session: str, agent_id: str) -> bool:
-        """SubagentStop (not blocked): its leases go, it no longer runs; what it saw goes too
-        (an agent id is never reused)."""
+        """SubagentStop (not blocked): its leases go, it no longer runs, what it read goes;
+        what it wrote stays until the session ends (ADR 0050)."""
         key = (session, agent_id)
         return self._write(
             lambda c: (
                 c.execute("DELETE FROM leases WHERE session = ? AND agent_id = ?", key),
-                c.execute("DELETE FROM seen WHERE session = ? AND agent = ?", key),
+                c.execute("DELETE FROM seen WHERE session = ? AND agent = ? AND wrote = 0", key),
                 c.execute("UPDATE agents SET running = 0 WHERE session = ? AND agent_id = ?", key),
             )
         )
@@ -384,8 +384,8 @@ class Store:
 
 
 def _bound(c: sqlite3.Connection, table: str) -> int:
-    """Keep a table at most ``MAX_ROWS`` rows, dropping the oldest; how many went. Counted
-    only when the rowid span says it may be over (two index lookups, not a scan)."""
+    """Keep a table at most ``MAX_ROWS`` rows, dropping the oldest (in ``seen``, reads before
+    writes: ADR 0050); how many went. Counted only when the rowid span says it may be over."""
     lo, hi = c.execute(f"SELECT MIN(rowid), MAX(rowid) FROM {table}").fetchone()  # noqa: S608
     if lo is None or hi - lo < MAX_ROWS:
         return 0
@@ -394,7 +394,7 @@ def _bound(c: sqlite3.Connection, table: str) -> int:
         return 0
     c.execute(
         f"DELETE FROM {table} WHERE rowid IN "  # noqa: S608 - ours
-        f"(SELECT rowid FROM {table} ORDER BY ts LIMIT ?)",
+        f"(SELECT rowid FROM {table} ORDER BY {'wrote, ' if table == 'seen' else ''}ts LIMIT ?)",
         (n - MAX_ROWS,),
     )
     return int(n - MAX_ROWS)

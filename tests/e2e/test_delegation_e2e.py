@@ -231,6 +231,40 @@ def test_two_background_subagents_on_the_same_file(harness: Harness) -> None:
     assert target.read_text(encoding="utf-8") == "one\n"
 
 
+def test_with_leases_off_the_second_subagent_is_told_it_never_read_the_file(
+    harness: Harness,
+) -> None:
+    """ADR 0050: leases off (the default), the second subagent's blind Bash overwrite of a
+    file the first one wrote is STALE_FILE; after a Read it may write."""
+    config = CONFIG.replace('leases = "enforce"', 'leases = "off"')
+    project = harness.project(HOOKS, agents=[CODER], boundary_toml=config)
+    target = project.path("src/auth/both.py")
+    run = harness.run(
+        project,
+        {
+            "main": [
+                [
+                    agent_call("one", "Intent: login-fix", background=True),
+                    agent_call("two", "Intent: login-fix", background=True),
+                ],
+                Text(),
+            ],
+            "one": [write(target, "one\n"), Text()],
+            "two": [
+                bash("sleep 3"),
+                bash(f"echo two > {target}"),
+                Call("Read", {"file_path": str(target)}),
+                bash(f"echo two >> {target}"),
+                Text(),
+            ],
+        },
+    )
+    reason = denied(run, "two", 1, "STALE_FILE")
+    assert "has not read it since" in reason
+    allowed(run, "two", 3)
+    assert target.read_text(encoding="utf-8") == "one\ntwo\n"
+
+
 def test_a_coder_that_stops_without_writing_is_sent_back_once(harness: Harness) -> None:
     project = _project(harness)
     run = harness.run(

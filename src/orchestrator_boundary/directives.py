@@ -1,0 +1,154 @@
+"""The directive lines of an Agent call's prompt (ADR 0027, look-alikes: ADR 0050). Pure.
+
+    Intent: login-fix
+    Scope: src/auth/**, tests/auth/test_login.py
+
+The grammar, strictly:
+- A directive is a whole line that starts, at its first character, with ``Intent:`` or
+  ``Scope:`` (exactly that case). Spaces and tabs around the value are ignored.
+- ``Intent:`` holds one intent id (``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``, compared exactly with
+  the keys of ``[intents]``) and nothing else.
+- ``Scope:`` holds patterns separated by commas, in ``write_scope``'s syntax (``scope``); at
+  least one is not an exclusion; none is empty, quoted, back-ticked or holds a space (a prose
+  "Scope: the login flow" is an error, not a pattern that matches nothing); at most 32.
+- Each key appears at most once. A line that starts with a key in another case (``intent:``,
+  ``SCOPE :``) is an error, not prose: a contract that silently did not apply would be wider
+  than its author meant. So is a line that reads as a key once look-alikes are undone
+  (NFKC, format characters such as zero-width spaces dropped, Greek and Cyrillic letters
+  that look Latin, other colons) or once indentation and Markdown around it are taken away
+  (``  Intent:``, ``- Scope:``, ``**Intent:**``, ``> Scope:``, ``## Scope:``): ADR 0050.
+- Lines are split at ``\n`` only (``\r\n`` too): a line separator Claude Code does not show as
+  one (U+2028, U+0085, a form feed) stays inside its line.
+Anything else in the prompt is free text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from orchestrator_boundary import scope
+from orchestrator_boundary.contracts_config import INTENT_ID
+from orchestrator_boundary.values import transient
+
+INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
+MAX_SCOPE_PATTERNS = 32
+MAX_PATTERN_CHARS = 512
+_KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
+# A line that reads as a key to a person: after ``_bare``, the key in any case, maybe inside
+# emphasis or code marks, then a colon.
+_LOOKS_LIKE_KEY = re.compile(r"(?i)(intent|scope)[ \t*_`]*:")
+# What a line may start with before a key that a person still reads as the key: indentation,
+# Markdown list, quote, heading, emphasis and code marks, a list number.
+_DECORATION = re.compile(r"(?:[\s>#*+_`~|-]|\d{1,3}[.)])*")
+# Letters and colons that look like those of the keys (the key check only: NFKC maps
+# full-width and mathematical forms already).
+_LOOK_ALIKES = str.maketrans(
+    {
+        **dict.fromkeys("\u0399\u0406\u04c0\u0131\u0456\u0269", "i"),
+        **dict.fromkeys("\u039d\u043f", "n"),
+        **dict.fromkeys("\u03a4\u0422\u03c4\u0442", "t"),
+        **dict.fromkeys("\u0395\u0415\u0435\u03b5", "e"),
+        **dict.fromkeys("\u0405\u0455", "s"),
+        **dict.fromkeys("\u0421\u0441\u03f2\u03f9", "c"),
+        **dict.fromkeys("\u039f\u041e\u03bf\u043e\u0585", "o"),
+        **dict.fromkeys("\u03a1\u0420\u03c1\u0440", "p"),
+        **dict.fromkeys("\u2236\ua789\u02f8\u0589\u05c3\u1361", ":"),
+    }
+)
+
+
+def _bare(line: str) -> str:
+    """``line`` as a person reads its start: NFKC, without format characters (zero-width
+    spaces, direction marks), look-alike letters made Latin, decoration taken away."""
+    text = unicodedata.normalize("NFKC", line[:200])
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf").translate(_LOOK_ALIKES)
+    return text[_DECORATION.match(text).end() :]  # type: ignore[union-attr]
+
+
+_QUOTES = frozenset("`\"'")
+
+
+@transient
+class DirectiveError:
+    line: int  # 1-based line of the prompt
+    key: str  # "Intent" or "Scope"
+    problem: str
+
+    def __str__(self) -> str:
+        return f"prompt line {self.line} ({self.key}:): {self.problem}"
+
+
+@transient
+class Directives:
+    intent: str | None = None
+    scope: tuple[str, ...] | None = None  # the Scope: line's patterns
+    error: DirectiveError | None = None
+
+
+NO_DIRECTIVES = Directives()
+
+
+def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
+    items = [item.strip() for item in text.split(",")]
+    if not text or any(not item for item in items):
+        return DirectiveError(line, SCOPE_KEY, "an empty pattern (write `Scope: a/**, b.py`)")
+    if len(items) > MAX_SCOPE_PATTERNS:
+        return DirectiveError(line, SCOPE_KEY, f"more than {MAX_SCOPE_PATTERNS} patterns")
+    for item in items:
+        if _QUOTES.intersection(item):
+            return DirectiveError(line, SCOPE_KEY, f"{item!r}: write patterns bare, unquoted")
+        if any(c.isspace() for c in item):
+            return DirectiveError(
+                line,
+                SCOPE_KEY,
+                f"{item[:60]!r} holds a space: list patterns, not prose ('?' "
+                "matches a space in a file name)",
+            )
+        if len(item) > MAX_PATTERN_CHARS:
+            return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")
+        try:
+            scope.validate([item])
+        except scope.PatternError as exc:
+            return DirectiveError(line, SCOPE_KEY, str(exc))
+    if all(item.startswith("!") for item in items):
+        return DirectiveError(line, SCOPE_KEY, "only exclusions: name what the agent may change")
+    return tuple(items)
+
+
+def parse_directives(prompt: str) -> Directives:
+    """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
+    intent: str | None = None
+    patterns: tuple[str, ...] | None = None
+    for n, line in enumerate(prompt.split("\n"), 1):
+        line = line.removesuffix("\r")
+        m = _KEY_LINE.match(line)
+        if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
+            looks = _LOOKS_LIKE_KEY.match(_bare(line))
+            if looks is None:
+                continue  # prose
+            key = INTENT_KEY if looks.group(1).lower() == "intent" else SCOPE_KEY
+            found = line.strip()[:40]
+            problem = (
+                f"write {key + ':'!r} plainly at the start of a line of its own, not {found!r}"
+            )
+            return Directives(error=DirectiveError(n, key, problem))
+        key = INTENT_KEY if m.group(1) == "Intent" else SCOPE_KEY
+        text = line[m.end() :].strip(" \t")
+        if key == INTENT_KEY:
+            if intent is not None:
+                return Directives(error=DirectiveError(n, key, "a second Intent: line"))
+            if not INTENT_ID.fullmatch(text):
+                problem = f"{text[:80]!r} is not one intent id"
+                return Directives(error=DirectiveError(n, key, problem))
+            intent = text
+        else:
+            if patterns is not None:
+                return Directives(error=DirectiveError(n, key, "a second Scope: line"))
+            parsed = _scope_patterns(text, n)
+            if isinstance(parsed, DirectiveError):
+                return Directives(error=parsed)
+            patterns = parsed
+    if intent is None and patterns is None:
+        return NO_DIRECTIVES
+    return Directives(intent, patterns)

@@ -1,0 +1,95 @@
+"""The files the delegation ledger reads beside its state (ADR 0027): a subagent's
+``meta.json``, the tail of the audit trail for the Stop summary, and another name of a file
+(a hard link) among those other agents hold or wrote (ADR 0050). Shell side, a leaf."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from orchestrator_boundary.contract_tables import MAIN
+from orchestrator_boundary.fs import open_regular, read_regular
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from orchestrator_boundary.paths import FileSystem
+
+
+def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
+    """``agent-<id>.meta.json`` beside the session transcript (``transcript_path`` without
+    ``.jsonl``, then ``subagents/``), or None when absent, unreadable or not a JSON object."""
+    if not transcript_path.endswith(".jsonl") or not _safe_id(agent_id):
+        return None
+    folder = os.path.join(transcript_path[: -len(".jsonl")], "subagents")
+    path = os.path.join(folder, f"agent-{agent_id}.meta.json")
+    raw = read_regular(path, 65536)  # not a FIFO or device an agent put there: no hang
+    try:
+        data = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _safe_id(agent_id: str) -> bool:
+    return 0 < len(agent_id) <= 64 and all(c.isalnum() or c in "-_" for c in agent_id)
+
+
+def label(agent: str) -> str:
+    return "the main agent" if agent == MAIN else f"subagent {agent}"
+
+
+def alias_of(
+    rows: Callable[[], object], root: str, absolute: str | None, fs: FileSystem | None
+) -> tuple[str, str, str] | None:
+    """(agent, description, path) of the row of ``rows()`` (``state_claims.others``: the
+    files other agents hold or wrote) whose file is ``absolute`` under another name: a hard
+    link (ADR 0050). Asked only of a file with more than one name."""
+    if fs is None or not root or absolute is None:
+        return None
+    me = fs.identity(absolute)
+    if me is None or me[2] < 2:
+        return None
+    found = rows()
+    for path, agent, desc in found if isinstance(found, list) else ():
+        other = fs.identity(path if os.path.isabs(path) else os.path.join(root, path))
+        if other is not None and other[:2] == me[:2]:
+            return agent, desc, path
+    return None
+
+
+def named_paths(tool_input: dict[str, Any], home: str | None) -> list[str]:
+    """The absolute path arguments of an unknown tool's input (``tool_args``): where an MCP
+    tool may have written."""
+    from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
+
+    return [raw for raw in arguments(tool_input, home).paths[:64] if os.path.isabs(raw)]
+
+
+SUMMARY_TAIL_BYTES = 4 * 1024 * 1024  # the Stop summary reads at most this much of the trail
+
+
+def tail_records(path: str) -> list[dict[str, Any]]:
+    """The audit records in the last ``SUMMARY_TAIL_BYTES`` of the trail (a long session's
+    first lines may be cut: the summary says what the tail holds)."""
+    try:
+        with open_regular(path) as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - SUMMARY_TAIL_BYTES))
+            data = fh.read(SUMMARY_TAIL_BYTES)
+    except OSError:
+        return []
+    lines = data.split(b"\n")
+    if size > SUMMARY_TAIL_BYTES:
+        lines = lines[1:]  # a line cut in the middle
+    out = []
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict):
+            out.append(rec)
+    return out

@@ -1,0 +1,114 @@
+"""The state store's answers about two agents and one file (ADR 0050): claiming a lease
+before a write (one transaction, so of two subagents asking at once the second is told),
+another agent's write this agent has not seen, and what other agents hold or wrote (for hard
+links). Shell side, on ``state.Store``'s own transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+
+from orchestrator_boundary.delegation import UNAVAILABLE, Delegation, Lease, Record, Unavailable
+from orchestrator_boundary.state import LEASE_TTL_S, Store, _bound
+
+OTHERS = 64  # files another agent holds or wrote, compared by identity with a hard link
+
+
+def record(
+    store: Store,
+    session: str,
+    agent_id: str,
+    agent_type: str | None,
+    meta: Mapping[str, object] | None,
+) -> Record:
+    """The subagent's record (``Store.delegation``); one its meta.json alone named is pinned
+    as its link at once, so a meta.json rewritten later (by the subagent itself) cannot move
+    it to another Agent call's contract or shed it (ADR 0050)."""
+    found = store.delegation(session, agent_id, agent_type, meta)
+    if isinstance(found, Delegation) and not found.linked:
+        store.link(session, agent_id, found.tool_use_id, found.description)
+    return found
+
+
+def unseen_write(
+    store: Store, session: str, agent: str, path: str
+) -> tuple[str, str] | Unavailable | None:
+    """(the agent, the path) of the latest write by another agent at ``path`` or below it
+    that ``agent`` has not read or written since (``UNAVAILABLE`` when unreachable)."""
+
+    def read(c: sqlite3.Connection) -> tuple[str, str] | None:
+        row = c.execute(
+            "SELECT o.agent, o.path FROM seen o WHERE o.session = ? AND o.wrote = 1 "
+            "AND o.agent != ? AND (o.path = ? OR substr(o.path, 1, ?) = ?) "
+            "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
+            "AND m.agent = ? AND m.path = o.path AND m.ts >= o.ts) "
+            "ORDER BY o.ts DESC LIMIT 1",
+            (session, agent, path, len(path) + 1, path + "/", agent),
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    return store._read(read)
+
+
+def claim_lease(
+    store: Store, session: str, path: str, agent_id: str, description: str
+) -> Lease | Unavailable | None:
+    """Before a write: the running subagent that holds ``path`` or a file below it, else
+    ``path`` is now leased to ``agent_id``: one transaction, so of two subagents asking
+    at once, the second is told (ADR 0050)."""
+    now = store.clock()
+    live = (
+        "FROM leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
+        "WHERE l.session = ? AND (l.path = ? OR substr(l.path, 1, ?) = ?) "
+        "AND l.agent_id != ? AND a.running = 1 AND l.ts > ?"
+    )
+    args = (session, path, len(path) + 1, path + "/", agent_id, now - LEASE_TTL_S)
+    upsert = (
+        "INSERT INTO leases VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, path) DO "
+        "UPDATE SET agent_id = excluded.agent_id, description = excluded.description, "
+        "ts = excluded.ts"
+    )
+    got: list[Lease] = []
+
+    def claim(c: sqlite3.Connection) -> None:
+        row = c.execute(
+            "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description) " + live,
+            args,
+        ).fetchone()
+        if row:
+            got.append(Lease(row[0], row[1] or ""))
+            return
+        c.execute(upsert, (session, path, agent_id, description, now))
+        _bound(c, "leases")
+
+    if store._pending is not None or not store._write(claim):
+        return UNAVAILABLE
+    return got[0] if got else None
+
+
+def others(
+    store: Store, session: str, agent: str, *, leases: bool
+) -> list[tuple[str, str, str]] | Unavailable:
+    """(path, agent, description) of the live leases of the other running subagents
+    (``leases``), else of the other agents' recorded writes, newest first, at most
+    ``OTHERS`` (hard links: ``ledger`` compares their files' identities)."""
+    since = store.clock() - LEASE_TTL_S
+
+    def read(c: sqlite3.Connection) -> list[tuple[str, str, str]]:
+        if not leases:
+            rows = c.execute(
+                "SELECT path, agent, '' FROM seen WHERE session = ? AND agent != ? AND "
+                "wrote = 1 ORDER BY ts DESC LIMIT ?",
+                (session, agent, OTHERS),
+            ).fetchall()
+            return [(str(p), str(a), "") for p, a, _ in rows]
+        rows = c.execute(
+            "SELECT l.path, l.agent_id, COALESCE(NULLIF(a.description, ''), l.description) "
+            "FROM leases l JOIN agents a ON a.session = l.session AND "
+            "a.agent_id = l.agent_id WHERE l.session = ? AND l.agent_id != ? AND "
+            "a.running = 1 AND l.ts > ? ORDER BY l.ts DESC LIMIT ?",
+            (session, agent, since, OTHERS),
+        ).fetchall()
+        return [(str(p), str(a), str(d or "")) for p, a, d in rows]
+
+    return store._read(read)
