@@ -135,6 +135,25 @@ def test_directives_that_do_not_parse(prompt: str, line: int, key: str, fragment
 
 
 @pytest.mark.parametrize(
+    "prompt",
+    [
+        "**Scope:** only the auth module, please.",
+        "- Scope: keep the change small",
+        "## Scope: what this task covers",
+        "1. Intent: make the login flow work again",
+        "scope: the tests only",
+        "**Intent**: fix the bug the user reported",
+        "  Scope: src/auth and its tests",
+    ],
+    ids=["bold", "list", "heading", "numbered", "lowercase", "bold-key", "indented"],
+)
+def test_a_decorated_key_before_prose_is_prose(prompt: str) -> None:
+    """An orchestrator that writes Markdown prose about the scope meant no contract: its
+    Agent call is not refused (ADR 0050). Only a value that would parse was meant as one."""
+    assert parse_directives(f"Fix the login bug.\n{prompt}\nThanks.") == parse_directives("")
+
+
+@pytest.mark.parametrize(
     ("requested", "resolved"),
     [
         (None, "general-purpose"),

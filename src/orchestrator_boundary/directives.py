@@ -16,7 +16,9 @@ The grammar, strictly:
   than its author meant. So is a line that reads as a key once look-alikes are undone
   (NFKC, format characters such as zero-width spaces dropped, Greek and Cyrillic letters
   that look Latin, other colons) or once indentation and Markdown around it are taken away
-  (``  Intent:``, ``- Scope:``, ``**Intent:**``, ``> Scope:``, ``## Scope:``): ADR 0050.
+  (``  Intent:``, ``- Scope:``, ``**Intent:**``, ``> Scope:``, ``## Scope:``) when what
+  follows would be a valid value (one intent id, patterns): ADR 0050. After such a key,
+  prose (``**Scope:** only the auth module``) stays prose.
 - Lines are split at ``\n`` only (``\r\n`` too): a line separator Claude Code does not show as
   one (U+2028, U+0085, a form feed) stays inside its line.
 Anything else in the prompt is free text.
@@ -116,6 +118,16 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
     return tuple(items)
 
 
+def _reads_as_value(key: str, rest: str, line: int) -> bool:
+    """What follows a decorated or look-alike key would be a valid value of that key: one
+    intent id, or a list of patterns. Only then was a contract meant (ADR 0050); prose after
+    a key in a Markdown list or in bold is a prompt's prose."""
+    text = rest.strip(" \t*_`")
+    if key == INTENT_KEY:
+        return INTENT_ID.fullmatch(text) is not None
+    return not isinstance(_scope_patterns(text, line), DirectiveError)
+
+
 def parse_directives(prompt: str) -> Directives:
     """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
     intent: str | None = None
@@ -124,10 +136,13 @@ def parse_directives(prompt: str) -> Directives:
         line = line.removesuffix("\r")
         m = _KEY_LINE.match(line)
         if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
-            looks = _LOOKS_LIKE_KEY.match(_bare(line))
+            bare = _bare(line)
+            looks = _LOOKS_LIKE_KEY.match(bare)
             if looks is None:
                 continue  # prose
             key = INTENT_KEY if looks.group(1).lower() == "intent" else SCOPE_KEY
+            if not _reads_as_value(key, bare[looks.end() :], n):
+                continue  # "**Scope:** only the auth module": prose, not a contract
             found = line.strip()[:40]
             problem = (
                 f"write {key + ':'!r} plainly at the start of a line of its own, not {found!r}"
