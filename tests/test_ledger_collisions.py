@@ -81,19 +81,27 @@ def _read(trail: str, root: Path, agent: str | None, located: Located) -> None:
         ("gone since", ""),
         ("b itself wrote it", ""),
         ("the main agent wrote it", "the main agent wrote src/f.py"),
+        # a hand-over, not two agents at once: b was delegated after the write was done
+        ("b started after a wrote", ""),
+        ("b's first call comes after a wrote", ""),
     ],
-    ids=["never-read", "read-after", "read-before", "writer-stopped", "gone", "own", "main"],
-)
+    ids=["never-read", "read-after", "read-before", "writer-stopped", "gone", "own", "main",
+         "started-after", "first-call-after"],
+)  # fmt: skip
 def test_a_blind_overwrite_of_another_agents_write(
     trail: str, root: Path, story: str, told: str | None
 ) -> None:
     f = _at(root, "src/f.py")
+    if "after a wrote" not in story:
+        _b_runs(trail, root)
     if story == "b read it before a wrote":
         _read(trail, root, "b", f)
     writer = None if story == "the main agent wrote it" else "b" if "itself" in story else "a"
     _wrote(trail, root, writer, f)
     if story == "b read it after a wrote":
         _read(trail, root, "b", f)
+    if story == "b started after a wrote":
+        _b_runs(trail, root)
     if story == "a stopped since":
         stop = _payload("SubagentStop", "a", stop_hook_active=True)
         lifecycle(CONTRACTS, stop, _ledger(trail, root, "a", "SubagentStop"), Phase.ENFORCE, False)
@@ -107,7 +115,13 @@ def test_a_blind_overwrite_of_another_agents_write(
         assert b.unseen_write(f) == told
 
 
+def _b_runs(trail: str, root: Path) -> None:
+    """Subagent b has made a call: it runs while a writes (two agents at once)."""
+    _read(trail, root, "b", _at(root, "src/other.py"))
+
+
 def test_a_folder_holding_another_agents_write(trail: str, root: Path) -> None:
+    _b_runs(trail, root)
     _wrote(trail, root, "a", _at(root, "src/d/f.py"))
     folder = Located(str(root / "src/d"), (str(root / "src/d"),), ("src/d",), "")
     assert _ledger(trail, root, "b").unseen_write(folder) == "subagent a wrote src/d/f.py"
@@ -257,6 +271,7 @@ def test_a_flood_of_reads_never_evicts_another_agents_write(
 
     monkeypatch.setattr(state, "MAX_ROWS", 10)
     f = _at(root, "src/f.py")
+    _b_runs(trail, root)
     _wrote(trail, root, "a", f)
     for n in range(30):
         _read(trail, root, "b", _at(root, f"src/r{n}.py"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 
+from orchestrator_boundary.contract_tables import MAIN
 from orchestrator_boundary.delegation import UNAVAILABLE, Delegation, Lease, Record, Unavailable
 from orchestrator_boundary.state import LEASE_TTL_S, Store, _bound
 
@@ -34,7 +35,12 @@ def unseen_write(
     store: Store, session: str, agent: str, path: str
 ) -> tuple[str, str] | Unavailable | None:
     """(the agent, the path) of the latest write by another agent at ``path`` or below it
-    that ``agent`` has not read or written since (``UNAVAILABLE`` when unreachable)."""
+    that ``agent`` has not read or written since (``UNAVAILABLE`` when unreachable).
+
+    For a subagent, only a write made while it ran counts: after it was launched (its Agent
+    call) or first seen. One started after that write was delegated with the write already
+    done (a formatter run by the next agent), which is a hand-over, not two agents at once;
+    one not seen yet starts now. The main agent runs all along: every write counts."""
 
     def read(c: sqlite3.Connection) -> tuple[str, str] | None:
         row = c.execute(
@@ -42,8 +48,12 @@ def unseen_write(
             "AND o.agent != ? AND (o.path = ? OR substr(o.path, 1, ?) = ?) "
             "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
             "AND m.agent = ? AND m.path = o.path AND m.ts >= o.ts) "
+            "AND (? OR EXISTS (SELECT 1 FROM agents b LEFT JOIN launches l "
+            "ON l.session = b.session AND l.tool_use_id = b.tool_use_id "
+            "WHERE b.session = o.session AND b.agent_id = ? "
+            "AND MIN(b.ts, COALESCE(l.ts, b.ts)) <= o.ts)) "
             "ORDER BY o.ts DESC LIMIT 1",
-            (session, agent, path, len(path) + 1, path + "/", agent),
+            (session, agent, path, len(path) + 1, path + "/", agent, agent == MAIN, agent),
         ).fetchone()
         return (row[0], row[1]) if row else None
 
