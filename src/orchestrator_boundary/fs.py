@@ -10,7 +10,7 @@ import sys
 from functools import lru_cache
 
 from orchestrator_boundary.digests import sha256
-from orchestrator_boundary.paths import Identity, Resolved
+from orchestrator_boundary.paths import NT_PREFIX, Identity, Resolved
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
@@ -107,10 +107,12 @@ def _windows_name(part: str) -> str:
 
 def windows_normal(path: str, drive: str = "") -> str:
     """``path`` as Windows would name it, by string rules alone: ``/`` is ``\\``, the
-    ``\\\\?\\`` and ``\\\\.\\`` prefixes go (``\\\\?\\UNC\\`` is ``\\\\``), a rooted
+    ``\\\\?\\``, ``\\??\\`` and ``\\\\.\\`` prefixes go (``\\\\?\\UNC\\`` is ``\\\\``), a rooted
     path without a drive is on ``drive``, ``.`` and ``..`` are collapsed, and trailing dots and
     spaces of each name are dropped (not below ``\\\\?\\``, which takes names literally)."""
     p = path.replace("/", "\\")
+    if p.startswith(NT_PREFIX):  # the NT namespace's \??\ (ADR 0051): as \\?\ takes it
+        p = "\\\\?\\" + p[len(NT_PREFIX) :]
     literal = p.startswith("\\\\?\\")
     if literal or p.startswith("\\\\.\\"):
         p = p[4:]
