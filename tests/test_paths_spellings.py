@@ -57,6 +57,12 @@ WINDOWS: list[tuple[str, str, str, str, dict[str, Any], str, str | None]] = [
     ("wsl-mount-settings", GENERAL, ROOT, "Write", {"file_path": "/mnt/c/Users/dev/proj/.claude/boundary.toml"}, "deny", "TAMPER"),
     ("nt-namespace-settings", GENERAL, ROOT, "Write", {"file_path": f"\\??\\{SETTINGS}"}, "deny", "TAMPER"),
     ("nt-namespace-forward", MAIN, ROOT, "Write", {"file_path": "/??/c:/Users/dev/proj/.claude/settings.json"}, "deny", "TAMPER"),
+    # this machine's administrative shares, by its loopback address in any form
+    ("loopback-short", GENERAL, ROOT, "Write", {"file_path": "\\\\127.1\\C$\\Users\\dev\\proj\\.claude\\settings.json"}, "deny", "TAMPER"),
+    ("loopback-decimal", GENERAL, ROOT, "Write", {"file_path": "\\\\2130706433\\c$\\Users\\dev\\proj\\.claude\\settings.json"}, "deny", "TAMPER"),
+    ("loopback-hex", GENERAL, ROOT, "Write", {"file_path": "//0x7f000001/C$/Users/dev/proj/.claude/settings.json"}, "deny", "TAMPER"),
+    ("loopback-octal", GENERAL, ROOT, "Write", {"file_path": "\\\\0177.0.0.1\\C$\\Users\\dev\\proj\\.claude\\settings.json"}, "deny", "TAMPER"),
+    ("other-host-address", GENERAL, ROOT, "Write", {"file_path": "\\\\128.0.0.1\\C$\\Users\\dev\\proj\\.claude\\settings.json"}, "deny", "SCOPE_VIOLATION"),
     # white space Claude Code trims
     ("newline-after", GENERAL, ROOT, "Write", {"file_path": f"{SETTINGS}\n"}, "deny", "TAMPER"),
     ("tab-after", GENERAL, ROOT, "Write", {"file_path": f"{SETTINGS}\t"}, "deny", "TAMPER"),

@@ -141,7 +141,26 @@ def fold(text: str, insensitive: bool) -> str:
 
 
 # The names this machine answers to in a UNC path: \\localhost\C$ is its drive C:.
-_LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|0--1\.ipv6-literal\.net)\.?", re.I)
+_LOOPBACK = re.compile(r"(?:localhost|0--1\.ipv6-literal\.net)\.?", re.I)
+_NUMBER = re.compile(r"0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*", re.I)
+
+
+def _loopback(server: str) -> bool:
+    """``server`` names this machine: ``localhost``, the IPv6 loopback's literal name, or an
+    address in 127.0.0.0/8 in any form ``inet_addr`` reads (``127.0.0.1``, ``127.1``,
+    ``2130706433``, ``0x7f000001``, ``0177.0.0.1``: ADR 0051)."""
+    if _LOOPBACK.fullmatch(server):
+        return True
+    parts = server.split(".")
+    if not 1 <= len(parts) <= 4 or not all(_NUMBER.fullmatch(p) for p in parts):
+        return False
+    values = [
+        int(p, 16) if p[:2].lower() == "0x" else int(p, 8 if p[0] == "0" else 10) for p in parts
+    ]
+    last_bits = 8 * (5 - len(values))  # the last part fills the bytes the others leave
+    if any(v > 255 for v in values[:-1]) or values[-1] >= 1 << last_bits:
+        return False
+    return values[0] == 127 if len(values) > 1 else values[0] >> 24 == 127
 
 
 def _local_drive(p: str) -> str:
@@ -150,7 +169,7 @@ def _local_drive(p: str) -> str:
     server, _, rest = p[2:].partition("\\")
     share, _, tail = rest.partition("\\")
     drive = len(share) == 2 and share[1] == "$" and share[0].isascii() and share[0].isalpha()
-    return share[0].upper() + ":\\" + tail if drive and _LOOPBACK.fullmatch(server) else p
+    return share[0].upper() + ":\\" + tail if drive and _loopback(server) else p
 
 
 def _stream_owner(part: str, literal: bool) -> str:
