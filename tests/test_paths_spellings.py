@@ -143,6 +143,30 @@ def test_windows_reads_the_spelling_as_the_file_it_reaches(
     assert (got["decision"], got["code"]) == (decision, code), got.get("reason")
 
 
+# Claude Code hands a hook run by Git Bash the project folder with forward slashes
+# (CLAUDE_PROJECT_DIR=C:/Users/dev/proj), and Git Bash's HOME is /c/Users/dev.
+GIT_BASH_ENV = {
+    "CLAUDE_PROJECT_DIR": "C:/Users/dev/proj",
+    "HOME": "/c/Users/dev",
+    "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+}
+SIM_GIT_BASH_ENV = [
+    ("fwd-settings", GENERAL, "Write", {"file_path": SETTINGS}, "deny", "TAMPER"),
+    ("fwd-home-settings", GENERAL, "Write", {"file_path": "/c/Users/dev/.claude/settings.json"}, "deny", "TAMPER"),
+    ("fwd-bash-home-settings", GENERAL, "Bash", {"command": "echo {} > ~/.claude/settings.json"}, "deny", "TAMPER"),
+    ("fwd-in-root", GENERAL, "Write", {"file_path": f"{ROOT}\\src\\b.py"}, "none", None),
+    ("fwd-main-write-allow", MAIN, "Write", {"file_path": f"{ROOT}\\STATE.md"}, "none", None),
+    ("fwd-main-src", MAIN, "Write", {"file_path": f"{ROOT}\\src\\a.py"}, "deny", "ORCHESTRATOR_WRITE"),
+]  # fmt: skip
+
+
+def test_a_hook_run_by_git_bash_finds_its_project_and_home(tmp_path: Path) -> None:
+    got = judge_on_c(tmp_path, SIM_GIT_BASH_ENV, GIT_BASH_ENV)
+    assert "crashed" not in got, "the judge did not run:\n" + got["crashed"]
+    decided = {case_id: (got[case_id].get("decision"), got[case_id].get("code")) for case_id, *_ in SIM_GIT_BASH_ENV}  # fmt: skip
+    assert decided == {c[0]: (c[4], c[5]) for c in SIM_GIT_BASH_ENV}
+
+
 # ---- this machine (POSIX), the hook's own setup ----
 
 # (id, who, path below the root with {root} for the root, decision, code)
