@@ -26,7 +26,8 @@ from test_windows_paths import _payload, judge_on_c
 
 from orchestrator_boundary.cmd_check import verdict_summary
 from orchestrator_boundary.foreign import setup_for
-from orchestrator_boundary.paths import readings
+from orchestrator_boundary.fs import ForeignFileSystem
+from orchestrator_boundary.paths import locate, readings
 from orchestrator_boundary.payload import parse_payload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.setups import setup
@@ -243,3 +244,21 @@ def test_the_readings_of_a_path(
     raw: str, windows: bool, spelt: list[str], guard_only: list[str]
 ) -> None:
     assert readings(raw, windows) == (spelt, guard_only)
+
+
+@pytest.mark.parametrize(
+    ("raw", "relatives", "absolutes", "aliases"),
+    [
+        ("/c/Users/dev/proj/src/a.py", ("src/a.py",), ("C:\\Users\\dev\\proj\\src\\a.py", "C:\\c\\Users\\dev\\proj\\src\\a.py"), ("C:\\c\\Users\\dev\\proj\\src\\a.py",)),
+        ("/cygdrive/c/Users/dev/proj/src/a.py", (), ("C:\\cygdrive\\c\\Users\\dev\\proj\\src\\a.py", "C:\\Users\\dev\\proj\\src\\a.py"), ()),
+        ("C:\\Users\\dev\\proj\\src\\a.py\n", ("src/a.py", "src/a.py\n"), ("C:\\Users\\dev\\proj\\src\\a.py", "C:\\Users\\dev\\proj\\src\\a.py\n"), ()),
+    ],
+    ids=["git-bash", "cygdrive", "trimmed"],
+)  # fmt: skip
+def test_a_git_bash_drives_literal_reading_is_for_the_guard_only(
+    raw: str, relatives: tuple[str, ...], absolutes: tuple[str, ...], aliases: tuple[str, ...]
+) -> None:
+    """Scope rules read ``relatives`` and every absolute but ``aliases``; the protected set
+    reads every absolute (ADR 0051)."""
+    got = locate(raw, ROOT, ForeignFileSystem(True, drive="C:"))
+    assert (got.relatives, got.absolutes, got.aliases) == (relatives, absolutes, aliases)

@@ -114,6 +114,8 @@ class Located:
     problem: str  # "" when inside; otherwise why not ("outside the project root", ...)
     # the identities the resolution observed, per absolute reading (not part of the value)
     seen: tuple[tuple[str, Identity | None], ...] = field(default=(), compare=False)
+    # the absolutes only the protected set is checked against, not a scope (``readings``)
+    aliases: tuple[str, ...] = field(default=(), compare=False)
 
     def identity_of(self, absolute: str, fs: FileSystem) -> Identity | None:
         """The identity of one reading: as observed while resolving it, else asked now."""
@@ -331,6 +333,8 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
     absolutes: list[str] = []
     seen: list[tuple[str, Identity | None]] = []
     rels: list[str] = []
+    scoped: set[str] = set()  # what the scoped readings resolved to
+    guard_only: list[str] = []
     for reading in absolute + aliases:
         alias = reading in aliases
         try:
@@ -345,7 +349,10 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
             if resolved.observed:
                 seen.append((real, resolved.identity))
         if alias:
+            if real not in scoped and real not in guard_only:
+                guard_only.append(real)
             continue
+        scoped.add(real)
         rel = _relative(real, root, windows, insensitive)
         if rel is None and windows:
             rel = _as_spelt_by_root(real, root, insensitive, absolutes)
@@ -355,4 +362,5 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
             problem = problem or ROOT_ITSELF
         elif rel not in rels:
             rels.append(rel)
-    return Located(raw, tuple(absolutes), () if problem else tuple(rels), problem, tuple(seen))
+    rels_or_none = () if problem else tuple(rels)
+    return Located(raw, tuple(absolutes), rels_or_none, problem, tuple(seen), tuple(guard_only))
