@@ -12,6 +12,7 @@ import functools
 import ntpath
 import os
 import posixpath
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,9 +28,10 @@ from orchestrator_boundary.protect import ProtectedSet, protected_set
 from orchestrator_boundary.ruleset import RuleSet, compile_config
 from orchestrator_boundary.setups import ConfigKey, Setup
 
-HOST = WINDOWS if os.name == "nt" else POSIX
-# a POSIX home or project there: macOS, whose default file system ignores case
-_MACOS_FOLDERS = ("/Users/", "/Volumes/")
+MACOS = "macos"  # POSIX path rules, names compared without case, /tmp is /private/tmp
+HOST = WINDOWS if os.name == "nt" else MACOS if sys.platform == "darwin" else POSIX
+# a POSIX home or project there: macOS, whose default file system ignores case (ADR 0051)
+_MACOS_FOLDERS = ("/Users/", "/Volumes/", "/private/var/folders/")
 
 
 def recorded_platform(payload: HookPayload) -> str | None:
@@ -37,6 +39,14 @@ def recorded_platform(payload: HookPayload) -> str | None:
     names (``paths.recorded_on``); None when nothing in it says."""
     tool_paths = [payload.tool_input.get(k) for k in ("file_path", "notebook_path", "path")]
     return recorded_on((payload.cwd, payload.transcript_path, *tool_paths))
+
+
+def _from_macos(payload: HookPayload) -> bool:
+    """A POSIX payload whose cwd or transcript lies where only macOS keeps homes and projects."""
+    return any(
+        isinstance(p, str) and p.startswith(_MACOS_FOLDERS)
+        for p in (payload.cwd, payload.transcript_path)
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,14 +100,14 @@ def _foreign_setup(
     phase_override: Phase | None,
 ) -> Setup:
     windows = platform == WINDOWS
-    if platform_of(cwd) != platform:
+    if platform_of(cwd) != (POSIX if platform == MACOS else platform):
         raise BoundaryInputError(
             f"no usable project root (the payload's cwd, recorded on {platform}): {cwd!r}"
         )
     mod = ntpath if windows else posixpath
     drive = ntpath.splitdrive(windows_normal(cwd))[0] if windows else ""
-    macos = not windows and cwd.startswith(_MACOS_FOLDERS)
-    fs = ForeignFileSystem(windows, insensitive=windows or macos, drive=drive)
+    macos = platform == MACOS or (not windows and cwd.startswith(_MACOS_FOLDERS))
+    fs = ForeignFileSystem(windows, insensitive=windows or macos, drive=drive, macos=macos)
     root = fs.realpath(cwd)
     home = fs.realpath(recorded) if recorded else None
     if local:
@@ -148,6 +158,8 @@ def setup_for(
     path rules of the platform it was recorded on. The hooks themselves use ``setup``: a live
     payload always comes from this machine."""
     platform = recorded_platform(payload)
+    if platform == POSIX and _from_macos(payload):
+        platform = MACOS  # a Mac's payload on Linux, or Linux's on a Mac: each its own rules
     if platform is not None and platform != HOST:
         return foreign_setup(
             payload, platform, environ, config_file=config_file, phase_override=phase_override

@@ -10,7 +10,7 @@ import sys
 from functools import lru_cache
 
 from orchestrator_boundary.digests import sha256
-from orchestrator_boundary.paths import Identity, Resolved
+from orchestrator_boundary.paths import NT_PREFIX, Identity, Resolved
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
@@ -107,10 +107,12 @@ def _windows_name(part: str) -> str:
 
 def windows_normal(path: str, drive: str = "") -> str:
     """``path`` as Windows would name it, by string rules alone: ``/`` is ``\\``, the
-    ``\\\\?\\`` and ``\\\\.\\`` prefixes go (``\\\\?\\UNC\\`` is ``\\\\``), a rooted
+    ``\\\\?\\``, ``\\??\\`` and ``\\\\.\\`` prefixes go (``\\\\?\\UNC\\`` is ``\\\\``), a rooted
     path without a drive is on ``drive``, ``.`` and ``..`` are collapsed, and trailing dots and
     spaces of each name are dropped (not below ``\\\\?\\``, which takes names literally)."""
     p = path.replace("/", "\\")
+    if p.startswith(NT_PREFIX):  # the NT namespace's \??\ (ADR 0051): as \\?\ takes it
+        p = "\\\\?\\" + p[len(NT_PREFIX) :]
     literal = p.startswith("\\\\?\\")
     if literal or p.startswith("\\\\.\\"):
         p = p[4:]
@@ -147,25 +149,41 @@ def _script_text(path: str, limit: int) -> str | None:
         return None
 
 
+# macOS: /tmp and /var are symbolic links to the same names below /private (/etc too, but
+# the protected set names /etc/claude-code, the managed settings of Linux, as it is spelt)
+_MACOS_PRIVATE = ("/tmp/", "/var/")  # noqa: S108 - names compared, no file made
+
+
 class ForeignFileSystem:
     """``paths.FileSystem`` for a payload recorded on another platform (``replay``, ``check``):
     that platform's path rules, and none of its file-system facts, which cannot be checked
     from here. Nothing exists there, nothing is a link, a path's real path is its normal form
-    (``windows_normal``, or POSIX's ``normpath``); names compare case-insensitively on Windows
-    and as ``insensitive`` says elsewhere. Holds no state between calls."""
+    (``windows_normal``, or POSIX's ``normpath``, with a Mac's ``/tmp`` and ``/var`` below
+    ``/private``); names compare case-insensitively on Windows and as ``insensitive`` says
+    elsewhere. Holds no state between calls."""
 
-    __slots__ = ("drive", "insensitive", "windows")
+    __slots__ = ("drive", "insensitive", "macos", "windows")
 
-    def __init__(self, windows: bool, insensitive: bool | None = None, drive: str = "") -> None:
+    def __init__(
+        self,
+        windows: bool,
+        insensitive: bool | None = None,
+        drive: str = "",
+        macos: bool = False,
+    ) -> None:
         self.windows = windows
         self.insensitive = windows if insensitive is None else insensitive
         self.drive = drive  # Windows: the drive a rooted path without one is on (the cwd's)
+        self.macos = macos  # /tmp and /var are links into /private there
 
     def __repr__(self) -> str:
-        return f"ForeignFileSystem(windows={self.windows}, insensitive={self.insensitive})"
+        return (
+            f"ForeignFileSystem(windows={self.windows}, insensitive={self.insensitive}, "
+            f"macos={self.macos})"
+        )
 
-    def _key(self) -> tuple[bool, bool, str]:
-        return self.windows, self.insensitive, self.drive
+    def _key(self) -> tuple[bool, bool, str, bool]:
+        return self.windows, self.insensitive, self.drive, self.macos
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ForeignFileSystem) and self._key() == other._key()
@@ -177,7 +195,10 @@ class ForeignFileSystem:
         if self.windows:
             return windows_normal(path, self.drive)
         out = posixpath.normpath(path)
-        return "/" + out.lstrip("/") if out.startswith("//") else out
+        out = "/" + out.lstrip("/") if out.startswith("//") else out
+        if self.macos and out.startswith(_MACOS_PRIVATE):  # the links every Mac has
+            return "/private" + out
+        return out
 
     def resolve(self, path: str, real_root: str) -> Resolved:
         return Resolved(self.realpath(path), True, None)  # looked: nothing is there

@@ -25,6 +25,7 @@ else:
 
 MAX_PATH_CHARS = 16_384
 ROOT_ITSELF = "is the project root itself"
+NT_PREFIX = "\\??\\"
 
 
 Identity = tuple[int, int, int]  # (device, inode, link count) of a regular file
@@ -113,6 +114,8 @@ class Located:
     problem: str  # "" when inside; otherwise why not ("outside the project root", ...)
     # the identities the resolution observed, per absolute reading (not part of the value)
     seen: tuple[tuple[str, Identity | None], ...] = field(default=(), compare=False)
+    # the absolutes only the protected set is checked against, not a scope (``readings``)
+    aliases: tuple[str, ...] = field(default=(), compare=False)
 
     def identity_of(self, absolute: str, fs: FileSystem) -> Identity | None:
         """The identity of one reading: as observed while resolving it, else asked now."""
@@ -140,7 +143,26 @@ def fold(text: str, insensitive: bool) -> str:
 
 
 # The names this machine answers to in a UNC path: \\localhost\C$ is its drive C:.
-_LOOPBACK = re.compile(r"(?:localhost|127(?:\.\d{1,3}){3}|0--1\.ipv6-literal\.net)\.?", re.I)
+_LOOPBACK = re.compile(r"(?:localhost|0--1\.ipv6-literal\.net)\.?", re.I)
+_NUMBER = re.compile(r"0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*", re.I)
+
+
+def _loopback(server: str) -> bool:
+    """``server`` names this machine: ``localhost``, the IPv6 loopback's literal name, or an
+    address in 127.0.0.0/8 in any form ``inet_addr`` reads (``127.0.0.1``, ``127.1``,
+    ``2130706433``, ``0x7f000001``, ``0177.0.0.1``: ADR 0051)."""
+    if _LOOPBACK.fullmatch(server):
+        return True
+    parts = server.split(".")
+    if not 1 <= len(parts) <= 4 or not all(_NUMBER.fullmatch(p) for p in parts):
+        return False
+    values = [
+        int(p, 16) if p[:2].lower() == "0x" else int(p, 8 if p[0] == "0" else 10) for p in parts
+    ]
+    last_bits = 8 * (5 - len(values))  # the last part fills the bytes the others leave
+    if any(v > 255 for v in values[:-1]) or values[-1] >= 1 << last_bits:
+        return False
+    return values[0] == 127 if len(values) > 1 else values[0] >> 24 == 127
 
 
 def _local_drive(p: str) -> str:
@@ -149,7 +171,7 @@ def _local_drive(p: str) -> str:
     server, _, rest = p[2:].partition("\\")
     share, _, tail = rest.partition("\\")
     drive = len(share) == 2 and share[1] == "$" and share[0].isascii() and share[0].isalpha()
-    return share[0].upper() + ":\\" + tail if drive and _LOOPBACK.fullmatch(server) else p
+    return share[0].upper() + ":\\" + tail if drive and _loopback(server) else p
 
 
 def _stream_owner(part: str, literal: bool) -> str:
@@ -172,6 +194,8 @@ def windows_spelling(raw: str) -> str:
       (also followed by dots, which Win32 drops), a directory's ``::$INDEX_ALLOCATION`` or
       ``:$I30:$INDEX_ALLOCATION``, and a named stream ``NAME:S`` or ``NAME:S:$DATA``, which
       Claude Code does not read but which belongs to the file (conservative);
+    - ``\\??\\C:\\x`` (the NT namespace, which .NET, so PowerShell, passes to the system
+      as it is) is ``\\\\?\\C:\\x``;
     - an administrative share of this machine (``\\\\localhost\\C$``, ``\\\\127.0.0.1\\c$``,
       also below ``\\\\?\\UNC\\`` and ``\\\\.\\UNC\\``) is its drive.
 
@@ -179,6 +203,9 @@ def windows_spelling(raw: str) -> str:
     if raw[:2].replace("/", "\\") != "\\\\" and raw.find(":", 2) < 0:
         return raw  # the usual path: a drive path without streams
     p = raw.replace("/", "\\")
+    nt = p.startswith(NT_PREFIX)  # the NT object namespace's \??\, which .NET passes on
+    if nt:
+        p = "\\\\?\\" + p[len(NT_PREFIX) :]
     head = p[:4] if p.startswith(("\\\\?\\", "\\\\.\\")) else ""
     p = p[len(head) :]
     if head and p[:4].upper() == "UNC\\":
@@ -187,7 +214,7 @@ def windows_spelling(raw: str) -> str:
     drive, rest = ntpath.splitdrive(local)
     parts = rest.split("\\")
     owners = [_stream_owner(part, head == "\\\\?\\") for part in parts]
-    if local == p and owners == parts:
+    if local == p and owners == parts and not nt:
         return raw
     p = drive + "\\".join(owners)
     if head:
@@ -234,6 +261,59 @@ def _as_spelt_by_root(real: str, root: str, insensitive: bool, absolutes: list[s
     return rel
 
 
+# What Claude Code's file tools strip from both ends of a path before using it (JavaScript's
+# ``String.prototype.trim``: its white space and line terminators, and the BOM). ADR 0051.
+TRIMMED = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
+    map(chr, range(0x2000, 0x200B))
+)
+# Git Bash's spelling of a drive (``/c/Users``), which Claude Code's file tools read as ``C:\``
+_GIT_BASH_DRIVE = re.compile(r"/([A-Za-z])(?=/|$)")
+# Cygwin's and WSL's spellings of a drive: a drive in those, a folder of that name to Win32
+_MOUNTED_DRIVE = re.compile(r"[/\\](?:cygdrive|mnt)[/\\]([A-Za-z])(?=[/\\]|$)", re.I)
+# macOS: the data volume's firmlink, the same files as the path without it
+_MACOS_DATA = "/System/Volumes/Data/"
+
+
+def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
+    """(the spellings of ``raw`` that must all be inside a scope, the further spellings only
+    the protected set is checked against). ADR 0051.
+
+    - ``raw`` as Claude Code's file tools use it: without the white space around it (they
+      trim it; a Write to ``settings.json\\n`` writes ``settings.json``), and as it is.
+    - Windows: ``/c/Users/...`` is ``C:\\Users\\...`` to Claude Code's file tools and Git Bash
+      (its literal reading, ``<current drive>:\\c\\Users``, is what PowerShell or an MCP
+      server would open: checked against the protected set only); ``/cygdrive/c/`` and
+      ``/mnt/c/`` are read both ways; the stream and share spellings (``windows_spelling``).
+    - POSIX: backslashes as separators too; macOS's ``/System/Volumes/Data/x`` as ``/x``."""
+    spelt = [raw]
+    trimmed = raw.strip(TRIMMED)
+    if trimmed and trimmed != raw:
+        spelt.insert(0, trimmed)
+    out: list[str] = []
+    aliases: list[str] = []
+    for text in spelt:
+        found: list[str] = []
+        if windows:
+            bash = _GIT_BASH_DRIVE.match(text)
+            mounted = _MOUNTED_DRIVE.match(text)
+            if bash:
+                found.append(bash.group(1).upper() + ":\\" + text[bash.end() + 1 :])
+                aliases.append(text)
+            elif mounted:
+                found += [text, mounted.group(1).upper() + ":\\" + text[mounted.end() + 1 :]]
+            else:
+                found.append(text)
+            found += [w for w in map(windows_spelling, found) if w not in found]
+        else:
+            found.append(text)
+            if "\\" in text:
+                found.append(text.replace("\\", "/"))
+            if text.startswith(_MACOS_DATA):
+                found.append(text[len(_MACOS_DATA) - 1 :])
+        out += [f for f in found if f not in out]
+    return out, [a for a in aliases if a not in out]
+
+
 def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None) -> Located:
     """Resolve ``raw`` (as a tool gave it) against the already-resolved project ``root``;
     ``insensitive`` is ``fs.case_insensitive(root)`` when the caller already asked."""
@@ -242,32 +322,37 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
     if len(raw) > MAX_PATH_CHARS:
         return Located(raw, (), (), f"the path is longer than {MAX_PATH_CHARS} characters")
     windows = fs.windows
-    readings = [raw]
-    if windows:  # the spelling without streams and shares, too: the guard must see the file
-        plain = windows_spelling(raw)
-        if plain != raw:
-            readings.append(plain)
-    elif "\\" in raw:
-        readings.append(raw.replace("\\", "/"))
+    spelt, aliases = readings(raw, windows)
+    # posixpath.isabs of a str is startswith("/")
+    absolute = [r for r in spelt if (ntpath.isabs(r) if windows else r.startswith("/"))]
+    if not absolute:
+        return Located(raw, (), (), "not an absolute path on this platform")
+    problem = "" if len(absolute) == len(spelt) else "not an absolute path on this platform"
     if insensitive is None:
         insensitive = fs.case_insensitive(root)
     absolutes: list[str] = []
     seen: list[tuple[str, Identity | None]] = []
     rels: list[str] = []
-    problem = ""
-    for reading in readings:
-        # posixpath.isabs of a str is startswith("/")
-        if not (ntpath.isabs(reading) if windows else reading.startswith("/")):
-            return Located(raw, (), (), "not an absolute path on this platform")
+    scoped: set[str] = set()  # what the scoped readings resolved to
+    guard_only: list[str] = []
+    for reading in absolute + aliases:
+        alias = reading in aliases
         try:
             resolved = fs.resolve(reading, root)
         except (OSError, ValueError) as exc:
+            if alias:
+                continue
             return Located(raw, (), (), f"cannot be resolved ({type(exc).__name__})")
         real = resolved.path
         if real not in absolutes:
             absolutes.append(real)
             if resolved.observed:
                 seen.append((real, resolved.identity))
+        if alias:
+            if real not in scoped and real not in guard_only:
+                guard_only.append(real)
+            continue
+        scoped.add(real)
         rel = _relative(real, root, windows, insensitive)
         if rel is None and windows:
             rel = _as_spelt_by_root(real, root, insensitive, absolutes)
@@ -277,4 +362,5 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
             problem = problem or ROOT_ITSELF
         elif rel not in rels:
             rels.append(rel)
-    return Located(raw, tuple(absolutes), () if problem else tuple(rels), problem, tuple(seen))
+    rels_or_none = () if problem else tuple(rels)
+    return Located(raw, tuple(absolutes), rels_or_none, problem, tuple(seen), tuple(guard_only))
