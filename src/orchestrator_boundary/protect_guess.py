@@ -25,8 +25,10 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
     that is not known). A glob's ``*`` and ``?`` stay within one name and, as bash reads them,
     do not match a leading dot; anything from a variable may be anything."""
     text = raw.replace('"', "").replace("'", "")
-    if windows:
+    if windows:  # the folders too: the protected set's keys are '/'-separated
         text = text.replace("\\", "/")
+        cwd = cwd.replace("\\", "/") if cwd else cwd
+        home = home.replace("\\", "/") if home else home
     out: list[str] = []
     i, n = 0, len(text)
     if text.startswith("~") and home and (n == 1 or text[1] == "/"):
@@ -59,7 +61,7 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
     pattern = "".join(out)
     if not pattern:
         return None
-    if pattern.startswith((_ANY, "/", re.escape("/"))) or re.match(r"[A-Za-z]:/", text):
+    if pattern.startswith((_ANY, "/", re.escape("/"))) or re.match(r"[A-Za-z]:/", pattern):
         return pattern
     if cwd is None:  # relative to a folder that is not known: any folder
         return "(?:.*/)?" + pattern

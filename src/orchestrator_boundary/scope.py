@@ -12,6 +12,7 @@ whatever the order. Relative patterns never match a path outside the root.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
@@ -73,7 +74,10 @@ def _compile(text: str, insensitive: bool) -> Compiled:
         raise PatternError(f"{text!r}: empty pattern or surrounding spaces")
     if "\x00" in body or any(part == ".." for part in body.replace("\\", "/").split("/")):
         raise PatternError(f"{text!r}: '..' segments and NUL bytes are not allowed")
-    absolute = body.startswith("/")
+    drive = re.match(r"[A-Za-z]:[/\\]", body) is not None  # Windows: C:/Temp/**, C:\\Temp\\**
+    if drive:
+        body = body.replace("\\", "/")
+    absolute = drive or body.startswith("/")
     anchored = "/" + body.lstrip("/")
     folder = anchored.endswith("/") or anchored.endswith("/**")
     glob = fold(anchored, insensitive)
@@ -164,6 +168,8 @@ def check(located: Located, patterns: Sequence[str], insensitive: bool) -> Scope
     rels: Sequence[str | None] = located.relatives if located.inside else [None]
     include: str | None = None
     for absolute in located.absolutes:
+        if absolute in located.aliases:  # read by the protected set only (ADR 0051)
+            continue
         for rel in rels:
             include, excluded = _match(absolute, rel, compiled, insensitive)
             if include is None or excluded is not None:

@@ -19,7 +19,7 @@ from orchestrator_boundary.protect import Protected, hit, protected_reason
 from orchestrator_boundary.protect_guess import could_name
 from orchestrator_boundary.protect_links import linked
 from orchestrator_boundary.protect_named import hit_named
-from orchestrator_boundary.targets import Call, Target
+from orchestrator_boundary.targets import Call, Target, home_expanded
 from orchestrator_boundary.violation import Code, Violation
 
 
@@ -31,7 +31,11 @@ def _relative_readings(call: Call, located: Located) -> list[Located]:
     if located.absolutes or not raw or "\x00" in raw or mod.isabs(raw):
         return []
     bases = dict.fromkeys(b for b in (call.payload.cwd, ctx.root) if b and mod.isabs(b))
-    return [locate(mod.join(base, raw), ctx.root, ctx.fs, call.insensitive) for base in bases]
+    readings = [mod.join(base, raw) for base in bases]
+    expanded = home_expanded(raw, ctx)  # a tool (an MCP server) may expand ~ as a shell does
+    if expanded != raw:
+        readings.append(expanded)
+    return [locate(reading, ctx.root, ctx.fs, call.insensitive) for reading in readings]
 
 
 def _configured(call: Call, located: Located) -> Protected | None:

@@ -99,8 +99,17 @@ def _write_touches(
     if raw is None:
         missing = Located("", (), (), "the tool input names no file")
         return (Target(missing, "?", tamper=False, named=False),), None, None
-    located = locate(raw, context.root, context.fs, insensitive)
+    located = locate(home_expanded(raw, context), context.root, context.fs, insensitive)
     return (Target(located, located.display),), None, None
+
+
+def home_expanded(raw: str, context: Context) -> str:
+    """``raw`` as Claude Code's file tools read it: ``~`` and ``~/...`` (``~\\`` on Windows)
+    are in the home folder."""
+    seps = ("/", "\\") if context.fs.windows else ("/",)
+    if context.home and raw[:1] == "~" and (len(raw) == 1 or raw[1] in seps):
+        return context.home.rstrip("/\\") + raw[1:]
+    return raw
 
 
 def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effect) -> Target:
