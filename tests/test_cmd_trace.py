@@ -105,3 +105,29 @@ def test_trace_without_a_trail_is_an_error(
     monkeypatch.chdir(project)
     assert main(["trace", "src/a.py"]) == 2
     assert "no audit trail" in capsys.readouterr().err
+
+
+def test_an_mcp_write_is_traced_to_its_subagent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A subagent's MCP tool wrote the file: its PostToolUse line records the content, so
+    ``trace`` names the subagent instead of "outside any agent"."""
+    from orchestrator_boundary.testing import make_payload, run_hook
+
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "boundary.toml").write_text('phase = "warn"\n')
+    target = project / "src" / "m.txt"
+    target.parent.mkdir()
+    target.write_text("written by the server\n")
+    given = {"path": str(target), "content": "written by the server\n", "note": "a b"}
+    post = make_payload(
+        "mcp__fs__write_file", given, event="PostToolUse", cwd=project, subagent=True,
+        agent_type="coder", tool_response="ok",
+    )  # fmt: skip
+    run_hook(post, project=project, env={"HOME": str(tmp_path / "home")})
+    monkeypatch.chdir(project)
+    assert main(["trace", "src/m.txt", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["explained"] is True, data
+    assert [c["sha256"] for c in data["changes"]] == [_sha("written by the server\n")]

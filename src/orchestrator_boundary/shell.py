@@ -66,6 +66,10 @@ def traces(payload: HookPayload, verdict: Verdict, root: str) -> list[dict[str, 
         paths = list(a.paths)
     elif a.bash is not None:
         paths = [e.resolved for e in a.bash.effects if e.resolved]
+    elif a.classification.tool_class is ToolClass.UNKNOWN:  # an MCP write (ADR 0050)
+        from orchestrator_boundary.ledger_files import named_paths
+
+        paths = [p for p in named_paths(payload.tool_input, None) if os.path.isfile(p)]
     else:
         return []
     out = []
