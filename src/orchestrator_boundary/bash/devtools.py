@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.outcome import (
     Env,
@@ -69,14 +69,14 @@ FORMATTERS: dict[str, Formatter] = {
         "",
         "--check --diff",
         "--line-length --config --target-version --exclude --extend-exclude",
-        f"{_COMMON} --no-cache --isolated --preview --no-preview --force-exclude",
+        f"{_COMMON} --no-cache -n --isolated --preview --no-preview --force-exclude",
     ),
     "ruff check": _f(
         False,
         "--fix --unsafe-fixes --add-noqa --fix-only",
         "--no-fix --diff",
         "--select --ignore --extend-select --config --target-version --output-format",
-        f"{_COMMON} --statistics --show-fixes --no-cache --exit-zero --isolated --preview",
+        f"{_COMMON} --statistics --show-fixes --no-cache -n --exit-zero --isolated --preview",
         "-o --output-file",
     ),
     "isort": _f(
@@ -123,7 +123,36 @@ def _inline_setting(name: str, flag: str, value: Word | None) -> bool:
     return name.startswith("ruff") and flag == "--config" and (given is None or "=" in given)
 
 
+# what a tool does on every run besides its output, out of the text's sight (observed, ADR
+# 0049): a cache the project's configuration may move, configuration that is code; and the
+# flags that turn it off
+_ALWAYS: dict[str, tuple[str, frozenset[str]]] = {
+    "black": ("black keeps a cache in HOME (or BLACK_CACHE_DIR)", frozenset()),
+    "ruff check": (
+        "ruff keeps a cache (.ruff_cache, or the configuration's cache-dir)",
+        frozenset({"--no-cache", "-n"}),
+    ),
+    "ruff format": (
+        "ruff keeps a cache (.ruff_cache, or the configuration's cache-dir)",
+        frozenset({"--no-cache", "-n"}),
+    ),
+    "prettier": ("prettier loads its configuration, which may be code", frozenset()),
+    "eslint": ("eslint runs its configuration (eslint.config.js) and plugins", frozenset()),
+}
+
+
 def _format(name: str, args: list[Word], env: Env) -> Outcome:
+    outcome = _formatted(name, args, env)
+    side = _ALWAYS.get(name)
+    if side is None or outcome.status not in (Status.READ_ONLY, Status.WRITES):
+        return outcome
+    flags = {(a.value or "").partition("=")[0] for a in args}
+    if flags & (_INFO | side[1]):
+        return outcome
+    return Outcome(outcome.program, Status.OPAQUE, outcome.fx, side[0])
+
+
+def _formatted(name: str, args: list[Word], env: Env) -> Outcome:
     spec = FORMATTERS[name]
     operands: list[Word] = []
     flags: list[str] = []
@@ -257,7 +286,9 @@ _SQL_READS = ("select", "explain", "with")
 _SQL_DOT_READS = (".tables", ".schema", ".indexes", ".headers", ".mode", ".help", ".databases")
 _SQL_WRITING = re.compile(
     r"\b(insert|update|delete|replace|create|drop|alter|attach|vacuum|reindex|pragma)\b"
-    r"|\b(writefile|edit|load_extension|fts3_tokenizer)\s*\(",
+    # any mention of a function that writes or runs: SQL calls a quoted name too
+    # (`"writefile"(..)`, `[writefile](..)`) and allows a comment before the parenthesis
+    r"|\b(writefile|edit|load_extension|fts3_tokenizer)\b",
     re.IGNORECASE,
 )
 _SQLITE_FLAGS = _words(
@@ -268,6 +299,7 @@ _SQLITE_VALUED = frozenset({"nullvalue", "separator", "newline", "cmd"})
 
 
 _SQL_WRITEFILE = re.compile(r"\bwritefile\s*\(\s*'([^']*)'", re.IGNORECASE)
+_SQL_WRITEFILE_NAME = re.compile(r"\bwritefile\b", re.IGNORECASE)
 _SQL_DOT_WRITES = frozenset({".save", ".backup", ".output", ".once", ".log", ".dump"})
 _SQL_DOT_RUNS = frozenset({".shell", ".system", ".import", ".load", ".read", ".open"})
 
@@ -308,19 +340,22 @@ def _sql_reads_only(texts: list[str]) -> bool:
 def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
     operands: list[Word] = []
     sql: list[str | None] = []
+    flags: set[str] = set()
     i = 0
     while i < len(args):
         value = args[i].value
         name = (value or "").lstrip("-")
         if value is None or not value.startswith("-"):
             operands.append(args[i])
+        elif name in _SQLITE_FLAGS:
+            flags.add(name)
         elif name in ("version", "help"):
             return read_only(prog, f"sqlite3 -{name}")
         elif name in _SQLITE_VALUED:
             i += 1
             if name == "cmd":
                 sql.append(args[i].value if i < len(args) else None)
-        elif name not in _SQLITE_FLAGS:
+        else:
             db = env.fx_many(W, operands[:1], "sqlite3 database")
             return opaque(prog, f"sqlite3 option {value} is not known", db)
         i += 1
@@ -332,9 +367,17 @@ def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
         return opaque(prog, "sqlite3 reads statements it cannot see", db)
     texts = [s for s in sql if s is not None]
     if _sql_reads_only(texts):
-        return read_only(prog, "sqlite3 queries only")
+        database = operands[0].value if operands else ":memory:"
+        if database in ("", ":memory:") or "readonly" in flags or "mode=ro" in (database or ""):
+            return read_only(prog, "sqlite3 queries only")
+        # the database file is created (empty) when it does not exist (observed, ADR 0049)
+        return opaque(prog, "sqlite3 creates the database file when it is missing")
     named, runs = _sql_targets(texts)
     fx = db + env.fx_many(W, named, "sqlite3 writes a file")
+    mentions = sum(len(_SQL_WRITEFILE_NAME.findall(t)) for t in texts)
+    if mentions > sum(len(_SQL_WRITEFILE.findall(t)) for t in texts):
+        # `"writefile"('f', ..)`, `writefile/**/('f', ..)`: a file this reading cannot name
+        fx.append(Fx(W, "", None, "sqlite3 writefile()"))
     if runs:
         return opaque(prog, "sqlite3 runs a shell command or loads a file", fx)
     return writes(prog, fx or [Fx(W, "", None, "sqlite3 statement that writes")])
