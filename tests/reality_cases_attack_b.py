@@ -200,6 +200,19 @@ def rows() -> list[Row]:
             ".claude/settings.json",
             seed=SETTINGS,
         ),
+        W(
+            "4",
+            "b-proc-self-cwd",
+            "echo x >> /proc/self/cwd/.claude/settings.json",
+            ".claude/settings.json",
+            seed=SETTINGS,
+        ),
+        O(
+            "4",
+            "b-home-assigned-tilde",
+            'HOME="$PWD/.claude"; echo x > ~/settings.json',
+            seed=SETTINGS,
+        ),
         # --- 1. an option hidden in a word that is not a literal, on a command that writes --------
         O("1", "b-cp-hidden-option", "X=--target-directory=d; cp f a $X"),
     ]

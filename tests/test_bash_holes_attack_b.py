@@ -227,3 +227,28 @@ def test_words_that_may_be_options_on_writes(
     command: str, status: Status, named: tuple[str | None, ...]
 ) -> None:
     _check(command, status, named)
+
+
+# --- paths the session's values do not resolve -----------------------------------------------
+PATHS: list[Case] = [
+    ("proc-self-cwd", "echo x >> /proc/self/cwd/.claude/settings.json", WR, (S,)),
+    ("proc-thread-self-cwd", "echo x > /proc/thread-self/cwd/a", WR, ("/w/p/a",)),
+    ("proc-self-cwd-parent", "echo x > /proc/self/cwd/../a", WR, ("/w/a",)),
+    ("proc-self-root", "echo x > /proc/self/root/etc/x", WR, ("/etc/x",)),
+    ("proc-other-cwd", "echo x > /proc/1/cwd/a", WR, (None,)),
+    ("home-assigned", "HOME=/w/p/.claude; echo x > ~/settings.json", OP, (None,)),
+    ("home-exported", "export HOME=/w/p/.claude; echo x > ~/settings.json", OP, (None,)),
+    ("home-read", "read HOME <<< /w/p/.claude; echo x > ~/settings.json", OP, (None,)),
+]
+PATH_CONTROLS: list[Case] = [
+    ("ctl-home-tilde", "echo x > ~/.bashrc", WR, ("/home/u/.bashrc",)),
+    ("ctl-home-expanded", 'echo "$HOME" ${HOME}; echo x > ~/y', WR, ("/home/u/y",)),
+    ("ctl-proc-read", "cat /proc/self/status /proc/cpuinfo", R, ()),
+]
+
+
+@_table(PATHS + PATH_CONTROLS)
+def test_paths_resolved_as_bash_resolves_them(
+    command: str, status: Status, named: tuple[str | None, ...]
+) -> None:
+    _check(command, status, named)
