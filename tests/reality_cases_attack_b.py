@@ -53,6 +53,9 @@ UV_PROJECT = Seed(
     files=(("pyproject.toml", "[project]\nname = 'p'\nversion = '0'\ndependencies = []\n"),)
 )
 SETTINGS = Seed(files=((".claude/settings.json", "{}\n"),))
+FAKE_LS = Seed(
+    setup="mkdir bin && printf '#!/bin/sh\\n/usr/bin/touch ran\\n' > bin/ls && chmod +x bin/ls"
+)
 SLOT_FILE = Seed(files=(("0", "touch sourced\n"),))  # what BASH_ENV=0 makes bash run
 _SQL_QUOTED = "sqlite3 db.sqlite \"select {}('x', 'y')\""
 
@@ -169,6 +172,9 @@ def rows() -> list[Row]:
         O("3", "b-array-variable-subscript", "x='a[$(touch p)]'; a=([$x]=1)"),
         O("3", "b-declare-a-subscript", "declare -a a=(['a[$(touch p)]']=1)"),
         O("3", "b-unset-computed-name", "x='a[$(touch p)]'; declare -a a; unset \"$x\""),
+        O("3", "b-for-ps4", "for PS4 in '$(touch p)'; do set -x; :; done"),
+        O("3", "b-for-path", 'for PATH in "$PWD/bin"; do ls; done', seed=FAKE_LS),
+        R("3", "b-for-plain", "for f in a b; do cat $f; done"),
         R("3", "b-array-number-subscripts", "a=([0]=x [1]=y); echo ${a[1]}"),
         R("3", "b-unset-literal", "x=1; unset x"),
         # --- 4. writes through links: cp -s / cp -l / link make links, not copies -----------------

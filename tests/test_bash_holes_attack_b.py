@@ -157,6 +157,9 @@ EVALUATED: list[Case] = [
     ("readonly-a-subscript", "readonly -a a=(['a[$(touch p)]']=1)", OP, ()),
     ("unset-computed-name", "x='a[$(touch p)]'; declare -a a; unset \"$x\"", U, ()),
     ("unset-variable-name", "unset $x", OP, ()),
+    ("for-ps4", "for PS4 in '$(touch p)'; do set -x; :; done", OP, ("/w/p/p",)),
+    ("for-path", 'for PATH in "$PWD/bin"; do ls; done', OP, ()),
+    ("select-path", "select PATH in bin; do ls; done", OP, ()),
 ]
 EVALUATED_CONTROLS: list[Case] = [
     ("ctl-array-numbers", "a=([0]=x [1]=y); echo ${a[1]}", R, ()),
@@ -165,6 +168,7 @@ EVALUATED_CONTROLS: list[Case] = [
     ("ctl-declare", "declare -r x=1; local y=2; declare -a z", R, ()),
     ("ctl-export-n", "export -n x", R, ()),
     ("ctl-unset-literals", "unset x 'y[1]' \"z\"", R, ()),
+    ("ctl-for", "for f in *.py; do echo $f; done; for LANG in C; do ls; done", R, ()),
 ]
 
 

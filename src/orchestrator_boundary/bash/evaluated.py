@@ -36,8 +36,8 @@ _COMPUTED = frozenset(
 )
 # a cheap test on the parsed bytes: text without any of these has nothing evaluated
 _MARKERS = re.compile(
-    rb"\(\(|\[|-(?:eq|ne|lt|le|gt|ge|i|n)|@P|\$\{!|declare|local|export|typeset|readonly|unset"
-    rb"|\$\{[A-Za-z0-9_@*#?$!-]+[:=]"
+    rb"\(\(|\[|-(?:eq|ne|lt|le|gt|ge|i|n)|@P|\$\{!|declare|local|export|typeset|readonly"
+    rb"|unset|for\s|select\s|\$\{[A-Za-z0-9_@*#?$!-]+[:=]"
 )
 
 
@@ -76,6 +76,11 @@ def _reason(node: Any, budget: Budget) -> str:
             if any(c.type in _COMPUTED for c in parts):
                 # `unset "$x"`: the name comes at run time, a subscript in it is evaluated
                 return "unset evaluates a name computed at run time"
+    if kind == "for_statement":  # `for NAME in ...` / `select NAME in ...` set NAME
+        variable = node.child_by_field_name("variable")
+        name = text_of(variable) if variable is not None else ""
+        if name and not settable(name):
+            return f"for / select sets {name}: the shell or a later program may run other code"
     if kind == "array" and not _associative(node):
         # `a=([$x]=1)`, `a=(['a[$(cmd)]']=1)`: the subscript of an element is arithmetic
         for child in node.named_children:
