@@ -53,6 +53,15 @@ UV_PROJECT = Seed(
     files=(("pyproject.toml", "[project]\nname = 'p'\nversion = '0'\ndependencies = []\n"),)
 )
 SETTINGS = Seed(files=((".claude/settings.json", "{}\n"),))
+# a commit with a (bogus) signature: verifying it runs gpg, which creates ~/.gnupg
+SIGNED = Seed(
+    git=True,
+    setup=(
+        "c=$(git cat-file commit HEAD | awk '/^committer/ {print; print \"gpgsig -----BEGIN"
+        " PGP SIGNATURE-----\\n \\n iQEz\\n -----END PGP SIGNATURE-----\"; next} {print}'"
+        " | git hash-object -t commit -w --stdin) && git update-ref refs/heads/main $c"
+    ),
+)
 FAKE_LS = Seed(
     setup="mkdir bin && printf '#!/bin/sh\\n/usr/bin/touch ran\\n' > bin/ls && chmod +x bin/ls"
 )
@@ -149,6 +158,14 @@ def rows() -> list[Row]:
         ),
         W("5", "b-patch-dry-run-output", "patch --dry-run -o out f p.diff", "out", seed=PATCH),
         R("5", "b-patch-dry-run", "patch --dry-run f p.diff", seed=PATCH),
+        O(
+            "5",
+            "b-git-c-show-signature",
+            "git -c log.showSignature=true log -1",
+            seed=SIGNED,
+            needs=("gpg",),
+        ),
+        R("5", "b-git-log-signed", "git log -1", seed=SIGNED),
         # --- 2. runners that prepare an environment before the command they run ------------------
         O("2", "b-npx-log", "npx --offline tsc --noEmit", seed=NPM_PLAIN, needs=("npx",)),
         O("2", "b-uv-run", "uv run --offline true", seed=UV_PROJECT, needs=("uv",)),

@@ -256,3 +256,27 @@ def test_paths_resolved_as_bash_resolves_them(
     command: str, status: Status, named: tuple[str | None, ...]
 ) -> None:
     _check(command, status, named)
+
+
+# --- git: settings on the command line that run a program ------------------------------------
+# (git's own configuration files are trusted as installed, ADR 0049: the controls below stay
+# read-only although a repository's .git/config could name a core.fsmonitor program)
+GIT: list[Case] = [
+    ("git-c-show-signature", "git -c log.showSignature=true log -1", OP, ()),  # runs gpg
+    ("git-c-show-signature-case", "git -c LOG.SHOWSIGNATURE=1 show", OP, ()),
+    ("git-c-safe-directory", "git -c safe.directory='*' status", OP, ()),
+]
+GIT_CONTROLS: list[Case] = [
+    ("ctl-git-c-log", "git -c log.decorate=short log -1", R, ()),
+    ("ctl-git-c-color", "git -c color.ui=always diff", R, ()),
+    ("ctl-git-status", "git status --short", R, ()),
+    ("ctl-git-diff", "git diff --stat", R, ()),
+    ("ctl-git-log", "git log --oneline -5", R, ()),
+]
+
+
+@_table(GIT + GIT_CONTROLS)
+def test_git_settings_that_run_a_program(
+    command: str, status: Status, named: tuple[str | None, ...]
+) -> None:
+    _check(command, status, named)

@@ -41,7 +41,11 @@ from orchestrator_boundary.bash.outcome import (
     writes,
 )
 from orchestrator_boundary.bash.paths import resolve
-from orchestrator_boundary.bash.readonly_data import GIT_SAFE_CONFIG_PREFIXES, names
+from orchestrator_boundary.bash.readonly_data import (
+    GIT_RUNNING_KEYS,
+    GIT_SAFE_CONFIG_PREFIXES,
+    names,
+)
 from orchestrator_boundary.bash.words import Word, lit
 from orchestrator_boundary.values import replace
 
@@ -359,6 +363,12 @@ SUBCOMMANDS: dict[str, Sub] = {
 }
 
 
+def _safe_setting(setting: str) -> bool:
+    """`git -c KEY=VALUE` with a KEY known to run nothing."""
+    key = setting.lower().partition("=")[0]
+    return key.startswith(GIT_SAFE_CONFIG_PREFIXES) and key not in GIT_RUNNING_KEYS
+
+
 def git(prog: str, args: list[Word], env: Env) -> Outcome:
     top = parse(args, _GIT_TOP, stop_at_positional=True)
     if top.unknown:
@@ -367,9 +377,7 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
         if name in ("--config-env", "--exec-path") and value is not None:
             return opaque("git", f"git {name} may run a command")
         if name == "-c" and (
-            value is None
-            or value.value is None
-            or not value.value.lower().startswith(GIT_SAFE_CONFIG_PREFIXES)
+            value is None or value.value is None or not _safe_setting(value.value)
         ):
             # core.pager, diff.external, alias.x=!cmd, ...: the value may be a command line
             setting = value.value if value is not None else None
