@@ -388,7 +388,8 @@ ROWS: list[Row] = [
     R("1", "git-remote-v", "git remote -v", seed=GIT),
     # developer tools, package managers, interpreters: every read-only form has its table
     O("1", "npm-pack-dry-run-scripts", "npm pack --dry-run", seed=NPM_PREPACK, needs=("npm",)),
-    R("1", "npm-ls", "npm ls --all", seed=NPM_QUIET, needs=("npm",)),
+    # npm's debug log goes where its configuration says: not provable (ADR 0049)
+    R("1", "npm-ls", "npm ls --all", seed=NPM_QUIET, needs=("npm",), provable=False),
     R("1", "npm-version-flag", "npm --version", seed=NPM_QUIET, needs=("npm",)),
     W(
         "1",
@@ -488,6 +489,7 @@ ROWS: list[Row] = [
         "sqlite3 db.sqlite 'with x as (select 1) select * from x'",
         seed=SQL,
         needs=("sqlite3",),
+        provable=False,  # a missing database file is created (ADR 0049)
     ),
     R(
         "1",
@@ -495,6 +497,7 @@ ROWS: list[Row] = [
         "sqlite3 db.sqlite <<< 'select count(*) from t;'",
         seed=SQL,
         needs=("sqlite3",),
+        provable=False,  # a missing database file is created (ADR 0049)
     ),
     W(
         "1",
@@ -740,12 +743,13 @@ ROWS: list[Row] = [
     W("5", "cargo-fmt", "cargo fmt", seed=CARGO, needs=("cargo",)),
     R("5", "cargo-fmt-check", "cargo fmt --check", seed=CARGO, needs=("cargo",), provable=False),
     W("5", "black", "black .", needs=("black",)),
-    R("5", "black-check", "black --check .", needs=("black",)),
+    O("5", "black-check", "black --check .", needs=("black",)),  # its cache in HOME (ADR 0049)
     W("5", "isort", "isort .", needs=("isort",)),
     R("5", "isort-check", "isort --check-only .", needs=("isort",), provable=False),
     W("5", "autopep8-i", "autopep8 -i src/main.py", "src/main.py", needs=("autopep8",)),
     W("5", "prettier-write", "prettier --write src", needs=("prettier",)),
-    R("5", "prettier-check", "prettier --check src", needs=("prettier",)),
+    # prettier's configuration may be code (ADR 0049); here there is none
+    R("5", "prettier-check", "prettier --check src", needs=("prettier",), provable=False),
     W("5", "eslint-fix", "eslint --fix src", needs=("eslint",)),
     W("5", "biome-write", "biome format --write src", needs=("biome",)),
     W("5", "gofmt-w", "gofmt -w .", needs=("gofmt",)),
@@ -1150,6 +1154,11 @@ ROWS: list[Row] = [
     R("9", "long-and-chain", "ls && " * 300 + "ls"),
     R("9", "long-pipeline", "cat f | " * 200 + "cat"),
 ]
+
+# attack round B (ADR 0049): its rows use the seeds and helpers above
+import reality_cases_attack_b  # noqa: E402
+
+ROWS += reality_cases_attack_b.rows()
 
 
 # --- what the analysis says about a row -------------------------------------------------------

@@ -322,7 +322,7 @@ PROGRAM_CONTROLS: list[Case] = [
     ("ctl-git-c-protocol-version", "git -c protocol.version=2 ls-remote origin", R, ()),
     ("ctl-ip", "ip a; ip -br -c addr show dev eth0; ip route get 1.1.1.1; ip netns", R, ()),
     ("ctl-ss", "ss -tlnp; ss -s", R, ()),
-    ("ctl-ruff-config-file", "ruff check --config pyproject.toml .", R, ()),
+    ("ctl-ruff-config-file", "ruff check --no-cache --config pyproject.toml .", R, ()),
     ("ctl-bash-c", "bash -e -o pipefail -c ls; bash --norc -c ls", R, ()),
 ]
 

@@ -151,6 +151,11 @@ def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
     return out
 
 
+# `HOME` named, not expanded (`HOME=x`, `export HOME`, `read HOME`, `unset HOME`): a later `~`
+# may be anywhere, so it is not resolved against the session's HOME (ADR 0049)
+_MENTIONS_HOME = re.compile(r"(?<![\w${])HOME\b")
+
+
 def _bash(
     command: str,
     cwd: str,
@@ -170,7 +175,7 @@ def _bash(
     start = normalize_cwd(cwd)
     env = Env(
         start,
-        normalize_cwd(home),
+        None if _MENTIONS_HOME.search(command) else normalize_cwd(home),
         read_only,
         budget,
         0,

@@ -181,6 +181,7 @@ def tsc(prog: str, args: list[Word], env: Env) -> Outcome:
     """tsc's options are case-blind, take one dash or two, and booleans an optional
     true/false; read-only with --noEmit (or an informational flag) and known options."""
     no_emit, info, unknown = False, False, []
+    project, files = False, False
     i = 0
     while i < len(args):
         value = args[i].value
@@ -189,7 +190,9 @@ def tsc(prog: str, args: list[Word], env: Env) -> Outcome:
         name = value.lstrip("-").lower() if value.startswith("-") else ""
         following = args[i + 1].value if i + 1 < len(args) else None
         explicit = following in ("true", "false")
+        files = files or not name
         if name in _TSC_VALUED:
+            project = project or name in ("p", "project")
             i += 1
         elif name in _TSC_FLAGS:
             if name == "noemit":
@@ -200,7 +203,13 @@ def tsc(prog: str, args: list[Word], env: Env) -> Outcome:
         elif name:
             unknown.append(value)
         i += 1
-    if no_emit or info:
+    if info:
+        return checked(prog, unknown, read_only(prog, "tsc prints information"))
+    if no_emit and (project or not files):
+        # tsconfig.json may ask for `incremental` / `composite`: --noEmit still writes the
+        # .tsbuildinfo file (observed, ADR 0049); files named on the line ignore tsconfig.json
+        return opaque(prog, "tsc --noEmit with tsconfig.json: may write build info")
+    if no_emit:
         return checked(prog, unknown, read_only(prog, "tsc --noEmit"))
     out = value_of(args, "--outDir", "--outFile", "--declarationDir")
     fx = env.fx_many(W, out, "tsc output") or [Fx(W, "", None, "tsc emits files")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.outcome import (
     Env,
@@ -22,6 +22,7 @@ from orchestrator_boundary.bash.outcome import (
     with_effects,
     writes,
 )
+from orchestrator_boundary.bash.sqlite import sqlite3
 from orchestrator_boundary.bash.words import Word, lit
 from orchestrator_boundary.values import frozen
 
@@ -69,14 +70,14 @@ FORMATTERS: dict[str, Formatter] = {
         "",
         "--check --diff",
         "--line-length --config --target-version --exclude --extend-exclude",
-        f"{_COMMON} --no-cache --isolated --preview --no-preview --force-exclude",
+        f"{_COMMON} --no-cache -n --isolated --preview --no-preview --force-exclude",
     ),
     "ruff check": _f(
         False,
         "--fix --unsafe-fixes --add-noqa --fix-only",
         "--no-fix --diff",
         "--select --ignore --extend-select --config --target-version --output-format",
-        f"{_COMMON} --statistics --show-fixes --no-cache --exit-zero --isolated --preview",
+        f"{_COMMON} --statistics --show-fixes --no-cache -n --exit-zero --isolated --preview",
         "-o --output-file",
     ),
     "isort": _f(
@@ -123,7 +124,36 @@ def _inline_setting(name: str, flag: str, value: Word | None) -> bool:
     return name.startswith("ruff") and flag == "--config" and (given is None or "=" in given)
 
 
+# what a tool does on every run besides its output, out of the text's sight (observed, ADR
+# 0049): a cache the project's configuration may move, configuration that is code; and the
+# flags that turn it off
+_ALWAYS: dict[str, tuple[str, frozenset[str]]] = {
+    "black": ("black keeps a cache in HOME (or BLACK_CACHE_DIR)", frozenset()),
+    "ruff check": (
+        "ruff keeps a cache (.ruff_cache, or the configuration's cache-dir)",
+        frozenset({"--no-cache", "-n"}),
+    ),
+    "ruff format": (
+        "ruff keeps a cache (.ruff_cache, or the configuration's cache-dir)",
+        frozenset({"--no-cache", "-n"}),
+    ),
+    "prettier": ("prettier loads its configuration, which may be code", frozenset()),
+    "eslint": ("eslint runs its configuration (eslint.config.js) and plugins", frozenset()),
+}
+
+
 def _format(name: str, args: list[Word], env: Env) -> Outcome:
+    outcome = _formatted(name, args, env)
+    side = _ALWAYS.get(name)
+    if side is None or outcome.status not in (Status.READ_ONLY, Status.WRITES):
+        return outcome
+    flags = {(a.value or "").partition("=")[0] for a in args}
+    if flags & (_INFO | side[1]):
+        return outcome
+    return Outcome(outcome.program, Status.OPAQUE, outcome.fx, side[0])
+
+
+def _formatted(name: str, args: list[Word], env: Env) -> Outcome:
     spec = FORMATTERS[name]
     operands: list[Word] = []
     flags: list[str] = []
@@ -249,97 +279,6 @@ def editor(prog: str, args: list[Word], env: Env) -> Outcome:
     return opaque(prog, f"{prog} may write the files it opens", fx)
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_SQL_READS = ("select", "explain", "with")
-_SQL_DOT_READS = (".tables", ".schema", ".indexes", ".headers", ".mode", ".help", ".databases")
-_SQL_WRITING = re.compile(
-    r"\b(insert|update|delete|replace|create|drop|alter|attach|vacuum|reindex|pragma)\b"
-    r"|\b(writefile|edit|load_extension|fts3_tokenizer)\s*\(",
-    re.IGNORECASE,
-)
-_SQLITE_FLAGS = _words(
-    """header noheader column csv json line list box table markdown html readonly batch bail
-    quote ascii tabs echo safe nofollow"""
-)
-_SQLITE_VALUED = frozenset({"nullvalue", "separator", "newline", "cmd"})
-
-
-_SQL_WRITEFILE = re.compile(r"\bwritefile\s*\(\s*'([^']*)'", re.IGNORECASE)
-_SQL_DOT_WRITES = frozenset({".save", ".backup", ".output", ".once", ".log", ".dump"})
-_SQL_DOT_RUNS = frozenset({".shell", ".system", ".import", ".load", ".read", ".open"})
-
-
-def _sql_targets(texts: list[str]) -> tuple[list[Word], bool]:
-    """Files the statements name as written (writefile('f', ..), .save f, .output f), and
-    whether a dot command runs or loads something (.shell, .load, .read)."""
-    found: list[Word] = []
-    runs = False
-    for text in texts:
-        found += [lit(name) for name in _SQL_WRITEFILE.findall(text)]
-        for line in text.splitlines():
-            words = line.split()
-            if not words or not words[0].startswith("."):
-                continue
-            command = words[0].lower()
-            runs = runs or command in _SQL_DOT_RUNS
-            named = [w for w in words[1:] if not w.startswith("-")]
-            if command in _SQL_DOT_WRITES and named and named[-1] not in ("stdout", "off"):
-                found.append(lit(named[-1].strip("'\"")))
-    return found, runs
-
-
-def _sql_reads_only(texts: list[str]) -> bool:
-    """Every statement of ``texts`` is a query or a dot command that only shows."""
-    statements: list[str] = []
-    for text in texts:
-        lines = text.splitlines()
-        if any(line.strip().startswith(".") for line in lines):
-            dots = [line.strip() for line in lines if line.strip().startswith(".")]
-            if not all(d.split()[0].lower() in _SQL_DOT_READS for d in dots):
-                return False
-            text = "\n".join(line for line in lines if not line.strip().startswith("."))
-        statements += [s.strip() for s in text.split(";") if s.strip()]
-    return all(s.lower().startswith(_SQL_READS) and not _SQL_WRITING.search(s) for s in statements)
-
-
-def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
-    operands: list[Word] = []
-    sql: list[str | None] = []
-    i = 0
-    while i < len(args):
-        value = args[i].value
-        name = (value or "").lstrip("-")
-        if value is None or not value.startswith("-"):
-            operands.append(args[i])
-        elif name in ("version", "help"):
-            return read_only(prog, f"sqlite3 -{name}")
-        elif name in _SQLITE_VALUED:
-            i += 1
-            if name == "cmd":
-                sql.append(args[i].value if i < len(args) else None)
-        elif name not in _SQLITE_FLAGS:
-            db = env.fx_many(W, operands[:1], "sqlite3 database")
-            return opaque(prog, f"sqlite3 option {value} is not known", db)
-        i += 1
-    db = env.fx_many(W, operands[:1], "sqlite3 database")
-    sql += [a.value for a in operands[1:]]
-    if len(operands) < 2:
-        sql.append(env.stdin)  # statements from a literal here-document, or unknown
-    if any(s is None for s in sql):
-        return opaque(prog, "sqlite3 reads statements it cannot see", db)
-    texts = [s for s in sql if s is not None]
-    if _sql_reads_only(texts):
-        return read_only(prog, "sqlite3 queries only")
-    named, runs = _sql_targets(texts)
-    fx = db + env.fx_many(W, named, "sqlite3 writes a file")
-    if runs:
-        return opaque(prog, "sqlite3 runs a shell command or loads a file", fx)
-    return writes(prog, fx or [Fx(W, "", None, "sqlite3 statement that writes")])
-
-
 _SCRIPT = spec(
     "aefqkEm",
     "cTBIO",
@@ -383,7 +322,7 @@ HANDLERS = {
     **dict.fromkeys(("goimports", "rustfmt", "clang-format", "shfmt"), formatter),
     **dict.fromkeys(("ruff", "biome", "cargo"), formatter),
     **dict.fromkeys(("vim", "vi", "nvim", "ex", "ed", "nano", "emacs"), editor),
-    "sqlite3": sqlite3,
+    "sqlite3": sqlite3,  # sqlite.py
     "script": script,
     "time": time_,
     "mknod": operand_writes,

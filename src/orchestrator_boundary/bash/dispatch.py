@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash import boundary_cli, claude_cli
 from orchestrator_boundary.bash.declared import HANDLERS as DECLARED
 from orchestrator_boundary.bash.model import Status
@@ -14,7 +16,7 @@ from orchestrator_boundary.bash.readonly_data import (
     TRUSTED_DIRS,
     VERSION_ONLY,
 )
-from orchestrator_boundary.bash.unwrap import run_script, unwrap
+from orchestrator_boundary.bash.unwrap import prepares, run_script, unwrap
 from orchestrator_boundary.bash.words import Word, may_be_option
 from orchestrator_boundary.values import replace
 
@@ -44,7 +46,22 @@ def program_name(value: str) -> str:
 
 
 def dispatch(argv: list[Word], env: Env) -> Outcome:
-    """What running ``argv`` in ``env`` does to files."""
+    """What running ``argv`` in ``env`` does to files. A runner that prepares an environment
+    for the command it runs (``npx``, ``uv run``, ...) writes caches, logs, a virtual
+    environment or a lock file of its own where its configuration says, and may fetch and run a
+    package: the command it runs is analysed (its effects count), but the whole is never better
+    than ``opaque`` (ADR 0049)."""
+    prepared: list[str] = []
+    outcome = _dispatch(argv, env, prepared)
+    if prepared and outcome.status in (Status.READ_ONLY, Status.WRITES):
+        note = f"{prepared[0]}: writes its own caches or environment, may fetch code"
+        return Outcome(
+            outcome.program, Status.OPAQUE, outcome.fx, note, outcome.inner, outcome.script
+        )
+    return outcome
+
+
+def _dispatch(argv: list[Word], env: Env, prepared: list[str]) -> Outcome:
     spend = env.budget.spend  # a wrapper may change env, never its budget
     for _ in range(32):  # wrappers nest shallowly; each round strips one
         spend()
@@ -61,6 +78,9 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
         ):
             return _by_path(head, prog, argv[1:], env)
         args = argv[1:]
+        runner = prepares(prog, args)
+        if runner:
+            prepared.append(runner)
         step = unwrap(prog, args, env)
         if step is not None:
             if isinstance(step, Outcome):
@@ -103,15 +123,48 @@ def _help_is_harmless(prog: str, handler: object) -> bool:
 _OWN_WORDS = frozenset({"printf", "test", "[", *DECLARED})
 
 
+# `"$(cat <<'EOF'\nfix: ...\nEOF\n)"` (git commit -m): the word is the here-document's text,
+# which starts with a letter or a digit here, so it cannot be an option
+# and `"$(pwd)/x"`, an absolute path
+_HEREDOC_TEXT = re.compile(
+    r"""^"\$\(\s*cat\s+<<-?\s*(['"]?)[A-Za-z_]+\1[ \t]*\n[A-Za-z0-9]|^"?\$\(pwd\)(/|"?$)"""
+)
+
+
+# file utilities with no option that runs a program: a write of theirs to a place the text
+# does not fix (`rm $f`, `cp a "$dest"`) already stands for "anywhere" in the policy
+_NO_CODE_OPTIONS = frozenset(
+    {"rm", "rmdir", "unlink", "mkdir", "touch", "mv", "cp", "ln", "link", "install"}
+    | {"chmod", "chown", "chgrp", "truncate", "shred", "mkfifo"}
+)
+
+
 def _hidden_options(outcome: Outcome, args: list[Word]) -> Outcome:
     """A read-only answer holds only for the words it saw: a word that is not a literal (`$X`,
-    `$(..)`, a glob) may be an option that writes (`sort $X` with X=-oFILE), so it is opaque."""
-    if outcome.status is not Status.READ_ONLY:
+    `$(..)`, a glob) may be an option that writes (`sort $X` with X=-oFILE), so it is opaque.
+    So does a write's list of targets (`sort -o a f $X`, X=-o.claude/x): opaque, keeping the
+    writes it saw (ADR 0049)."""
+    if outcome.status not in (Status.READ_ONLY, Status.WRITES):
         return outcome
-    hidden = next((a for a in args if may_be_option(a)), None)
+    if (
+        outcome.status is Status.WRITES
+        and outcome.program in _NO_CODE_OPTIONS
+        and any(f.resolved is None for f in outcome.fx)
+    ):
+        return outcome  # already written "somewhere"; no option of these runs a program
+    hidden = next(
+        (
+            a
+            for a in args
+            if may_be_option(a)
+            and not (outcome.status is Status.WRITES and _HEREDOC_TEXT.match(a.text))
+        ),
+        None,
+    )
     if hidden is None:
         return outcome
-    return opaque(outcome.program, f"{hidden.text} is not a literal: it may be an option")
+    note = f"{hidden.text} is not a literal: it may be an option"
+    return opaque(outcome.program, note, list(outcome.fx))
 
 
 def _computed(text: str, args: list[Word], env: Env, pattern: str | None) -> Outcome:

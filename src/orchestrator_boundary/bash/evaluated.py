@@ -37,7 +37,7 @@ _COMPUTED = frozenset(
 # a cheap test on the parsed bytes: text without any of these has nothing evaluated
 _MARKERS = re.compile(
     rb"\(\(|\[|-(?:eq|ne|lt|le|gt|ge|i|n)|@P|\$\{!|declare|local|export|typeset|readonly"
-    rb"|\$\{[A-Za-z0-9_@*#?$!-]+[:=]"
+    rb"|unset|for\s|select\s|\$\{[A-Za-z0-9_@*#?$!-]+[:=]"
 )
 
 
@@ -72,20 +72,37 @@ def _reason(node: Any, budget: Budget) -> str:
         for child in node.named_children:
             if "[" in text_of(child) and not _number_subscript(text_of(child).strip("'\"")):
                 return "unset evaluates a subscript"
+            parts = child.named_children if child.type == "string" else [child]
+            if any(c.type in _COMPUTED for c in parts):
+                # `unset "$x"`: the name comes at run time, a subscript in it is evaluated
+                return "unset evaluates a name computed at run time"
+    if kind == "for_statement":  # `for NAME in ...` / `select NAME in ...` set NAME
+        variable = node.child_by_field_name("variable")
+        name = text_of(variable) if variable is not None else ""
+        if name and not settable(name):
+            return f"for / select sets {name}: the shell or a later program may run other code"
+    if kind == "array" and not _associative(node):
+        # `a=([$x]=1)`, `a=(['a[$(cmd)]']=1)`: the subscript of an element is arithmetic
+        for child in node.named_children:
+            element = _ELEMENT.match(text_of(child))
+            if element is not None and not element.group(1).isdigit():
+                return "an array subscript evaluates a value"
     if kind in ("binary_expression", "unary_expression"):
         return _test_reason(node)
     if kind == "declaration_command":
         if any(c.type in _COMPUTED for c in node.named_children):
             return "declare / export / local with a computed name evaluates it"
         flags = [text_of(c) for c in node.named_children if c.type == "word"]
-        if any(f.startswith("-") and ("i" in f or "n" in f) for f in flags):
-            values = [c.child_by_field_name("value") for c in node.named_children]
-            if any(v is not None and v.type != "number" for v in values):
-                return "declare -i / -n evaluates a value"
+        exporting = bool(node.children) and node.children[0].type == "export"  # -n: unexport
+        if not exporting and any(f.startswith("-") and ("i" in f or "n" in f) for f in flags):
+            # with or without a value here: every later assignment to the name (`i=$x`,
+            # `read i`, `r=PS4` for a nameref) is then evaluated or redirected (ADR 0049)
+            return "declare -i / -n evaluates a value"
     return ""
 
 
 _ASSIGNS = frozenset({":=", "="})
+_ELEMENT = re.compile(r"\[(.*)\]\+?=", re.DOTALL)  # `[sub]=value` in a compound assignment
 
 
 def _expansion_reason(node: Any) -> str:
@@ -105,6 +122,16 @@ def _expansion_reason(node: Any) -> str:
         elif substring and kind not in ("number", ":", "}"):
             return "arithmetic on a variable's value"
     return ""
+
+
+def _associative(array: Any) -> bool:
+    """`declare -A m=([k]=v)`: the keys of an associative array are words, not arithmetic."""
+    assignment = array.parent
+    declaration = assignment.parent if assignment is not None else None
+    if declaration is None or declaration.type != "declaration_command":
+        return False
+    flags = [text_of(c) for c in declaration.named_children if c.type == "word"]
+    return any(f.startswith("-") and "A" in f for f in flags)
 
 
 def _number_subscript(value: str) -> bool:

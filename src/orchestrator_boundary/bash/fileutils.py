@@ -78,6 +78,11 @@ def _copy_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
     source = f"{prog} destination"
     if prog == "ln" and len(sources) == 1:
         source = f"ln link to {_link_target(parsed, sources[0], target, env) or '?'}"
+    elif prog == "cp" and parsed.has("-s", "--symbolic-link", "-l", "--link"):
+        # cp -s / -l makes links, not copies: a later write through them lands on the
+        # sources (ADR 0049); with several sources, where each link points is not followed
+        to = env.resolve(sources[0]) if len(sources) == 1 else None
+        source = f"cp link to {to or '?'}"
     fx = env.fx_many(kind, [target], source)
     if prog == "mv":
         fx = env.fx_many(D, sources, "mv source") + fx
@@ -245,6 +250,7 @@ HANDLERS = {
     "mv": _copy_like,
     "install": _copy_like,
     "ln": _copy_like,
+    "link": lambda prog, args, env: _copy_like("ln", args, env),  # `link A B` is `ln A B`
     "rm": _operands(D, _RM),
     "rmdir": _operands(D, _RMDIR),
     "unlink": _operands(D, spec(longs="help version")),

@@ -26,7 +26,14 @@ from orchestrator_boundary.bash.git_modes import (
     global_config,
     rewrites_tree,
 )
-from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
+from orchestrator_boundary.bash.git_options import (
+    READING,
+    RUNS_TEXT,
+    WRITING,
+    Judged,
+    judge,
+    safe_setting,
+)
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
@@ -41,7 +48,7 @@ from orchestrator_boundary.bash.outcome import (
     writes,
 )
 from orchestrator_boundary.bash.paths import resolve
-from orchestrator_boundary.bash.readonly_data import GIT_SAFE_CONFIG_PREFIXES, names
+from orchestrator_boundary.bash.readonly_data import names
 from orchestrator_boundary.bash.words import Word, lit
 from orchestrator_boundary.values import replace
 
@@ -63,30 +70,12 @@ _GIT_TOP = spec(
     config-env= super-prefix= version help""",
 )
 _SUB_VAL = "mbBFCSUOXsjfnu"  # short options that take a value in common subcommands
-_SUB_LONG = frozenset(
-    {
-        "--message",
-        "--file",
-        "--author",
-        "--date",
-        "--branch",
-        "--depth",
-        "--origin",
-        "--template",
-        "--reference",
-        "--separate-git-dir",
-        "--config",
-        "--orphan",
-        "--upstream",
-        "--onto",
-        "--strategy",
-        "--strategy-option",
-        "--reuse-message",
-        "--fixup",
-        "--squash",
-        "--output",
-        "--output-directory",
-    }
+_SUB_LONG = names(
+    """
+    --message --file --author --date --branch --depth --origin --template --reference
+    --separate-git-dir --config --orphan --upstream --onto --strategy --strategy-option
+    --reuse-message --fixup --squash --output --output-directory
+    """
 )
 
 
@@ -366,11 +355,7 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
     for name, value in top.opts:
         if name in ("--config-env", "--exec-path") and value is not None:
             return opaque("git", f"git {name} may run a command")
-        if name == "-c" and (
-            value is None
-            or value.value is None
-            or not value.value.lower().startswith(GIT_SAFE_CONFIG_PREFIXES)
-        ):
+        if name == "-c" and (value is None or value.value is None or not safe_setting(value.value)):
             # core.pager, diff.external, alias.x=!cmd, ...: the value may be a command line
             setting = value.value if value is not None else None
             code = setting.partition("=")[2].removeprefix("!") if setting else None

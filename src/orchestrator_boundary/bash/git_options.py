@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from orchestrator_boundary.bash.options import Spec, spec
 from orchestrator_boundary.bash.opts import Parsed
+from orchestrator_boundary.bash.readonly_data import GIT_RUNNING_KEYS, GIT_SAFE_CONFIG_PREFIXES
 from orchestrator_boundary.bash.words import Word
 from orchestrator_boundary.values import field, frozen
 
@@ -332,3 +333,10 @@ def _short(
             return i, None
         out.opts.append(("-" + letter, None))
     return i, None
+
+
+def safe_setting(setting: str) -> bool:
+    """`git -c KEY=VALUE` with a KEY known to run nothing (ADR 0049: `log.showSignature` runs
+    gpg although `log.` is a safe prefix)."""
+    key = setting.lower().partition("=")[0]
+    return key.startswith(GIT_SAFE_CONFIG_PREFIXES) and key not in GIT_RUNNING_KEYS

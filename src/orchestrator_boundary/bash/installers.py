@@ -16,7 +16,7 @@ from orchestrator_boundary.bash.installers_data import (
     UV_LOCK_FREE,
     UV_READ,
 )
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse
 from orchestrator_boundary.bash.outcome import (
     Env,
@@ -177,6 +177,29 @@ def _node_install(prog: str, sub: str, args: list[Word], env: Env) -> Outcome:
 
 
 def node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
+    """npm, yarn, pnpm, bun. Observed (ADR 0049): npm keeps a debug log of every run but a
+    lone ``--version`` (in ~/.npm/_logs, or where an .npmrc's ``logs-dir`` says, the project's
+    own included); an install runs the project's and the packages' install scripts and fills a
+    cache in HOME. Neither is in sight of the text: never better than ``opaque``."""
+    outcome = _node_pm(prog, args, env)
+    if outcome.status not in (Status.READ_ONLY, Status.WRITES):
+        return outcome
+    values = [a.value for a in args]
+    if prog == "npm" and not (len(values) == 1 and values[0] in NODE_VERSION_FLAGS):
+        note = "npm keeps a debug log (~/.npm/_logs, or an .npmrc's logs-dir)"
+        return Outcome(prog, Status.OPAQUE, outcome.fx, note)
+    if outcome.fx and outcome.fx[0].source.startswith(f"{prog} ") and _installs(prog, args):
+        note = f"{prog} installs: runs install scripts, fills a cache in HOME"
+        return Outcome(prog, Status.OPAQUE, outcome.fx, note)
+    return outcome
+
+
+def _installs(prog: str, args: list[Word]) -> bool:
+    sub = _first(args)
+    return (sub is None and prog in ("yarn", "bun")) or sub in _NODE_INSTALL
+
+
+def _node_pm(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _first(args)
     files = _node_files(prog, sub, args, env) if sub else None
     if files is not None:
@@ -231,6 +254,23 @@ def _pip_read(prog: str, sub: str, args: list[Word], env: Env) -> Outcome:
 
 
 def uv(prog: str, args: list[Word], env: Env) -> Outcome:
+    """uv keeps a cache in HOME (what it learnt of each interpreter) on every run that looks
+    at an environment, `uv pip list` included (observed, ADR 0049): only its version, its help
+    and where its cache is are read-only."""
+    outcome = _uv(prog, args, env)
+    values = [a.value for a in args]
+    if outcome.status not in (Status.READ_ONLY, Status.WRITES) or values in (
+        ["--version"],
+        ["-V"],
+        ["cache", "dir"],
+    ):
+        return outcome
+    if _first(args) == "help":
+        return outcome
+    return Outcome(prog, Status.OPAQUE, outcome.fx, "uv keeps a cache in HOME")
+
+
+def _uv(prog: str, args: list[Word], env: Env) -> Outcome:
     sub = _first(args)
     values = [a.value for a in args]
     if sub == "pip":

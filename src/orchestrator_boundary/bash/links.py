@@ -1,9 +1,10 @@
 """Writes through a link the same command made earlier (ADR 0021).
 
 `ln -s /etc/passwd p && echo x > p` writes /etc/passwd, not ./p. Where a command makes a link
-(ln, os.symlink, fs.symlinkSync, ...) and a later effect lands on that link or below it, the
-effect is also reported at the link's target: its resolved path when the link was made with a
-literal target (ln), else an unknown location, which the policy treats as outside every scope.
+(ln, link, cp -s / -l, os.symlink, fs.symlinkSync, ...) and a later effect lands on that link or
+below it, the effect is also reported at the link's target: its resolved path when the link was
+made with a literal target (ln), else an unknown location, which the policy treats as outside
+every scope.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ def _makes_link(effect: Effect) -> bool:
 
 def _points_to(effect: Effect) -> str | None:
     """Where a link points, when fileutils could tell (``ln link to /w/p/a``)."""
-    target = effect.source.removeprefix("ln link to ")
-    return target if target != effect.source and target.startswith("/") else None
+    _, sep, target = effect.source.partition(" link to ")  # `ln link to`, `cp link to`
+    return target if sep and target.startswith("/") else None
 
 
 def through_links(commands: list[Command]) -> list[Command]:

@@ -42,11 +42,29 @@ def resolve(path: str | None, cwd: str | None, *, backslash_sep: bool = False) -
         path = path.replace("\\", "/")
         if path.startswith("//"):  # UNC, \\?\ or \\.\: the two slashes name no folder
             return "//" + posixpath.normpath("/" + path[2:]).lstrip("/")
+    if path.startswith("/proc/"):
+        return _proc(path, cwd)
     if path[:1] == "/" or _drive(path):
         return _norm(path)
     if cwd is None:
         return None
     return _norm(cwd.rstrip("/") + "/" + path)
+
+
+def _proc(path: str, cwd: str | None) -> str | None:
+    """`/proc/self/cwd/x` is ``x`` in the working directory and `/proc/self/root/x` is `/x`
+    (ADR 0049); another process's folder (`/proc/1/cwd`) is unknown. Read before `..` is
+    collapsed: `/proc/self/cwd/..` is the working directory's parent."""
+    parts = path.split("/", 4)  # "", "proc", who, what, rest
+    if len(parts) < 4 or parts[3] not in ("cwd", "root"):
+        return _norm(path)
+    if parts[2] not in ("self", "thread-self"):
+        return None
+    base = cwd if parts[3] == "cwd" else "/"
+    if base is None:
+        return None
+    rest = parts[4] if len(parts) > 4 else ""
+    return _norm(base.rstrip("/") + "/" + rest) if rest else _norm(base)
 
 
 # Windows device names: in any folder, with any extension, case-insensitive (ADR 0021)

@@ -91,9 +91,12 @@ GIT_SAFE_CONFIG_PREFIXES = (
     "gc.auto",
     "commit.gpgsign",
     "tag.gpgsign",
-    "safe.directory",
     "merge.ff",
     "merge.conflictstyle",
     "diff.renames",
     "column.ui",
 )
+# keys under a safe prefix that make git run a program (ADR 0049): log.showSignature runs gpg,
+# which creates ~/.gnupg (observed); safe.directory (left out above) would let git read, and run
+# the programs of, a repository another user owns
+GIT_RUNNING_KEYS = frozenset({"log.showsignature"})

@@ -137,12 +137,14 @@ def _patch(prog: str, args: list[Word], env: Env) -> Outcome:
         or len(gets) < len(parsed.values("-g", "--get"))
     ):
         return checked(prog, parsed.unknown, opaque(prog, "patch runs ed or a version control"))
+    out = parsed.last("-o", "--output")
     if parsed.has("--dry-run", "-C", "--check"):
-        return checked(prog, parsed.unknown, read_only(prog, "patch dry run"))
+        # a dry run still writes its -o file (observed, ADR 0049)
+        named = env.fx_many(W, [out], "patch -o output") if out is not None else []
+        return checked(prog, parsed.unknown, writes(prog, named, "patch dry run"))
     into = parsed.last("-d", "--directory")
     here = env.at(env.resolve(into)) if into is not None else env
     fx = here.fx_many(W, [v for v in parsed.values("-r", "--reject-file") if v], "patch rejects")
-    out = parsed.last("-o", "--output")
     if out is not None:
         fx += here.fx_many(W, [out], "patch -o output")
     elif parsed.pos:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from orchestrator_boundary.bash.budget import MAX_UNWRAP, BudgetExhausted
+from orchestrator_boundary.bash.envvars import harmless_exported
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import (
     Env,
@@ -55,6 +56,25 @@ _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or envir
     ("pipx", "run"),
     ("mamba", "run"),
 }
+
+
+# runners that fetch a package or prepare an environment before they run the command: npx and
+# `npm exec` keep a debug log (~/.npm/_logs, or an .npmrc's logs-dir) and a package cache,
+# `uv run` creates .venv and uv.lock, uvx a tool environment in HOME (ADR 0049)
+_PREPARING = frozenset({"npx", "bunx", "uvx", "pnpx"})
+
+
+def prepares(prog: str, args: list[Word]) -> str:
+    """The runner's name when ``prog args`` prepares an environment for the command it runs
+    (``npx X``, ``uv run X``); "" otherwise."""
+    if prog in _PREPARING:
+        return prog
+    first = args[0].value if args else None
+    if first is not None and (prog, first) in _RUNNERS:
+        return f"{prog} {first}"
+    if prog == "uv" and first == "tool" and len(args) > 1 and args[1].value == "run":
+        return "uv tool run"
+    return ""
 
 
 def _substituted(word: Word) -> bool:
@@ -167,6 +187,11 @@ def _xargs(args: list[Word], env: Env) -> Step:
     parsed = options("xargs", args, XARGS)
     if isinstance(parsed, Outcome):
         return parsed
+    for slot in parsed.values("--process-slot-var"):
+        # the variable goes to the command's environment (`BASH_ENV=0`: bash runs ./0)
+        name = slot.value if slot is not None else None
+        if name is None or not harmless_exported(name):
+            return opaque("xargs", "xargs --process-slot-var: a variable the command receives")
     inner = parsed.rest or [lit("echo")]
     replace_str = parsed.last("-I", "-J", "-i", "--replace")
     if replace_str is None and parsed.has("-i", "--replace"):

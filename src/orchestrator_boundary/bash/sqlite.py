@@ -1,0 +1,118 @@
+"""sqlite3: a query is read-only; a statement, a dot command or a function that writes is a
+write of the files it names; one that runs a shell or loads code is opaque (ADR 0021, 0049).
+"""
+
+from __future__ import annotations
+
+import re
+
+from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.words import Word, lit
+
+W = EffectKind.WRITE
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_SQL_READS = ("select", "explain", "with")
+_SQL_DOT_READS = (".tables", ".schema", ".indexes", ".headers", ".mode", ".help", ".databases")
+_SQL_WRITING = re.compile(
+    r"\b(insert|update|delete|replace|create|drop|alter|attach|vacuum|reindex|pragma)\b"
+    # any mention of a function that writes or runs: SQL calls a quoted name too
+    # (`"writefile"(..)`, `[writefile](..)`) and allows a comment before the parenthesis
+    r"|\b(writefile|edit|load_extension|fts3_tokenizer)\b",
+    re.IGNORECASE,
+)
+_SQLITE_FLAGS = _words(
+    """header noheader column csv json line list box table markdown html readonly batch bail
+    quote ascii tabs echo safe nofollow"""
+)
+_SQLITE_VALUED = frozenset({"nullvalue", "separator", "newline", "cmd"})
+
+
+_SQL_WRITEFILE = re.compile(r"\bwritefile\s*\(\s*'([^']*)'", re.IGNORECASE)
+_SQL_WRITEFILE_NAME = re.compile(r"\bwritefile\b", re.IGNORECASE)
+_SQL_DOT_WRITES = frozenset({".save", ".backup", ".output", ".once", ".log", ".dump"})
+_SQL_DOT_RUNS = frozenset({".shell", ".system", ".import", ".load", ".read", ".open"})
+
+
+def _sql_targets(texts: list[str]) -> tuple[list[Word], bool]:
+    """Files the statements name as written (writefile('f', ..), .save f, .output f), and
+    whether a dot command runs or loads something (.shell, .load, .read)."""
+    found: list[Word] = []
+    runs = False
+    for text in texts:
+        found += [lit(name) for name in _SQL_WRITEFILE.findall(text)]
+        for line in text.splitlines():
+            words = line.split()
+            if not words or not words[0].startswith("."):
+                continue
+            command = words[0].lower()
+            runs = runs or command in _SQL_DOT_RUNS
+            named = [w for w in words[1:] if not w.startswith("-")]
+            if command in _SQL_DOT_WRITES and named and named[-1] not in ("stdout", "off"):
+                found.append(lit(named[-1].strip("'\"")))
+    return found, runs
+
+
+def _sql_reads_only(texts: list[str]) -> bool:
+    """Every statement of ``texts`` is a query or a dot command that only shows."""
+    statements: list[str] = []
+    for text in texts:
+        lines = text.splitlines()
+        if any(line.strip().startswith(".") for line in lines):
+            dots = [line.strip() for line in lines if line.strip().startswith(".")]
+            if not all(d.split()[0].lower() in _SQL_DOT_READS for d in dots):
+                return False
+            text = "\n".join(line for line in lines if not line.strip().startswith("."))
+        statements += [s.strip() for s in text.split(";") if s.strip()]
+    return all(s.lower().startswith(_SQL_READS) and not _SQL_WRITING.search(s) for s in statements)
+
+
+def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
+    operands: list[Word] = []
+    sql: list[str | None] = []
+    flags: set[str] = set()
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        name = (value or "").lstrip("-")
+        if value is None or not value.startswith("-"):
+            operands.append(args[i])
+        elif name in _SQLITE_FLAGS:
+            flags.add(name)
+        elif name in ("version", "help"):
+            return read_only(prog, f"sqlite3 -{name}")
+        elif name in _SQLITE_VALUED:
+            i += 1
+            if name == "cmd":
+                sql.append(args[i].value if i < len(args) else None)
+        else:
+            db = env.fx_many(W, operands[:1], "sqlite3 database")
+            return opaque(prog, f"sqlite3 option {value} is not known", db)
+        i += 1
+    db = env.fx_many(W, operands[:1], "sqlite3 database")
+    sql += [a.value for a in operands[1:]]
+    if len(operands) < 2:
+        sql.append(env.stdin)  # statements from a literal here-document, or unknown
+    if any(s is None for s in sql):
+        return opaque(prog, "sqlite3 reads statements it cannot see", db)
+    texts = [s for s in sql if s is not None]
+    if _sql_reads_only(texts):
+        database = operands[0].value if operands else ":memory:"
+        if database in ("", ":memory:") or "readonly" in flags or "mode=ro" in (database or ""):
+            return read_only(prog, "sqlite3 queries only")
+        # the database file is created (empty) when it does not exist (observed, ADR 0049)
+        return opaque(prog, "sqlite3 creates the database file when it is missing")
+    named, runs = _sql_targets(texts)
+    fx = db + env.fx_many(W, named, "sqlite3 writes a file")
+    mentions = sum(len(_SQL_WRITEFILE_NAME.findall(t)) for t in texts)
+    if mentions > sum(len(_SQL_WRITEFILE.findall(t)) for t in texts):
+        # `"writefile"('f', ..)`, `writefile/**/('f', ..)`: a file this reading cannot name
+        fx.append(Fx(W, "", None, "sqlite3 writefile()"))
+    if runs:
+        return opaque(prog, "sqlite3 runs a shell command or loads a file", fx)
+    return writes(prog, fx or [Fx(W, "", None, "sqlite3 statement that writes")])
