@@ -137,3 +137,16 @@ def test_a_skill_in_claude_config_dir_is_judged_too(project: Project, tmp_path: 
     env = {**ENFORCE, "CLAUDE_CONFIG_DIR": str(config_dir)}
     _, rec = project.call(project.payload(*_skill("elsewhere", "hi")), env=env)
     assert (rec["decision"], rec["code"], rec["tool_class"]) == ("deny", "BASH_WRITE", "execute")
+
+
+def test_an_opaque_skill_is_named_in_the_hint(project: Project) -> None:
+    """With ``bash.opaque = "deny"``, a skill whose line the analysis cannot prove read-only
+    is refused, and the hint names the Skill tool the model used, not Bash."""
+    skill = project.root / ".claude/skills/runner/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("!`python3 tools/gen.py`\n")
+    project.configure(CONFIG + '\n[bash]\nopaque = "deny"\n')
+    answer, rec = project.call(project.payload(*_skill("runner")), env=ENFORCE)
+    assert (rec["decision"], rec["code"]) == ("deny", "BASH_OPAQUE"), rec
+    reason = (parse_answer(answer) or {})["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "instead of using Skill yourself" in reason, reason

@@ -20,7 +20,7 @@ def bash_mode(call: Call, code: Code, command: str, why: str) -> tuple[Violation
         return None, ""
     if mode == "warn":
         return None, f"orchestrator-boundary ({rule} = warn): {text}. Prefer delegating."
-    hint = delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types)
+    hint = delegate_hint(call.rules.writers, None, call.payload.tool_name, call.context.agent_types)
     return Violation(
         code, rule, f"{main_label(call.session)} may not run {text}.", hint, None, command[:200]
     ), ""
@@ -43,7 +43,9 @@ def bash_findings(call: Call) -> tuple[Violation | None, str]:
                 Code.BASH_DENIED_COMMAND,
                 "bash.deny_commands",
                 f"{main_label(call.session)} may not run {cmd.program} (`{cmd.text}`).",
-                delegate_hint(call.rules.writers, None, "Bash", call.context.agent_types),
+                delegate_hint(
+                    call.rules.writers, None, call.payload.tool_name, call.context.agent_types
+                ),
                 command=cmd.text,
             ), ""
     if analysis.unseen:
