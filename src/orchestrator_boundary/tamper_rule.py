@@ -15,7 +15,7 @@ import re
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.paths import Located, locate
-from orchestrator_boundary.protect import Protected, hit, protected_reason
+from orchestrator_boundary.protect import Protected, env_label, hit, protected_reason
 from orchestrator_boundary.protect_guess import could_name
 from orchestrator_boundary.protect_links import linked
 from orchestrator_boundary.protect_named import hit_named
@@ -127,7 +127,7 @@ def _could_name(call: Call, target: Target) -> Protected | None:
             anchors=anchors,
             literal=target.words,
         )
-        if entry is not None:
+        if entry is not None and not (target.opaque and env_label(entry.label) is not None):
             return entry
     return None
 

@@ -54,6 +54,9 @@ class Target:
     # word of it a guess
     guessed: bool = False
     words: bool = False
+    # the words of a command the analysis does not know (opaque): a program handed a protected
+    # file by name may write it; env files excepted, which loaders and `source` read
+    opaque: bool = False
     names: tuple[tuple[str, bool], ...] = ()  # find -delete: only entries with these names
     unchecked: bool = False  # the part of an input past the scan bounds: it could name anything
 
@@ -212,6 +215,13 @@ def _shell_touches(
             Target(text, "", command[:200], True, config=False, write=False, named=False,
                    guessed=True, words=True),
         )  # fmt: skip
+    else:
+        for cmd in analysis.opaque[:32]:  # a program handed a protected file by name
+            words = Located(cmd.text, (), (), "an opaque command's words")
+            targets += (
+                Target(words, "", cmd.text[:200], config=False, write=False, named=False,
+                       guessed=True, words=True, opaque=True),
+            )  # fmt: skip
     return targets, analysis, command
 
 
