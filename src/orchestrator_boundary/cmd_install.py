@@ -178,7 +178,7 @@ def plan(
         res.edits.append(FileEdit(path, old_text, None, "settings"))
         res.actions.append("removed the settings file, left empty")
     elif change.changed or (action == "install" and old_text is None):
-        text = se.dump_settings(change.new, se.detect_indent(old_text))
+        text = se.render_settings(old_text, old, change.new)
         res.edits.append(FileEdit(path, old_text, text, "settings"))
     if action == "install":
         _plan_machine_files(res, project, scope, env, python)

@@ -83,7 +83,7 @@ def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str
             continue
         change = se.in_step(se.parse_settings(text, path), phase, path)
         if change.changed:
-            new = se.dump_settings(change.new, se.detect_indent(text))
+            new = se.render_settings(text, change.old, change.new)
             sf.write_atomic(path, new, backup_to=sf.backup_dir(environ))
             changed.append(path)
     return changed
