@@ -32,7 +32,7 @@ def guarded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """A project installed in enforce, with a nested source folder."""
     root = (tmp_path / "repo").resolve()
     (root / "src" / "pkg").mkdir(parents=True)
-    assert run(capsys, "install", "--project", str(root), "--phase", "enforce")[0] == 0
+    assert run(capsys, "install", "--project", str(root), "--phase", "enforce", "--force")[0] == 0
     return root
 
 

@@ -11,10 +11,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import hook_main, registration
+from orchestrator_boundary import audit, hook_main, registration
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
-from orchestrator_boundary.cli_project import find_root
+from orchestrator_boundary.cli_project import find_root, trail_environ
+from orchestrator_boundary.cmd_phase import enforce_refusal
 from orchestrator_boundary.config import (
     DEFAULT_CONFIG_PATH,
     Config,
@@ -25,6 +26,7 @@ from orchestrator_boundary.config import (
 )
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.project_files import GITIGNORE_LINE, gitignore_with, starter_config
+from orchestrator_boundary.setups import audit_setting
 
 
 def in_git_repo(path: str) -> bool:
@@ -118,6 +120,11 @@ def register(sub: Any) -> None:
         choices=[ph.value for ph in Phase],
         default=None,
         help=f"phase for a new .claude/boundary.toml (default: {DEFAULT_PHASE.value})",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="with --phase enforce: start in enforce even when the report says NOT READY",
     )
     p.set_defaults(func=run_install)
     u = sub.add_parser("uninstall", help="remove exactly the hooks install added")
@@ -265,8 +272,45 @@ def apply(res: Result, environ: Any = None) -> None:
         e.written = True
 
 
+def enforce_gate(project: str, phase: str | None, environ: Any = None) -> str:
+    """'' unless ``install --phase enforce`` would start a project in enforce that ``phase
+    enforce`` would refuse: the same readiness check (ADR 0052). Only a new config takes the
+    phase; an existing one keeps its own, so a teammate's install is never refused."""
+    env = os.environ if environ is None else environ
+    if phase != Phase.ENFORCE.value or os.path.exists(config_path(project, env)):
+        return ""
+    first = (
+        "Install in warn (orchestrator-boundary install), work for a while, read: "
+        "orchestrator-boundary report, then run: orchestrator-boundary phase enforce."
+    )
+    override = "orchestrator-boundary install --phase enforce --force"
+    trail_env = trail_environ(project, env)
+    if not audit.trail_files(audit.trail_path(project, audit_setting(Config(), trail_env))):
+        return (
+            "not installing in enforce: this project has no audit trail yet, so nothing shows "
+            f"that enforce would let its work through. {first} To enforce anyway: {override}"
+        )
+    return enforce_refusal(
+        project, trail_env, doing="installing in enforce", first=first, override=override
+    )
+
+
+def _refuse(action: str, args: argparse.Namespace, msg: str, file: str | None = None) -> int:
+    if args.json:
+        print(
+            json.dumps({"command": action, "changed": False, "error": msg, "settings_file": file})
+        )
+    else:
+        print(f"error: {msg}", file=sys.stderr)
+    return 1
+
+
 def _run(action: str, args: argparse.Namespace) -> int:
     project = _project(args)
+    if action == "install" and not args.force and args.scope in ("project", "local"):
+        refusal = enforce_gate(project, args.phase)
+        if refusal:
+            return _refuse(action, args, refusal)
     try:
         res = plan(
             action,
@@ -277,15 +321,7 @@ def _run(action: str, args: argparse.Namespace) -> int:
         )
     except se.SettingsError as exc:
         msg = f"{exc}; left unchanged, fix it by hand and run {action} again"
-        if args.json:
-            print(
-                json.dumps(
-                    {"command": action, "changed": False, "error": msg, "settings_file": exc.file}
-                )
-            )
-        else:
-            print(f"error: {msg}", file=sys.stderr)
-        return 1
+        return _refuse(action, args, msg, exc.file)
     res.dry_run = bool(args.dry_run)
     if not res.dry_run:
         try:

@@ -136,17 +136,26 @@ def run(args: argparse.Namespace) -> int:
     return 1 if out["problem"] else 0
 
 
-def enforce_refusal(root: str, environ: Mapping[str, str]) -> str:
-    """'' when switching to enforce may go ahead; else why not and how to force it."""
+def enforce_refusal(
+    root: str,
+    environ: Mapping[str, str],
+    *,
+    doing: str = "switching to enforce",
+    first: str = "",
+    override: str = "orchestrator-boundary phase enforce --force",
+) -> str:
+    """'' when switching to enforce may go ahead; else why not and how to force it. ``install
+    --phase enforce`` asks the same (ADR 0052), with its own words for what it does, what to
+    do first and how to override."""
     current = effective(root, environ)
     why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
     if not why:
         return ""
     why = why.rstrip(".")
     return (
-        f"not switching to enforce: {why}{'' if why.endswith('?') else '.'} "
-        "See: orchestrator-boundary report. "
-        "To enforce anyway: orchestrator-boundary phase enforce --force"
+        f"not {doing}: {why}{'' if why.endswith('?') else '.'} "
+        f"{first or 'See: orchestrator-boundary report.'} "
+        f"To enforce anyway: {override}"
     )
 
 
