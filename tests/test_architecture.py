@@ -62,6 +62,7 @@ SHELL = {
     "state",
     "subagent_permissions",
     "testing",
+    "user_scope",  # the projects a user-scope install guards (ADR 0052)
     "wire",
 }
 # What the core may not use: file, process, socket, clock and environment access.

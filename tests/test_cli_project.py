@@ -144,7 +144,7 @@ def test_phase_keeps_user_scope_entries_in_step_and_says_they_guard_every_projec
     assert code == 0, out
     entries = se.registered(json.loads(user.read_text(encoding="utf-8")))
     assert [h.get("onFailure") for h in entries["PreToolUse"]] == ["block"]
-    assert "guard every project of yours" in out
+    assert "one set for every project of yours" in out
     _, out, _ = run(capsys, "doctor", "--json", "--project", str(root))
     checks = {c["name"]: c for c in json.loads(out)["checks"]}
     assert checks["onfailure"]["status"] == "ok", checks["onfailure"]

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import audit, hook_main, registration
+from orchestrator_boundary import audit, hook_main, registration, user_scope
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import find_root, trail_environ
@@ -171,6 +171,8 @@ def plan(
         managed_only = False
     loaded = load_config(config_path(project, env), env.get("HOME"))
     written_phase = hook_phase(loaded, phase)
+    if scope == "user":  # one set of entries for every project of this user (ADR 0052)
+        written_phase = user_scope.entries_phase(project, written_phase, env)[0]
     if action == "install":
         # tool names no current tool has (config.config_notes): allowed, but likely typos
         res.notes.extend(config_notes(loaded) if isinstance(loaded, Config) else [])
@@ -197,6 +199,11 @@ def plan(
         if shim_old is not None:
             res.edits.append(FileEdit(shim, shim_old, None, "launcher", backup=False))
             res.actions.append(f"removed {registration.SHIM_RELPATH}")
+    if action == "uninstall" and scope == "user":
+        listed = user_scope.list_path(env)
+        listed_old = sf.read_text(listed)
+        if listed_old is not None:
+            res.edits.append(FileEdit(listed, listed_old, None, "user projects", backup=False))
     if action == "uninstall":
         res.notes.append(_left_in_place(project, scope, env))
     res.changed = bool(res.edits)
@@ -221,6 +228,12 @@ def _plan_machine_files(
         if shim_old != shim_new:
             res.edits.append(FileEdit(shim, shim_old, shim_new, "launcher", backup=False))
             res.actions.append(f"wrote {registration.SHIM_RELPATH} (commit it)")
+    if scope == "user":
+        listed = user_scope.list_path(env)
+        listed_new = user_scope.with_root(project, env)
+        if listed_new is not None:
+            edit = FileEdit(listed, sf.read_text(listed), listed_new, "user projects", backup=False)
+            res.edits.append(edit)
     pointer = registration.pointer_path(env)
     pointer_old, pointer_new = sf.read_text(pointer), registration.pointer_text(python)
     if pointer_old != pointer_new:

@@ -14,6 +14,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from orchestrator_boundary import registration, user_scope
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import find_root, trail_environ
@@ -81,7 +82,12 @@ def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str
         text = sf.read_text(path)
         if text is None:
             continue
-        change = se.in_step(se.parse_settings(text, path), phase, path)
+        data = se.parse_settings(text, path)
+        step = phase
+        if scope == "user" and any(se.registered(data).values()):
+            user_scope.remember(root, environ)  # one set of entries for all: ADR 0052
+            step = user_scope.entries_phase(root, phase, environ)[0]
+        change = se.in_step(data, step, path)
         if change.changed:
             new = se.render_settings(text, change.old, change.new)
             sf.write_atomic(path, new, backup_to=sf.backup_dir(environ))
@@ -199,10 +205,25 @@ def in_step_notes(
             "commit .claude/settings.json with .claude/boundary.toml: teammates' hooks read both"
         )
     user = sf.settings_path("user", root, environ=environ)
-    if user in changed:
+    try:
+        text = sf.read_text(user)
+        mine = text is not None and any(se.registered(se.parse_settings(text, user)).values())
+    except se.SettingsError:
+        mine = False
+    if not mine:
+        return notes
+    step, held_by = user_scope.entries_phase(root, value, environ)
+    shared = f"{user} holds your user-scope hooks, one set for every project of yours"
+    if held_by is not None:
         notes.append(
-            f"{user} holds your user-scope hooks, which guard every project of yours: their "
-            f"onFailure now follows this project's phase ({value})"
+            f'{shared}: they keep "onFailure": "block" (a hook that cannot run blocks the '
+            f"call) while {held_by} is in {step}"
+        )
+    elif user in changed:
+        on = "on" if registration.on_failure(step) else "off"
+        notes.append(
+            f'{shared}: "onFailure": "block" is now {on}, as {value} needs (it is on while '
+            "any project of yours guarded this way is in enforce or ask)"
         )
     return notes
 
