@@ -33,6 +33,7 @@ SHELL = {
     "config",
     "daemon",
     "doctor_context",
+    "doctor_hooks_off",
     "doctor_probe",
     "doctor_surroundings",
     "doctor_trail",

@@ -31,6 +31,7 @@ from orchestrator_boundary.doctor_context import (
     plugin_enabled,
     shown,
 )
+from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
 from orchestrator_boundary.doctor_surroundings import (
     check_evaluators,
@@ -310,6 +311,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_claude,
     check_settings_files,
     check_hooks_registered,
+    check_hooks_disabled,
     check_commands_runnable,
     check_launcher,
     check_on_failure,
