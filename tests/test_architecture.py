@@ -35,6 +35,7 @@ SHELL = {
     "doctor_context",
     "doctor_hooks_off",
     "doctor_probe",
+    "doctor_start",
     "doctor_surroundings",
     "doctor_trail",
     "evaluators",

@@ -33,6 +33,7 @@ from orchestrator_boundary.doctor_context import (
 )
 from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
+from orchestrator_boundary.doctor_start import check_start_folder
 from orchestrator_boundary.doctor_surroundings import (
     check_evaluators,
     check_launcher,
@@ -312,6 +313,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_settings_files,
     check_hooks_registered,
     check_hooks_disabled,
+    check_start_folder,
     check_commands_runnable,
     check_launcher,
     check_on_failure,
@@ -366,7 +368,8 @@ def run(args: argparse.Namespace) -> int:
     root = os.path.realpath(find_root(args.project, os.environ))
     environ = trail_environ(root, os.environ)
     dirs = tuple(os.path.abspath(d) for d in getattr(args, "plugin_dir", []) or [])
-    ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs)
+    start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs, start=start)
     checks = diagnose(ctx)
     failed = any(c.status == FAIL for c in checks)
     if args.json:
