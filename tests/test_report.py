@@ -349,3 +349,12 @@ def test_one_of_everything_is_singular(tmp_path):
     assert values["subagents"] == "1 call"
     assert values["hook_errors"].endswith("(1 error)")
     assert values["bypass"] == "0.0 % (0 sessions)"
+
+
+def test_an_unknown_trend_says_why_and_what_it_needs_once():
+    rep = compute([], Thresholds(), TODAY)
+    [trend] = [c for c in rep.criteria if c.key == "trend"]
+    assert (trend.value, trend.needed) == (
+        "unknown (tool uses on fewer than 2 days)",
+        "<= +0.50 points a day",
+    )

@@ -59,12 +59,16 @@ def _trend(r: Report) -> Criterion:
     tolerance = r.thresholds.trend_tolerance
     ok = r.slope is not None and r.slope <= tolerance
     if r.slope is None:
-        value = "unknown: needs tool uses on 2 or more days"
+        value = "unknown (tool uses on fewer than 2 days)"
     else:
         word = "falling" if r.slope < -tolerance else "stable" if ok else "rising"
         value = f"{word}, {r.slope * 100:+.2f} points a day"
     return Criterion(
-        "trend", "violations falling or stable", ok, value, f"<= {tolerance * 100:+.2f}"
+        "trend",
+        "violations falling or stable",
+        ok,
+        value,
+        f"<= {tolerance * 100:+.2f} points a day",
     )
 
 
