@@ -96,9 +96,13 @@ def ready_lines(root):
     return (root / ".claude" / "boundary" / "audit.jsonl").read_text().splitlines()
 
 
-def test_empty_trail_has_no_notes_and_no_intended_writes():
+def test_empty_trail_has_no_intended_writes_and_says_where_to_look():
     rep = compute([], Thresholds(), TODAY)
-    assert rep.notes == [] and rep.intended is None and rep.write_allow == []
+    assert rep.intended is None and rep.write_allow == []
+    assert rep.notes == [
+        "The trail holds no hook calls yet: the hooks have not run in this project, or Claude "
+        "Code was started in another folder. Run: orchestrator-boundary doctor"
+    ]
 
 
 def test_no_agent_id_means_subagent_writes_look_like_the_main_agents(tmp_path):

@@ -102,6 +102,11 @@ def _misses(r: Report) -> Criterion:
 def notes(r: Report) -> list[str]:
     """Whole sentences that tell the team what the numbers mean and what to do."""
     out: list[str] = []
+    if not r.invocations:
+        out.append(
+            "The trail holds no hook calls yet: the hooks have not run in this project, or "
+            "Claude Code was started in another folder. Run: orchestrator-boundary doctor"
+        )
     if r.tool_uses and not r.subagent_calls:
         out.append(
             "No call carried an agent_id, so enforce cannot tell the subagents from the main "
