@@ -318,7 +318,7 @@ def test_dry_run_writes_nothing_and_prints_a_diff(
     before = settings(proj).read_bytes()
     code, out, _ = run_cli("install", "--project", str(proj), "--dry-run", capsys=capsys)
     assert code == 0 and "nothing written" in out
-    assert f"+++ b/{settings(proj)}" in out
+    assert f"+++ {settings(proj)}" in out
     assert any(ln.startswith("+") and '"timeout": 10' in ln for ln in out.splitlines())
     assert '+phase = "warn"' in out and "+.claude/boundary/" in out
     assert settings(proj).read_bytes() == before

@@ -154,3 +154,17 @@ def test_any_file_patched_parses_to_the_new_document_in_order(
     want = se.with_hooks(data, "f", entries=registration.entries("project", phase)).new
     assert json.dumps(json.loads(new)) == json.dumps(want)
     assert uninstall_text(new) == text
+
+
+def test_the_dry_run_diff_names_each_file_by_its_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    path = root / ".claude" / "settings.json"
+    path.write_text(HAND, encoding="utf-8")
+    assert cli.main(["install", "--project", str(root), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert f"--- {path}\n+++ {path}\n" in out  # not a//tmp/...
+    assert f"--- /dev/null\n+++ {root / '.claude' / 'boundary.toml'}\n" in out
+    assert path.read_text(encoding="utf-8") == HAND

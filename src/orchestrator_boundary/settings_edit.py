@@ -336,7 +336,7 @@ def unified_diff(old_text: str, new_text: str, path: str) -> str:
         difflib.unified_diff(
             old_text.splitlines(keepends=True),
             new_text.splitlines(keepends=True),
-            fromfile=f"a/{path}" if old_text else "/dev/null",
-            tofile=f"b/{path}",
+            fromfile=path if old_text else "/dev/null",
+            tofile=path,
         )
     )
