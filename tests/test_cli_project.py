@@ -194,3 +194,23 @@ def test_claude_config_dir_is_where_a_user_scope_install_registers(
     assert se.registered(json.loads((config_dir / "settings.json").read_text()))["PreToolUse"]
     assert not (HOME() / ".claude" / "settings.json").exists()
     assert registration.pointer_path(os.environ).startswith(str(config_dir))
+
+
+def test_a_rollback_run_in_a_folder_that_is_no_project_changes_nothing_and_says_so(
+    guarded: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, _ = run(capsys, "phase", "warn")
+    assert code == 1
+    assert out.startswith(f"error: {elsewhere} is not a guarded project: ")
+    assert "orchestrator-boundary phase warn --project DIR" in out
+    assert not (elsewhere / ".claude").exists()
+    assert phase_line(guarded) == 'phase = "enforce"'
+    # named explicitly, a folder gets its config (the person asked for it)
+    assert run(capsys, "phase", "warn", "--project", str(elsewhere))[0] == 0
+    assert (elsewhere / ".claude" / "boundary.toml").is_file()

@@ -124,6 +124,10 @@ def run(args: argparse.Namespace) -> int:
         refusal = enforce_refusal(root, environ)
         if refusal:
             return _fail(args, refusal)
+    if args.value is not None and not args.project:
+        stray = stray_folder(root, args.value, environ)
+        if stray:
+            return _fail(args, stray)
     if args.value is not None:
         failure = _set(root, args.value, environ, out)
         if failure:
@@ -140,6 +144,28 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(text_report(out, args.value))
     return 1 if out["problem"] else 0
+
+
+def stray_folder(root: str, value: str, environ: Mapping[str, str]) -> str:
+    """'' when ``root`` is a project to set the phase of; else why not. Run without
+    ``--project`` in a folder with no config here or above and no hooks of ours registered
+    for it, ``phase warn`` would write a config nothing reads and report success, while the
+    project meant stays in enforce (ADR 0052)."""
+    if environ.get("CLAUDE_PROJECT_DIR") or os.path.exists(config_path(root, environ)):
+        return ""
+    for scope in ("project", "local", "user"):
+        path = sf.settings_path(scope, root, environ=environ)
+        try:
+            text = sf.read_text(path)
+            if text and any(se.registered(se.parse_settings(text, path)).values()):
+                return ""
+        except se.SettingsError:
+            continue
+    return (
+        f"{root} is not a guarded project: no .claude/boundary.toml here or in a folder above, "
+        "and no orchestrator-boundary hooks in its settings; nothing changed. Run this in the "
+        f"project's folder, or name it: orchestrator-boundary phase {value} --project DIR"
+    )
 
 
 def enforce_refusal(
