@@ -105,9 +105,9 @@ def readiness(root: str, environ: Mapping[str, str], today: date | None = None) 
     return made.report
 
 
-def not_ready(root: str, environ: Mapping[str, str]) -> str:
+def not_ready(root: str, environ: Mapping[str, str], rep: Report | str | None = None) -> str:
     """'' when the report says READY; else why not, in one paragraph."""
-    rep = readiness(root, environ)
+    rep = readiness(root, environ) if rep is None else rep
     if isinstance(rep, str):
         return rep
     if rep.ready:
@@ -179,14 +179,17 @@ def enforce_refusal(
     """'' when switching to enforce may go ahead; else why not and how to force it. ``install
     --phase enforce`` asks the same (ADR 0052), with its own words for what it does, what to
     do first and how to override."""
-    current = effective(root, environ)
-    why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
+    if effective(root, environ)["phase"] == Phase.ENFORCE.value:
+        return ""
+    rep = readiness(root, environ)
+    why = not_ready(root, environ, rep).rstrip(".")
     if not why:
         return ""
-    why = why.rstrip(".")
+    # no report at all (no trail, a broken config): doctor says why; else the report does
+    see = "Run: orchestrator-boundary doctor." if isinstance(rep, str) else ""
     return (
         f"not {doing}: {why}{'' if why.endswith('?') else '.'} "
-        f"{first or 'See: orchestrator-boundary report.'} "
+        f"{first or see or 'See: orchestrator-boundary report.'} "
         f"To enforce anyway: {override}"
     )
 
