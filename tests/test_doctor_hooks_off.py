@@ -102,3 +102,59 @@ def test_managed_hooks_only_leaves_ours_in_project_settings_unrun(
     assert cli.main(["install", "--project", str(root), "--scope", "managed"]) == 0
     capsys.readouterr()
     assert hooks_off(root, capsys)["status"] == "ok"
+
+
+def settings_env(root: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    cli.main(["doctor", "--json", "--project", str(root)])
+    checks = json.loads(capsys.readouterr().out)["checks"]
+    found: dict[str, Any] = next(c for c in checks if c["name"] == "settings-env")
+    return found
+
+
+@pytest.mark.parametrize(
+    ("envs", "status", "says"),
+    [
+        ({}, "ok", "no settings file sets the boundary's variables"),
+        ({"local": {"AMPLIFIER_BYPASS_BOUNDARY": "yes"}}, "fail", "bypasses the boundary"),
+        ({"local": {"AMPLIFIER_BYPASS_BOUNDARY": "0"}}, "ok", "no settings file sets"),
+        (
+            {
+                "user": {"AMPLIFIER_BYPASS_BOUNDARY": "1"},
+                "local": {"AMPLIFIER_BYPASS_BOUNDARY": ""},
+            },
+            "ok",
+            "no settings file sets",
+        ),
+        ({"project": {"ORCHESTRATOR_BOUNDARY_PHASE": "off"}}, "warn", "overrides the config's"),
+        ({"user": {"ORCHESTRATOR_BOUNDARY_CONFIG": "/x.toml"}}, "warn", "which config the hooks"),
+    ],
+    ids=[
+        "none",
+        "bypass in local",
+        "bypass off",
+        "local clears the user's bypass",
+        "phase in project",
+        "config in user",
+    ],
+)
+def test_the_settings_env_the_hooks_get(
+    tmp_path: Path,
+    managed: Path,
+    capsys: pytest.CaptureFixture[str],
+    envs: dict[str, dict[str, str]],
+    status: str,
+    says: str,
+) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    assert cli.main(["install", "--project", str(root)]) == 0
+    files = {
+        "user": Path(os.environ["HOME"]) / ".claude" / "settings.json",
+        "project": root / ".claude" / "settings.json",
+        "local": root / ".claude" / "settings.local.json",
+    }
+    for scope, env in envs.items():
+        put(files[scope], env=env)
+    capsys.readouterr()
+    check = settings_env(root, capsys)
+    assert check["status"] == status and says in check["message"], check

@@ -31,7 +31,7 @@ from orchestrator_boundary.doctor_context import (
     plugin_enabled,
     shown,
 )
-from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled
+from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled, check_settings_env
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
 from orchestrator_boundary.doctor_start import check_start_folder
 from orchestrator_boundary.doctor_surroundings import (
@@ -322,6 +322,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_audit,
     check_phase,
     check_bypass,
+    check_settings_env,
     check_other_hooks,
     check_mods,
     check_subagent_writes,

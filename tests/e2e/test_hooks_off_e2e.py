@@ -85,3 +85,33 @@ def test_disable_all_hooks_and_doctor_agree_with_the_cli(
         assert check["status"] == "fail", check
         assert check["message"].startswith(f'"disableAllHooks": true in {deciding} switches off')
         assert check["fix"] == f'remove "disableAllHooks" from {deciding}'
+
+
+def settings_env_check(project: Project) -> dict[str, Any]:
+    checks = json.loads(boundary(project, "doctor", "--json").stdout)["checks"]
+    found: dict[str, Any] = next(c for c in checks if c["name"] == "settings-env")
+    return found
+
+
+@pytest.mark.parametrize(
+    ("env", "status", "says"),
+    [
+        ({"AMPLIFIER_BYPASS_BOUNDARY": "1"}, "fail", "bypasses the boundary in every session"),
+        ({"ORCHESTRATOR_BOUNDARY_PHASE": "warn"}, "warn", "overrides the config's phase"),
+    ],
+    ids=["the bypass", "a phase override"],
+)
+def test_the_env_of_settings_local_json_reaches_the_hooks_and_doctor_says_so(
+    harness: Harness, env: dict[str, str], status: str, says: str
+) -> None:
+    project = harness.project(boundary_toml='phase = "enforce"\n')
+    boundary(project, "install")
+    local = project.path(".claude/settings.local.json")
+    local.write_text(json.dumps({"env": env}) + "\n", encoding="utf-8")
+    write = Call("Write", {"file_path": str(project.path("new.txt")), "content": "x\n"})
+    run = harness.run(project, {"main": [write, Text()]})
+    assert not run.result_for("main", 0).is_error, run.explain("the env did not reach the hook")
+    assert project.path("new.txt").exists()
+    check = settings_env_check(project)
+    assert check["status"] == status and says in check["message"], check
+    assert str(local) in check["message"]
