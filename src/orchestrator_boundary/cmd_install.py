@@ -14,7 +14,12 @@ from typing import Any
 from orchestrator_boundary import audit, hook_main, registration, user_scope
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
-from orchestrator_boundary.cli_project import find_root, trail_environ
+from orchestrator_boundary.cli_project import (
+    find_root,
+    in_git_repo,
+    start_folder_note,
+    trail_environ,
+)
 from orchestrator_boundary.cmd_phase import enforce_refusal
 from orchestrator_boundary.config import (
     DEFAULT_CONFIG_PATH,
@@ -27,36 +32,6 @@ from orchestrator_boundary.config import (
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.project_files import GITIGNORE_LINE, gitignore_with, starter_config
 from orchestrator_boundary.setups import audit_setting
-
-
-def git_top(path: str) -> str | None:
-    """The folder of the git repository ``path`` is in (the nearest with ``.git``), or None."""
-    cur = os.path.abspath(path)
-    while True:
-        if os.path.exists(os.path.join(cur, ".git")):
-            return cur
-        parent = os.path.dirname(cur)
-        if parent == cur:
-            return None
-        cur = parent
-
-
-def in_git_repo(path: str) -> bool:
-    return git_top(path) is not None
-
-
-def start_folder_note(project: str) -> str | None:
-    """Claude Code 2.1.330 reads project settings only from the folder it starts in: a
-    project below its repository's top is guarded only in sessions started in it."""
-    top = git_top(project)
-    if top is None or top == os.path.abspath(project):
-        return None
-    return (
-        f"{project} is below the top of its git repository ({top}): Claude Code reads "
-        ".claude/settings.json only from the folder it starts in, so these hooks run only in "
-        f"sessions started in {project}, not in {top} or another folder "
-        f"(to guard the whole repository: orchestrator-boundary install --project {top})"
-    )
 
 
 @dataclass
@@ -213,21 +188,26 @@ def plan(
     if action == "install" and scope in ("project", "local"):
         _plan_project_files(res, project, phase)
         res.notes.extend(filter(None, [start_folder_note(project)]))
-    if action == "uninstall" and scope == "project":
+    if action == "uninstall":
+        _plan_uninstall_files(res, project, scope, env)
+    res.changed = bool(res.edits)
+    return res
+
+
+def _plan_uninstall_files(res: Result, project: str, scope: str, env: Any) -> None:
+    """The project's launcher and the user-scope project list go with the entries."""
+    if scope == "project":
         shim = os.path.join(project, *registration.SHIM_RELPATH.split("/"))
         shim_old = sf.read_text(shim)
         if shim_old is not None:
             res.edits.append(FileEdit(shim, shim_old, None, "launcher", backup=False))
             res.actions.append(f"removed {registration.SHIM_RELPATH}")
-    if action == "uninstall" and scope == "user":
+    if scope == "user":
         listed = user_scope.list_path(env)
         listed_old = sf.read_text(listed)
         if listed_old is not None:
             res.edits.append(FileEdit(listed, listed_old, None, "user projects", backup=False))
-    if action == "uninstall":
-        res.notes.append(_left_in_place(project, scope, env))
-    res.changed = bool(res.edits)
-    return res
+    res.notes.append(_left_in_place(project, scope, env))
 
 
 def _left_in_place(project: str, scope: str, env: Any) -> str:
