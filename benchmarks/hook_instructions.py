@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -32,6 +31,8 @@ sys.path.insert(0, str(HERE))
 
 import hook_latency  # noqa: E402 - the benchmark's project, payloads and environment
 from hook_latency import PY, cases, make_project, other_checkout, verdict_of  # noqa: E402
+
+from orchestrator_boundary import registration  # noqa: E402
 
 
 def collected(valgrind: str, argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> int:
@@ -53,7 +54,9 @@ def collected(valgrind: str, argv: list[str], stdin: bytes, env: dict[str, str],
 
 def direct(argv: list[str]) -> list[str]:
     """The registered command's own argv (``/bin/sh -c COMMAND`` -> COMMAND's words)."""
-    return shlex.split(argv[2]) if argv[:2] == ["/bin/sh", "-c"] else argv
+    if argv[:2] != ["/bin/sh", "-c"]:
+        return argv
+    return registration.entry_argv({"command": argv[2]})  # past the guard for a removed package
 
 
 def main() -> int:

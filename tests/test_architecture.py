@@ -33,7 +33,9 @@ SHELL = {
     "config",
     "daemon",
     "doctor_context",
+    "doctor_hooks_off",
     "doctor_probe",
+    "doctor_start",
     "doctor_surroundings",
     "doctor_trail",
     "evaluators",
@@ -62,6 +64,7 @@ SHELL = {
     "state",
     "subagent_permissions",
     "testing",
+    "user_scope",  # the projects a user-scope install guards (ADR 0052)
     "wire",
 }
 # What the core may not use: file, process, socket, clock and environment access.

@@ -32,7 +32,7 @@ def guarded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """A project installed in enforce, with a nested source folder."""
     root = (tmp_path / "repo").resolve()
     (root / "src" / "pkg").mkdir(parents=True)
-    assert run(capsys, "install", "--project", str(root), "--phase", "enforce")[0] == 0
+    assert run(capsys, "install", "--project", str(root), "--phase", "enforce", "--force")[0] == 0
     return root
 
 
@@ -144,7 +144,7 @@ def test_phase_keeps_user_scope_entries_in_step_and_says_they_guard_every_projec
     assert code == 0, out
     entries = se.registered(json.loads(user.read_text(encoding="utf-8")))
     assert [h.get("onFailure") for h in entries["PreToolUse"]] == ["block"]
-    assert "guard every project of yours" in out
+    assert "one set for every project of yours" in out
     _, out, _ = run(capsys, "doctor", "--json", "--project", str(root))
     checks = {c["name"]: c for c in json.loads(out)["checks"]}
     assert checks["onfailure"]["status"] == "ok", checks["onfailure"]
@@ -194,3 +194,23 @@ def test_claude_config_dir_is_where_a_user_scope_install_registers(
     assert se.registered(json.loads((config_dir / "settings.json").read_text()))["PreToolUse"]
     assert not (HOME() / ".claude" / "settings.json").exists()
     assert registration.pointer_path(os.environ).startswith(str(config_dir))
+
+
+def test_a_rollback_run_in_a_folder_that_is_no_project_changes_nothing_and_says_so(
+    guarded: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, _ = run(capsys, "phase", "warn")
+    assert code == 1
+    assert out.startswith(f"error: {elsewhere} is not a guarded project: ")
+    assert "orchestrator-boundary phase warn --project DIR" in out
+    assert not (elsewhere / ".claude").exists()
+    assert phase_line(guarded) == 'phase = "enforce"'
+    # named explicitly, a folder gets its config (the person asked for it)
+    assert run(capsys, "phase", "warn", "--project", str(elsewhere))[0] == 0
+    assert (elsewhere / ".claude" / "boundary.toml").is_file()

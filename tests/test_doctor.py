@@ -314,7 +314,7 @@ def test_onfailure_is_checked_against_the_cli_version(
     says: str,
 ) -> None:
     fake_claude(fake_bin, version)
-    install(proj, capsys, "--phase", phase)
+    install(proj, capsys, "--phase", phase, "--force")
     _code, lines = doctor(proj, capsys)
     assert lines["onfailure"].startswith(f"{status:4} onfailure: "), lines["onfailure"]
     assert says in lines["onfailure"]

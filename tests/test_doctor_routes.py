@@ -158,7 +158,7 @@ def test_subagent_permission_findings(
 def test_doctor_fails_when_nothing_could_edit_in_enforce(
     proj: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli.main(["install", "--project", str(proj), "--phase", "enforce"]) == 0
+    assert cli.main(["install", "--project", str(proj), "--phase", "enforce", "--force"]) == 0
     settings = proj / ".claude" / "settings.json"
     data = json.loads(settings.read_text())
     data["permissions"] = {"defaultMode": "plan"}

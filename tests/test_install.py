@@ -175,14 +175,16 @@ def test_direct_entry_quotes_spaces_and_has_the_marker() -> None:
         launcher_py="/src/a b/orchestrator_boundary/launcher.py",
         platform="linux",
     )
-    assert shlex.split(entry["command"]) == [
+    assert registration.entry_argv(entry) == [
         "/opt/my env/bin/python",
         "-I",
         "-S",
         "/src/a b/orchestrator_boundary/launcher.py",
         "PreToolUse",
     ]
-    assert registration.entry_argv(entry) == shlex.split(entry["command"])
+    assert entry["command"].endswith(
+        "; exec " + shlex.join(registration.entry_argv(entry)).replace("'", '"')
+    )
     assert se.is_ours(entry)
     with pytest.raises(ValueError):
         registration.direct_entry("Notification")  # not an event the hooks serve
@@ -318,7 +320,7 @@ def test_dry_run_writes_nothing_and_prints_a_diff(
     before = settings(proj).read_bytes()
     code, out, _ = run_cli("install", "--project", str(proj), "--dry-run", capsys=capsys)
     assert code == 0 and "nothing written" in out
-    assert f"+++ b/{settings(proj)}" in out
+    assert f"+++ {settings(proj)}" in out
     assert any(ln.startswith("+") and '"timeout": 10' in ln for ln in out.splitlines())
     assert '+phase = "warn"' in out and "+.claude/boundary/" in out
     assert settings(proj).read_bytes() == before
@@ -412,7 +414,7 @@ def test_installed_command_runs_through_sh_with_spaces(
     assert code == 0
     data = json.loads((proj / ".claude" / "settings.local.json").read_text(encoding="utf-8"))
     pre = ours(data, "PreToolUse")[0]["command"]
-    assert shlex.split(pre)[0] == str(python)
+    assert registration.entry_argv(ours(data, "PreToolUse")[0])[0] == str(python)
     payload = {
         "session_id": "s",
         "cwd": str(proj),

@@ -73,7 +73,7 @@ def machines(tmp_path: Path) -> dict[str, Any]:
     repo.mkdir(parents=True)
     git("init", "-q", str(repo))
     (repo / "README").write_text("hi\n")
-    done = cli(a_python, a_home, "install", "--project", str(repo), "--phase", "enforce")
+    done = cli(a_python, a_home, "install", "--project", str(repo), "--phase", "enforce", "--force")
     assert done.returncode == 0, done.stdout + done.stderr
     git("add", "-A", cwd=repo)
     git("commit", "-q", "-m", "guard", cwd=repo)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -93,8 +92,8 @@ def _payload(root: Path, tool: str, event: str, **tool_input: str) -> bytes:
 
 def _registered_with_importtime(event: str) -> list[str]:
     """The registered command for ``event``, with ``-X importtime`` after the interpreter."""
-    command = registration.entries("local", "enforce", python=sys.executable)[event]["command"]
-    argv = shlex.split(command)
+    entry = registration.entries("local", "enforce", python=sys.executable)[event]
+    argv = registration.entry_argv(entry)  # past the guard for a removed package (ADR 0052)
     assert argv[0] == sys.executable and argv[1:3] == ["-I", "-S"], argv
     return [argv[0], "-X", "importtime", *argv[1:]]
 

@@ -43,7 +43,9 @@ def file_of(scope: str, proj: Path) -> Path:
 def test_every_scope_registers_the_lifecycle_events_and_uninstall_removes_them(
     proj: Path, scope: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = run(capsys, "install", "--project", str(proj), "--scope", scope, "--phase", "enforce")
+    out = run(
+        capsys, "install", "--project", str(proj), "--scope", scope, "--phase", "enforce", "--force"
+    )
     for event in registration.LIFECYCLE_EVENTS:
         assert f"added the {event} hook" in out
     hooks = settings_of(file_of(scope, proj))["hooks"]
@@ -74,7 +76,7 @@ def test_phase_keeps_the_lifecycle_entries_in_step_and_never_adds_on_failure(
 def test_doctor_finds_tool_hooks_without_the_lifecycle_hooks(
     proj: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run(capsys, "install", "--project", str(proj), "--phase", "enforce")
+    run(capsys, "install", "--project", str(proj), "--phase", "enforce", "--force")
     path = file_of("project", proj)
     data = settings_of(path)
     for event in registration.LIFECYCLE_EVENTS:  # as an install before these events wrote it

@@ -168,6 +168,7 @@ def test_enforce_is_refused_while_the_report_says_not_ready(
     code, out = phase(proj, capsys, "enforce")
     assert code == 1
     assert out.startswith("error: not switching to enforce: there is no audit trail at ")
+    assert "has the hook run in this project? Run: orchestrator-boundary doctor." in out
     assert "orchestrator-boundary phase enforce --force" in out
     assert cfg(proj).read_text() == 'phase = "warn"\n'
     # a short trail: NOT READY, with the criteria that fail
@@ -175,6 +176,7 @@ def test_enforce_is_refused_while_the_report_says_not_ready(
     code, out = phase(proj, capsys, "enforce", "--json")
     error = json.loads(out)["error"]
     assert code == 1 and error.startswith("not switching to enforce: the report says NOT READY: ")
+    assert "See: orchestrator-boundary report." in error
     assert "days" in error and cfg(proj).read_text() == 'phase = "warn"\n'
     # --force switches anyway; warn and ask never ask for it
     assert phase(proj, capsys, "ask")[0] == 0

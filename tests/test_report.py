@@ -96,9 +96,13 @@ def ready_lines(root):
     return (root / ".claude" / "boundary" / "audit.jsonl").read_text().splitlines()
 
 
-def test_empty_trail_has_no_notes_and_no_intended_writes():
+def test_empty_trail_has_no_intended_writes_and_says_where_to_look():
     rep = compute([], Thresholds(), TODAY)
-    assert rep.notes == [] and rep.intended is None and rep.write_allow == []
+    assert rep.intended is None and rep.write_allow == []
+    assert rep.notes == [
+        "The trail holds no hook calls yet: the hooks have not run in this project, or Claude "
+        "Code was started in another folder. Run: orchestrator-boundary doctor"
+    ]
 
 
 def test_no_agent_id_means_subagent_writes_look_like_the_main_agents(tmp_path):
@@ -349,3 +353,12 @@ def test_one_of_everything_is_singular(tmp_path):
     assert values["subagents"] == "1 call"
     assert values["hook_errors"].endswith("(1 error)")
     assert values["bypass"] == "0.0 % (0 sessions)"
+
+
+def test_an_unknown_trend_says_why_and_what_it_needs_once():
+    rep = compute([], Thresholds(), TODAY)
+    [trend] = [c for c in rep.criteria if c.key == "trend"]
+    assert (trend.value, trend.needed) == (
+        "unknown (tool uses on fewer than 2 days)",
+        "<= +0.50 points a day",
+    )

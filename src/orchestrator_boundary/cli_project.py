@@ -89,3 +89,33 @@ def _ours(path: str) -> list[dict[str, Any]]:
     except se.SettingsError:
         return []
     return [*found.get("PreToolUse", []), *found.get("PostToolUse", [])]
+
+
+def git_top(path: str) -> str | None:
+    """The folder of the git repository ``path`` is in (the nearest with ``.git``), or None."""
+    cur = os.path.abspath(path)
+    while True:
+        if os.path.exists(os.path.join(cur, ".git")):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+
+
+def in_git_repo(path: str) -> bool:
+    return git_top(path) is not None
+
+
+def start_folder_note(project: str) -> str | None:
+    """Claude Code 2.1.330 reads project settings only from the folder it starts in: a
+    project below its repository's top is guarded only in sessions started in it."""
+    top = git_top(project)
+    if top is None or top == os.path.abspath(project):
+        return None
+    return (
+        f"{project} is below the top of its git repository ({top}): Claude Code reads "
+        ".claude/settings.json only from the folder it starts in, so these hooks run only in "
+        f"sessions started in {project}, not in {top} or another folder "
+        f"(to guard the whole repository: orchestrator-boundary install --project {top})"
+    )

@@ -31,7 +31,9 @@ from orchestrator_boundary.doctor_context import (
     plugin_enabled,
     shown,
 )
+from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled, check_settings_env
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
+from orchestrator_boundary.doctor_start import check_start_folder
 from orchestrator_boundary.doctor_surroundings import (
     check_evaluators,
     check_launcher,
@@ -310,6 +312,8 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_claude,
     check_settings_files,
     check_hooks_registered,
+    check_hooks_disabled,
+    check_start_folder,
     check_commands_runnable,
     check_launcher,
     check_on_failure,
@@ -318,6 +322,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_audit,
     check_phase,
     check_bypass,
+    check_settings_env,
     check_other_hooks,
     check_mods,
     check_subagent_writes,
@@ -364,7 +369,8 @@ def run(args: argparse.Namespace) -> int:
     root = os.path.realpath(find_root(args.project, os.environ))
     environ = trail_environ(root, os.environ)
     dirs = tuple(os.path.abspath(d) for d in getattr(args, "plugin_dir", []) or [])
-    ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs)
+    start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs, start=start)
     checks = diagnose(ctx)
     failed = any(c.status == FAIL for c in checks)
     if args.json:

@@ -11,10 +11,16 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import hook_main, registration
+from orchestrator_boundary import audit, hook_main, registration, user_scope
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
-from orchestrator_boundary.cli_project import find_root
+from orchestrator_boundary.cli_project import (
+    find_root,
+    in_git_repo,
+    start_folder_note,
+    trail_environ,
+)
+from orchestrator_boundary.cmd_phase import enforce_refusal
 from orchestrator_boundary.config import (
     DEFAULT_CONFIG_PATH,
     Config,
@@ -25,17 +31,7 @@ from orchestrator_boundary.config import (
 )
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.project_files import GITIGNORE_LINE, gitignore_with, starter_config
-
-
-def in_git_repo(path: str) -> bool:
-    cur = os.path.abspath(path)
-    while True:
-        if os.path.exists(os.path.join(cur, ".git")):
-            return True
-        parent = os.path.dirname(cur)
-        if parent == cur:
-            return False
-        cur = parent
+from orchestrator_boundary.setups import audit_setting
 
 
 @dataclass
@@ -119,6 +115,11 @@ def register(sub: Any) -> None:
         default=None,
         help=f"phase for a new .claude/boundary.toml (default: {DEFAULT_PHASE.value})",
     )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="with --phase enforce: start in enforce even when the report says NOT READY",
+    )
     p.set_defaults(func=run_install)
     u = sub.add_parser("uninstall", help="remove exactly the hooks install added")
     add_common(u)
@@ -164,6 +165,8 @@ def plan(
         managed_only = False
     loaded = load_config(config_path(project, env), env.get("HOME"))
     written_phase = hook_phase(loaded, phase)
+    if scope == "user":  # one set of entries for every project of this user (ADR 0052)
+        written_phase = user_scope.entries_phase(project, written_phase, env)[0]
     if action == "install":
         # tool names no current tool has (config.config_notes): allowed, but likely typos
         res.notes.extend(config_notes(loaded) if isinstance(loaded, Config) else [])
@@ -178,22 +181,33 @@ def plan(
         res.edits.append(FileEdit(path, old_text, None, "settings"))
         res.actions.append("removed the settings file, left empty")
     elif change.changed or (action == "install" and old_text is None):
-        text = se.dump_settings(change.new, se.detect_indent(old_text))
+        text = se.render_settings(old_text, old, change.new)
         res.edits.append(FileEdit(path, old_text, text, "settings"))
     if action == "install":
         _plan_machine_files(res, project, scope, env, python)
     if action == "install" and scope in ("project", "local"):
         _plan_project_files(res, project, phase)
-    if action == "uninstall" and scope == "project":
+        res.notes.extend(filter(None, [start_folder_note(project)]))
+    if action == "uninstall":
+        _plan_uninstall_files(res, project, scope, env)
+    res.changed = bool(res.edits)
+    return res
+
+
+def _plan_uninstall_files(res: Result, project: str, scope: str, env: Any) -> None:
+    """The project's launcher and the user-scope project list go with the entries."""
+    if scope == "project":
         shim = os.path.join(project, *registration.SHIM_RELPATH.split("/"))
         shim_old = sf.read_text(shim)
         if shim_old is not None:
             res.edits.append(FileEdit(shim, shim_old, None, "launcher", backup=False))
             res.actions.append(f"removed {registration.SHIM_RELPATH}")
-    if action == "uninstall":
-        res.notes.append(_left_in_place(project, scope, env))
-    res.changed = bool(res.edits)
-    return res
+    if scope == "user":
+        listed = user_scope.list_path(env)
+        listed_old = sf.read_text(listed)
+        if listed_old is not None:
+            res.edits.append(FileEdit(listed, listed_old, None, "user projects", backup=False))
+    res.notes.append(_left_in_place(project, scope, env))
 
 
 def _left_in_place(project: str, scope: str, env: Any) -> str:
@@ -214,6 +228,12 @@ def _plan_machine_files(
         if shim_old != shim_new:
             res.edits.append(FileEdit(shim, shim_old, shim_new, "launcher", backup=False))
             res.actions.append(f"wrote {registration.SHIM_RELPATH} (commit it)")
+    if scope == "user":
+        listed = user_scope.list_path(env)
+        listed_new = user_scope.with_root(project, env)
+        if listed_new is not None:
+            edit = FileEdit(listed, sf.read_text(listed), listed_new, "user projects", backup=False)
+            res.edits.append(edit)
     pointer = registration.pointer_path(env)
     pointer_old, pointer_new = sf.read_text(pointer), registration.pointer_text(python)
     if pointer_old != pointer_new:
@@ -265,8 +285,45 @@ def apply(res: Result, environ: Any = None) -> None:
         e.written = True
 
 
+def enforce_gate(project: str, phase: str | None, environ: Any = None) -> str:
+    """'' unless ``install --phase enforce`` would start a project in enforce that ``phase
+    enforce`` would refuse: the same readiness check (ADR 0052). Only a new config takes the
+    phase; an existing one keeps its own, so a teammate's install is never refused."""
+    env = os.environ if environ is None else environ
+    if phase != Phase.ENFORCE.value or os.path.exists(config_path(project, env)):
+        return ""
+    first = (
+        "Install in warn (orchestrator-boundary install), work for a while, read: "
+        "orchestrator-boundary report, then run: orchestrator-boundary phase enforce."
+    )
+    override = "orchestrator-boundary install --phase enforce --force"
+    trail_env = trail_environ(project, env)
+    if not audit.trail_files(audit.trail_path(project, audit_setting(Config(), trail_env))):
+        return (
+            "not installing in enforce: this project has no audit trail yet, so nothing shows "
+            f"that enforce would let its work through. {first} To enforce anyway: {override}"
+        )
+    return enforce_refusal(
+        project, trail_env, doing="installing in enforce", first=first, override=override
+    )
+
+
+def _refuse(action: str, args: argparse.Namespace, msg: str, file: str | None = None) -> int:
+    if args.json:
+        print(
+            json.dumps({"command": action, "changed": False, "error": msg, "settings_file": file})
+        )
+    else:
+        print(f"error: {msg}", file=sys.stderr)
+    return 1
+
+
 def _run(action: str, args: argparse.Namespace) -> int:
     project = _project(args)
+    if action == "install" and not args.force and args.scope in ("project", "local"):
+        refusal = enforce_gate(project, args.phase)
+        if refusal:
+            return _refuse(action, args, refusal)
     try:
         res = plan(
             action,
@@ -277,15 +334,7 @@ def _run(action: str, args: argparse.Namespace) -> int:
         )
     except se.SettingsError as exc:
         msg = f"{exc}; left unchanged, fix it by hand and run {action} again"
-        if args.json:
-            print(
-                json.dumps(
-                    {"command": action, "changed": False, "error": msg, "settings_file": exc.file}
-                )
-            )
-        else:
-            print(f"error: {msg}", file=sys.stderr)
-        return 1
+        return _refuse(action, args, msg, exc.file)
     res.dry_run = bool(args.dry_run)
     if not res.dry_run:
         try:

@@ -14,6 +14,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from orchestrator_boundary import registration, user_scope
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import find_root, trail_environ
@@ -81,9 +82,14 @@ def hooks_in_step(root: str, phase: str, environ: Mapping[str, str]) -> list[str
         text = sf.read_text(path)
         if text is None:
             continue
-        change = se.in_step(se.parse_settings(text, path), phase, path)
+        data = se.parse_settings(text, path)
+        step = phase
+        if scope == "user" and any(se.registered(data).values()):
+            user_scope.remember(root, environ)  # one set of entries for all: ADR 0052
+            step = user_scope.entries_phase(root, phase, environ)[0]
+        change = se.in_step(data, step, path)
         if change.changed:
-            new = se.dump_settings(change.new, se.detect_indent(text))
+            new = se.render_settings(text, change.old, change.new)
             sf.write_atomic(path, new, backup_to=sf.backup_dir(environ))
             changed.append(path)
     return changed
@@ -99,9 +105,9 @@ def readiness(root: str, environ: Mapping[str, str], today: date | None = None) 
     return made.report
 
 
-def not_ready(root: str, environ: Mapping[str, str]) -> str:
+def not_ready(root: str, environ: Mapping[str, str], rep: Report | str | None = None) -> str:
     """'' when the report says READY; else why not, in one paragraph."""
-    rep = readiness(root, environ)
+    rep = readiness(root, environ) if rep is None else rep
     if isinstance(rep, str):
         return rep
     if rep.ready:
@@ -118,6 +124,10 @@ def run(args: argparse.Namespace) -> int:
         refusal = enforce_refusal(root, environ)
         if refusal:
             return _fail(args, refusal)
+    if args.value is not None and not args.project:
+        stray = stray_folder(root, args.value, environ)
+        if stray:
+            return _fail(args, stray)
     if args.value is not None:
         failure = _set(root, args.value, environ, out)
         if failure:
@@ -136,17 +146,51 @@ def run(args: argparse.Namespace) -> int:
     return 1 if out["problem"] else 0
 
 
-def enforce_refusal(root: str, environ: Mapping[str, str]) -> str:
-    """'' when switching to enforce may go ahead; else why not and how to force it."""
-    current = effective(root, environ)
-    why = "" if current["phase"] == Phase.ENFORCE.value else not_ready(root, environ)
+def stray_folder(root: str, value: str, environ: Mapping[str, str]) -> str:
+    """'' when ``root`` is a project to set the phase of; else why not. Run without
+    ``--project`` in a folder with no config here or above and no hooks of ours registered
+    for it, ``phase warn`` would write a config nothing reads and report success, while the
+    project meant stays in enforce (ADR 0052)."""
+    if environ.get("CLAUDE_PROJECT_DIR") or os.path.exists(config_path(root, environ)):
+        return ""
+    for scope in ("project", "local", "user"):
+        path = sf.settings_path(scope, root, environ=environ)
+        try:
+            text = sf.read_text(path)
+            if text and any(se.registered(se.parse_settings(text, path)).values()):
+                return ""
+        except se.SettingsError:
+            continue
+    return (
+        f"{root} is not a guarded project: no .claude/boundary.toml here or in a folder above, "
+        "and no orchestrator-boundary hooks in its settings; nothing changed. Run this in the "
+        f"project's folder, or name it: orchestrator-boundary phase {value} --project DIR"
+    )
+
+
+def enforce_refusal(
+    root: str,
+    environ: Mapping[str, str],
+    *,
+    doing: str = "switching to enforce",
+    first: str = "",
+    override: str = "orchestrator-boundary phase enforce --force",
+) -> str:
+    """'' when switching to enforce may go ahead; else why not and how to force it. ``install
+    --phase enforce`` asks the same (ADR 0052), with its own words for what it does, what to
+    do first and how to override."""
+    if effective(root, environ)["phase"] == Phase.ENFORCE.value:
+        return ""
+    rep = readiness(root, environ)
+    why = not_ready(root, environ, rep).rstrip(".")
     if not why:
         return ""
-    why = why.rstrip(".")
+    # no report at all (no trail, a broken config): doctor says why; else the report does
+    see = "Run: orchestrator-boundary doctor." if isinstance(rep, str) else ""
     return (
-        f"not switching to enforce: {why}{'' if why.endswith('?') else '.'} "
-        "See: orchestrator-boundary report. "
-        "To enforce anyway: orchestrator-boundary phase enforce --force"
+        f"not {doing}: {why}{'' if why.endswith('?') else '.'} "
+        f"{first or see or 'See: orchestrator-boundary report.'} "
+        f"To enforce anyway: {override}"
     )
 
 
@@ -190,10 +234,25 @@ def in_step_notes(
             "commit .claude/settings.json with .claude/boundary.toml: teammates' hooks read both"
         )
     user = sf.settings_path("user", root, environ=environ)
-    if user in changed:
+    try:
+        text = sf.read_text(user)
+        mine = text is not None and any(se.registered(se.parse_settings(text, user)).values())
+    except se.SettingsError:
+        mine = False
+    if not mine:
+        return notes
+    step, held_by = user_scope.entries_phase(root, value, environ)
+    shared = f"{user} holds your user-scope hooks, one set for every project of yours"
+    if held_by is not None:
         notes.append(
-            f"{user} holds your user-scope hooks, which guard every project of yours: their "
-            f"onFailure now follows this project's phase ({value})"
+            f'{shared}: they keep "onFailure": "block" (a hook that cannot run blocks the '
+            f"call) while {held_by} is in {step}"
+        )
+    elif user in changed:
+        on = "on" if registration.on_failure(step) else "off"
+        notes.append(
+            f'{shared}: "onFailure": "block" is now {on}, as {value} needs (it is on while '
+            "any project of yours guarded this way is in enforce or ask)"
         )
     return notes
 

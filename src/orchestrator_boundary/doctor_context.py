@@ -39,6 +39,7 @@ class Context:
     platform: str = sys.platform
     which: Callable[[str], str | None] | None = None  # shutil.which on the environment's PATH
     exists: Callable[[str], bool] = os.path.exists
+    start: str | None = None  # the folder Claude Code starts in: $CLAUDE_PROJECT_DIR or here
 
     def find(self, name: str) -> str | None:
         if self.which is not None:

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import os
 
-from orchestrator_boundary import evaluators, hook_routes, registration, subagent_permissions
+from orchestrator_boundary import (
+    evaluators,
+    hook_routes,
+    registration,
+    subagent_permissions,
+    user_scope,
+)
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.doctor_context import (
@@ -27,7 +33,9 @@ from orchestrator_boundary.setups import setup
 
 def check_on_failure(ctx: Context) -> Check:
     """Our entries carry ``onFailure: "block"`` exactly in enforce and ask (ADR 0024), and the
-    installed CLI understands what they use (``onFailure`` 2.1.295+, exec form 2.1.139+)."""
+    installed CLI understands what they use (``onFailure`` 2.1.295+, exec form 2.1.139+).
+    User-scope entries serve every project of the user: they block while any of those projects
+    is in enforce or ask (ADR 0052)."""
     env = {k: v for k, v in ctx.environ.items() if k != PHASE_ENV}  # what `phase` writes
     try:
         phase = setup(ctx.root, {**env, "CLAUDE_PROJECT_DIR": ctx.root}).phase.value
@@ -37,24 +45,15 @@ def check_on_failure(ctx: Context) -> Check:
     if not found:
         return Check("onfailure", OK, "no registered entry to check")
     want = registration.on_failure(phase)
-    off = sorted({p for p, h in found if h.get("onFailure") != want and p.endswith(".json")})
-    _exe, version, _ = claude_version(ctx)
-    if want and off:
-        return Check(
-            "onfailure",
-            FAIL,
-            f'phase {phase}, but entries in {", ".join(off)} lack "onFailure": "block": '
-            "a hook that cannot start, crashes or times out would let the call through",
-            f"run: orchestrator-boundary phase {phase}",
-        )
+    user = sf.settings_path("user", ctx.root, home=ctx.home, environ=ctx.environ)
+    user_phase, held_by = user_scope.entries_phase(ctx.root, phase, env)
+    wants = {user: registration.on_failure(user_phase)}
+    off = sorted(
+        {p for p, h in found if h.get("onFailure") != wants.get(p, want) and p.endswith(".json")}
+    )
     if off:
-        return Check(
-            "onfailure",
-            WARN,
-            f'phase {phase}, but entries in {", ".join(off)} carry "onFailure": "block": '
-            "a broken hook would block every call",
-            f"run: orchestrator-boundary phase {phase}",
-        )
+        return _out_of_step(phase, off, user)
+    _exe, version, _ = claude_version(ctx)
     exec_form = any(isinstance(h.get("args"), list) for _p, h in found)
     if version is not None and exec_form and version < registration.EXEC_FORM_SINCE:
         return Check(
@@ -77,11 +76,47 @@ def check_on_failure(ctx: Context) -> Check:
         return Check(
             "onfailure", OK, f"phase {phase}: every entry blocks when it cannot run{which}"
         )
+    held = any(p == user for p, _h in found) and held_by is not None
     return Check(
         "onfailure",
         OK,
-        f"phase {phase}: no onFailure, so a hook that cannot run lets calls through "
+        f"phase {phase}: your user-scope entries in {user} are one set for every project of "
+        f'yours and keep "onFailure": "block" while {held_by} is in {user_phase}, so a hook '
+        "that cannot run blocks calls here too"
+        if held
+        else f"phase {phase}: no onFailure, so a hook that cannot run lets calls through "
         "(as warn and off intend)",
+    )
+
+
+def _out_of_step(phase: str, off: list[str], user: str) -> Check:
+    """The failure (or warning) for entries whose ``onFailure`` does not fit the phase."""
+    want = registration.on_failure(phase)
+    if want and user in off:
+        return Check(
+            "onfailure",
+            FAIL,
+            f'phase {phase}, but your user-scope entries in {user} lack "onFailure": "block": '
+            "they are one set for every project of yours, last written for a project in warn "
+            "or off; a hook that cannot start, crashes or times out would "
+            "let this project's calls through",
+            f"run here: orchestrator-boundary phase {phase} (the entries then block while any "
+            "project of yours is in enforce or ask)",
+        )
+    if want:
+        return Check(
+            "onfailure",
+            FAIL,
+            f'phase {phase}, but entries in {", ".join(off)} lack "onFailure": "block": '
+            "a hook that cannot start, crashes or times out would let the call through",
+            f"run: orchestrator-boundary phase {phase}",
+        )
+    return Check(
+        "onfailure",
+        WARN,
+        f'phase {phase}, but entries in {", ".join(off)} carry "onFailure": "block": '
+        "a broken hook would block every call",
+        f"run: orchestrator-boundary phase {phase}",
     )
 
 

@@ -127,7 +127,25 @@ def direct_entry(
         exe, script = windows_python(exe), ntpath.abspath(script) if _drive(script) else script
         return {"type": "command", "command": exe, "args": ["-I", "-S", script, *tail]}
     words = [sh_quote(posixpath.abspath(exe)), "-I", "-S", sh_quote(script), *tail]
-    return {"type": "command", "command": " ".join(words)}
+    return {"type": "command", "command": f"{_gone_guard(script)}exec {' '.join(words)}"}
+
+
+# Python exits 2 when it cannot open its script, and Claude Code takes exit 2 as "block": an
+# uninstalled or moved package would block every call of every phase, warn included, with
+# Python's own error. The guard (a shell builtin, no extra process) exits 1 instead, as a
+# missing interpreter does, so onFailure decides (ADR 0052), and says what to do.
+_GONE = (
+    "orchestrator-boundary: {script} is gone (the package was uninstalled or moved); "
+    "install it again, then run orchestrator-boundary install again (with the same --scope)"
+)
+
+
+def _gone_guard(script: str) -> str:
+    message = sh_quote(_GONE.format(script=script))
+    return f"[ -f {sh_quote(script)} ] || {{ echo {message} >&2; exit 1; }}; "
+
+
+_GUARD = re.compile(r"^\[ -f .*? \] \|\| \{ echo .*?>&2; exit 1; \}; exec ")
 
 
 def entry_argv(entry: Mapping[str, Any]) -> list[str]:
@@ -136,7 +154,9 @@ def entry_argv(entry: Mapping[str, Any]) -> list[str]:
     args = entry.get("args")
     if isinstance(args, list):
         return [str(entry["command"]), *map(str, args)]
-    return shlex.split(str(entry["command"]))
+    command = str(entry["command"])
+    guard = _GUARD.match(command)
+    return shlex.split(command[guard.end() :] if guard else command)
 
 
 def _drive(path: str) -> bool:

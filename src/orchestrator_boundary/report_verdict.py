@@ -59,12 +59,16 @@ def _trend(r: Report) -> Criterion:
     tolerance = r.thresholds.trend_tolerance
     ok = r.slope is not None and r.slope <= tolerance
     if r.slope is None:
-        value = "unknown: needs tool uses on 2 or more days"
+        value = "unknown (tool uses on fewer than 2 days)"
     else:
         word = "falling" if r.slope < -tolerance else "stable" if ok else "rising"
         value = f"{word}, {r.slope * 100:+.2f} points a day"
     return Criterion(
-        "trend", "violations falling or stable", ok, value, f"<= {tolerance * 100:+.2f}"
+        "trend",
+        "violations falling or stable",
+        ok,
+        value,
+        f"<= {tolerance * 100:+.2f} points a day",
     )
 
 
@@ -98,6 +102,11 @@ def _misses(r: Report) -> Criterion:
 def notes(r: Report) -> list[str]:
     """Whole sentences that tell the team what the numbers mean and what to do."""
     out: list[str] = []
+    if not r.invocations:
+        out.append(
+            "The trail holds no hook calls yet: the hooks have not run in this project, or "
+            "Claude Code was started in another folder. Run: orchestrator-boundary doctor"
+        )
     if r.tool_uses and not r.subagent_calls:
         out.append(
             "No call carried an agent_id, so enforce cannot tell the subagents from the main "

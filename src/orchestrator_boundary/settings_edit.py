@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import registration
+from orchestrator_boundary import registration, settings_text
 
 # PreToolUse, PostToolUse and the lifecycle events SubagentStop, Stop, SessionEnd (ADR 0033)
 EVENTS = registration.EVENTS
@@ -78,6 +78,16 @@ def detect_indent(text: str | None) -> str:
 def dump_settings(data: Mapping[str, Any], indent: str = "  ") -> str:
     """The file text: the file's own indentation, non-ASCII kept as is, a final newline."""
     return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+
+
+def render_settings(old_text: str | None, old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """The new file text: the old text with only what changed rewritten, in the file's own
+    style (``settings_text``, ADR 0052); the whole document when that cannot be done safely."""
+    if old_text is not None and old_text.strip():
+        kept = settings_text.patch(old_text, old, new, detect_indent(old_text))
+        if kept is not None:
+            return kept
+    return dump_settings(new, detect_indent(old_text))
 
 
 def _check_shape(data: Mapping[str, Any], file: str) -> None:
@@ -326,7 +336,7 @@ def unified_diff(old_text: str, new_text: str, path: str) -> str:
         difflib.unified_diff(
             old_text.splitlines(keepends=True),
             new_text.splitlines(keepends=True),
-            fromfile=f"a/{path}" if old_text else "/dev/null",
-            tofile=f"b/{path}",
+            fromfile=path if old_text else "/dev/null",
+            tofile=path,
         )
     )

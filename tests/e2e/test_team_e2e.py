@@ -64,7 +64,7 @@ def two_machines(harness: Harness, phase: str) -> tuple[Project, Project]:
     """A installs (``phase``) and commits; B is a clone with its own HOME. Returns (A, B)."""
     a = harness.project(git=True, files={"README.md": "hi\n"})
     a_python = venv_python(a.home.parent / "tools-a" / "venv")
-    boundary_cli(a_python, a.home, "install", "--project", str(a.root), "--phase", phase)
+    boundary_cli(a_python, a.home, "install", "--project", str(a.root), "--phase", phase, "--force")
     git("add", "-A", cwd=a.root)
     git("commit", "-q", "-m", "guard the project", cwd=a.root)
     b = harness.project()

@@ -1,0 +1,103 @@
+"""``doctor``'s check that Claude Code will run our hooks at all: a settings key can switch
+every hook off, and then nothing is blocked, recorded or said.
+
+- ``"disableAllHooks": true`` (seen on 2.1.330): in the user's, the project's or the local
+  settings it switches off every hook of the session, ours too; the most specific file that
+  sets the key decides (a project's ``false`` overrides the user's ``true``; a
+  ``settings.local.json`` overrides both), and managed settings override all.
+- ``"allowManagedHooksOnly": true`` in managed settings: only managed hooks run, so entries in
+  any other file, and plugins, never run.
+
+And what the settings' ``env`` hands every hook (``check_settings_env``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context, ours
+from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV, bypass_requested
+from orchestrator_boundary.setups import setup
+from orchestrator_boundary.wire import CONFIG_ENV
+
+# Most specific first: the first file that sets the key decides.
+PRECEDENCE = ("managed", "local", "project", "user")
+
+
+def _deciding(files: list[tuple[str, str, Any]], key: str) -> tuple[str, Any]:
+    """(path, value) of the file whose ``key`` Claude Code uses; ("", None) when none sets it."""
+    for scope in PRECEDENCE:
+        for s, path, data in files:
+            if s == scope and isinstance(data, dict) and key in data:
+                return path, data[key]
+    return "", None
+
+
+def check_hooks_disabled(ctx: Context) -> Check:
+    files = [(s, p, d) for s, p, d, _ in ctx.settings()]
+    where = sorted({p for entries in ours(ctx).values() for p, _h in entries})
+    plugin = bool(ctx.plugin_routes())
+    if not where and not plugin:
+        return Check("hooks-off", OK, "no registered entry of ours to switch off")
+    try:
+        phase = setup(ctx.root, {**ctx.environ, "CLAUDE_PROJECT_DIR": ctx.root}).phase.value
+    except BoundaryInputError:
+        phase = "enforce"
+    status = WARN if phase == "off" else FAIL
+    path, value = _deciding(files, "disableAllHooks")
+    if value is True:
+        return Check(
+            "hooks-off",
+            status,
+            f'"disableAllHooks": true in {path} switches off every hook, ours too: in phase '
+            f"{phase} nothing is blocked, recorded or said",
+            f'remove "disableAllHooks" from {path}',
+        )
+    managed = [(p, d) for s, p, d in files if s == "managed" and isinstance(d, dict)]
+    only = [p for p, d in managed if d.get("allowManagedHooksOnly") is True]
+    outside = [p for p in where if p not in {m for m, _d in managed}]
+    if only and (outside or plugin):
+        named = ", ".join(outside) or "our plugin"
+        return Check(
+            "hooks-off",
+            status,
+            f'"allowManagedHooksOnly": true in {only[0]}: only managed hooks run, so ours '
+            f"in {named} never run",
+            "ask your administrator to register the hooks in managed settings "
+            "(orchestrator-boundary install --scope managed)",
+        )
+    decided = f" ({path} sets it false)" if path else ""
+    return Check("hooks-off", OK, f"no settings file switches the hooks off{decided}")
+
+
+def check_settings_env(ctx: Context) -> Check:
+    """The ``env`` of the settings files reaches every hook Claude Code starts (seen on
+    2.1.330): ``AMPLIFIER_BYPASS_BOUNDARY`` there bypasses every session, and
+    ``ORCHESTRATOR_BOUNDARY_PHASE`` overrides the config's phase in every session, whatever
+    ``phase`` says. Each key is taken from the most specific file that sets it."""
+    files = [(s, p, d.get("env") if isinstance(d, dict) else None) for s, p, d, _ in ctx.settings()]
+    envs = [(s, p, e) for s, p, e in files if isinstance(e, dict)]
+    try:
+        phase = setup(ctx.root, {**ctx.environ, "CLAUDE_PROJECT_DIR": ctx.root}).phase.value
+    except BoundaryInputError:
+        phase = "enforce"
+    found = []
+    bypass_path, bypass = _deciding(envs, BYPASS_ENV)
+    if bypass is not None and bypass_requested({BYPASS_ENV: str(bypass)}):
+        found.append(
+            f"{BYPASS_ENV}={bypass} in {bypass_path} bypasses the boundary in every session"
+        )
+    for key in (PHASE_ENV, CONFIG_ENV):
+        path, value = _deciding(envs, key)
+        if value is not None:
+            what = "the config's phase" if key == PHASE_ENV else "which config the hooks read"
+            found.append(f"{key}={value} in {path} overrides {what} in every session")
+    if not found:
+        return Check("settings-env", OK, "no settings file sets the boundary's variables")
+    return Check(
+        "settings-env",
+        FAIL if bypass_path and phase != "off" else WARN,
+        "; ".join(found) + " (Claude Code hands each settings file's env to the hooks)",
+        'remove those keys from the "env" of the files named',
+    )

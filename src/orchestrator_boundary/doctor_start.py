@@ -1,0 +1,85 @@
+"""``doctor``'s check on the folder Claude Code is started in.
+
+Claude Code 2.1.330 reads ``.claude/settings.json`` and ``.claude/settings.local.json`` only
+from the folder it is started in (seen on the real CLI; a long-standing Claude Code issue): a
+session started in ``src/`` of a guarded project runs none of the project's hooks, so nothing
+is blocked, recorded or said. User-scope hooks do run there, but judge ``src/`` as a project of
+its own, with no config (phase warn). ``doctor`` cannot change that; it says so when it is run
+from such a folder (or by a session started in one), naming the folder to start in.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+from orchestrator_boundary import settings_edit as se
+from orchestrator_boundary import settings_files as sf
+from orchestrator_boundary.cli_project import configured_above
+from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context
+from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.setups import setup
+
+
+def _registers_ours(folder: str, environ: dict[str, str]) -> bool:
+    for scope in ("project", "local"):
+        path = sf.settings_path(scope, folder, environ=environ)
+        try:
+            text = sf.read_text(path)
+            if text and any(se.registered(se.parse_settings(text, path)).values()):
+                return True
+        except se.SettingsError:
+            continue
+    return False
+
+
+def _inside(child: str, parent: str) -> bool:
+    return child != parent and child.startswith(parent.rstrip(os.sep) + os.sep)
+
+
+def _user_hooks(root: str, environ: dict[str, str]) -> bool:
+    user = sf.settings_path("user", root, environ=environ)
+    try:
+        text = sf.read_text(user)
+        return bool(text) and any(se.registered(se.parse_settings(text or "", user)).values())
+    except se.SettingsError:
+        return False
+
+
+def check_start_folder(ctx: Context) -> Check:
+    env = dict(ctx.environ)
+    start = os.path.realpath(ctx.start) if ctx.start else None
+    root = ctx.root
+    if start is not None and start == root:  # a session started in an unconfigured subfolder
+        above = configured_above(os.path.dirname(start), env.get("HOME") or None)
+        root = os.path.realpath(above) if above else root
+    project_hooks, user_hooks = _registers_ours(root, env), _user_hooks(root, env)
+    advice = (
+        f"start claude in {root}: Claude Code reads .claude/settings.json only from the "
+        "folder it starts in"
+    )
+    if start is None or not _inside(start, root) or not (project_hooks or user_hooks):
+        return Check("start-folder", OK, advice)
+    if _registers_ours(start, env):
+        return Check("start-folder", OK, f"{start} registers the hooks itself")
+    try:
+        phase = setup(root, {**env, "CLAUDE_PROJECT_DIR": root}).phase.value
+    except BoundaryInputError:
+        phase = "enforce"
+    if project_hooks:
+        what = (
+            f"Claude Code started in {start} runs none of the hooks of {root} (phase {phase}): "
+            "it reads .claude/settings.json only from the folder it starts in, so nothing is "
+            "blocked, recorded or said"
+        )
+    else:
+        what = (
+            f"Claude Code started in {start}: your user-scope hooks judge it as a project of "
+            f"its own, with no config (phase warn), not as {root} (phase {phase})"
+        )
+    return Check(
+        "start-folder",
+        FAIL if phase in ("enforce", "ask") else WARN,
+        what,
+        f"start claude in the project's folder: cd {shlex.quote(root)} && claude",
+    )

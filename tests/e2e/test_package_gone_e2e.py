@@ -1,0 +1,46 @@
+"""A machine-local install (local, user or managed scope) whose package was uninstalled or
+moved, under the real CLI: Python exits 2 when its script is missing, which Claude Code takes
+for "block". The registered command's guard exits 1 instead, as a missing interpreter does,
+so the phase's ``onFailure`` decides and the message says what to do (ADR 0052)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
+from fake_api import Call, Text
+from harness import Harness
+
+from orchestrator_boundary import registration
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize(
+    ("phase", "blocked"),
+    [("warn", False), ("enforce", True)],
+    ids=["warn lets the call through", "enforce blocks and says what to do"],
+)
+def test_an_uninstalled_package_follows_the_phase(
+    harness: Harness, phase: str, blocked: bool
+) -> None:
+    project = harness.project(boundary_toml=f'phase = "{phase}"\n')
+    gone = project.tmp / "gone venv" / "orchestrator_boundary" / "launcher.py"
+    entries = registration.entries("local", phase, launcher_py=str(gone))
+    settings = {
+        "hooks": {
+            event: [{**({"matcher": "*"} if registration.matcher(event) else {}), "hooks": [entry]}]
+            for event, entry in entries.items()
+        }
+    }
+    project.path(".claude/settings.local.json").write_text(json.dumps(settings), encoding="utf-8")
+    write = Call("Write", {"file_path": str(project.path("new.txt")), "content": "x\n"})
+    run = harness.run(project, {"main": [write, Text()]})
+    got = run.result_for("main", 0)
+    assert got.is_error is blocked, run.explain(f"phase {phase}")
+    assert project.path("new.txt").exists() is not blocked
+    if blocked:
+        assert 'blocking because onFailure is "block"' in got.text
+        assert f"orchestrator-boundary: {gone} is gone" in got.text
+        assert "can't open file" not in got.text
