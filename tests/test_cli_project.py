@@ -69,9 +69,11 @@ def test_the_nearest_configured_folder_wins_and_an_unconfigured_tree_stays_here(
     elsewhere = tmp_path / "plain" / "deep"
     elsewhere.mkdir(parents=True)
     assert find_root(None, {}, str(elsewhere)) == str(elsewhere)
-    # --project and $CLAUDE_PROJECT_DIR are taken as given
+    # --project is taken as given; $CLAUDE_PROJECT_DIR is the start folder, read as the hook
+    # reads it: the nearest configured folder at or above it (ADR 0054)
     assert find_root(str(inner), {}, str(elsewhere)) == str(inner)
-    assert find_root(None, {"CLAUDE_PROJECT_DIR": str(inner)}, "/") == str(inner)
+    assert find_root(None, {"CLAUDE_PROJECT_DIR": str(inner)}, "/") == str(nested)
+    assert find_root(None, {"CLAUDE_PROJECT_DIR": str(elsewhere)}, "/") == str(elsewhere)
 
 
 def test_the_home_folders_claude_folder_is_never_taken_for_a_project(tmp_path: Path) -> None:

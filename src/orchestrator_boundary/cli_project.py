@@ -4,10 +4,11 @@
 used to act on the folder they were run in. Run from ``src/`` of a guarded project,
 ``phase warn`` then wrote ``src/.claude/boundary.toml``, said "effective phase: warn" and left
 the project in enforce: a rollback that reports success and changes nothing. So, as git finds
-its repository, the project is ``--project``, else ``$CLAUDE_PROJECT_DIR`` (set when Claude Code
-runs the command), else the nearest folder at or above the current one that has
-``.claude/boundary.toml`` (never the home folder itself, whose ``.claude`` is the user's Claude
-folder), else the current folder. A project found above the current folder is named on stderr.
+its repository, the project is ``--project``, else the nearest folder at or above
+``$CLAUDE_PROJECT_DIR`` (set when Claude Code runs the command, as the hook reads it: ADR 0054)
+or else the current folder that has ``.claude/boundary.toml`` (never the home folder itself,
+whose ``.claude`` is the user's Claude folder), else that folder itself. A project found
+above it is named on stderr.
 
 A user-scope install (``install --scope user``) keeps each project's trail under the user's
 Claude folder: its hook names the trail in ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH``
@@ -29,33 +30,15 @@ from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
 
 
 def find_root(explicit: str | None, environ: Mapping[str, str], cwd: str | None = None) -> str:
-    """The project a command acts on (module docstring); a project found above ``cwd`` is
-    named on stderr."""
+    """The project a command acts on (module docstring); a project found above the start
+    folder is named on stderr."""
     if explicit:
         return os.path.abspath(explicit)
-    named = environ.get(wire.PROJECT_DIR_ENV)
-    if named:
-        return os.path.abspath(named)
-    here = os.path.abspath(cwd or os.getcwd())
-    found = configured_above(here, environ.get("HOME") or None)
+    here = os.path.abspath(environ.get(wire.PROJECT_DIR_ENV) or cwd or os.getcwd())
+    found = wire.configured_above(here, environ.get("HOME") or None)
     if found and found != here:
         sys.stderr.write(f"project: {found} (the nearest folder with {DEFAULT_CONFIG_PATH})\n")
     return found or here
-
-
-def configured_above(folder: str, home: str | None) -> str | None:
-    """The nearest folder at or above ``folder`` with ``.claude/boundary.toml``, home excepted."""
-    home_real = os.path.realpath(home) if home else None
-    current = folder
-    while True:
-        if os.path.realpath(current) != home_real and os.path.isfile(
-            os.path.join(current, DEFAULT_CONFIG_PATH)
-        ):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
 
 
 def trail_environ(root: str, environ: Mapping[str, str]) -> dict[str, str]:

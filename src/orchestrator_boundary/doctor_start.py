@@ -15,7 +15,7 @@ import shlex
 
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
-from orchestrator_boundary.cli_project import configured_above
+from orchestrator_boundary import wire
 from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.setups import setup
@@ -51,7 +51,7 @@ def check_start_folder(ctx: Context) -> Check:
     start = os.path.realpath(ctx.start) if ctx.start else None
     root = ctx.root
     if start is not None and start == root:  # a session started in an unconfigured subfolder
-        above = configured_above(os.path.dirname(start), env.get("HOME") or None)
+        above = wire.configured_above(os.path.dirname(start), env.get("HOME") or None)
         root = os.path.realpath(above) if above else root
     project_hooks, user_hooks = _registers_ours(root, env), _user_hooks(root, env)
     advice = (
