@@ -184,6 +184,14 @@ def judge_on_c(
     return run_simulated(base, judged, {"C:": str(c), **dict.fromkeys(shares, str(c))})
 
 
+def verdict_of(judged: dict[str, Any], case_id: str) -> dict[str, Any]:
+    """The summary of ``case_id`` from ``run_simulated``, once the judge ran and judged it."""
+    assert "crashed" not in judged, "the judge did not run under Windows:\n" + judged["crashed"]
+    got: dict[str, Any] = judged[case_id]
+    assert not got.get("error"), got
+    return got
+
+
 def run_simulated(
     base: Path, cases: list[dict[str, Any]], drives: dict[str, str]
 ) -> dict[str, Any]:
@@ -218,9 +226,7 @@ def test_windows_paths_are_judged_with_windows_rules(
     code: str | None,
     shown: str | None,
 ) -> None:
-    assert "crashed" not in judged, "the judge did not run under Windows:\n" + judged["crashed"]
-    got = judged[case_id]
-    assert not got.get("error"), got
+    got = verdict_of(judged, case_id)
     assert got["session_kind"] == ("main" if who == MAIN else "subagent")
     assert (got["decision"], got["code"]) == (decision, code), got.get("reason")
     if shown is not None:
