@@ -5,33 +5,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
 from fake_api import Call, Text
 from harness import Harness, Project
+from test_doctor_e2e import boundary
 
 pytestmark = pytest.mark.e2e
-
-
-def boundary(project: Project, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ORCHESTRATOR"))}
-    env.update(HOME=str(project.home), ORCHESTRATOR_BOUNDARY_NO_DAEMON="1")
-    env["ORCHESTRATOR_BOUNDARY_MANAGED_SETTINGS"] = str(project.tmp / "managed.json")
-    done = subprocess.run(
-        [sys.executable, "-m", "orchestrator_boundary.cli", *argv, "--project", str(project.root)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=180,
-        check=False,
-    )
-    assert done.returncode in (0, 1), done.stdout + done.stderr
-    return done
 
 
 def hooks_off_check(project: Project) -> dict[str, Any]:
