@@ -2,9 +2,10 @@
 the session started in (``CLAUDE_PROJECT_DIR``), read from the session transcript when it can
 be read here; else the payload's ``cwd``, which moves with a ``cd``.
 
-The project's config says ``enforce`` and the payloads were recorded after a ``cd sub``: judged
-from the start folder the main agent's write is denied; from ``sub`` (no config there) it is
-the default ``warn``.
+The project's config says ``enforce`` and the payloads were recorded after a ``cd sub``, a
+folder with a config of its own that says ``warn``: judged from the start folder the main
+agent's write is denied; from ``sub`` it is ``warn``. (Without a config in ``sub``, the hook
+would take the project's from above it, ADR 0054, and both would say ``deny``.)
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     (root / ".claude").mkdir(parents=True)
     (root / ".claude" / "boundary.toml").write_text('phase = "enforce"\n')
-    (root / "sub").mkdir()
+    (root / "sub" / ".claude").mkdir(parents=True)
+    (root / "sub" / ".claude" / "boundary.toml").write_text('phase = "warn"\n')
     return root.resolve()
 
 
