@@ -206,7 +206,7 @@ def _shell_touches(
     shell: str = "bash",
 ) -> Touches:
     """What a shell command touches: the Bash analysis's effects, and its words when the text
-    does not parse."""
+    does not parse, else the words of its opaque commands (ADR 0055)."""
     analysis = analysed(command, payload.cwd or context.root, rules, context, shell)
     targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
     if analysis.unread:  # its words may name a protected file
