@@ -209,19 +209,23 @@ def test_a_stale_write_after_another_agents_edit(harness: Harness) -> None:
     assert shared.read_text(encoding="utf-8") == "v2\n"
 
 
+# the main agent starts subagents "one" and "two" under one intent, both in the background
+TWO_IN_THE_BACKGROUND = [
+    [
+        agent_call("one", "Intent: login-fix", background=True),
+        agent_call("two", "Intent: login-fix", background=True),
+    ],
+    Text(),
+]
+
+
 def test_two_background_subagents_on_the_same_file(harness: Harness) -> None:
     project = _project(harness)
     target = project.path("src/auth/both.py")
     run = harness.run(
         project,
         {
-            "main": [
-                [
-                    agent_call("one", "Intent: login-fix", background=True),
-                    agent_call("two", "Intent: login-fix", background=True),
-                ],
-                Text(),
-            ],
+            "main": TWO_IN_THE_BACKGROUND,
             "one": [write(target, "one\n"), bash("sleep 4"), Text()],
             "two": [bash("sleep 2"), bash(f"echo two > {target}"), Text()],
         },
@@ -242,13 +246,7 @@ def test_with_leases_off_the_second_subagent_is_told_it_never_read_the_file(
     run = harness.run(
         project,
         {
-            "main": [
-                [
-                    agent_call("one", "Intent: login-fix", background=True),
-                    agent_call("two", "Intent: login-fix", background=True),
-                ],
-                Text(),
-            ],
+            "main": TWO_IN_THE_BACKGROUND,
             "one": [write(target, "one\n"), Text()],
             "two": [
                 bash("sleep 3"),
