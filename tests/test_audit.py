@@ -150,3 +150,31 @@ def test_a_held_lock_spools_the_line_and_the_next_writer_merges_it(tmp_path: Pat
     lines = [json.loads(x) for x in trail.read_text().splitlines()]
     assert [x["n"] for x in lines] == [1, 2]
     assert audit.trail_files(str(trail)) == [str(trail)]
+
+
+def test_merged_spool_lines_keep_the_size_cap(tmp_path: Path) -> None:
+    """Lines spooled while the lock was held are merged by the next writer in one go; the
+    trail still rotates between lines, so no file passes ``max_bytes`` (it went to twice the
+    cap under heavy load before) and none of the lines is lost or out of the chain."""
+    import fcntl
+
+    from orchestrator_boundary import audit_lock
+
+    trail = tmp_path / "boundary" / "audit.jsonl"
+    trail.parent.mkdir()
+    cap = 700
+    holder = os.open(trail.parent, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        for n in range(6):  # about 250 bytes each: six of them are two files' worth
+            audit.write(str(trail), {"event": "x", "n": n, "pad": "y" * 200}, max_bytes=cap)
+    finally:
+        os.close(holder)
+    audit_lock._busy_until = 0.0  # this process saw the lock busy; the next write must wait
+    audit.write(str(trail), {"event": "x", "n": 6, "pad": "y" * 200}, max_bytes=cap)
+    files = audit.trail_files(str(trail))
+    assert len(files) >= 3 and not any("spool" in Path(f).name for f in files)
+    assert all(Path(f).stat().st_size <= cap for f in files)
+    lines = [json.loads(x) for f in files for x in Path(f).read_text().splitlines()]
+    assert sorted(x["n"] for x in lines) == list(range(7))
+    assert [x["seq"] for x in lines] == sorted(x["seq"] for x in lines)

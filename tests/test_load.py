@@ -203,7 +203,9 @@ def test_rotation_under_heavy_churn_loses_no_line(tmp_path: Path) -> None:
 def test_a_held_lock_cannot_hang_the_hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Attack: an agent-started process holds the trail's lock forever; a blocking flock made
     every later hook hang until Claude Code's timeout, and a timed-out hook fails open. The
-    wait is bounded: the verdict still comes, the line goes to stderr."""
+    wait is bounded: the verdict still comes, the line goes to a spool. The holder never lets
+    go, so an unbounded wait would hang here; the ceiling is half the registered timeout, as
+    on a machine at a load of 25 the bounded wait and the hook's own work took over 3 s."""
     import fcntl
 
     from orchestrator_boundary import shell
@@ -228,7 +230,7 @@ def test_a_held_lock_cannot_hang_the_hook(tmp_path: Path, monkeypatch: pytest.Mo
         elapsed = time.perf_counter() - started
     finally:
         os.close(holder)
-    assert elapsed < 2.0
+    assert elapsed < REGISTERED_TIMEOUT_S / 2
     assert json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     # the line is not lost: it waits in a spool beside the trail for the next writer (ADR 0028)
     files = audit.trail_files(str(folder / "audit.jsonl"))

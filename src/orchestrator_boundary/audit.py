@@ -180,7 +180,7 @@ class LockedAppender:
                         sealed, last = trail_chain.seal_line(waited, last, spooled=True)
                         out.append(sealed)
                 sealed, last = trail_chain.seal_line(line, last)
-                self._append(b"".join([*out, sealed]))
+                self._append([*out, sealed])
                 if head >= 0 and last is not None:
                     _write_head(head, last)
             finally:
@@ -192,18 +192,24 @@ class LockedAppender:
         finally:
             os.close(lock)  # closing releases the lock
 
-    def _append(self, data: bytes) -> None:
+    def _append(self, lines: list[bytes]) -> None:
+        """Append the lines in order; the trail rotates between two lines whenever the next
+        would take a non-empty file past ``max_bytes``, so merged spool lines keep the cap too
+        (a single line longer than the cap gets a file of its own)."""
         fd = self._open()
         try:
             size = os.fstat(fd).st_size
-            if self.max_bytes and size and size + len(data) > self.max_bytes:
-                os.close(fd)
-                fd = -1
-                self._rotate()
-                fd = self._open()
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            for data in lines:
+                if self.max_bytes and size and size + len(data) > self.max_bytes:
+                    os.close(fd)
+                    fd = -1
+                    self._rotate()
+                    fd = self._open()
+                    size = 0
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                size += len(data)
         finally:
             if fd >= 0:
                 os.close(fd)
