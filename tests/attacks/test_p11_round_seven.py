@@ -80,6 +80,15 @@ ALLOWED = [
     Attack(
         "NUL in an ordinary name", "mcp__fs__write", {"a": "src/x.txt\x00"}, expect=("none", None)
     ),
+    # the IDE's built-in MCP server reads the editor's problems: no false alarm in enforce
+    Attack(
+        "IDE diagnostics, orchestrator",
+        "mcp__ide__getDiagnostics",
+        {"uri": "file://{root}/src/app.py"},
+        caller="orchestrator",
+        env=ENFORCE,
+        expect=("none", None),
+    ),
     # a folder named hooks that is no Claude folder's (React hooks, git-style hook samples)
     write("a hooks folder of the code", "{root}/src/hooks/useThing.ts", expect=("none", None)),
     # transcripts feed --resume, but they are what the model reads, not what guards it
