@@ -61,7 +61,7 @@ def skill_files(name: str, context: Context) -> list[str]:
             if mod.basename(path) != "SKILL.md" or path in out:
                 continue
             text = context.fs.script_text(path, SKILL_MAX_BYTES)
-            if text is not None and front_matter_name(text) == name:
+            if text is None or front_matter_name(text) == name:  # unread: it may be the one
                 out.append(path)
     return out
 

@@ -160,6 +160,12 @@ SKILL_CALLS = [
         {"skill": "big", "args": "; rm -rf .claude"},
     ),
     Attack(
+        "args of an unreadable skill named in its front matter",
+        "Skill",
+        {"skill": "huge", "args": "x && orchestrator-boundary phase off"},
+        caller="orchestrator",
+    ),
+    Attack(
         "plain args of an unreadable skill",
         "Skill",
         {"skill": "big", "args": "--oneline"},
@@ -176,5 +182,8 @@ def test_a_skill_too_big_to_read_is_judged_by_its_args(
     folder = arena.root / ".claude" / "skills" / "big"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "SKILL.md").write_text(BIG_SKILL)
+    named = arena.root / ".claude" / "skills" / "other-folder"
+    named.mkdir(exist_ok=True)
+    (named / "SKILL.md").write_text(BIG_SKILL.replace("name: big", "name: huge"))
     assert (folder / "SKILL.md").stat().st_size > 64 * 1024
     attempt(arena, attack, route)
