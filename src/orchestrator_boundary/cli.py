@@ -7,6 +7,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from orchestrator_boundary import __version__
 
@@ -23,13 +24,23 @@ COMMANDS = (
 )
 
 
+class _WholeOptionsOnly(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="orchestrator-boundary",
+        allow_abbrev=False,
         description="Keep Claude Code's main agent delegating: subagents edit, it plans.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # no abbreviated options (`report --htm FILE`): the guard reads the spellings it knows, so
+    # the CLI accepts only those (allow_abbrev=False on every subcommand's parser)
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_WholeOptionsOnly
+    )
     for name in COMMANDS:
         importlib.import_module(f"orchestrator_boundary.{name}").register(sub)
     return parser

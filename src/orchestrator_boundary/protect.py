@@ -46,12 +46,31 @@ PROJECT_DIRS = (
     ".claude/agents",
     ".claude/orchestrator-boundary",
     ".claude-plugin",
+    ".claude/hooks",
     *CODE_DIRS,
 )
-HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json")
+# Folders of Claude Code's config folder (``~/.claude``, ``$CLAUDE_CONFIG_DIR``) whose files it
+# runs, sources or acts on with no hook asked; its own file tools refuse to write them (the
+# pinned 2.1.330 names them): session-env (scripts run ahead of every Bash command),
+# shell-snapshots (sourced by every Bash command), jobs, daemon (and daemon.json); and hooks,
+# where hook scripts live, run on every call. Project hook scripts live in .claude/hooks.
+RUN_DIRS = ("hooks", "session-env", "shell-snapshots", "jobs", "daemon")
+RUN_FILES = ("daemon.json",)
+HOME_FILES = (
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude.json",
+    *(".claude/" + name for name in RUN_FILES),
+)
 # + per-user audit trails; .claude/plugins: installed plugins (installed_plugins.json, their
 # hooks and mods, which can answer a tool call before ours) and the marketplaces they come from
-HOME_DIRS = (".claude/agents", ".claude/orchestrator-boundary", ".claude/plugins", *CODE_DIRS)
+HOME_DIRS = (
+    ".claude/agents",
+    ".claude/orchestrator-boundary",
+    ".claude/plugins",
+    *CODE_DIRS,
+    *(".claude/" + name for name in RUN_DIRS),
+)
 ABOVE_CONFIG = ".claude/boundary.toml of a folder above the project"
 MANAGED_DIRS = (
     "/etc/claude-code",
@@ -102,11 +121,9 @@ def protected_set(
         for rel in HOME_DIRS:
             add(posixpath.join(home, rel), True, "~/" + rel + "/")
     if claude_config_dir:  # CLAUDE_CONFIG_DIR moves the user settings out of ~/.claude
-        for name in ("settings.json", "settings.local.json", ".claude.json"):
+        for name in ("settings.json", "settings.local.json", ".claude.json", *RUN_FILES):
             add(posixpath.join(claude_config_dir, name), False, f"$CLAUDE_CONFIG_DIR/{name}")
-        add(posixpath.join(claude_config_dir, "agents"), True, "$CLAUDE_CONFIG_DIR/agents/")
-        add(posixpath.join(claude_config_dir, "plugins"), True, "$CLAUDE_CONFIG_DIR/plugins/")
-        for name in ("skills", "commands"):
+        for name in ("agents", "plugins", "skills", "commands", *RUN_DIRS):
             add(posixpath.join(claude_config_dir, name), True, f"$CLAUDE_CONFIG_DIR/{name}/")
         ours = posixpath.join(claude_config_dir, "orchestrator-boundary")
         add(ours, True, "$CLAUDE_CONFIG_DIR/orchestrator-boundary/")
@@ -177,7 +194,7 @@ def env_label(name: str) -> str | None:
 # started there, or in a worktree (``.claude/worktrees/NAME``, where Claude Code puts them),
 # reads its settings, its agents, the boundary's config and launcher from its own .claude.
 NESTED_CLAUDE_FILES = frozenset({"settings.json", "settings.local.json", "boundary.toml"})
-NESTED_CLAUDE_DIRS = frozenset({"agents", "orchestrator-boundary", "skills", "commands"})
+NESTED_CLAUDE_DIRS = frozenset({"agents", "orchestrator-boundary", "skills", "commands", "hooks"})
 
 
 def nested_claude_label(path: str) -> str | None:
@@ -348,6 +365,13 @@ def protected_reason(display: str, entry: Protected) -> str:
         return (
             f"{display} {where} Claude Code finds skills and commands; it runs their `!` "
             f"command lines and front-matter hooks without asking the boundary, so {end}"
+        )
+    ran = folder.rstrip("/").rpartition("/")[2]
+    if ran in RUN_DIRS or ran in RUN_FILES:  # ~/.claude/session-env/, .claude/hooks/...
+        where = "is" if shown.endswith(folder.rstrip("/").lstrip("~$")) else f"is in {folder},"
+        return (
+            f"{display} {where} one of the places whose scripts and settings Claude Code runs "
+            f"or acts on without asking the boundary, so {end}"
         )
     if label.startswith(("a folder holding ", "a hard link to ")):
         return f"{display} is {label}, which guards the agents; {end}"

@@ -61,7 +61,7 @@ def skill_files(name: str, context: Context) -> list[str]:
             if mod.basename(path) != "SKILL.md" or path in out:
                 continue
             text = context.fs.script_text(path, SKILL_MAX_BYTES)
-            if text is not None and front_matter_name(text) == name:
+            if text is None or front_matter_name(text) == name:  # unread: it may be the one
                 out.append(path)
     return out
 
@@ -129,4 +129,8 @@ def loaded_commands(payload: HookPayload, context: Context) -> list[str]:
         text = context.fs.script_text(path, SKILL_MAX_BYTES)
         if text is not None:
             commands += skill_commands(text, args)
+        elif args.strip() and context.fs.identity(path) is not None:
+            # a file that is there but cannot be read here (over SKILL_MAX_BYTES, not UTF-8):
+            # any of its ! lines may paste the args in, so they are judged as shell text
+            commands.append(args)
     return list(dict.fromkeys(commands))

@@ -171,8 +171,14 @@ def _uri_path(rest: str) -> str:
     return rest
 
 
+def _before_nul(text: str) -> str:
+    """``text`` up to its first NUL: what a server in C opens when it passes the string on."""
+    return text.partition("\x00")[0]
+
+
 def _candidates(text: str, hinted: bool) -> list[str]:
-    if not text or len(text) > MAX_CHARS or "\n" in text or "\x00" in text:
+    text = _before_nul(text)
+    if not text or len(text) > MAX_CHARS or "\n" in text:
         return []
     out = []
     for reading in dict.fromkeys((text, text.strip())):
@@ -237,6 +243,27 @@ def _command_text(value: object, key: str) -> str | None:
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         return " ".join(shlex.quote(str(v)) for v in value)
     return None
+
+
+# a program under one key and its arguments under another (``{"program": "x", "args": [...]}``,
+# as an MCP tool that runs a process without a shell takes them): judged as one command line
+_PROGRAM_KEYS = frozenset({"command", "cmd", "program", "executable", "exe", "binary", "bin"})
+_ARGUMENT_KEYS = frozenset({"args", "argv", "arguments", "params", "parameters"})
+
+
+def program_with_args(node: dict[object, object]) -> str | None:
+    """The command line a program and its argument list, under two keys of ``node``, make."""
+    program = [v for k, v in node.items() if _norm(str(k)) in _PROGRAM_KEYS and isinstance(v, str)]
+    argv = [
+        v
+        for k, v in node.items()
+        if _norm(str(k)) in _ARGUMENT_KEYS
+        and isinstance(v, list)
+        and all(isinstance(a, str) for a in v)
+    ]
+    if not program or not argv or not program[0].strip():
+        return None
+    return " ".join(shlex.quote(w) for w in (program[0], *argv[0]))
 
 
 def _walk(value: object, key: str, depth: int) -> Iterator[tuple[object, str, int]]:
@@ -304,6 +331,8 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                 break
             norm = _norm(key)
             command = _command_text(node, norm) if norm in COMMAND_ARG_KEYS else None
+            if command is None and isinstance(node, dict):
+                command = program_with_args(node)
             if command is not None:
                 if len(found.commands) >= MAX_COMMANDS:  # what is not analysed could be any
                     found.complete = False
@@ -334,8 +363,8 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                 found.complete = False
                 break
             if not paths and len(node) <= MAX_LOOSE_CHARS and "\n" not in node:
-                text = node.strip()
-                plain = text and "\x00" not in text and not _WEB_URL.match(text)
+                text = _before_nul(node).strip()
+                plain = text and not _WEB_URL.match(text)
                 _keep(loose, [text] if plain else [], home)
         if not found.complete:
             break

@@ -72,6 +72,8 @@ BUILTIN: Mapping[str, ToolClass] = {
     "ReadMcpResourceTool": _R,
     "ReadMcpResourceDirTool": _R,
     "ReadNotifications": _R,
+    # the IDE's own MCP server (VS Code, JetBrains): the problems the editor shows for a file
+    "mcp__ide__getDiagnostics": _R,
     # search: changes nothing
     "Glob": _S,
     "Grep": _S,
