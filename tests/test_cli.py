@@ -169,3 +169,20 @@ def test_demo_replays_the_bundled_session(
     ]
     assert main_writes and all((r["warn"], r["enforce"]) == ("warn", "deny") for r in main_writes)
     assert sub_writes and all((r["warn"], r["enforce"]) == ("none", "none") for r in sub_writes)
+
+
+def test_python_dash_m_runs_the_cli(tmp_path: Path) -> None:
+    """``python -m orchestrator_boundary`` is the CLI (it was "No module named ...__main__"),
+    for a teammate whose console script is not on PATH."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "orchestrator_boundary", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("orchestrator-boundary ")
