@@ -125,7 +125,7 @@ def direct_entry(
     tail = [name, hook_main.USER_TRAIL] if user_trail else [name]
     if is_windows(platform):
         exe, script = windows_python(exe), ntpath.abspath(script) if _drive(script) else script
-        return {"type": "command", "command": exe, "args": ["-I", "-S", script, *tail]}
+        return {"type": "command", "command": exe, "args": exec_args(script, tail)}
     words = [sh_quote(posixpath.abspath(exe)), "-I", "-S", sh_quote(script), *tail]
     return {"type": "command", "command": f"{_gone_guard(script)}exec {' '.join(words)}"}
 
@@ -143,6 +143,25 @@ _GONE = (
 def _gone_guard(script: str) -> str:
     message = sh_quote(_GONE.format(script=script))
     return f"[ -f {sh_quote(script)} ] || {{ echo {message} >&2; exit 1; }}; "
+
+
+def exec_args(script: str, tail: list[str]) -> list[str]:
+    """The ``args`` of an exec-form entry (Windows, ADR 0058): what ``launcher.py`` does, as a
+    one-line ``-c`` program that first checks that the package is still there.
+
+    An exec-form entry has no shell, so the POSIX guard cannot run, and ``python -I -S
+    launcher.py`` exits 2 when the file is gone: Claude Code blocks every call, in warn too,
+    with Python's "can't open file". This program exits 1 with ``_GONE`` instead, so
+    ``onFailure`` decides, as for a missing interpreter. It costs what running ``launcher.py``
+    by path costs: one small compile."""
+    dirname = ntpath.dirname if _drive(script) else posixpath.dirname
+    gone = _GONE.format(script=script)
+    code = (
+        f"import os,sys;s={script!r};os.path.isfile(s) or sys.exit({gone!r})"
+        f";sys.path.insert(0,{dirname(dirname(script))!r})"
+        ";from orchestrator_boundary.hook_main import main;sys.exit(main(sys.argv))"
+    )
+    return ["-I", "-S", "-c", code, *tail]
 
 
 _GUARD = re.compile(r"^\[ -f .*? \] \|\| \{ echo .*?>&2; exit 1; \}; exec ")
