@@ -19,11 +19,12 @@ Claude folder: its hook names the trail in ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH``
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator_boundary import hook_main, registration, wire
+from orchestrator_boundary import hook_main, hook_routes, registration, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
@@ -101,4 +102,24 @@ def start_folder_note(project: str) -> str | None:
         ".claude/settings.json only from the folder it starts in, so these hooks run only in "
         f"sessions started in {project}, not in {top} or another folder "
         f"(to guard the whole repository: orchestrator-boundary install --project {top})"
+    )
+
+
+def windows_shell_note(environ: Mapping[str, str], platform: str | None = None) -> str | None:
+    """On Windows without Git Bash, Claude Code runs shell-form hooks in PowerShell, where the
+    committed ``sh`` launcher cannot start (ADRs 0023, 0058): say so when ``install`` writes it,
+    not only when ``doctor`` is run."""
+    if not registration.is_windows(platform):
+        return None
+    path = environ.get("PATH", "")
+    which = lambda name: shutil.which(name, path=path)  # noqa: E731 - the PATH Claude Code gets
+    if hook_routes.windows_git_bash(environ, which, os.path.isfile) or which("sh"):
+        return None
+    return (
+        "Claude Code on this machine will run these hooks in PowerShell (Git Bash not found: "
+        f"no {hook_routes.GIT_BASH_ENV}, no git.exe on PATH with bin\\bash.exe beside it, "
+        "no Git in Program Files), and the committed launcher needs sh: in enforce and ask "
+        "every tool call is blocked, in warn calls go through unrecorded. Install Git for "
+        f"Windows (or set {hook_routes.GIT_BASH_ENV} to its bash.exe), then run "
+        "orchestrator-boundary doctor"
     )

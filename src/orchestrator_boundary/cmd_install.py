@@ -19,6 +19,7 @@ from orchestrator_boundary.cli_project import (
     in_git_repo,
     start_folder_note,
     trail_environ,
+    windows_shell_note,
 )
 from orchestrator_boundary.cmd_phase import enforce_refusal
 from orchestrator_boundary.config import (
@@ -188,6 +189,8 @@ def plan(
     if action == "install" and scope in ("project", "local"):
         _plan_project_files(res, project, phase)
         res.notes.extend(filter(None, [start_folder_note(project)]))
+    if action == "install" and scope == "project":  # the shim is shell form (ADR 0058)
+        res.notes.extend(filter(None, [windows_shell_note(env, platform)]))
     if action == "uninstall":
         _plan_uninstall_files(res, project, scope, env)
     res.changed = bool(res.edits)
