@@ -112,7 +112,10 @@ def windows_shell_note(environ: Mapping[str, str], platform: str | None = None) 
     if not registration.is_windows(platform):
         return None
     path = environ.get("PATH", "")
-    which = lambda name: shutil.which(name, path=path)  # noqa: E731 - the PATH Claude Code gets
+
+    def which(name: str) -> str | None:  # on the PATH Claude Code passes on
+        return shutil.which(name, path=path)
+
     if hook_routes.windows_git_bash(environ, which, os.path.isfile) or which("sh"):
         return None
     return (
