@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 
+from orchestrator_boundary import cli
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cmd_install import plan
 
 WIN_PY = r"C:\Users\Zoë Ng\AppData\Local\Programs\Python\Python312\python.exe"
@@ -45,3 +49,39 @@ def test_install_says_when_the_committed_launcher_cannot_start_here(
     if noted:
         assert "in warn calls go through unrecorded" in said[0]
         assert "Install Git for Windows" in said[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "says", "install_says"),
+    [
+        ('{"hooks": "none"}', '"hooks" is a string, not an object', '"hooks" is a string'),
+        ('{"hooks": {"PreToolUse": {"matcher": "*"}}}', '"hooks.PreToolUse" is an object', None),
+        ("[]", "the top level is an array, not an object", "is an array"),
+        ("null", "the top level is null", "is null"),
+        ('{"a": 1,}', "Claude Code ignores the whole file", "not valid JSON"),
+    ],
+    ids=["hooks a string", "an event an object", "an array", "null", "a trailing comma"],
+)
+def test_doctor_and_install_say_what_is_wrong_with_a_settings_file(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    says: str,
+    install_says: str | None,
+) -> None:
+    """doctor used to answer a settings file whose "hooks" had the wrong type with "run
+    install", which refuses to edit it; and both named Python's types (str, NoneType)."""
+    root = _project(tmp_path)
+    (root / ".claude" / "settings.json").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "none.json"))
+    assert cli.main(["doctor", "--json", "--project", str(root)]) == 1
+    checks = json.loads(capsys.readouterr().out)["checks"]
+    settings = next(c for c in checks if c["name"] == "settings")
+    assert settings["status"] == "fail" and says in settings["message"], settings
+    assert not re.search(r"\b(str|dict|list|NoneType)\b", settings["message"])
+    assert cli.main(["install", "--project", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert (install_says or says) in err and "NoneType" not in err
+    assert (root / ".claude" / "settings.json").read_text(encoding="utf-8") == text

@@ -74,14 +74,25 @@ def check_claude(ctx: Context) -> Check:
 
 
 def check_settings_files(ctx: Context) -> Check:
-    broken = [(p, why) for _s, p, d, why in ctx.settings() if d is None]
+    files = ctx.settings()
+    broken = [(p, why) for _s, p, d, why in files if d is None]
     if broken:
-        path, why = broken[0]
         return Check(
             "settings",
             FAIL,
-            f"{path}: {why}",
-            "fix the file by hand; Claude Code may ignore it entirely",
+            f"{broken[0][0]}: {broken[0][1]}: Claude Code ignores the whole file (seen on "
+            "2.1.330: none of its hooks run and none of its permissions apply)",
+            "fix the file by hand (JSON allows no comments and no trailing commas), then run "
+            "orchestrator-boundary doctor again",
+        )
+    if odd := [f"{p}: {se.shape_problem(d)}" for _s, p, d, _ in files if se.shape_problem(d)]:
+        return Check(
+            "settings",
+            FAIL,
+            f"{odd[0]}: Claude Code cannot run the hooks registered there, and install will "
+            "not edit the file",
+            "fix it by hand (.claude/settings.example.json shows the shape), then run "
+            "orchestrator-boundary install again",
         )
     return Check("settings", OK, "every settings file present is valid JSON")
 
