@@ -85,3 +85,24 @@ def test_doctor_and_install_say_what_is_wrong_with_a_settings_file(
     err = capsys.readouterr().err
     assert (install_says or says) in err and "NoneType" not in err
     assert (root / ".claude" / "settings.json").read_text(encoding="utf-8") == text
+
+
+def test_doctor_never_advises_removing_the_committed_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README has a teammate add user-scope entries for sessions started in subfolders;
+    doctor then said "keep one: uninstall --scope SCOPE", and uninstalling the project scope
+    would take the team's committed entries away."""
+    root = _project(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "none.json"))
+    for scope in ("project", "user"):
+        assert cli.main(["install", "--project", str(root), "--scope", scope]) == 0
+    capsys.readouterr()
+    cli.main(["doctor", "--json", "--project", str(root)])
+    checks = json.loads(capsys.readouterr().out)["checks"]
+    hooks = next(c for c in checks if c["name"] == "hooks")
+    assert hooks["status"] == "warn" and "user: " in hooks["message"], hooks
+    assert "orchestrator-boundary uninstall --scope user" in hooks["fix"]
+    assert "--scope project" not in hooks["fix"] and "SCOPE" not in hooks["fix"]
+    assert "subfolders" in hooks["fix"]

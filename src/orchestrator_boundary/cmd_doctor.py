@@ -33,7 +33,7 @@ from orchestrator_boundary.doctor_context import (
 )
 from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled, check_settings_env
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
-from orchestrator_boundary.doctor_start import check_start_folder
+from orchestrator_boundary.doctor_start import check_start_folder, registered_twice
 from orchestrator_boundary.doctor_surroundings import (
     check_evaluators,
     check_launcher,
@@ -118,13 +118,7 @@ def check_hooks_registered(ctx: Context) -> Check:
             )
         twice = [p for p in where if sum(q == p for q, _ in found["PreToolUse"]) != 1]
         if len(where) > 1 or twice:
-            return Check(
-                "hooks",
-                WARN,
-                "registered more than once (" + ", ".join(where) + "): every call is judged "
-                "twice and recorded twice",
-                "keep one: orchestrator-boundary uninstall --scope SCOPE for the others",
-            )
+            return registered_twice(ctx, where)
         return check_lifecycle_registered(found, where)
     if plugin:
         lacking = [
