@@ -10,6 +10,7 @@ import pytest
 
 from orchestrator_boundary import cli
 from orchestrator_boundary import settings_files as sf
+from orchestrator_boundary.cli_project import GITATTRIBUTES_LINE, gitattributes_with
 from orchestrator_boundary.cmd_install import plan
 
 WIN_PY = r"C:\Users\Zoë Ng\AppData\Local\Programs\Python\Python312\python.exe"
@@ -106,3 +107,34 @@ def test_doctor_never_advises_removing_the_committed_entries(
     assert "orchestrator-boundary uninstall --scope user" in hooks["fix"]
     assert "--scope project" not in hooks["fix"] and "SCOPE" not in hooks["fix"]
     assert "subfolders" in hooks["fix"]
+
+
+def test_doctor_fails_a_crlf_launcher_and_install_mends_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "none.json"))
+    assert cli.main(["install", "--project", str(root)]) == 0
+    shim = root / ".claude" / "orchestrator-boundary" / "launch.sh"
+    shim.write_bytes(shim.read_bytes().replace(b"\n", b"\r\n"))  # as core.autocrlf checks out
+    capsys.readouterr()
+    cli.main(["doctor", "--json", "--project", str(root)])
+    checks = json.loads(capsys.readouterr().out)["checks"]
+    launcher = next(c for c in checks if c["name"] == "launcher")
+    assert launcher["status"] == "fail" and "Windows line endings" in launcher["message"]
+    assert cli.main(["install", "--project", str(root)]) == 0
+    assert b"\r" not in shim.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("old", "added"),
+    [(None, True), ("*.png binary\n", True), ("*.png binary", True), (GITATTRIBUTES_LINE, False)],
+    ids=["no file", "other lines", "no final newline", "already there"],
+)
+def test_the_gitattributes_line_is_added_once(old: str | None, added: bool) -> None:
+    new = gitattributes_with(old)
+    assert (new is not None) is added
+    if new is not None:
+        assert new.startswith(old or "") and new.splitlines()[-1] == GITATTRIBUTES_LINE
+        assert gitattributes_with(new) is None

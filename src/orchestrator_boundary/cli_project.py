@@ -126,3 +126,19 @@ def windows_shell_note(environ: Mapping[str, str], platform: str | None = None) 
         f"Windows (or set {hook_routes.GIT_BASH_ENV} to its bash.exe), then run "
         "orchestrator-boundary doctor"
     )
+
+
+# Git for Windows checks text files out with CRLF by default (core.autocrlf=true), and sh
+# cannot run the launcher then: a syntax error, exit 2, every call blocked in every phase.
+GITATTRIBUTES_LINE = f"/{registration.SHIM_RELPATH} text eol=lf"
+
+
+def gitattributes_with(text: str | None) -> str | None:
+    """The project's .gitattributes with the line that keeps the launcher LF on every
+    checkout (ADR 0058); None when it is already there."""
+    current = text or ""
+    if GITATTRIBUTES_LINE in (line.strip() for line in current.splitlines()):
+        return None
+    sep = "" if not current or current.endswith("\n") else "\n"
+    why = "# orchestrator-boundary: sh runs the launcher only with LF line endings"
+    return f"{current}{sep}{why}\n{GITATTRIBUTES_LINE}\n"

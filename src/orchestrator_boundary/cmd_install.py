@@ -15,7 +15,9 @@ from orchestrator_boundary import audit, hook_main, registration, user_scope
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import (
+    GITATTRIBUTES_LINE,
     find_root,
+    gitattributes_with,
     in_git_repo,
     start_folder_note,
     trail_environ,
@@ -231,6 +233,11 @@ def _plan_machine_files(
         if shim_old != shim_new:
             res.edits.append(FileEdit(shim, shim_old, shim_new, "launcher", backup=False))
             res.actions.append(f"wrote {registration.SHIM_RELPATH} (commit it)")
+        attrs = os.path.join(project, ".gitattributes")
+        attrs_old = sf.read_text(attrs) if in_git_repo(project) else GITATTRIBUTES_LINE  # no git
+        if (attrs_new := gitattributes_with(attrs_old)) is not None:
+            res.edits.append(FileEdit(attrs, attrs_old, attrs_new, "gitattributes", backup=False))
+            res.actions.append("added the launcher's eol=lf line to .gitattributes (commit it)")
     if scope == "user":
         listed = user_scope.list_path(env)
         listed_new = user_scope.with_root(project, env)

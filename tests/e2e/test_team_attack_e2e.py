@@ -8,12 +8,15 @@ Windows, with this machine's paths.
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import sys
 
 import pytest
 from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
 from fake_api import Call, Text
 from harness import Harness, Project
+from test_team_e2e import BARE_PATH, boundary_cli, git, venv_python
 
 from orchestrator_boundary import registration
 
@@ -63,3 +66,40 @@ def test_an_exec_form_entry_runs_the_hook(harness: Harness) -> None:
     got = run.result_for("main", 0)
     assert got.is_error and "ORCHESTRATOR_WRITE" in got.text, run.explain("exec form")
     assert not project.path("new.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("phase", "blocked"),
+    [("warn", False), ("enforce", True)],
+    ids=["warn lets the call through", "enforce says how to install"],
+)
+def test_a_teammate_whose_git_checks_out_crlf_gets_a_launcher_sh_can_run(
+    harness: Harness, phase: str, blocked: bool
+) -> None:
+    """Git for Windows checks text out with CRLF by default (core.autocrlf=true); sh then
+    failed on the committed launcher with a syntax error and exit 2, blocking every call of
+    every phase. Install commits a .gitattributes line that keeps it LF (ADR 0058)."""
+    a = harness.project(git=True, files={"README.md": "hi\n"})
+    a_python = venv_python(a.home.parent / "tools-a" / "venv")
+    boundary_cli(a_python, a.home, "install", "--project", str(a.root), "--phase", phase, "--force")
+    git("add", "-A", cwd=a.root)
+    git("commit", "-q", "-m", "guard the project", cwd=a.root)
+    b = harness.project()
+    shutil.rmtree(b.root)
+    git("-c", "core.autocrlf=true", "clone", "-q", str(a.root), str(b.root))
+    assert b"\r\n" in b.path("README.md").read_bytes()  # the clone really is CRLF
+    write = Call("Write", {"file_path": str(b.path("new.txt")), "content": "x\n"})
+    run = harness.run(b, {"main": [write, Text()]}, env={"PATH": BARE_PATH})
+    got = run.result_for("main", 0)
+    assert got.is_error is blocked, run.explain(f"phase {phase}")
+    assert "syntax error" not in got.text.lower() and "unexpected" not in got.text
+    if blocked:
+        assert "orchestrator-boundary is not installed on this machine" in got.text
+    attrs = subprocess.run(
+        ["git", "check-attr", "eol", "--", ".claude/orchestrator-boundary/launch.sh"],
+        cwd=b.root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert attrs.stdout.strip().endswith("eol: lf")
