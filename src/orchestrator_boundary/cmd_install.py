@@ -218,8 +218,9 @@ def _plan_uninstall_files(res: Result, project: str, scope: str, env: Any) -> No
 def _left_in_place(project: str, scope: str, env: Any) -> str:
     trail = os.path.dirname(hook_main.user_trail(project, env)) if scope == "user" else None
     return (
-        f"left in place: {DEFAULT_CONFIG_PATH}, the audit trail ({trail or GITIGNORE_LINE}) and "
-        f"the {GITIGNORE_LINE} line in .gitignore; delete them yourself if you no longer want them"
+        f"left in place: {DEFAULT_CONFIG_PATH}, the audit trail ({trail or GITIGNORE_LINE}), "
+        f"the {GITIGNORE_LINE} line in .gitignore and the launcher's line in .gitattributes; "
+        "delete them yourself if you no longer want them"
     )
 
 
