@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from orchestrator_boundary import cli
+from orchestrator_boundary import cli, registration
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import GITATTRIBUTES_LINE, gitattributes_with
 from orchestrator_boundary.cmd_install import plan
@@ -138,3 +139,52 @@ def test_the_gitattributes_line_is_added_once(old: str | None, added: bool) -> N
     if new is not None:
         assert new.startswith(old or "") and new.splitlines()[-1] == GITATTRIBUTES_LINE
         assert gitattributes_with(new) is None
+
+
+@pytest.mark.parametrize(
+    ("config", "arg", "env", "code", "says"),
+    [
+        ('phase = "enforce"\n', "warn", {}, 2, "guarded (phase enforce)"),
+        ("# set by hand\r\nphase = 'ask'\r\n", "warn", {}, 2, "guarded (phase ask)"),
+        ('phase = "off"\n', "enforce", {}, 0, ""),
+        ('phase = "warn"\n', "enforce", {}, 0, "this project is in warn"),
+        ('[report]\nphase = "x"\n', "enforce", {}, 2, "guarded (phase enforce)"),
+        (None, "enforce", {}, 2, "guarded (phase enforce)"),
+        ('phase = "enforce"\n', "enforce", {"ORCHESTRATOR_BOUNDARY_PHASE": "warn"}, 0, "in warn"),
+    ],
+    ids=[
+        "a hand-edited enforce beats a stale warn argument",
+        "single quotes and CRLF",
+        "off",
+        "warn beats a stale enforce argument",
+        "a key in a table is not the phase",
+        "no config: the argument",
+        "the variable beats the config",
+    ],
+)
+def test_the_launcher_without_an_installation_follows_the_committed_config(
+    tmp_path: Path, config: str | None, arg: str, env: dict[str, str], code: int, says: str
+) -> None:
+    """A person who sets the phase in .claude/boundary.toml by hand leaves the settings'
+    PHASE argument stale; a teammate without the package was then told "this project is in
+    warn" and let through while the project was in enforce."""
+    root = _project(tmp_path)
+    shim = root / ".claude" / "orchestrator-boundary" / "launch.sh"
+    shim.parent.mkdir()
+    shim.write_text(registration.shim_text(), encoding="utf-8")
+    if config is not None:
+        (root / ".claude" / "boundary.toml").write_bytes(config.encode())
+    payload = {"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "Write"}
+    done = subprocess.run(
+        ["sh", str(shim), "PreToolUse", arg],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), **env},
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == code, done.stderr
+    assert says in (done.stderr + done.stdout)
+    if not says:
+        assert done.stdout == done.stderr == ""
