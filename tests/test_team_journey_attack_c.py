@@ -188,3 +188,30 @@ def test_the_launcher_without_an_installation_follows_the_committed_config(
     assert says in (done.stderr + done.stdout)
     if not says:
         assert done.stdout == done.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("old", "noted"),
+    [
+        (None, False),
+        ("crlf", False),
+        ("#!/bin/sh\n# an older launcher\nexit 0\n", True),
+    ],
+    ids=["none yet", "only its line endings differ", "another version's"],
+)
+def test_install_says_when_it_would_change_another_versions_launcher(
+    tmp_path: Path, old: str | None, noted: bool
+) -> None:
+    """README says a teammate's install changes no committed file; with another package
+    version it rewrites the committed launcher, and an older one must not be committed."""
+    root = _project(tmp_path)
+    shim = root / ".claude" / "orchestrator-boundary" / "launch.sh"
+    if old is not None:
+        shim.parent.mkdir()
+        text = registration.shim_text().replace("\n", "\r\n") if old == "crlf" else old
+        shim.write_bytes(text.encode())
+    res = plan("install", str(root), "project", environ={"HOME": str(tmp_path / "home")})
+    said = [n for n in res.notes if "another version of orchestrator-boundary" in n]
+    assert bool(said) is noted
+    if noted:
+        assert "upgrade yours and run install again instead of committing" in said[0]

@@ -142,3 +142,18 @@ def gitattributes_with(text: str | None) -> str | None:
     sep = "" if not current or current.endswith("\n") else "\n"
     why = "# orchestrator-boundary: sh runs the launcher only with LF line endings"
     return f"{current}{sep}{why}\n{GITATTRIBUTES_LINE}\n"
+
+
+def launcher_note(old: str | None) -> str | None:
+    """A committed launcher this version would change (beyond its line endings) was written by
+    another version: a teammate with an older package must not commit a downgrade (ADR 0058)."""
+    if old is None or old.replace("\r\n", "\n") == registration.shim_text():
+        return None
+    from orchestrator_boundary import __version__
+
+    return (
+        f"the committed {registration.SHIM_RELPATH} was written by another version of "
+        f"orchestrator-boundary than yours ({__version__}): if a teammate's is newer, upgrade "
+        "yours and run install again instead of committing this change; if yours is the newer, "
+        "commit it"
+    )

@@ -19,6 +19,7 @@ from orchestrator_boundary.cli_project import (
     find_root,
     gitattributes_with,
     in_git_repo,
+    launcher_note,
     start_folder_note,
     trail_environ,
     windows_shell_note,
@@ -234,6 +235,7 @@ def _plan_machine_files(
         if shim_old != shim_new:
             res.edits.append(FileEdit(shim, shim_old, shim_new, "launcher", backup=False))
             res.actions.append(f"wrote {registration.SHIM_RELPATH} (commit it)")
+            res.notes.extend(filter(None, [launcher_note(shim_old)]))
         attrs = os.path.join(project, ".gitattributes")
         attrs_old = sf.read_text(attrs) if in_git_repo(project) else GITATTRIBUTES_LINE  # no git
         if (attrs_new := gitattributes_with(attrs_old)) is not None:
