@@ -154,7 +154,7 @@ def test_our_entry_inside_a_shared_group_is_removed_alone() -> None:
     ],
 )
 def test_wrong_shapes_are_reported(bad: dict[str, Any]) -> None:
-    with pytest.raises(se.SettingsError, match=r"not a list|not an object"):
+    with pytest.raises(se.SettingsError, match=r"not an array|not an object"):
         se.with_hooks(bad)
     with pytest.raises(se.SettingsError):
         se.without_hooks(bad)

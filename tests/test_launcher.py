@@ -158,6 +158,7 @@ def test_committed_settings_hold_no_path_of_the_installers_machine(
         ".claude/boundary.toml",
         ".claude/orchestrator-boundary/launch.sh",
         ".claude/settings.json",
+        ".gitattributes",  # keeps the launcher LF under core.autocrlf (ADR 0058)
         ".gitignore",
         "README",
     ]

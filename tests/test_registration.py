@@ -58,7 +58,7 @@ def test_windows_entries_name_an_absolute_python_exe_in_exec_form(
     assert entry == {
         "type": "command",
         "command": WIN_PY,
-        "args": ["-I", "-S", WIN_LAUNCHER, *tail],
+        "args": rg.exec_args(WIN_LAUNCHER, tail),
         "timeout": 10,
         "onFailure": "block",
     }

@@ -19,11 +19,12 @@ Claude folder: its hook names the trail in ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH``
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator_boundary import hook_main, registration, wire
+from orchestrator_boundary import hook_main, hook_routes, registration, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
@@ -101,4 +102,58 @@ def start_folder_note(project: str) -> str | None:
         ".claude/settings.json only from the folder it starts in, so these hooks run only in "
         f"sessions started in {project}, not in {top} or another folder "
         f"(to guard the whole repository: orchestrator-boundary install --project {top})"
+    )
+
+
+def windows_shell_note(environ: Mapping[str, str], platform: str | None = None) -> str | None:
+    """On Windows without Git Bash, Claude Code runs shell-form hooks in PowerShell, where the
+    committed ``sh`` launcher cannot start (ADRs 0023, 0058): say so when ``install`` writes it,
+    not only when ``doctor`` is run."""
+    if not registration.is_windows(platform):
+        return None
+    path = environ.get("PATH", "")
+
+    def which(name: str) -> str | None:  # on the PATH Claude Code passes on
+        return shutil.which(name, path=path)
+
+    if hook_routes.windows_git_bash(environ, which, os.path.isfile) or which("sh"):
+        return None
+    return (
+        "Claude Code on this machine will run these hooks in PowerShell (Git Bash not found: "
+        f"no {hook_routes.GIT_BASH_ENV}, no git.exe on PATH with bin\\bash.exe beside it, "
+        "no Git in Program Files), and the committed launcher needs sh: in enforce and ask "
+        "every tool call is blocked, in warn calls go through unrecorded. Install Git for "
+        f"Windows (or set {hook_routes.GIT_BASH_ENV} to its bash.exe), then run "
+        "orchestrator-boundary doctor"
+    )
+
+
+# Git for Windows checks text files out with CRLF by default (core.autocrlf=true), and sh
+# cannot run the launcher then: a syntax error, exit 2, every call blocked in every phase.
+GITATTRIBUTES_LINE = f"/{registration.SHIM_RELPATH} text eol=lf"
+
+
+def gitattributes_with(text: str | None) -> str | None:
+    """The project's .gitattributes with the line that keeps the launcher LF on every
+    checkout (ADR 0058); None when it is already there."""
+    current = text or ""
+    if GITATTRIBUTES_LINE in (line.strip() for line in current.splitlines()):
+        return None
+    sep = "" if not current or current.endswith("\n") else "\n"
+    why = "# orchestrator-boundary: sh runs the launcher only with LF line endings"
+    return f"{current}{sep}{why}\n{GITATTRIBUTES_LINE}\n"
+
+
+def launcher_note(old: str | None) -> str | None:
+    """A committed launcher this version would change (beyond its line endings) was written by
+    another version: a teammate with an older package must not commit a downgrade (ADR 0058)."""
+    if old is None or old.replace("\r\n", "\n") == registration.shim_text():
+        return None
+    from orchestrator_boundary import __version__
+
+    return (
+        f"the committed {registration.SHIM_RELPATH} was written by another version of "
+        f"orchestrator-boundary than yours ({__version__}): if a teammate's is newer, upgrade "
+        "yours and run install again instead of committing this change; if yours is the newer, "
+        "commit it"
     )

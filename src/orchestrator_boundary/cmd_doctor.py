@@ -33,7 +33,7 @@ from orchestrator_boundary.doctor_context import (
 )
 from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled, check_settings_env
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
-from orchestrator_boundary.doctor_start import check_start_folder
+from orchestrator_boundary.doctor_start import check_start_folder, registered_twice
 from orchestrator_boundary.doctor_surroundings import (
     check_evaluators,
     check_launcher,
@@ -74,14 +74,25 @@ def check_claude(ctx: Context) -> Check:
 
 
 def check_settings_files(ctx: Context) -> Check:
-    broken = [(p, why) for _s, p, d, why in ctx.settings() if d is None]
+    files = ctx.settings()
+    broken = [(p, why) for _s, p, d, why in files if d is None]
     if broken:
-        path, why = broken[0]
         return Check(
             "settings",
             FAIL,
-            f"{path}: {why}",
-            "fix the file by hand; Claude Code may ignore it entirely",
+            f"{broken[0][0]}: {broken[0][1]}: Claude Code ignores the whole file (seen on "
+            "2.1.330: none of its hooks run and none of its permissions apply)",
+            "fix the file by hand (JSON allows no comments and no trailing commas), then run "
+            "orchestrator-boundary doctor again",
+        )
+    if odd := [f"{p}: {se.shape_problem(d)}" for _s, p, d, _ in files if se.shape_problem(d)]:
+        return Check(
+            "settings",
+            FAIL,
+            f"{odd[0]}: Claude Code cannot run the hooks registered there, and install will "
+            "not edit the file",
+            "fix it by hand (.claude/settings.example.json shows the shape), then run "
+            "orchestrator-boundary install again",
         )
     return Check("settings", OK, "every settings file present is valid JSON")
 
@@ -107,13 +118,7 @@ def check_hooks_registered(ctx: Context) -> Check:
             )
         twice = [p for p in where if sum(q == p for q, _ in found["PreToolUse"]) != 1]
         if len(where) > 1 or twice:
-            return Check(
-                "hooks",
-                WARN,
-                "registered more than once (" + ", ".join(where) + "): every call is judged "
-                "twice and recorded twice",
-                "keep one: orchestrator-boundary uninstall --scope SCOPE for the others",
-            )
+            return registered_twice(ctx, where)
         return check_lifecycle_registered(found, where)
     if plugin:
         lacking = [

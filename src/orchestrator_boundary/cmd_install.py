@@ -15,10 +15,14 @@ from orchestrator_boundary import audit, hook_main, registration, user_scope
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import (
+    GITATTRIBUTES_LINE,
     find_root,
+    gitattributes_with,
     in_git_repo,
+    launcher_note,
     start_folder_note,
     trail_environ,
+    windows_shell_note,
 )
 from orchestrator_boundary.cmd_phase import enforce_refusal
 from orchestrator_boundary.config import (
@@ -188,6 +192,8 @@ def plan(
     if action == "install" and scope in ("project", "local"):
         _plan_project_files(res, project, phase)
         res.notes.extend(filter(None, [start_folder_note(project)]))
+    if action == "install" and scope == "project":  # the shim is shell form (ADR 0058)
+        res.notes.extend(filter(None, [windows_shell_note(env, platform)]))
     if action == "uninstall":
         _plan_uninstall_files(res, project, scope, env)
     res.changed = bool(res.edits)
@@ -213,8 +219,9 @@ def _plan_uninstall_files(res: Result, project: str, scope: str, env: Any) -> No
 def _left_in_place(project: str, scope: str, env: Any) -> str:
     trail = os.path.dirname(hook_main.user_trail(project, env)) if scope == "user" else None
     return (
-        f"left in place: {DEFAULT_CONFIG_PATH}, the audit trail ({trail or GITIGNORE_LINE}) and "
-        f"the {GITIGNORE_LINE} line in .gitignore; delete them yourself if you no longer want them"
+        f"left in place: {DEFAULT_CONFIG_PATH}, the audit trail ({trail or GITIGNORE_LINE}), "
+        f"the {GITIGNORE_LINE} line in .gitignore and the launcher's line in .gitattributes; "
+        "delete them yourself if you no longer want them"
     )
 
 
@@ -228,6 +235,12 @@ def _plan_machine_files(
         if shim_old != shim_new:
             res.edits.append(FileEdit(shim, shim_old, shim_new, "launcher", backup=False))
             res.actions.append(f"wrote {registration.SHIM_RELPATH} (commit it)")
+            res.notes.extend(filter(None, [launcher_note(shim_old)]))
+        attrs = os.path.join(project, ".gitattributes")
+        attrs_old = sf.read_text(attrs) if in_git_repo(project) else GITATTRIBUTES_LINE  # no git
+        if (attrs_new := gitattributes_with(attrs_old)) is not None:
+            res.edits.append(FileEdit(attrs, attrs_old, attrs_new, "gitattributes", backup=False))
+            res.actions.append("added the launcher's eol=lf line to .gitattributes (commit it)")
     if scope == "user":
         listed = user_scope.list_path(env)
         listed_new = user_scope.with_root(project, env)

@@ -83,3 +83,36 @@ def check_start_folder(ctx: Context) -> Check:
         what,
         f"start claude in the project's folder: cd {shlex.quote(root)} && claude",
     )
+
+
+def registered_twice(ctx: Context, where: list[str]) -> Check:
+    """Our entries in more than one settings file (or twice in one). The project's own entries
+    are committed and guard the team: the advice never names them for removal. User-scope
+    entries are what guards a session started in a subfolder (ADR 0054), so removing them is a
+    trade-off the person must know of (ADR 0058)."""
+    scopes = {p: s for s, p, _d, _w in ctx.settings()}
+    named = [f"{scopes.get(p, '?')}: {p}" for p in where]
+    others = sorted({scopes[p] for p in where if scopes.get(p) not in (None, "project")})
+    if len(where) == 1:
+        fix = "run orchestrator-boundary install again in that scope: it keeps one set"
+    elif others:
+        fix = (
+            "keep the project's entries (committed: they guard the team); remove yours with "
+            + " and ".join(f"orchestrator-boundary uninstall --scope {s}" for s in others)
+            + (
+                ", unless you start sessions in subfolders of guarded projects: only the user "
+                "entries run there"
+                if "user" in others
+                else ""
+            )
+        )
+    else:
+        fix = "keep one: orchestrator-boundary uninstall --scope SCOPE for the others"
+    return Check(
+        "hooks",
+        WARN,
+        "registered more than once (" + ", ".join(named) + "): in a session started here "
+        "every call is judged twice and the model reads each warning twice (the report "
+        "counts each call once)",
+        fix,
+    )

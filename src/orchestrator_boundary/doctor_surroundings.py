@@ -247,6 +247,15 @@ def check_launcher(ctx: Context) -> Check:
         return Check("launcher", OK, f"no committed {registration.SHIM_RELPATH} (not needed)")
     except (OSError, UnicodeDecodeError) as exc:
         return Check("launcher", FAIL, f"{registration.SHIM_RELPATH} unreadable: {exc}", "")
+    if "\r" in text:
+        return Check(
+            "launcher",
+            FAIL,
+            f"{registration.SHIM_RELPATH} has Windows line endings (git's core.autocrlf): sh "
+            "cannot run it, so every tool call is blocked, in warn too",
+            "run: orchestrator-boundary install (it writes the launcher with LF and adds the "
+            ".gitattributes line that keeps it so), then commit .gitattributes",
+        )
     if text != registration.shim_text():
         return Check(
             "launcher",

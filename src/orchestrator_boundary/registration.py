@@ -125,7 +125,7 @@ def direct_entry(
     tail = [name, hook_main.USER_TRAIL] if user_trail else [name]
     if is_windows(platform):
         exe, script = windows_python(exe), ntpath.abspath(script) if _drive(script) else script
-        return {"type": "command", "command": exe, "args": ["-I", "-S", script, *tail]}
+        return {"type": "command", "command": exe, "args": exec_args(script, tail)}
     words = [sh_quote(posixpath.abspath(exe)), "-I", "-S", sh_quote(script), *tail]
     return {"type": "command", "command": f"{_gone_guard(script)}exec {' '.join(words)}"}
 
@@ -143,6 +143,22 @@ _GONE = (
 def _gone_guard(script: str) -> str:
     message = sh_quote(_GONE.format(script=script))
     return f"[ -f {sh_quote(script)} ] || {{ echo {message} >&2; exit 1; }}; "
+
+
+def exec_args(script: str, tail: list[str]) -> list[str]:
+    """The ``args`` of an exec-form entry (Windows, ADR 0058): ``launcher.py``'s work as a
+    one-line ``-c`` program that first checks the package is there. Exec form has no shell for
+    the POSIX guard, and ``python launcher.py`` exits 2 when the file is gone (Claude Code then
+    blocks every call, in warn too); this exits 1 with ``_GONE``, so ``onFailure`` decides.
+    It costs what running ``launcher.py`` by path costs: one small compile."""
+    dirname = ntpath.dirname if _drive(script) else posixpath.dirname
+    gone = _GONE.format(script=script)
+    code = (
+        f"import os,sys;s={script!r};os.path.isfile(s) or sys.exit({gone!r})"
+        f";sys.path.insert(0,{dirname(dirname(script))!r})"
+        ";from orchestrator_boundary.hook_main import main;sys.exit(main(sys.argv))"
+    )
+    return ["-I", "-S", "-c", code, *tail]
 
 
 _GUARD = re.compile(r"^\[ -f .*? \] \|\| \{ echo .*?>&2; exit 1; \}; exec ")
@@ -277,10 +293,10 @@ SHIM_TEMPLATE = r"""#!/bin/sh
 #   3. this project's .venv,
 #   4. python3, then python, on PATH (never the Microsoft Store stub in WindowsApps),
 #   5. py -3 (Windows).
-# Each candidate must really have the package. With none, the PHASE argument decides
-# (ORCHESTRATOR_BOUNDARY_PHASE overrides it): enforce and ask block every call and say how to
-# install; warn lets calls through and tells you once per session; off does nothing. The
-# emergency bypass (@BYPASS@=1) lets calls through and says so, as the package does.
+# Each candidate must really have the package. With none, the phase decides (the variable
+# ORCHESTRATOR_BOUNDARY_PHASE, else the config's phase line, else the PHASE argument): enforce
+# and ask block every call and say how to install; warn lets calls through and tells you once
+# per session; off does nothing. The bypass (@BYPASS@=1) lets calls through and says so.
 # Only PreToolUse and PostToolUse can block: for every other event, without an installation or
 # when the installation fails, the shim exits 0, so a stop is never held by a failure.
 event=${1:-PreToolUse}
@@ -341,6 +357,12 @@ if command -v py >/dev/null 2>&1; then probe py -3; fi
 payload=$(cat)
 missing="orchestrator-boundary is not installed on this machine"
 hint='@HINT@'
+if [ -z "${ORCHESTRATOR_BOUNDARY_PHASE:-}" ]; then # the committed config's phase wins (ADR 0058)
+  cfg=${ORCHESTRATOR_BOUNDARY_CONFIG:-${0%/*}/../boundary.toml}
+  case $cfg in /* | [A-Za-z]:* | "${0%/*}"/*) ;; *) cfg="$root/$cfg" ;; esac
+  said=$(sed -n '/^ *\[/q; s/^ *phase *= *.\([A-Za-z]*\).*/\1/p' "$cfg" 2>/dev/null)
+  phase=${said:-$phase}
+fi
 phase=$(printf '%s' "$phase" | tr 'A-Z' 'a-z')
 case $(printf '%s' "${@BYPASS@:-}" | tr 'A-Z' 'a-z' | tr -d ' \t') in
   1 | true | yes | on) phase=bypass ;; # the emergency switch, as the package reads it

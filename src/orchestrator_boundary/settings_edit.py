@@ -62,8 +62,18 @@ def parse_settings(text: str, file: str) -> dict[str, Any]:
             file, f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
     if not isinstance(data, dict):
-        raise SettingsError(file, f"the top level is a JSON {type(data).__name__}, not an object")
+        raise SettingsError(file, f"the top level is {json_kind(data)}, not an object")
     return data
+
+
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words (never Python's ``str`` or ``NoneType``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"JSON {str(value).lower()}"
+    kinds = ((dict, "an object"), (list, "an array"), (str, "a string"), ((int, float), "a number"))
+    return next((k for t, k in kinds if isinstance(value, t)), "not JSON")
 
 
 _INDENT = re.compile(r"^\{[ \t]*\r?\n([ \t]+)\S")
@@ -90,18 +100,25 @@ def render_settings(old_text: str | None, old: Mapping[str, Any], new: Mapping[s
     return dump_settings(new, detect_indent(old_text))
 
 
-def _check_shape(data: Mapping[str, Any], file: str) -> None:
-    hooks = data.get("hooks")
+def shape_problem(data: Mapping[str, Any] | None) -> str | None:
+    """Why our hooks cannot be merged into ``data`` (``"hooks"`` or one of our events of the
+    wrong type), in words a person can act on; None when they can (or there is no data)."""
+    hooks = data.get("hooks") if data is not None else None
     if hooks is None:
-        return
+        return None
     if not isinstance(hooks, dict):
-        raise SettingsError(file, f'"hooks" is a JSON {type(hooks).__name__}, not an object')
+        return f'"hooks" is {json_kind(hooks)}, not an object'
     for event in EVENTS:
         groups = hooks.get(event)
         if groups is not None and not isinstance(groups, list):
-            raise SettingsError(
-                file, f'"hooks.{event}" is a JSON {type(groups).__name__}, not a list'
-            )
+            return f'"hooks.{event}" is {json_kind(groups)}, not an array'
+    return None
+
+
+def _check_shape(data: Mapping[str, Any], file: str) -> None:
+    problem = shape_problem(data)
+    if problem is not None:
+        raise SettingsError(file, problem)
 
 
 def _strip_ours(groups: list[Any]) -> list[Any]:
