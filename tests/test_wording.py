@@ -95,21 +95,34 @@ REASONS = [
     ("agent-definition", "Write", {"file_path": "{root}/.claude/agents/helper.md"}, None,
      ".claude/agents/helper.md is in .claude/agents/, which guards the agents; no agent may "
      "change it.",
-     "Ask the user to make this change themselves."),
+     "Ask the user to make this change themselves, outside Claude Code, in an editor or their "
+     "own terminal."),
     ("settings", "Edit", {"file_path": "{root}/.claude/settings.json"}, "coder",
      ".claude/settings.json guards the agents; no agent may change it.",
-     "Ask the user to make this change themselves."),
+     "Ask the user to make this change themselves, outside Claude Code, in an editor or their "
+     "own terminal; `orchestrator-boundary install` and `uninstall` change the boundary's own "
+     "hooks."),
     ("user-settings", "Write", {"file_path": "{home}/.claude/settings.json"}, None,
      "{home}/.claude/settings.json is ~/.claude/settings.json, which guards the agents; no "
      "agent may change it.",
-     "Ask the user to make this change themselves."),
+     "Ask the user to make this change themselves, outside Claude Code, in an editor or their "
+     "own terminal; `orchestrator-boundary install` and `uninstall` change the boundary's own "
+     "hooks."),
     ("folder-holding", "Bash", {"command": "rm -rf .claude"}, None,
      ".claude is a folder holding .claude/settings.json, which guards the agents; no agent may "
      "change it.",
-     "Ask the user to make this change themselves."),
+     "Ask the user to make this change themselves, outside Claude Code, in an editor or their "
+     "own terminal; `orchestrator-boundary install` and `uninstall` change the boundary's own "
+     "hooks."),
+    ("config", "Write", {"file_path": "{root}/.claude/boundary.toml"}, None,
+     ".claude/boundary.toml guards the agents; no agent may change it.",
+     "Ask the user to make this change themselves, outside Claude Code, in an editor or their "
+     "own terminal: `orchestrator-boundary phase PHASE` changes the phase, and any other "
+     "setting is edited in .claude/boundary.toml."),
     ("audit", "Write", {"file_path": "{root}/.claude/boundary/audit.jsonl"}, "coder",
      ".claude/boundary/audit.jsonl is the audit trail; no agent may change it.",
-     "Ask the user to make this change themselves."),
+     "Leave the audit trail to the hooks; to keep it elsewhere, ask the user to set "
+     "`[audit] path` in .claude/boundary.toml."),
     ("scope-tool", "Write", {"file_path": "{root}/docs/x.md"}, "coder",
      "subagent coder ({agent_id}): this Write changes docs/x.md, which is outside its write "
      "scope (no pattern covers it).",

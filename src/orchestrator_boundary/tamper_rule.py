@@ -177,8 +177,34 @@ def tamper(call: Call, target: Target) -> Violation | None:
         Code.TAMPER,
         f"protected: {entry.label}",
         protected_reason(located.display, entry),
-        "Ask the user to make this change themselves.",
+        how_a_person_changes(entry.label),
         located.display,
         target.command,
         recoverable=False,
     )
+
+
+_OUTSIDE = "outside Claude Code, in an editor or their own terminal"
+
+
+def how_a_person_changes(label: str) -> str:
+    """The suggestion of a TAMPER on a protected file: a person makes the change, and how
+    (issue 13: the deny says plainly that a person must, and how)."""
+    named = label.removeprefix("a folder holding ").removeprefix("a hard link to ")
+    if named.endswith("boundary.toml"):
+        return (
+            f"Ask the user to make this change themselves, {_OUTSIDE}: "
+            "`orchestrator-boundary phase PHASE` changes the phase, and any other setting is "
+            f"edited in {named}."
+        )
+    if "settings" in named:
+        return (
+            f"Ask the user to make this change themselves, {_OUTSIDE}; "
+            "`orchestrator-boundary install` and `uninstall` change the boundary's own hooks."
+        )
+    if named == "the audit trail":
+        return (
+            "Leave the audit trail to the hooks; to keep it elsewhere, ask the user to set "
+            "`[audit] path` in .claude/boundary.toml."
+        )
+    return f"Ask the user to make this change themselves, {_OUTSIDE}."
