@@ -114,24 +114,27 @@ def stale_file(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     import orchestrator_boundary.delegation as delegation
 
     seen = ledger.seen(target.located)
-    if seen is None:  # never read or written by this agent: did another agent write it?
-        written = ledger.unseen_write(target.located)
-        if not written:
-            return None
+    if isinstance(seen, delegation.Seen):
         import orchestrator_boundary.contracts as contracts
 
-        return _violation(contracts.unseen_change(target.located.display, written), target.command)
-    if not isinstance(seen, delegation.Seen):
+        found = contracts.stale_file(
+            target.located.display,
+            seen.sha256,
+            ledger.current(target.located),
+            ledger.last_writer(target.located),
+        )
+        if found:
+            return _violation(found, target.command)
+    elif seen is not None:
+        return None  # the store is unavailable: no finding
+    # another agent's write this agent has not seen (never read or written, or still
+    # running); when none, this agent's write is claimed as running (ADR 0059)
+    written = ledger.unseen_write(target.located)
+    if not written:
         return None
     import orchestrator_boundary.contracts as contracts
 
-    found = contracts.stale_file(
-        target.located.display,
-        seen.sha256,
-        ledger.current(target.located),
-        ledger.last_writer(target.located),
-    )
-    return _violation(found, target.command) if found else None
+    return _violation(contracts.unseen_change(target.located.display, written), target.command)
 
 
 # Per target, after the write rule, in this order.

@@ -284,8 +284,8 @@ def unseen_change(path: str, written: str) -> Breach:
         "delegation.stale",
         f"{written} in this session, and this agent has not read it since: this write to "
         f"{path} would overwrite that change unseen.",
-        f"Read it again ({written.rpartition(' wrote ')[2]}) and make the change on its "
-        "current content.",
+        f"Read it again ({written.rpartition(' wrote ')[2].split(' (')[0]}) and make the "
+        "change on its current content.",
         path,
     )
 

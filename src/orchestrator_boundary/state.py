@@ -278,7 +278,7 @@ class Store:
 
         def read(c: sqlite3.Connection) -> str | None:
             row = c.execute(
-                "SELECT agent FROM seen WHERE session = ? AND path = ? AND wrote = 1 "
+                "SELECT agent FROM seen WHERE session = ? AND path = ? AND wrote >= 1 "
                 "ORDER BY ts DESC LIMIT 1",
                 (session, path),
             ).fetchone()
