@@ -232,13 +232,15 @@ def delegation_scope(
     if record is None:
         return None
     if isinstance(record, UnknownDelegation):
-        if not require:
+        if not (require or record.contested):  # a contested record is never wider (0059)
             return None
         return Breach(
             DELEGATION_SCOPE,
-            "delegation.require",
+            "delegation.contested" if record.contested else "delegation.require",
             f"{what} {located.display}: the Agent call that started this subagent is not "
-            f"known ({record.reason}), and [delegation] require = true.",
+            f"known ({record.reason})"
+            + ("" if record.contested else ", and [delegation] require = true")
+            + ".",
             REPORT_BACK,
             located.display,
         )

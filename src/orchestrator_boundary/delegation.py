@@ -122,9 +122,10 @@ class UnknownDelegation:
 
     agent_id: str
     reason: str
+    contested: bool = False  # another subagent holds its Agent call: a record rewritten
 
     def audit(self) -> dict[str, object]:
-        return {"unknown": self.reason}
+        return {"unknown": self.reason, **({"contested": True} if self.contested else {})}
 
 
 Record = Delegation | UnknownDelegation
@@ -181,6 +182,7 @@ def resolve(
     linked: str | None,
     meta: Mapping[str, object] | None,
     launch: Mapping[str, object] | None,
+    holder: str | None = None,
 ) -> Record:
     """A subagent's record from what Claude Code's own records say, whatever order its hooks
     fired in. ``linked``: the Agent call's ``tool_use_id`` its PostToolUse named for this
@@ -188,7 +190,10 @@ def resolve(
     the Agent call's PreToolUse stored for that ``tool_use_id``. A link, once there, is the
     record: the meta.json (a file the subagent may rewrite) is no longer read (ADR 0050).
     Where they disagree otherwise, or nothing names the Agent call, the record is unknown
-    with the reason: never a guess."""
+    with the reason: never a guess. ``holder``: another subagent linked to the same Agent
+    call; one call starts one subagent, so a meta.json was rewritten (by a sibling, before
+    this subagent's first call): contested, unless the Agent call's PostToolUse named this
+    subagent (``launch["agent"]``, which no file can move): ADR 0059."""
     if linked:
         meta = None
     meta_id = meta.get("toolUseId") if meta is not None else None
@@ -197,6 +202,11 @@ def resolve(
     tool_use_id = linked or (meta_id if isinstance(meta_id, str) else None)
     if not tool_use_id:
         return UnknownDelegation(agent_id, "no Agent call names it and its meta.json was not found")
+    first = launch.get("agent") if launch is not None else None  # its PostToolUse's word
+    other = (first if first != agent_id else None) if first else holder
+    if other:
+        why = f"its Agent call {tool_use_id} started subagent {other} (a meta.json rewritten?)"
+        return UnknownDelegation(agent_id, why, contested=True)
     if launch is None:
         return UnknownDelegation(
             agent_id, f"no PreToolUse of the Agent call {tool_use_id} was recorded"

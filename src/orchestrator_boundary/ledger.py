@@ -35,8 +35,7 @@ if TYPE_CHECKING:  # the contract rules and the delegation records are imported 
     from orchestrator_boundary.state import Store
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
-# Events that are not tool calls: recorded, and SubagentStop/SessionEnd acted on. A failure
-# on them never blocks (``shell._cannot_judge``).
+# Not tool calls: recorded, SubagentStop/SessionEnd acted on; never blocked by a failure.
 LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
 
 
@@ -239,13 +238,14 @@ def _record_after(
     written: Sequence[Located],
 ) -> None:
     import orchestrator_boundary.delegation as delegation  # loaded with the store
+    import orchestrator_boundary.state_claims as claims
 
     store, session, agent = ledger.store, ledger.session, ledger.agent
     resp = payload.tool_response
     if payload.tool_name in AGENT_TOOLS and isinstance(resp, Mapping):
-        started = resp.get("agentId")
-        if isinstance(started, str) and started and payload.tool_use_id:
-            store.link(session, started, payload.tool_use_id, _description(payload))
+        new = resp.get("agentId")
+        if isinstance(new, str) and new and payload.tool_use_id:
+            claims.started(store, session, new, payload.tool_use_id, _description(payload))
     if read is not None:
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:

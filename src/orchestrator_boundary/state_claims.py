@@ -5,12 +5,20 @@ links). Shell side, on ``state.Store``'s own transactions."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Mapping
 
 from orchestrator_boundary.contract_tables import MAIN
-from orchestrator_boundary.delegation import UNAVAILABLE, Delegation, Lease, Record, Unavailable
-from orchestrator_boundary.state import LEASE_TTL_S, Store, _bound
+from orchestrator_boundary.delegation import (
+    UNAVAILABLE,
+    Delegation,
+    Lease,
+    Record,
+    Unavailable,
+    UnknownDelegation,
+)
+from orchestrator_boundary.state import _LAUNCH, LEASE_TTL_S, Store, _bound
 
 OTHERS = 64  # files another agent holds or wrote, compared by identity with a hard link
 
@@ -28,7 +36,28 @@ def record(
     found = store.delegation(session, agent_id, agent_type, meta)
     if isinstance(found, Delegation) and not found.linked:
         store.link(session, agent_id, found.tool_use_id, found.description)
+    named = meta.get("toolUseId") if meta else None
+    if isinstance(found, UnknownDelegation) and found.contested and isinstance(named, str):
+        store.link(session, agent_id, named, "")  # its claim stays, so both are told (0059)
     return found
+
+
+def started(store: Store, session: str, agent_id: str, tool_use_id: str, desc: str) -> None:
+    """The Agent call's PostToolUse named the subagent it started (``agentId``): the link,
+    and the launch's own word on its subagent, which no meta.json can move (ADR 0059)."""
+    store.link(session, agent_id, tool_use_id, desc)
+
+    def mark(c: sqlite3.Connection) -> None:
+        row = c.execute(_LAUNCH, (session, tool_use_id)).fetchone()
+        launch = json.loads(row[0]) if row else None
+        if isinstance(launch, dict) and "agent" not in launch:
+            launch["agent"] = agent_id
+            c.execute(
+                "UPDATE launches SET launch = ? WHERE session = ? AND tool_use_id = ?",
+                (json.dumps(launch), session, tool_use_id),
+            )
+
+    store._write(mark)
 
 
 WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported back (ADR 0059)
