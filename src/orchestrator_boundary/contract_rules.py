@@ -45,8 +45,13 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     a violation decides). Only a write, and only with the delegation state: without it (in
     ``check`` and ``replay``) none of them has anything to read."""
     ledger = call.context.ledger
-    if ledger is None or not (target.write or _named_argument(call, target)):
+    if ledger is None:
         return None
+    if not target.write:
+        named = _named_argument(call, target)
+        if named is None:
+            return None
+        target = named
     for rule in TARGET_RULES:
         found = rule(call, target, ledger)
         if found is not None:
@@ -57,18 +62,32 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
 _NAMED: list[tuple[object, frozenset[str]]] = []  # the last unknown-tool call's path arguments
 
 
-def _named_argument(call: Call, target: Target) -> bool:
-    """An unknown tool's (an MCP server's) path argument, located: it may write there, so the
-    contract judges it like a write (ADR 0050). Its loose strings are the guard's only."""
-    if call.classification.tool_class is not ToolClass.UNKNOWN or not target.located.absolutes:
-        return False
+def _named_argument(call: Call, target: Target) -> Target | None:
+    """An unknown tool's (an MCP server's) path argument: it may write there, so the
+    contract judges it like a write (ADR 0050); a relative one placed in the call's cwd,
+    where Claude Code starts its servers (ADR 0059). Its loose strings are the guard's only."""
+    if call.classification.tool_class is not ToolClass.UNKNOWN:
+        return None
     payload = call.payload
     if not _NAMED or _NAMED[0][0] is not payload:
         from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
 
         paths = arguments(payload.tool_input, call.context.home).paths
         _NAMED[:] = [(payload, frozenset(paths))]
-    return target.located.raw in _NAMED[0][1]
+    located = target.located
+    if located.raw not in _NAMED[0][1]:
+        return None
+    if located.absolutes:
+        return target
+    from orchestrator_boundary.ledger_files import placed  # a relative path argument's place
+
+    full = placed(located.raw, payload.cwd or "")
+    if not full:
+        return None
+    from orchestrator_boundary.paths import locate
+
+    there = locate(full, call.context.root, call.context.fs, call.insensitive)
+    return Target(there, there.display, config=False, write=False)
 
 
 def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | None:

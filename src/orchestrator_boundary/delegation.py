@@ -202,23 +202,14 @@ def resolve(
     tool_use_id = linked or (meta_id if isinstance(meta_id, str) else None)
     if not tool_use_id:
         return UnknownDelegation(agent_id, "no Agent call names it and its meta.json was not found")
-    first = launch.get("agent") if launch is not None else None  # its PostToolUse's word
-    other = (first if first != agent_id else None) if first else holder
-    if other:
-        why = f"its Agent call {tool_use_id} started subagent {other} (a meta.json rewritten?)"
-        return UnknownDelegation(agent_id, why, contested=True)
     if launch is None:
         return UnknownDelegation(
             agent_id, f"no PreToolUse of the Agent call {tool_use_id} was recorded"
         )
-    refused = launch.get("refused")
-    if refused:
-        return UnknownDelegation(agent_id, f"its Agent call {tool_use_id} was refused ({refused})")
+    problem = _disagreement(agent_id, agent_type, tool_use_id, launch, holder)
+    if problem is not None:
+        return problem
     recorded_type = str(launch.get("agent_type") or "")
-    if agent_type and recorded_type and type_key(agent_type) != type_key(recorded_type):
-        return UnknownDelegation(
-            agent_id, f"the Agent call {tool_use_id} asked for {recorded_type}, not {agent_type}"
-        )
     parent = launch.get("parent")
     meta_parent = meta.get("parentAgentId") if meta is not None else None
     if meta is not None and (meta_parent or None) != (parent or None):
@@ -245,6 +236,32 @@ def resolve(
         parent if isinstance(parent, str) else None,
         bool(linked),
     )
+
+
+def _disagreement(
+    agent_id: str,
+    agent_type: str | None,
+    tool_use_id: str,
+    launch: Mapping[str, object],
+    holder: str | None,
+) -> UnknownDelegation | None:
+    """Why the Agent call ``launch`` is not this subagent's: it started another one (its
+    PostToolUse said so, or another subagent claims it: contested), it was refused, it asked
+    for another agent type."""
+    first = launch.get("agent")  # its PostToolUse's word
+    other = (first if first != agent_id else None) if first else holder
+    if other:
+        why = f"its Agent call {tool_use_id} started subagent {other} (a meta.json rewritten?)"
+        return UnknownDelegation(agent_id, why, contested=True)
+    refused = launch.get("refused")
+    if refused:
+        return UnknownDelegation(agent_id, f"its Agent call {tool_use_id} was refused ({refused})")
+    recorded_type = str(launch.get("agent_type") or "")
+    if agent_type and recorded_type and type_key(agent_type) != type_key(recorded_type):
+        return UnknownDelegation(
+            agent_id, f"the Agent call {tool_use_id} asked for {recorded_type}, not {agent_type}"
+        )
+    return None
 
 
 # ---- what the contract rules ask of the state the shell keeps ----

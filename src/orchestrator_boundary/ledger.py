@@ -363,8 +363,8 @@ class ToolCall:
         return {**self.view.audit(), **extra}
 
     def _named(self, p: HookPayload) -> list[Located]:
-        """The absolute path arguments of an unknown tool's input (``tool_args``)."""
-        return [self._located(raw) for raw in files.named_paths(p.tool_input, self.s.context.home)]
+        named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
+        return [self._located(raw) for raw in named]
 
     def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
         """``leases = "warn"``: the files this call would write that another running subagent

@@ -216,8 +216,9 @@ MCP_OUTSIDE = [
     ("mcp__fs__write_file", {"path": "{root}/billing.py", "content": "x"}, "DELEGATION_SCOPE"),
     ("mcp__fs__move_file", {"source": APP, "destination": "{root}/billing.py"}, "DELEGATION_SCOPE"),
     ("mcp__fs__write_file", {"path": "{root}/src/ok.py", "content": "x"}, None),
-    # a relative path an MCP server reads against its own root: not placed, not judged here
-    ("mcp__fs__write_file", {"path": "billing.py", "content": "x"}, None),
+    # a relative path argument is placed in the call's cwd, where Claude Code starts its
+    # servers (ADR 0059)
+    ("mcp__fs__write_file", {"path": "billing.py", "content": "x"}, "DELEGATION_SCOPE"),
 ]
 
 

@@ -4,6 +4,8 @@ meta.json before that subagent's first call, to hand it a wider Agent call's con
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from collections.abc import Iterator
 
@@ -89,3 +91,106 @@ def test_a_background_subagent_is_never_contested_with_itself(
         arena.run(post, route, event="PostToolUse")
     assert _code(s.call("b", "Write", inside)) == ("none", None)
     assert _code(s.call("b", "Write", OUTSIDE)) == ("deny", "DELEGATION_SCOPE")
+
+
+# ---- trace: every write route names the subagent and its delegation (ADR 0059) ----
+
+NB = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+TRACED = [
+    ("Write", {"file_path": "{root}/src/t/w.py", "content": "w"}, "src/t/w.py", "write"),
+    ("Edit", {"file_path": "{root}/src/t/e.py", "old_string": "A", "new_string": "e"},
+     "src/t/e.py", "edit"),
+    ("Edit", {"file_path": "{root}/src/t/r.py", "old_string": "A", "new_string": "r",
+              "replace_all": True}, "src/t/r.py", "edit-replace-all"),
+    ("MultiEdit", {"file_path": "{root}/src/t/m.py", "edits": [{"old_string": "A",
+                   "new_string": "m"}]}, "src/t/m.py", "multi-edit"),
+    ("NotebookEdit", {"notebook_path": "{root}/src/t/n.ipynb", "new_source": "n"},
+     "src/t/n.ipynb", "notebook"),
+    ("Bash", {"command": "echo b > src/t/b.py"}, "src/t/b.py", "redirect"),
+    ("Bash", {"command": "sed -i s/A/s/ src/t/s.py"}, "src/t/s.py", "sed-i"),
+    ("Bash", {"command": "cp src/app.py src/t/c.py"}, "src/t/c.py", "cp"),
+    ("Bash", {"command": "mv src/t/old.py src/t/mv.py"}, "src/t/mv.py", "mv"),
+    ("Bash", {"command": "git mv src/t/g0.py src/t/g.py"}, "src/t/g.py", "git-mv"),
+    ("mcp__fs__write_file", {"path": "{root}/src/t/x.py", "content": "x"}, "src/t/x.py",
+     "mcp-absolute"),
+    ("mcp__fs__write_file", {"path": "src/t/y.py", "content": "y"}, "src/t/y.py",
+     "mcp-relative"),
+]  # fmt: skip
+
+
+def _trace(arena: Arena, rel: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    from orchestrator_boundary.cli import main
+
+    for k, v in arena.env("hook").items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.chdir(arena.root)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["trace", rel, "--json"])
+    data: dict[str, object] = json.loads(out.getvalue())
+    return data
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "rel"), [pytest.param(*c[:3], id=c[3]) for c in TRACED]
+)
+def test_every_write_route_is_traced_to_its_delegation(
+    arena: Arena,
+    route: str,
+    tool: str,
+    tool_input: dict[str, object],
+    rel: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    s = Session(arena, route)
+    # git mv also writes the index (.git), which intent "fix" (src/**) does not own
+    git = str(tool_input.get("command", "")).startswith("git ")
+    s.launch("t", "Rename it." if git else "Do it.\nIntent: fix")
+    folder = arena.root / "src" / "t"
+    folder.mkdir(exist_ok=True)
+    for name in ("e.py", "r.py", "m.py", "s.py", "old.py", "g0.py"):
+        (folder / name).write_text("A\n")
+    (folder / "n.ipynb").write_text(NB)
+    got = s.call("t", tool, tool_input)
+    assert _code(got) == ("none", None), got
+    (arena.root / rel).write_text(f"{tool} {route}\n")  # what the tool did
+    s.done("t", tool, tool_input)
+    data = _trace(arena, rel, monkeypatch)
+    assert data["explained"] is True, data
+    last = data["changes"][-1]  # type: ignore[index]
+    assert (last["delegation"], last["intent"]) == (s.launched["t"], None if git else "fix")
+    assert "(t)" in last["who"], data
+
+
+@pytest.mark.parametrize("route", route_params())
+def test_a_reused_agent_id_is_traced_to_its_own_sessions_delegation(
+    arena: Arena, route: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same agent id in two sessions (a resumed project, a reused id): each write names
+    the Agent call of its own session."""
+    write = {"file_path": "{root}/src/u.py", "content": "u"}
+    sessions = [Session(arena, route), Session(arena, route)]
+    for n, s in enumerate(sessions):
+        s.launch("same")
+        s.done("same", "Read", write)
+        assert _code(s.call("same", "Write", write)) == ("none", None)
+        (arena.root / "src" / "u.py").write_text(f"session {n}\n")
+        s.done("same", "Write", write)
+    changes = _trace(arena, "src/u.py", monkeypatch)["changes"]
+    got = [(c["session_id"], c["delegation"]) for c in changes]  # type: ignore[attr-defined]
+    assert got[-2:] == [(s.sid, s.launched["same"]) for s in sessions]
+
+
+@pytest.mark.parametrize("route", route_params())
+def test_a_relative_mcp_path_meets_another_agents_write(arena: Arena, route: str) -> None:
+    """b's MCP tool names src/app.py relative to the cwd, which a wrote: told, as Write is."""
+    s = Session(arena, route)
+    s.launch("a")
+    s.launch("b")
+    app = {"file_path": "{root}/src/app.py", "content": "A\n"}
+    assert _code(s.call("a", "Write", app)) == ("none", None)
+    s.done("a", "Write", app)
+    got = s.call("b", "mcp__fs__write_file", {"path": "src/app.py", "content": "B"})
+    assert _code(got) == ("deny", "STALE_FILE"), got
+    assert "subagent a wrote src/app.py" in got.stdout
