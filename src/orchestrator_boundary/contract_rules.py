@@ -2,9 +2,10 @@
 
 Pure: what they know of the state the shell keeps comes through ``Context.ledger`` (none in
 ``check`` and ``replay``: then only the rules that need no state run). Per target, after the
-write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE. For an Agent call, after
-TOOL_NOT_ALLOWED: DELEGATION_INVALID. The lease and staleness rules are judged before the call
-only: afterwards the call itself has changed the file.
+write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE > DELEGATION_SCOPE of a file with
+other names (ADR 0059). For an Agent call, after TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
+lease and staleness rules are judged before the call only: afterwards the call itself has
+changed the file.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call tha
     from collections.abc import Callable
 
     from orchestrator_boundary.contracts import Breach
-    from orchestrator_boundary.delegation import Ledger
+    from orchestrator_boundary.delegation import Delegation, Ledger
 
 PRE = "PreToolUse"
 AGENT_TOOLS = frozenset({"Agent", "Task"})
@@ -106,6 +107,44 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
     return _violation(found, target.command) if found else None
 
 
+def other_names(call: Call, target: Target, ledger: Ledger) -> Violation | None:
+    """A delegation's write to a file with more than one name (a hard link the subagent may
+    have made to a file outside its scope): a write changes it under every name, and the
+    scope can place only this one (ADR 0059). Last: a lease or a stale read says more."""
+    if call.main or target.deletes or not target.located.absolutes:
+        return None
+    from orchestrator_boundary.delegation import Delegation
+
+    record = ledger.record()
+    if not isinstance(record, Delegation):
+        return None
+    import orchestrator_boundary.contracts as contracts
+
+    located, fs = target.located, call.context.fs
+    me = located.identity_of(located.absolutes[0], fs)
+    if me is None or me[2] < 2 or _names_inside(call, me, record):
+        return None
+    found = contracts.other_names(record, located.display, me[2], _what(call, target))
+    return _violation(found, target.command) if found else None
+
+
+LINK_SCAN = 20_000  # files of the project looked at for a hard link's other names
+
+
+def _names_inside(call: Call, me: tuple[int, int, int], record: Delegation) -> bool:
+    """Are all ``me[2]`` names of the file in the project and inside the delegation's scope?
+    Names not found (elsewhere on the disk, past the scan) count as outside."""
+    from orchestrator_boundary.delegation import within
+    from orchestrator_boundary.paths import locate
+
+    fs, root = call.context.fs, call.context.root
+    names = [p for p in fs.files_below(root, LINK_SCAN) if (fs.identity(p) or ())[:2] == me[:2]]
+    if len(names) < me[2]:
+        return False
+    places = (locate(p, root, fs, call.insensitive) for p in names)
+    return all(within(p, record.scope, call.insensitive) is None for p in places)
+
+
 def file_leased(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """A subagent's write to a file another running subagent wrote (``leases = "enforce"``;
     ``"warn"`` is recorded in the audit line by the shell)."""
@@ -161,6 +200,7 @@ TARGET_RULES: tuple[Callable[[Call, Target, Ledger], Violation | None], ...] = (
     delegation_scope,
     file_leased,
     stale_file,
+    other_names,
 )
 
 

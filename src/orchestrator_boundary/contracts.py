@@ -259,6 +259,22 @@ def delegation_scope(
     )
 
 
+def other_names(record: Delegation, path: str, names: int, what: str) -> Breach | None:
+    """A delegation's write to a file with ``names`` > 1 hard links: the other names may lie
+    outside its scope, and the write changes the file under all of them (ADR 0059)."""
+    if names < 2:
+        return None
+    intent = f"intent {record.intent!r}" if record.intent else "its delegation"
+    return Breach(
+        DELEGATION_SCOPE,
+        "delegation.hard_link",
+        f"{what} {path}: the file has {names} names (hard links), and a write changes it under "
+        f"every one; the scope of {intent} ({record.scope.describe()}) can place only this one.",
+        REPORT_BACK,
+        path,
+    )
+
+
 def stale_file(path: str, known: str | None, current: str | None, by: str = "") -> Breach | None:
     """A write to a file whose content is no longer what this agent last read or wrote.
     ``known``: the SHA-256 it saw (None: it never did, nothing to compare); ``current``: the

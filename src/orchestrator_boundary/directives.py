@@ -107,6 +107,13 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
                 f"{item[:60]!r} holds a space: list patterns, not prose ('?' "
                 "matches a space in a file name)",
             )
+        if "\\" in item or re.match(r"!?[A-Za-z]:", item):  # ADR 0059
+            return DirectiveError(
+                line,
+                SCOPE_KEY,
+                f"{item[:60]!r}: write folders with '/', relative to the project root "
+                "(`src/auth/**`), on every system",
+            )
         if len(item) > MAX_PATTERN_CHARS:
             return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")
         try:

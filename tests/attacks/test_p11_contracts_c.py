@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -194,3 +195,77 @@ def test_a_relative_mcp_path_meets_another_agents_write(arena: Arena, route: str
     got = s.call("b", "mcp__fs__write_file", {"path": "src/app.py", "content": "B"})
     assert _code(got) == ("deny", "STALE_FILE"), got
     assert "subagent a wrote src/app.py" in got.stdout
+
+
+# ---- Scope: spellings (ADR 0059: a Windows spelling is refused, not a scope of nothing) ----
+
+SPELLINGS = [
+    ("../**", "src/a.py", None, "dot-dot"),
+    ("{root}/src/**", "src/a.py", None, "absolute"),
+    ("src\\auth\\**", "src/auth/a.py", None, "backslashes"),
+    ("C:/repo/src/**", "src/a.py", None, "drive"),
+    ("!C:\\x\\**, src/**", "src/a.py", None, "drive-exclusion"),
+    ("", "src/a.py", None, "empty"),
+    ("!src/secret/**", "src/a.py", None, "only-a-negation"),
+    ("**", "billing.py", "none", "everything"),
+    ("src/**, !src/secret/**", "src/secret/k.py", "deny", "negation"),
+    ("src/**, !src/secret/**", "src/ok.py", "none", "beside-the-negation"),
+    ("src/", "src/a.py", "none", "trailing-slash"),
+    ("src", "src/a.py", "deny", "a-file-named-src"),
+    ("src/auth/**", "src/auth/out/x.py", "deny", "symlink-out-of-scope"),
+    ("src/auth/**", "src/auth/../b.py", "deny", "dot-dot-in-the-write"),
+    ("src/auth/**", "src/AUTH/x.py", "deny", "case-on-a-case-sensitive-disk"),
+]
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize(
+    ("scope", "rel", "write"), [pytest.param(*c[:3], id=c[3]) for c in SPELLINGS]
+)
+def test_scope_spellings(arena: Arena, route: str, scope: str, rel: str, write: str | None) -> None:
+    """``write`` None: the Agent call is refused (DELEGATION_INVALID); else the write's
+    decision under the accepted scope."""
+    auth = arena.root / "src" / "auth"
+    auth.mkdir(parents=True, exist_ok=True)
+    (arena.root / "billing").mkdir(exist_ok=True)
+    if not (auth / "out").is_symlink():
+        (auth / "out").symlink_to("../../billing")
+    s = Session(arena, route)
+    got = s.launch("sc", "Do it.\nScope: " + arena.expand(scope))
+    if write is None:
+        assert _code(got) == ("deny", "DELEGATION_INVALID"), got
+        return
+    assert _code(got) == ("none", None), got
+    done = s.call("sc", "Write", {"file_path": "{root}/" + rel, "content": "x"})
+    assert _code(done) == ((write, "DELEGATION_SCOPE") if write == "deny" else ("none", None))
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        pytest.param("Write", {"file_path": "{root}/src/h.py", "content": "x"}, id="write"),
+        pytest.param("Edit", {"file_path": "{root}/src/h.py", "old_string": "b",
+                              "new_string": "x"}, id="edit"),
+        pytest.param("Bash", {"command": "echo x > src/h.py"}, id="redirect"),
+        pytest.param("Bash", {"command": "sed -i s/b/x/ src/h.py"}, id="sed-i"),
+    ],
+)  # fmt: skip
+def test_a_hard_link_out_of_the_scope_is_not_a_way_out(
+    arena: Arena, route: str, tool: str, tool_input: dict[str, object]
+) -> None:
+    """A narrowed subagent links billing.py into its scope (`ln` writes only src/h.py) and
+    writes through the link: the file has two names, the write is refused."""
+    s = Session(arena, route)
+    s.launch("hl", "Do it.\nScope: src/**")
+    billing, link = arena.root / "billing.py", arena.root / "src" / "h.py"
+    billing.write_text("b\n")
+    link.unlink(missing_ok=True)
+    assert _code(s.call("hl", "Bash", {"command": "ln billing.py src/h.py"})) == ("none", None)
+    os.link(billing, link)
+    got = s.call("hl", tool, tool_input)
+    assert _code(got) == ("deny", "DELEGATION_SCOPE"), got
+    assert "2 names (hard links)" in got.stdout, got
+    link.unlink()
+    link.write_text("b\n")  # one name again: an ordinary write in scope
+    assert _code(s.call("hl", tool, tool_input)) == ("none", None)
