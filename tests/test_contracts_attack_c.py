@@ -128,3 +128,35 @@ def test_the_hand_overs_stay_quiet(trail: str, root: Path) -> None:
         _done(trail, root, "b", "Write", f)
     # a wrote it before: b's finished write is a's hash comparison's to judge (stale_file)
     assert _ledger(trail, root, "a").unseen_write(f) == ""
+
+
+# ---- directives in a long prompt (ADR 0059: prose lines without a colon are skipped) ----
+
+COLONS = [":", "\u2a74", "\ufe13", "\ufe55", "\uff1a", "\u2236", "\ua789", "\u02f8", "\u0589",
+          "\u05c3", "\u1361"]  # fmt: skip
+
+
+@pytest.mark.parametrize("colon", COLONS, ids=[f"U+{ord(c):04X}" for c in COLONS])
+def test_a_look_alike_key_deep_in_a_long_prompt_is_still_refused(colon: str) -> None:
+    from orchestrator_boundary.directives import parse_directives
+
+    prose = "Fix the login flow.\n" + "def f(x):\n    return x\n" * 20_000
+    got = parse_directives(prose + f"- Scope{colon} src/**\n")
+    if colon == "\u2a74":  # NFKC makes it "::=": what follows is no list of patterns
+        assert got.error is None
+    else:
+        assert got.error is not None and "plainly at the start" in got.error.problem
+    assert parse_directives(prose + "Scope: src/**").scope == ("src/**",)
+
+
+def test_a_very_long_prompt_is_read_in_bounded_time() -> None:
+    """300,000 lines of prose: each is skipped at its missing colon (a second and more
+    before; ~0.2 s now). Generous bound: the machine is shared."""
+    import time
+
+    from orchestrator_boundary.directives import parse_directives
+
+    prompt = "y\n" * 300_000 + "Intent: fix"
+    started = time.perf_counter()
+    assert parse_directives(prompt).intent == "fix"
+    assert time.perf_counter() - started < 2.0
