@@ -269,3 +269,53 @@ def test_a_hard_link_out_of_the_scope_is_not_a_way_out(
     link.unlink()
     link.write_text("b\n")  # one name again: an ordinary write in scope
     assert _code(s.call("hl", tool, tool_input)) == ("none", None)
+
+
+# ---- false alarms: the common team sequences are never denied ----
+
+
+def _stop(s: Session, agent: str) -> None:
+    stop = s.payload("SubagentStop", "", {}, agent, stop_hook_active=False)
+    s.arena.run(stop, s.route, event="SubagentStop")
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize("background", [True, False], ids=["background", "foreground"])
+def test_a_normal_team_flow_is_never_denied(arena: Arena, route: str, background: bool) -> None:
+    """a writes and finishes; b, started next, reads and edits the same file; the main agent
+    reviews (reads) and fixes a line; c, started while the main agent worked, runs the
+    formatter over it (Bash, after reading it); two subagents at once on two files."""
+    s = Session(arena, route)
+    f = {"file_path": "{root}/src/team.py", "content": "a\n"}
+    edit = {"file_path": "{root}/src/team.py", "old_string": "a", "new_string": "b"}
+    steps: list[tuple[str | None, str, dict[str, object]]] = []
+    s.launch("a", background=background)
+    for agent, tool, given in [("a", "Write", f), ("a", "Edit", edit)]:
+        steps.append((agent, tool, given))
+        assert _code(s.call(agent, tool, given)) == ("none", None), steps
+        s.done(agent, tool, given)
+    _stop(s, "a")
+    s.launch("b", background=background)
+    s.done("b", "Read", f)
+    for agent, tool, given in [("b", "Edit", edit), ("b", "MultiEdit", {**edit, "edits": []})]:
+        steps.append((agent, tool, given))
+        assert _code(s.call(agent, tool, given)) == ("none", None), steps
+        s.done(agent, tool, given)
+    _stop(s, "b")
+    s.done(None, "Read", f)  # the main agent reviews, then fixes a line
+    assert _code(s.call(None, "Read", f)) == ("none", None)
+    s.launch("c", background=background)
+    s.done("c", "Read", f)
+    fmt = {"command": "sed -i s/b/c/ src/team.py"}
+    assert _code(s.call("c", "Bash", fmt)) == ("none", None)
+    s.done("c", "Bash", fmt)
+    _stop(s, "c")
+    s.launch("d", background=background)
+    s.launch("e", background=background)
+    for agent in ("d", "e"):  # at once, each its own file
+        own = {"file_path": "{root}/src/" + agent + ".py", "content": agent}
+        assert _code(s.call(agent, "Write", own)) == ("none", None)
+    for agent in ("d", "e"):
+        own = {"file_path": "{root}/src/" + agent + ".py", "content": agent}
+        s.done(agent, "Write", own)
+        assert _code(s.call(agent, "Write", own)) == ("none", None)  # its own again
