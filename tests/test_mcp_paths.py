@@ -102,7 +102,9 @@ def test_harmless_mcp_arguments_keep_their_verdict(project: Project, case: str) 
         "none",
         None,
     )
-    assert project.judge("mcp__fs__read_file", tool_input, env=env)[:2] == (
+    # another session: in this one the subagent's call above may be writing src/app.py (an
+    # unknown tool may write), which the main agent would be told first (STALE_FILE, ADR 0059)
+    assert project.judge("mcp__fs__read_file", tool_input, env=env, session_id="s2")[:2] == (
         "deny",
         "UNKNOWN_TOOL",
     )

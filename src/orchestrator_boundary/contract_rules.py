@@ -2,9 +2,10 @@
 
 Pure: what they know of the state the shell keeps comes through ``Context.ledger`` (none in
 ``check`` and ``replay``: then only the rules that need no state run). Per target, after the
-write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE. For an Agent call, after
-TOOL_NOT_ALLOWED: DELEGATION_INVALID. The lease and staleness rules are judged before the call
-only: afterwards the call itself has changed the file.
+write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE > DELEGATION_SCOPE of a file with
+other names (ADR 0059). For an Agent call, after TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
+lease and staleness rules are judged before the call only: afterwards the call itself has
+changed the file.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call tha
     from collections.abc import Callable
 
     from orchestrator_boundary.contracts import Breach
-    from orchestrator_boundary.delegation import Ledger
+    from orchestrator_boundary.delegation import Delegation, Ledger
 
 PRE = "PreToolUse"
 AGENT_TOOLS = frozenset({"Agent", "Task"})
@@ -45,8 +46,13 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     a violation decides). Only a write, and only with the delegation state: without it (in
     ``check`` and ``replay``) none of them has anything to read."""
     ledger = call.context.ledger
-    if ledger is None or not (target.write or _named_argument(call, target)):
+    if ledger is None:
         return None
+    if not target.write:
+        named = _named_argument(call, target)
+        if named is None:
+            return None
+        target = named
     for rule in TARGET_RULES:
         found = rule(call, target, ledger)
         if found is not None:
@@ -57,18 +63,32 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
 _NAMED: list[tuple[object, frozenset[str]]] = []  # the last unknown-tool call's path arguments
 
 
-def _named_argument(call: Call, target: Target) -> bool:
-    """An unknown tool's (an MCP server's) path argument, located: it may write there, so the
-    contract judges it like a write (ADR 0050). Its loose strings are the guard's only."""
-    if call.classification.tool_class is not ToolClass.UNKNOWN or not target.located.absolutes:
-        return False
+def _named_argument(call: Call, target: Target) -> Target | None:
+    """An unknown tool's (an MCP server's) path argument: it may write there, so the
+    contract judges it like a write (ADR 0050); a relative one placed in the call's cwd,
+    where Claude Code starts its servers (ADR 0059). Its loose strings are the guard's only."""
+    if call.classification.tool_class is not ToolClass.UNKNOWN:
+        return None
     payload = call.payload
     if not _NAMED or _NAMED[0][0] is not payload:
         from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
 
         paths = arguments(payload.tool_input, call.context.home).paths
         _NAMED[:] = [(payload, frozenset(paths))]
-    return target.located.raw in _NAMED[0][1]
+    located = target.located
+    if located.raw not in _NAMED[0][1]:
+        return None
+    if located.absolutes:
+        return target
+    from orchestrator_boundary.ledger_files import placed  # a relative path argument's place
+
+    full = placed(located.raw, payload.cwd or "")
+    if not full:
+        return None
+    from orchestrator_boundary.paths import locate
+
+    there = locate(full, call.context.root, call.context.fs, call.insensitive)
+    return Target(there, there.display, config=False, write=False)
 
 
 def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | None:
@@ -85,6 +105,44 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         what=_what(call, target),
     )
     return _violation(found, target.command) if found else None
+
+
+def other_names(call: Call, target: Target, ledger: Ledger) -> Violation | None:
+    """A delegation's write to a file with more than one name (a hard link the subagent may
+    have made to a file outside its scope): a write changes it under every name, and the
+    scope can place only this one (ADR 0059). Last: a lease or a stale read says more."""
+    if call.main or target.deletes or not target.located.absolutes:
+        return None
+    from orchestrator_boundary.delegation import Delegation
+
+    record = ledger.record()
+    if not isinstance(record, Delegation):
+        return None
+    import orchestrator_boundary.contracts as contracts
+
+    located, fs = target.located, call.context.fs
+    me = located.identity_of(located.absolutes[0], fs)
+    if me is None or me[2] < 2 or _names_inside(call, me, record):
+        return None
+    found = contracts.other_names(record, located.display, me[2], _what(call, target))
+    return _violation(found, target.command) if found else None
+
+
+LINK_SCAN = 20_000  # files of the project looked at for a hard link's other names
+
+
+def _names_inside(call: Call, me: tuple[int, int, int], record: Delegation) -> bool:
+    """Are all ``me[2]`` names of the file in the project and inside the delegation's scope?
+    Names not found (elsewhere on the disk, past the scan) count as outside."""
+    from orchestrator_boundary.delegation import within
+    from orchestrator_boundary.paths import locate
+
+    fs, root = call.context.fs, call.context.root
+    names = [p for p in fs.files_below(root, LINK_SCAN) if (fs.identity(p) or ())[:2] == me[:2]]
+    if len(names) < me[2]:
+        return False
+    places = (locate(p, root, fs, call.insensitive) for p in names)
+    return all(within(p, record.scope, call.insensitive) is None for p in places)
 
 
 def file_leased(call: Call, target: Target, ledger: Ledger) -> Violation | None:
@@ -114,24 +172,27 @@ def stale_file(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     import orchestrator_boundary.delegation as delegation
 
     seen = ledger.seen(target.located)
-    if seen is None:  # never read or written by this agent: did another agent write it?
-        written = ledger.unseen_write(target.located)
-        if not written:
-            return None
+    if isinstance(seen, delegation.Seen):
         import orchestrator_boundary.contracts as contracts
 
-        return _violation(contracts.unseen_change(target.located.display, written), target.command)
-    if not isinstance(seen, delegation.Seen):
+        found = contracts.stale_file(
+            target.located.display,
+            seen.sha256,
+            ledger.current(target.located),
+            ledger.last_writer(target.located),
+        )
+        if found:
+            return _violation(found, target.command)
+    elif seen is not None:
+        return None  # the store is unavailable: no finding
+    # another agent's write this agent has not seen (never read or written, or still
+    # running); when none, this agent's write is claimed as running (ADR 0059)
+    written = ledger.unseen_write(target.located)
+    if not written:
         return None
     import orchestrator_boundary.contracts as contracts
 
-    found = contracts.stale_file(
-        target.located.display,
-        seen.sha256,
-        ledger.current(target.located),
-        ledger.last_writer(target.located),
-    )
-    return _violation(found, target.command) if found else None
+    return _violation(contracts.unseen_change(target.located.display, written), target.command)
 
 
 # Per target, after the write rule, in this order.
@@ -139,6 +200,7 @@ TARGET_RULES: tuple[Callable[[Call, Target, Ledger], Violation | None], ...] = (
     delegation_scope,
     file_leased,
     stale_file,
+    other_names,
 )
 
 

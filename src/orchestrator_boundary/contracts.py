@@ -232,13 +232,15 @@ def delegation_scope(
     if record is None:
         return None
     if isinstance(record, UnknownDelegation):
-        if not require:
+        if not (require or record.contested):  # a contested record is never wider (0059)
             return None
         return Breach(
             DELEGATION_SCOPE,
-            "delegation.require",
+            "delegation.contested" if record.contested else "delegation.require",
             f"{what} {located.display}: the Agent call that started this subagent is not "
-            f"known ({record.reason}), and [delegation] require = true.",
+            f"known ({record.reason})"
+            + ("" if record.contested else ", and [delegation] require = true")
+            + ".",
             REPORT_BACK,
             located.display,
         )
@@ -254,6 +256,22 @@ def delegation_scope(
         f"it ({miss.why}).",
         REPORT_BACK,
         located.display,
+    )
+
+
+def other_names(record: Delegation, path: str, names: int, what: str) -> Breach | None:
+    """A delegation's write to a file with ``names`` > 1 hard links: the other names may lie
+    outside its scope, and the write changes the file under all of them (ADR 0059)."""
+    if names < 2:
+        return None
+    intent = f"intent {record.intent!r}" if record.intent else "its delegation"
+    return Breach(
+        DELEGATION_SCOPE,
+        "delegation.hard_link",
+        f"{what} {path}: the file has {names} names (hard links), and a write changes it under "
+        f"every one; the scope of {intent} ({record.scope.describe()}) can place only this one.",
+        REPORT_BACK,
+        path,
     )
 
 
@@ -284,8 +302,8 @@ def unseen_change(path: str, written: str) -> Breach:
         "delegation.stale",
         f"{written} in this session, and this agent has not read it since: this write to "
         f"{path} would overwrite that change unseen.",
-        f"Read it again ({written.rpartition(' wrote ')[2]}) and make the change on its "
-        "current content.",
+        f"Read it again ({written.rpartition(' wrote ')[2].split(' (')[0]}) and make the "
+        "change on its current content.",
         path,
     )
 

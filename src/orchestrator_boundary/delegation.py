@@ -122,9 +122,10 @@ class UnknownDelegation:
 
     agent_id: str
     reason: str
+    contested: bool = False  # another subagent holds its Agent call: a record rewritten
 
     def audit(self) -> dict[str, object]:
-        return {"unknown": self.reason}
+        return {"unknown": self.reason, **({"contested": True} if self.contested else {})}
 
 
 Record = Delegation | UnknownDelegation
@@ -181,6 +182,7 @@ def resolve(
     linked: str | None,
     meta: Mapping[str, object] | None,
     launch: Mapping[str, object] | None,
+    holder: str | None = None,
 ) -> Record:
     """A subagent's record from what Claude Code's own records say, whatever order its hooks
     fired in. ``linked``: the Agent call's ``tool_use_id`` its PostToolUse named for this
@@ -188,7 +190,10 @@ def resolve(
     the Agent call's PreToolUse stored for that ``tool_use_id``. A link, once there, is the
     record: the meta.json (a file the subagent may rewrite) is no longer read (ADR 0050).
     Where they disagree otherwise, or nothing names the Agent call, the record is unknown
-    with the reason: never a guess."""
+    with the reason: never a guess. ``holder``: another subagent linked to the same Agent
+    call; one call starts one subagent, so a meta.json was rewritten (by a sibling, before
+    this subagent's first call): contested, unless the Agent call's PostToolUse named this
+    subagent (``launch["agent"]``, which no file can move): ADR 0059."""
     if linked:
         meta = None
     meta_id = meta.get("toolUseId") if meta is not None else None
@@ -201,14 +206,10 @@ def resolve(
         return UnknownDelegation(
             agent_id, f"no PreToolUse of the Agent call {tool_use_id} was recorded"
         )
-    refused = launch.get("refused")
-    if refused:
-        return UnknownDelegation(agent_id, f"its Agent call {tool_use_id} was refused ({refused})")
+    problem = _disagreement(agent_id, agent_type, tool_use_id, launch, holder)
+    if problem is not None:
+        return problem
     recorded_type = str(launch.get("agent_type") or "")
-    if agent_type and recorded_type and type_key(agent_type) != type_key(recorded_type):
-        return UnknownDelegation(
-            agent_id, f"the Agent call {tool_use_id} asked for {recorded_type}, not {agent_type}"
-        )
     parent = launch.get("parent")
     meta_parent = meta.get("parentAgentId") if meta is not None else None
     if meta is not None and (meta_parent or None) != (parent or None):
@@ -235,6 +236,32 @@ def resolve(
         parent if isinstance(parent, str) else None,
         bool(linked),
     )
+
+
+def _disagreement(
+    agent_id: str,
+    agent_type: str | None,
+    tool_use_id: str,
+    launch: Mapping[str, object],
+    holder: str | None,
+) -> UnknownDelegation | None:
+    """Why the Agent call ``launch`` is not this subagent's: it started another one (its
+    PostToolUse said so, or another subagent claims it: contested), it was refused, it asked
+    for another agent type."""
+    first = launch.get("agent")  # its PostToolUse's word
+    other = (first if first != agent_id else None) if first else holder
+    if other:
+        why = f"its Agent call {tool_use_id} started subagent {other} (a meta.json rewritten?)"
+        return UnknownDelegation(agent_id, why, contested=True)
+    refused = launch.get("refused")
+    if refused:
+        return UnknownDelegation(agent_id, f"its Agent call {tool_use_id} was refused ({refused})")
+    recorded_type = str(launch.get("agent_type") or "")
+    if agent_type and recorded_type and type_key(agent_type) != type_key(recorded_type):
+        return UnknownDelegation(
+            agent_id, f"the Agent call {tool_use_id} asked for {recorded_type}, not {agent_type}"
+        )
+    return None
 
 
 # ---- what the contract rules ask of the state the shell keeps ----

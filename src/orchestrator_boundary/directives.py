@@ -60,11 +60,17 @@ _LOOK_ALIKES = str.maketrans(
 )
 
 
+# Every character that is a colon once NFKC is applied or look-alikes are made Latin.
+_COLONS = frozenset(":\u2a74\ufe13\ufe55\uff1a\u2236\ua789\u02f8\u0589\u05c3\u1361")
+
+
 def _bare(line: str) -> str:
     """``line`` as a person reads its start: NFKC, without format characters (zero-width
     spaces, direction marks), look-alike letters made Latin, decoration taken away."""
-    text = unicodedata.normalize("NFKC", line[:200])
-    text = "".join(c for c in text if unicodedata.category(c) != "Cf").translate(_LOOK_ALIKES)
+    text = line[:200]
+    if not text.isascii():  # ASCII is its own NFKC, with no format characters or look-alikes
+        text = unicodedata.normalize("NFKC", text)
+        text = "".join(c for c in text if unicodedata.category(c) != "Cf").translate(_LOOK_ALIKES)
     return text[_DECORATION.match(text).end() :]  # type: ignore[union-attr]
 
 
@@ -107,6 +113,13 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
                 f"{item[:60]!r} holds a space: list patterns, not prose ('?' "
                 "matches a space in a file name)",
             )
+        if "\\" in item or re.match(r"!?[A-Za-z]:", item):  # ADR 0059
+            return DirectiveError(
+                line,
+                SCOPE_KEY,
+                f"{item[:60]!r}: write folders with '/', relative to the project root "
+                "(`src/auth/**`), on every system",
+            )
         if len(item) > MAX_PATTERN_CHARS:
             return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")
         try:
@@ -136,6 +149,8 @@ def parse_directives(prompt: str) -> Directives:
         line = line.removesuffix("\r")
         m = _KEY_LINE.match(line)
         if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
+            if _COLONS.isdisjoint(line[:200]):
+                continue  # prose: a key needs its colon (a long prompt's lines, ADR 0059)
             bare = _bare(line)
             looks = _LOOKS_LIKE_KEY.match(bare)
             if looks is None:

@@ -35,8 +35,7 @@ if TYPE_CHECKING:  # the contract rules and the delegation records are imported 
     from orchestrator_boundary.state import Store
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
-# Events that are not tool calls: recorded, and SubagentStop/SessionEnd acted on. A failure
-# on them never blocks (``shell._cannot_judge``).
+# Not tool calls: recorded, SubagentStop/SessionEnd acted on; never blocked by a failure.
 LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
 
 
@@ -105,28 +104,27 @@ class StoreLedger:
         return files.label(who)
 
     def unseen_write(self, located: Located) -> str:
-        """Another agent's recorded write at ``located`` (or, for a folder, a file in it)
-        whose content is still there and which this agent has not read or written since,
-        as "subagent X wrote src/a.py"; "" when none."""
+        """Another agent's write at ``located`` (or a file in it), running or whose content is
+        still there, this agent has not seen since ("subagent X wrote src/a.py"); "" when none,
+        and this agent's write is then marked as running (``state_claims``, ADR 0059)."""
         import orchestrator_boundary.state_claims as claims  # loaded with the store
 
-        key = self.key(located)
-        got = self._note(claims.unseen_write(self.store, self.session, self.agent, key))
+        key, sha = self.key(located), self.current(located)
+        got = self._note(claims.unseen_write(self.store, self.session, self.agent, key, sha))
         if got is None:
             alias = self._alias(located, leases=False)
             return f"{files.label(alias[0])} wrote {alias[2]} (a hard link to it)" if alias else ""
         if not isinstance(got, tuple) or located.absolute is None:
             return ""
-        who, path = got
+        who, path, running = got
         full = located.absolute + path[len(key) :] if path != key else located.absolute
-        if not os.path.lexists(full):
-            return ""  # gone since: nothing left to overwrite
-        return f"{files.label(who)} wrote {path}"
+        if running:
+            return f"{files.label(who)} wrote {path} (a write still running)"
+        return f"{files.label(who)} wrote {path}" if os.path.lexists(full) else ""
 
     def lease(self, located: Located) -> Lease | Unavailable | None:
-        """The running subagent that holds ``located`` (or a file in it). Before a
-        subagent's write with leases on, asking is claiming: a free file is leased to this
-        subagent in the same transaction (ADR 0050)."""
+        """The running subagent that holds ``located`` (or a file in it). Before a subagent's
+        write with leases on, asking is claiming: a free file is leased to it (ADR 0050)."""
         import orchestrator_boundary.state_claims as claims  # loaded with the store
 
         key = self.key(located)
@@ -150,7 +148,8 @@ class StoreLedger:
         import orchestrator_boundary.state_claims as claims  # loaded with the store
 
         def rows() -> object:
-            return claims.others(self.store, self.session, self.agent, leases=leases)
+            but = self.key(located)
+            return claims.others(self.store, self.session, self.agent, leases=leases, but=but)
 
         return files.alias_of(rows, self.root, located.absolute, self.fs)
 
@@ -239,13 +238,14 @@ def _record_after(
     written: Sequence[Located],
 ) -> None:
     import orchestrator_boundary.delegation as delegation  # loaded with the store
+    import orchestrator_boundary.state_claims as claims
 
     store, session, agent = ledger.store, ledger.session, ledger.agent
     resp = payload.tool_response
     if payload.tool_name in AGENT_TOOLS and isinstance(resp, Mapping):
-        started = resp.get("agentId")
-        if isinstance(started, str) and started and payload.tool_use_id:
-            store.link(session, started, payload.tool_use_id, _description(payload))
+        new = resp.get("agentId")
+        if isinstance(new, str) and new and payload.tool_use_id:
+            claims.started(store, session, new, payload.tool_use_id, _description(payload))
     if read is not None:
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
@@ -363,8 +363,8 @@ class ToolCall:
         return {**self.view.audit(), **extra}
 
     def _named(self, p: HookPayload) -> list[Located]:
-        """The absolute path arguments of an unknown tool's input (``tool_args``)."""
-        return [self._located(raw) for raw in files.named_paths(p.tool_input, self.s.context.home)]
+        named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
+        return [self._located(raw) for raw in named]
 
     def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
         """``leases = "warn"``: the files this call would write that another running subagent

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import ntpath
 import os
 
 from orchestrator_boundary.contract_tables import MAIN
@@ -60,12 +61,24 @@ def alias_of(
     return None
 
 
-def named_paths(tool_input: dict[str, Any], home: str | None) -> list[str]:
-    """The absolute path arguments of an unknown tool's input (``tool_args``): where an MCP
-    tool may have written."""
+def named_paths(tool_input: dict[str, Any], home: str | None, base: str = "") -> list[str]:
+    """The path arguments of an unknown tool's input (``tool_args``): where an MCP tool may
+    have written. A relative one is placed in ``base`` (the call's cwd, where Claude Code
+    starts its servers: ADR 0059); without it, only the absolute ones."""
     from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
 
-    return [raw for raw in arguments(tool_input, home).paths[:64] if os.path.isabs(raw)]
+    found = [placed(raw, base) for raw in arguments(tool_input, home).paths[:64]]
+    return [p for p in found if p]
+
+
+def placed(raw: str, base: str) -> str:
+    """``raw`` when absolute; a relative path argument joined to ``base`` (absolute); ""
+    when it cannot be placed (no base, a URL, ``~``, a drive-relative ``C:x``, a NUL)."""
+    if os.path.isabs(raw):
+        return raw
+    if not (base and os.path.isabs(base) and raw) or raw.startswith("~") or "://" in raw:
+        return ""
+    return "" if "\x00" in raw or ntpath.splitdrive(raw)[0] else os.path.join(base, raw)
 
 
 SUMMARY_TAIL_BYTES = 4 * 1024 * 1024  # the Stop summary reads at most this much of the trail

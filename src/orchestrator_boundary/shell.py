@@ -69,7 +69,8 @@ def traces(payload: HookPayload, verdict: Verdict, root: str) -> list[dict[str, 
     elif a.classification.tool_class is ToolClass.UNKNOWN:  # an MCP write (ADR 0050)
         from orchestrator_boundary.ledger_files import named_paths
 
-        paths = [p for p in named_paths(payload.tool_input, None) if os.path.isfile(p)]
+        named = named_paths(payload.tool_input, None, payload.cwd or "")
+        paths = [p for p in named if os.path.isfile(p)]
     else:
         return []
     out = []

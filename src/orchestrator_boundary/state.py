@@ -59,6 +59,9 @@ CREATE TABLE IF NOT EXISTS counts (
     n INTEGER NOT NULL, ts REAL NOT NULL, PRIMARY KEY (session, agent_id, deliverable));
 """
 _TABLES = ("launches", "agents", "seen", "leases", "counts")
+_LINKED = "SELECT tool_use_id FROM agents WHERE session = ? AND agent_id = ?"
+_LAUNCH = "SELECT launch FROM launches WHERE session = ? AND tool_use_id = ?"
+_HOLDER = "SELECT agent_id FROM agents WHERE session = ? AND tool_use_id = ? AND agent_id != ?"
 
 
 def state_path(audit_file: str) -> str:
@@ -228,21 +231,18 @@ class Store:
         PostToolUse left and its meta.json; an unknown one when the store is unavailable."""
 
         def read(c: sqlite3.Connection) -> Record:
-            got = c.execute(
-                "SELECT tool_use_id FROM agents WHERE session = ? AND agent_id = ?",
-                (session, agent_id),
-            ).fetchone()
+            got = c.execute(_LINKED, (session, agent_id)).fetchone()
             linked = got[0] if got else None
             meta_id = meta.get("toolUseId") if meta else None
             tool_use_id = linked or (meta_id if isinstance(meta_id, str) else None)
-            launch = None
+            launch = holder = None
             if tool_use_id:
-                row = c.execute(
-                    "SELECT launch FROM launches WHERE session = ? AND tool_use_id = ?",
-                    (session, tool_use_id),
-                ).fetchone()
+                key = (session, tool_use_id)
+                row = c.execute(_LAUNCH, key).fetchone()
                 launch = json.loads(row[0]) if row else None
-            return resolve(agent_id, agent_type, linked, meta, launch)
+                other = c.execute(_HOLDER, (*key, agent_id)).fetchone()  # ADR 0059
+                holder = other[0] if other else None
+            return resolve(agent_id, agent_type, linked, meta, launch, holder)
 
         found = self._read(read)
         if isinstance(found, Unavailable):
@@ -278,7 +278,7 @@ class Store:
 
         def read(c: sqlite3.Connection) -> str | None:
             row = c.execute(
-                "SELECT agent FROM seen WHERE session = ? AND path = ? AND wrote = 1 "
+                "SELECT agent FROM seen WHERE session = ? AND path = ? AND wrote >= 1 "
                 "ORDER BY ts DESC LIMIT 1",
                 (session, path),
             ).fetchone()

@@ -5,12 +5,20 @@ links). Shell side, on ``state.Store``'s own transactions."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Mapping
 
 from orchestrator_boundary.contract_tables import MAIN
-from orchestrator_boundary.delegation import UNAVAILABLE, Delegation, Lease, Record, Unavailable
-from orchestrator_boundary.state import LEASE_TTL_S, Store, _bound
+from orchestrator_boundary.delegation import (
+    UNAVAILABLE,
+    Delegation,
+    Lease,
+    Record,
+    Unavailable,
+    UnknownDelegation,
+)
+from orchestrator_boundary.state import _LAUNCH, LEASE_TTL_S, Store, _bound
 
 OTHERS = 64  # files another agent holds or wrote, compared by identity with a hard link
 
@@ -28,36 +36,91 @@ def record(
     found = store.delegation(session, agent_id, agent_type, meta)
     if isinstance(found, Delegation) and not found.linked:
         store.link(session, agent_id, found.tool_use_id, found.description)
+    named = meta.get("toolUseId") if meta else None
+    if isinstance(found, UnknownDelegation) and found.contested and isinstance(named, str):
+        store.link(session, agent_id, named, "")  # its claim stays, so both are told (0059)
     return found
 
 
+def started(store: Store, session: str, agent_id: str, tool_use_id: str, desc: str) -> None:
+    """The Agent call's PostToolUse named the subagent it started (``agentId``): the link,
+    and the launch's own word on its subagent, which no meta.json can move (ADR 0059)."""
+    store.link(session, agent_id, tool_use_id, desc)
+
+    def mark(c: sqlite3.Connection) -> None:
+        row = c.execute(_LAUNCH, (session, tool_use_id)).fetchone()
+        launch = json.loads(row[0]) if row else None
+        if isinstance(launch, dict) and "agent" not in launch:
+            launch["agent"] = agent_id
+            c.execute(
+                "UPDATE launches SET launch = ? WHERE session = ? AND tool_use_id = ?",
+                (json.dumps(launch), session, tool_use_id),
+            )
+
+    store._write(mark)
+
+
+WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported back (ADR 0059)
+
+
 def unseen_write(
-    store: Store, session: str, agent: str, path: str
-) -> tuple[str, str] | Unavailable | None:
-    """(the agent, the path) of the latest write by another agent at ``path`` or below it
-    that ``agent`` has not read or written since (``UNAVAILABLE`` when unreachable).
+    store: Store, session: str, agent: str, path: str, sha: str | None = None
+) -> tuple[str, str, bool] | Unavailable | None:
+    """(the agent, the path, still running) of the latest write by another agent at ``path``
+    or below it that ``agent`` has not read or written since (``UNAVAILABLE`` when
+    unreachable). Another agent's write still running counts even where ``agent`` has read
+    the file before; a finished one only where it never read or wrote it (the content hash
+    judges the rest).
+
+    Asking is claiming (ADR 0059): when there is none, ``agent``'s own write at ``path`` is
+    marked as running in the same transaction (``sha``: the content it writes over), so of
+    two agents asking at once the second is told, whatever ``leases`` says.
 
     For a subagent, only a write made while it ran counts: after it was launched (its Agent
     call) or first seen. One started after that write was delegated with the write already
     done (a formatter run by the next agent), which is a hand-over, not two agents at once;
     one not seen yet starts now. The main agent runs all along: every write counts."""
+    got: list[tuple[str, str, bool]] = []
 
-    def read(c: sqlite3.Connection) -> tuple[str, str] | None:
+    def claim(c: sqlite3.Connection) -> None:
         row = c.execute(
-            "SELECT o.agent, o.path FROM seen o WHERE o.session = ? AND o.wrote = 1 "
+            "SELECT o.agent, o.path, o.wrote FROM seen o WHERE o.session = ? AND o.wrote >= 1 "
             "AND o.agent != ? AND (o.path = ? OR substr(o.path, 1, ?) = ?) "
             "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
             "AND m.agent = ? AND m.path = o.path AND m.ts >= o.ts) "
+            "AND (o.wrote = ? OR NOT EXISTS (SELECT 1 FROM seen n WHERE n.session = o.session "
+            "AND n.agent = ? AND n.path = ?)) "
             "AND (? OR EXISTS (SELECT 1 FROM agents b LEFT JOIN launches l "
             "ON l.session = b.session AND l.tool_use_id = b.tool_use_id "
             "WHERE b.session = o.session AND b.agent_id = ? "
             "AND MIN(b.ts, COALESCE(l.ts, b.ts)) <= o.ts)) "
             "ORDER BY o.ts DESC LIMIT 1",
-            (session, agent, path, len(path) + 1, path + "/", agent, agent == MAIN, agent),
+            (
+                session,
+                agent,
+                path,
+                len(path) + 1,
+                path + "/",
+                agent,
+                WRITING,
+                agent,
+                path,
+                agent == MAIN,
+                agent,
+            ),
         ).fetchone()
-        return (row[0], row[1]) if row else None
+        if row:
+            got.append((row[0], row[1], row[2] == WRITING))
+            return
+        c.execute(
+            "INSERT OR REPLACE INTO seen VALUES (?, ?, ?, ?, ?, ?)",
+            (session, agent, path, sha, WRITING, store.clock()),
+        )
+        _bound(c, "seen")
 
-    return store._read(read)
+    if store._pending is not None or not store._write(claim):
+        return UNAVAILABLE
+    return got[0] if got else None
 
 
 def claim_lease(
@@ -97,27 +160,28 @@ def claim_lease(
 
 
 def others(
-    store: Store, session: str, agent: str, *, leases: bool
+    store: Store, session: str, agent: str, *, leases: bool, but: str = ""
 ) -> list[tuple[str, str, str]] | Unavailable:
     """(path, agent, description) of the live leases of the other running subagents
     (``leases``), else of the other agents' recorded writes, newest first, at most
-    ``OTHERS`` (hard links: ``ledger`` compares their files' identities)."""
+    ``OTHERS``, at another path than ``but`` (hard links: ``ledger`` compares their files'
+    identities; the file's own name is judged by its own rows)."""
     since = store.clock() - LEASE_TTL_S
 
     def read(c: sqlite3.Connection) -> list[tuple[str, str, str]]:
         if not leases:
             rows = c.execute(
                 "SELECT path, agent, '' FROM seen WHERE session = ? AND agent != ? AND "
-                "wrote = 1 ORDER BY ts DESC LIMIT ?",
-                (session, agent, OTHERS),
+                "wrote >= 1 AND path != ? ORDER BY ts DESC LIMIT ?",
+                (session, agent, but, OTHERS),
             ).fetchall()
             return [(str(p), str(a), "") for p, a, _ in rows]
         rows = c.execute(
             "SELECT l.path, l.agent_id, COALESCE(NULLIF(a.description, ''), l.description) "
             "FROM leases l JOIN agents a ON a.session = l.session AND "
             "a.agent_id = l.agent_id WHERE l.session = ? AND l.agent_id != ? AND "
-            "a.running = 1 AND l.ts > ? ORDER BY l.ts DESC LIMIT ?",
-            (session, agent, since, OTHERS),
+            "a.running = 1 AND l.ts > ? AND l.path != ? ORDER BY l.ts DESC LIMIT ?",
+            (session, agent, since, but, OTHERS),
         ).fetchall()
         return [(str(p), str(a), str(d or "")) for p, a, d in rows]
 

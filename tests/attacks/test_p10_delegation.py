@@ -185,7 +185,7 @@ def test_after_reading_it_again_the_other_subagent_may_write(leased: Arena, rout
     s.done("b", "Read", {"file_path": APP})
     got = s.call("b", "Bash", {"command": "echo B > src/app.py"})
     enforce = 'leases = "enforce"' in leased.config
-    assert (got.decision, got.code) == (("deny", "FILE_LEASED") if enforce else ("none", None))
+    assert (got.decision, got.code) == (("deny", "FILE_LEASED") if enforce else ("none", None)), got
 
 
 @pytest.mark.parametrize("route", route_params())
@@ -198,24 +198,27 @@ def test_the_main_agent_is_told_too(leased: Arena, route: str) -> None:
 
 @pytest.mark.parametrize("route", route_params())
 def test_two_first_writes_at_once_the_second_is_told(leased: Arena, route: str) -> None:
-    """With leases on, asking is claiming: neither has written yet (no PostToolUse), yet the
-    second to ask is refused while the first one's write runs."""
+    """Asking is claiming: neither has written yet (no PostToolUse), yet the second to ask
+    is refused while the first one's write runs; with leases off too (ADR 0059)."""
     s = _a_wrote(leased, route)
     fresh = {"file_path": "{root}/src/new.py", "content": "x"}
     first, second = s.call("a", "Write", fresh), s.call("b", "Write", fresh)
     assert (first.decision, first.code) == ("none", None)
     enforce = 'leases = "enforce"' in leased.config
-    assert (second.decision, second.code) == (
-        ("deny", "FILE_LEASED") if enforce else ("none", None)
-    )
+    assert (second.decision, second.code) == ("deny", "FILE_LEASED" if enforce else "STALE_FILE")
+    if not enforce:
+        assert "subagent a wrote src/new.py (a write still running)" in second.stdout, second
+        s.done("b", "Read", fresh)  # reading it clears it: the next try is not refused
+        assert s.call("b", "Write", fresh).decision == "none"
 
 
 MCP_OUTSIDE = [
     ("mcp__fs__write_file", {"path": "{root}/billing.py", "content": "x"}, "DELEGATION_SCOPE"),
     ("mcp__fs__move_file", {"source": APP, "destination": "{root}/billing.py"}, "DELEGATION_SCOPE"),
     ("mcp__fs__write_file", {"path": "{root}/src/ok.py", "content": "x"}, None),
-    # a relative path an MCP server reads against its own root: not placed, not judged here
-    ("mcp__fs__write_file", {"path": "billing.py", "content": "x"}, None),
+    # a relative path argument is placed in the call's cwd, where Claude Code starts its
+    # servers (ADR 0059)
+    ("mcp__fs__write_file", {"path": "billing.py", "content": "x"}, "DELEGATION_SCOPE"),
 ]
 
 
