@@ -319,3 +319,22 @@ def test_a_normal_team_flow_is_never_denied(arena: Arena, route: str, background
         own = {"file_path": "{root}/src/" + agent + ".py", "content": agent}
         s.done(agent, "Write", own)
         assert _code(s.call(agent, "Write", own)) == ("none", None)  # its own again
+
+
+@pytest.mark.parametrize("route", route_params())
+@pytest.mark.parametrize("tool", ["Write", "NotebookEdit"])
+def test_the_main_agents_refused_write_leaves_no_claim_on_the_file(
+    arena: Arena, route: str, tool: str
+) -> None:
+    """The usual enforce flow: the main agent tries to write a file itself, is told to
+    delegate, and delegates; the subagent then creates the file without reading it (there is
+    nothing to read). A refused write never happened, so it must not count as another agent's
+    write in progress (STALE_FILE) against the subagent doing the work."""
+    s = Session(arena, route)
+    given: dict[str, object] = {"file_path": "{root}/src/fresh.py", "content": "x = 1\n"}
+    if tool == "NotebookEdit":
+        given = {"notebook_path": "{root}/src/fresh.py", "new_source": "x = 1\n"}
+    assert _code(s.call(None, tool, given)) == ("deny", "ORCHESTRATOR_WRITE")
+    s.launch("worker")
+    write = {"file_path": "{root}/src/fresh.py", "content": "x = 1\n"}
+    assert _code(s.call("worker", "Write", write)) == ("none", None)
