@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import orchestrator_boundary
-from orchestrator_boundary import audit, report_trail, trail_chain
+from orchestrator_boundary import audit, hook_main, report_trail, trail_chain
 from orchestrator_boundary.errors import PayloadError
 from orchestrator_boundary.payload import parse_payload
 
@@ -164,3 +164,55 @@ def test_sixteen_writers_rotating_lose_no_line_and_keep_one_chain(tmp_path: Path
     assert len(seen) == 16 * 40
     result = _chain(trail)
     assert result.intact, result.findings
+
+
+# ---- 5. one per-user trail folder per project ----
+
+ALIKE = [("dash-underscore", "/w/my-app", "/w/my_app"), ("dot-space", "/w/a.b", "/w/a b")]
+
+
+@pytest.mark.parametrize(("a", "b"), [c[1:] for c in ALIKE], ids=[c[0] for c in ALIKE])
+def test_projects_that_read_alike_keep_their_own_trails(a: str, b: str) -> None:
+    assert hook_main.legacy_slug(a) == hook_main.legacy_slug(b)  # the old name was shared
+    assert hook_main.project_slug(a) != hook_main.project_slug(b)
+    assert hook_main.project_slug(a).startswith(hook_main.legacy_slug(a) + "-")
+
+
+SAME = [("trailing-slash", "/w/p/"), ("dot-dot", "/w/p/src/.."), ("dot", "/w/./p")]
+
+
+@pytest.mark.parametrize("spelling", [c[1] for c in SAME], ids=[c[0] for c in SAME])
+def test_one_project_spelled_two_ways_has_one_trail(spelling: str) -> None:
+    """Before: ``CLAUDE_PROJECT_DIR=/w/p/`` gave the hooks ``-w-p-`` and ``report`` ``-w-p``."""
+    env = {"HOME": "/h"}
+    assert hook_main.user_trail(spelling, env) == hook_main.user_trail("/w/p", env)
+
+
+def test_a_long_project_path_still_names_a_folder_that_can_be_made(tmp_path: Path) -> None:
+    root = "/" + "/".join(["a-very-long-folder-name-" + str(i) for i in range(20)])
+    trail = hook_main.user_trail(root, {"HOME": str(tmp_path)})
+    assert len(os.path.basename(os.path.dirname(trail)).encode()) <= 255
+    audit.write(trail, {"ts": TS, "event": "PreToolUse"})
+    assert Path(trail).is_file()
+
+
+def _legacy(home: Path, root: str) -> Path:
+    folder = home / ".claude/orchestrator-boundary/projects" / hook_main.legacy_slug(root)
+    folder.mkdir(parents=True)
+    (folder / "audit.jsonl").write_text('{"old": 1}\n')
+    return folder
+
+
+def test_a_legacy_trail_is_taken_over_by_its_project(tmp_path: Path) -> None:
+    legacy = _legacy(tmp_path, "/w/my-app")
+    trail = Path(hook_main.user_trail("/w/my-app", {"HOME": str(tmp_path)}))
+    assert trail.read_text() == '{"old": 1}\n' and not legacy.exists()
+    assert hook_main.user_trail("/w/my_app", {"HOME": str(tmp_path)}) != str(trail)
+
+
+def test_a_legacy_trail_two_known_projects_shared_is_left_in_place(tmp_path: Path) -> None:
+    legacy = _legacy(tmp_path, "/w/my-app")
+    listed = tmp_path / ".claude/orchestrator-boundary/user-projects"
+    listed.write_text("/w/my_app\n/w/my-app\n")
+    trail = Path(hook_main.user_trail("/w/my-app", {"HOME": str(tmp_path)}))
+    assert not trail.exists() and (legacy / "audit.jsonl").is_file()
