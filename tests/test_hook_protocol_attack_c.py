@@ -216,3 +216,83 @@ def test_a_legacy_trail_two_known_projects_shared_is_left_in_place(tmp_path: Pat
     listed.write_text("/w/my_app\n/w/my-app\n")
     trail = Path(hook_main.user_trail("/w/my-app", {"HOME": str(tmp_path)}))
     assert not trail.exists() and (legacy / "audit.jsonl").is_file()
+
+
+# ---- 6. an answer stdout cannot take ----
+
+
+def _closed_stdout() -> None:
+    os.close(1)
+
+
+def _hook_to(root: Path, raw: bytes, how: str) -> subprocess.CompletedProcess[bytes]:
+    """The registered command with its stdout closed, a pipe nobody reads, or a full disk."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ["HOME"],
+        "CLAUDE_PROJECT_DIR": str(root),
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+    }
+    argv = [sys.executable, "-I", "-S", str(LAUNCHER), "PreToolUse"]
+    if how == "closed":
+        return subprocess.run(
+            argv,
+            input=raw,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=root,
+            timeout=60,
+            preexec_fn=_closed_stdout,
+        )
+    if how == "full":
+        target = os.open("/dev/full", os.O_WRONLY)
+    else:  # a pipe nobody will read: the write fails with EPIPE
+        unread, target = os.pipe()
+        os.close(unread)
+    try:
+        return subprocess.run(
+            argv, input=raw, stdout=target, stderr=subprocess.PIPE, env=env, cwd=root, timeout=60
+        )
+    finally:
+        os.close(target)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("how", ["closed", "broken-pipe", "full"])
+def test_a_deny_stdout_cannot_take_still_blocks(project: Path, how: str) -> None:
+    """Before: the write to stdout raised, the hook crashed with exit 1, and exit 1 lets the
+    call through. Now the deny is given as exit 2 with its reason on stderr."""
+    done = _hook_to(project, _write_call(project).encode(), how)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(b"orchestrator-boundary: orchestrator-boundary blocked Write")
+    assert b"Traceback" not in done.stderr
+    lines = (project / ".claude" / "boundary" / "audit.jsonl").read_bytes().splitlines()
+    assert [json.loads(line)["decision"] for line in lines] == ["deny"]
+
+
+def _closed_stderr() -> None:
+    os.close(2)
+
+
+def test_an_unreadable_call_with_stderr_closed_still_blocks(project: Path) -> None:
+    """Exit 2 blocks with or without its reason; before, writing the reason raised and the
+    hook exited 1, which lets the call through."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ["HOME"],
+        "CLAUDE_PROJECT_DIR": str(project),
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+    }
+    argv = [sys.executable, "-I", "-S", str(LAUNCHER), "PreToolUse"]
+    done = subprocess.run(
+        argv,
+        input=b"{not json",
+        capture_output=True,
+        env=env,
+        cwd=project,
+        timeout=60,
+        preexec_fn=_closed_stderr,
+    )
+    assert (done.returncode, done.stdout) == (2, b"")

@@ -116,10 +116,11 @@ def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> 
 def main(argv: "list[str]") -> int:
     event = prepare(argv, os.environ)
     if event is None:
-        sys.stderr.write(
-            "usage: launcher.py PreToolUse|PostToolUse|PostToolUseFailure|SubagentStop|Stop"
-            "|SessionEnd [user]\n"
-        )
+        if sys.stderr is not None:  # None when the hook's stderr was closed
+            sys.stderr.write(
+                "usage: launcher.py PreToolUse|PostToolUse|PostToolUseFailure|SubagentStop|Stop"
+                "|SessionEnd [user]\n"
+            )
         return 2  # a misregistered hook blocks rather than failing open
     from orchestrator_boundary.client import run
 
