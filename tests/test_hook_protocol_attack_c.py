@@ -296,3 +296,50 @@ def test_an_unreadable_call_with_stderr_closed_still_blocks(project: Path) -> No
         preexec_fn=_closed_stderr,
     )
     assert (done.returncode, done.stdout) == (2, b"")
+
+
+# ---- 7. a cached .pyc cut short by a full disk ----
+
+
+@pytest.fixture(scope="module")
+def package_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package copied with its sources' times, and compiled: its own bytecode to cut."""
+    import shutil
+
+    base = tmp_path_factory.mktemp("installed")
+    shutil.copytree(
+        LAUNCHER.parent,
+        base / "orchestrator_boundary",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    subprocess.run(
+        [sys.executable, "-I", "-m", "compileall", "-q", str(base / "orchestrator_boundary")],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return base / "orchestrator_boundary"
+
+
+@pytest.mark.parametrize("module", ["wire", "payload"], ids=["before-the-client", "in-process"])
+def test_a_cut_pyc_is_dropped_and_the_call_judged(
+    project: Path, package_copy: Path, module: str
+) -> None:
+    """Before: a ``.pyc`` cut to 100 bytes made every later call fail (``EOFError: marshal
+    data too short``): exit 1 for a module the launcher loads (the call went through), a block
+    in every phase for one loaded later, until someone removed the file."""
+    cached = package_copy / "__pycache__" / f"{module}.{sys.implementation.cache_tag}.pyc"
+    cached.write_bytes(cached.read_bytes()[:100])
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ["HOME"],
+        "CLAUDE_PROJECT_DIR": str(project),
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
+    }
+    argv = [sys.executable, "-I", "-S", str(package_copy / "launcher.py"), "PreToolUse"]
+    raw = _write_call(project).encode()
+    done = subprocess.run(argv, input=raw, capture_output=True, env=env, cwd=project, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert b'"permissionDecision": "deny"' in done.stdout
+    assert not cached.exists()  # dropped: the next call compiles the module again

@@ -174,6 +174,27 @@ def in_process(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
     return evaluate(raw, environ, event=event).encoded()
 
 
+def judge_here(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, bytes]:
+    """``in_process``, never raising. A cached ``.pyc`` cut short (a full disk) fails its
+    module's import on every call: such files are removed and the call judged once more, with
+    no bytecode written (ADR 0057); anything else is ``cannot_load``."""
+    try:
+        return in_process(raw, event, impostor)
+    except (EOFError, ValueError) as exc:
+        if "marshal" not in str(exc):
+            return cannot_load(exc, event)
+        first: BaseException = exc
+    except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
+        return cannot_load(exc, event)
+    try:
+        wire.drop_cut_bytecode()
+        sys.dont_write_bytecode, sys.pycache_prefix = True, os.devnull  # the sources, this once
+        return in_process(raw, event, impostor)
+    except BaseException as exc:  # noqa: BLE001 - still broken: block as below
+        first = exc
+    return cannot_load(first, event)
+
+
 def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, bytes, bytes]:
     """The package itself cannot run (a broken install): block, unless the phase says not to.
 
@@ -283,10 +304,7 @@ def run(event: str, *, leave_fast: bool = False) -> int:
         answer = None
     answered_there = answer is not None
     if answer is None:
-        try:
-            answer = in_process(raw, event, impostor)
-        except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
-            answer = cannot_load(exc, event)
+        answer = judge_here(raw, event, impostor)
     code, out, err = answer
     if impostor:
         err += b"orchestrator-boundary: not the evaluator on its socket (%s); judged here\n" % (

@@ -114,6 +114,8 @@ def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> 
 
 
 def main(argv: "list[str]") -> int:
+    if sys.pycache_prefix == os.devnull:  # the launcher met a cut .pyc: remove it for next time
+        wire.drop_cut_bytecode()
     event = prepare(argv, os.environ)
     if event is None:
         if sys.stderr is not None:  # None when the hook's stderr was closed
