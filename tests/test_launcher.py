@@ -353,9 +353,9 @@ def test_user_scope_keeps_the_trail_out_of_the_repository(
 ) -> None:
     root = "/home/u/my proj"
     monkeypatch.setenv("HOME", "/home/u")
-    assert hook_main.user_trail(root, os.environ) == (
-        "/home/u/.claude/orchestrator-boundary/projects/-home-u-my-proj/audit.jsonl"
-    )
+    trail = hook_main.user_trail(root, os.environ)  # the slug ends in a hash (ADR 0057)
+    assert trail.startswith("/home/u/.claude/orchestrator-boundary/projects/-home-u-my-proj-")
+    assert trail.endswith("/audit.jsonl")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/cfg")
     assert hook_main.user_trail(root, os.environ).startswith("/cfg/orchestrator-boundary/")
     for event, entry in registration.entries("user", "warn", python="/p/python").items():
@@ -383,7 +383,8 @@ def test_the_shim_is_posix_sh() -> None:
         (
             ["l", "PreToolUse", "user"],
             "PreToolUse",
-            "/h/.claude/orchestrator-boundary/projects/-w-repo/audit.jsonl",
+            f"/h/.claude/orchestrator-boundary/projects/{hook_main.project_slug('/w/repo')}"
+            "/audit.jsonl",
         ),
         (["l", "Notification"], None, None),
         (["l"], None, None),

@@ -160,7 +160,9 @@ class LockedAppender:
     def msg(self, message: str) -> None:
         """Append one rendered line (``render``): sealed under the lock, or spooled unsealed
         when the lock stays busy (the next writer seals and merges it, ADR 0028 and 0031)."""
-        line = message.replace("\n", " ").encode("utf-8", "surrogatepass")
+        # A lone surrogate (``"\\ud800"`` in a payload) cannot be UTF-8: written as the JSON
+        # escape it came in as, the line stays valid UTF-8 and reads back to the same value.
+        line = message.replace("\n", " ").encode("utf-8", "backslashreplace")
         folder = os.path.dirname(self.path) or "."
         os.makedirs(folder, exist_ok=True)
         lock = _open_lock(folder, self.path)
@@ -206,13 +208,25 @@ class LockedAppender:
                     self._rotate()
                     fd = self._open()
                     size = 0
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
+                _write_whole(fd, data)
                 size += len(data)
         finally:
             if fd >= 0:
                 os.close(fd)
+
+
+def _write_whole(fd: int, data: bytes) -> None:
+    """Append ``data`` whole or not at all: a write cut short (disk full, a file size limit)
+    is taken back, or the next line would be glued to the cut one and both be lost."""
+    start = os.fstat(fd).st_size
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, start)
+        raise
 
 
 def write(path: str, record: Mapping[str, Any], *, max_bytes: int = 0, keep: int = 20) -> None:

@@ -174,6 +174,27 @@ def in_process(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
     return evaluate(raw, environ, event=event).encoded()
 
 
+def judge_here(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, bytes]:
+    """``in_process``, never raising. A cached ``.pyc`` cut short (a full disk) fails its
+    module's import on every call: such files are removed and the call judged once more, with
+    no bytecode written (ADR 0057); anything else is ``cannot_load``."""
+    try:
+        return in_process(raw, event, impostor)
+    except (EOFError, ValueError) as exc:
+        if "marshal" not in str(exc):
+            return cannot_load(exc, event)
+        first: BaseException = exc
+    except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
+        return cannot_load(exc, event)
+    try:
+        wire.drop_cut_bytecode()
+        sys.dont_write_bytecode, sys.pycache_prefix = True, os.devnull  # the sources, this once
+        return in_process(raw, event, impostor)
+    except BaseException as exc:  # noqa: BLE001 - still broken: block as below
+        first = exc
+    return cannot_load(first, event)
+
+
 def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, bytes, bytes]:
     """The package itself cannot run (a broken install): block, unless the phase says not to.
 
@@ -207,6 +228,63 @@ def _write(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+def hold_std_fds() -> frozenset[int]:
+    """The standard descriptors (0, 1, 2) that were closed, each now held open on the null
+    device: a file or socket opened later would otherwise take the number, and the answer meant
+    for stdout would be written into it (the audit trail, the state store)."""
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+    for fd in closed:
+        held = os.open(os.devnull, os.O_RDWR)
+        if held != fd:
+            os.dup2(held, fd, inheritable=False)
+            os.close(held)
+    return frozenset(closed)
+
+
+def deliver(code: int, out: bytes, err: bytes, closed: frozenset[int] = frozenset()) -> int:
+    """Write the answer; the exit code Claude Code must see. When stdout cannot take the
+    answer (closed, a broken pipe, a full disk), a block is given as exit 2 with its reason on
+    stderr, which blocks without stdout: a crash there would exit 1 and let the call through."""
+    try:
+        if out:
+            if 1 in closed:
+                raise BrokenPipeError("stdout is closed")
+            _write(1, out)
+    except OSError:
+        reason = _block_reason(out)
+        if reason is not None:
+            code = 2
+            err = ("orchestrator-boundary: %s\n" % reason).encode("utf-8", "backslashreplace") + err
+    if err and 2 not in closed:
+        try:
+            _write(2, err)
+        except OSError:
+            pass  # the exit code still says it all
+    return code
+
+
+def _block_reason(out: bytes) -> str | None:
+    """The reason of a deny, an ask or a PostToolUse block in ``out``; None for an answer that
+    lets the call through (a warning the model could not be given)."""
+    import json
+
+    try:
+        answer = json.loads(out)
+        specific = answer.get("hookSpecificOutput") or {}
+        if specific.get("permissionDecision") in ("deny", "ask"):
+            return str(specific.get("permissionDecisionReason") or "blocked")
+        if answer.get("decision") == "block":
+            return str(answer.get("reason") or "blocked")
+    except (ValueError, AttributeError):
+        return "blocked: the answer could not be read back"  # never ours; block, not guess
+    return None
+
+
 def run(event: str, *, leave_fast: bool = False) -> int:
     """One hook call: stdin -> verdict on stdout/stderr -> exit code.
 
@@ -215,6 +293,7 @@ def run(event: str, *, leave_fast: bool = False) -> int:
     left to finish then (the answer went out by ``os.write``, no file is open, no thread runs),
     and the interpreter's shutdown would cost more than the rest of the call (ADR 0039). A call
     judged here ends normally: its audit line and state stores close on the way out."""
+    closed = hold_std_fds()
     raw = read_stdin()
     impostor = ""
     try:
@@ -225,22 +304,17 @@ def run(event: str, *, leave_fast: bool = False) -> int:
         answer = None
     answered_there = answer is not None
     if answer is None:
-        try:
-            answer = in_process(raw, event, impostor)
-        except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
-            answer = cannot_load(exc, event)
+        answer = judge_here(raw, event, impostor)
     code, out, err = answer
     if impostor:
         err += b"orchestrator-boundary: not the evaluator on its socket (%s); judged here\n" % (
             impostor.encode("utf-8", "backslashreplace")
         )
-    if out:
-        _write(1, out)
-    if err:
-        _write(2, err)
+    code = deliver(code, out, err, closed)
     if leave_fast and answered_there:
-        sys.stdout.flush()  # empty: nothing here writes through them; a stray warning would
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):  # None when the descriptor was closed
+            if stream is not None:  # empty: nothing here writes through them
+                stream.flush()
         os._exit(code)
     return code
 

@@ -7,6 +7,7 @@ by path is compiled on every call, a module comes from its cached bytecode (ADR 
 ``user`` (written by ``install --scope user``) keeps the audit trail out of the repository: the
 hook's environment then names a per-project trail under the user's Claude folder,
 ``<claude dir>/orchestrator-boundary/projects/<slug>/audit.jsonl``, unless it names one already.
+The slug is one project's alone (ADR 0057).
 """
 
 import os
@@ -30,10 +31,26 @@ AUDIT_ENV = wire.AUDIT_ENV
 USER_TRAIL = "user"
 
 
-def project_slug(root: str) -> str:
-    """A folder name for a project: every character but ASCII letters and digits becomes ``-``
-    (as Claude Code names its own per-project folders)."""
+SLUG_READABLE_MAX = 80  # characters of the path kept readable; a folder name holds 255 bytes
+PROJECTS_RELPATH = ("orchestrator-boundary", "projects")
+USER_PROJECTS_RELPATH = ("orchestrator-boundary", "user-projects")  # user_scope.LIST_RELPATH
+
+
+def legacy_slug(root: str) -> str:
+    """The slug before ADR 0057: every character but ASCII letters and digits becomes ``-``
+    (as Claude Code names its own per-project folders). Lossy: ``my-app`` and ``my_app`` share
+    it, so two projects shared one trail."""
     return "".join(c if c.isascii() and c.isalnum() else "-" for c in root)
+
+
+def project_slug(root: str) -> str:
+    """A folder name for the project at ``root``, one project's alone (ADR 0057): the end of
+    ``legacy_slug`` to read, then 16 hex digits of the SHA-256 of the exact path (case-folded
+    where the file system folds case, Windows), so roots that read alike never share it."""
+    from orchestrator_boundary.digests import sha256
+
+    exact = os.path.normcase(root).encode("utf-8", "surrogatepass")
+    return f"{legacy_slug(root)[-SLUG_READABLE_MAX:]}-{sha256(exact).hexdigest()[:16]}"
 
 
 def claude_dir(environ: "dict[str, str] | os._Environ[str]") -> str:
@@ -46,10 +63,39 @@ def claude_dir(environ: "dict[str, str] | os._Environ[str]") -> str:
 
 
 def user_trail(root: str, environ: "dict[str, str] | os._Environ[str]") -> str:
-    """Where a user-scope install keeps the trail of the project at ``root``."""
-    return os.path.join(
-        claude_dir(environ), "orchestrator-boundary", "projects", project_slug(root), "audit.jsonl"
-    )
+    """Where a user-scope install keeps the trail of the project at ``root`` (made absolute:
+    ``/p/`` and ``/p/src/..`` are ``/p``). A trail kept under the project's legacy slug is
+    taken over the first time, unless another known project shares that slug (ADR 0057)."""
+    root = os.path.abspath(root)
+    base = os.path.join(claude_dir(environ), *PROJECTS_RELPATH)
+    folder = os.path.join(base, project_slug(root))
+    if not os.path.isdir(folder):
+        _adopt_legacy(base, root, folder, environ)
+    return os.path.join(folder, "audit.jsonl")
+
+
+def _adopt_legacy(
+    base: str, root: str, folder: str, environ: "dict[str, str] | os._Environ[str]"
+) -> None:
+    """Rename the legacy folder of ``root`` to ``folder`` when it is ``root``'s alone: no
+    other project in the user-scope list has the same legacy slug. A shared one is left in
+    place (its lines cannot be told apart); a lost race with another hook changes nothing."""
+    slug = legacy_slug(root)
+    legacy = os.path.join(base, slug)
+    if not os.path.isdir(legacy):
+        return
+    try:
+        with open(os.path.join(claude_dir(environ), *USER_PROJECTS_RELPATH), "rb") as listed:
+            others = [os.fsdecode(line.rstrip(b"\r\n")) for line in listed]
+    except OSError:
+        others = []
+    for other in others:
+        if other and os.path.abspath(other) != root and legacy_slug(os.path.abspath(other)) == slug:
+            return
+    try:  # noqa: SIM105 - contextlib is not loaded on the hook path
+        os.rename(legacy, folder)
+    except OSError:
+        pass
 
 
 def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> "str | None":
@@ -68,12 +114,15 @@ def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> 
 
 
 def main(argv: "list[str]") -> int:
+    if sys.pycache_prefix == os.devnull:  # the launcher met a cut .pyc: remove it for next time
+        wire.drop_cut_bytecode()
     event = prepare(argv, os.environ)
     if event is None:
-        sys.stderr.write(
-            "usage: launcher.py PreToolUse|PostToolUse|PostToolUseFailure|SubagentStop|Stop"
-            "|SessionEnd [user]\n"
-        )
+        if sys.stderr is not None:  # None when the hook's stderr was closed
+            sys.stderr.write(
+                "usage: launcher.py PreToolUse|PostToolUse|PostToolUseFailure|SubagentStop|Stop"
+                "|SessionEnd [user]\n"
+            )
         return 2  # a misregistered hook blocks rather than failing open
     from orchestrator_boundary.client import run
 

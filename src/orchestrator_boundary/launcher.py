@@ -1,8 +1,6 @@
 """The registered hook entry: ``"<python>" -I -S "<package>/launcher.py" EVENT [user]`` (ADR 0023).
-
-Run by path, so Python compiles it on every call: it only puts its own installation first on
-``sys.path`` and hands over to ``hook_main.main``, which comes from cached bytecode (ADR 0039).
-"""
+Compiled on every call, so it only finds its package and hands over to ``hook_main.main`` (ADR
+0039); a cached ``.pyc`` cut short by a full disk is passed over for the sources (ADR 0057)."""
 
 import os
 import sys
@@ -11,6 +9,11 @@ if __name__ == "__main__":
     _root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if _root not in sys.path:
         sys.path.insert(0, _root)
-    from orchestrator_boundary.hook_main import main
-
+    try:
+        from orchestrator_boundary.hook_main import main
+    except (EOFError, ValueError):  # a cached .pyc cut short: read the sources (ADR 0057)
+        for _name in [n for n in sys.modules if n.startswith("orchestrator_boundary")]:
+            del sys.modules[_name]
+        sys.dont_write_bytecode, sys.pycache_prefix = True, os.devnull
+        from orchestrator_boundary.hook_main import main
     sys.exit(main(sys.argv))

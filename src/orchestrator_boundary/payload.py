@@ -80,16 +80,40 @@ def parse_payload(raw: bytes | str) -> HookPayload:
     if not raw.strip():
         raise PayloadError("empty input: expected one JSON object on stdin")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except RecursionError:
         raise PayloadTooDeep(
             "the input is nested too deeply to check, and what is not checked could name a "
             "file that guards the agents, which no agent may change; split the work into "
             "plainer calls"
         ) from None
+    except _NotStrict as exc:
+        raise PayloadError(f"input is not strict JSON: {exc}") from None
     except ValueError as exc:
         raise PayloadError(f"input is not valid JSON ({type(exc).__name__})") from None
     return payload_from_obj(data)
+
+
+class _NotStrict(ValueError):
+    """JSON that Python reads but Claude Code never writes (it serialises one object with
+    ``JSON.stringify``): a name given twice, or ``NaN``/``Infinity``."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose every name is given once. A name given twice (``"tool_name": "Write",
+    "tool_name": "Read"``) is refused, at any depth: readers disagree on which copy wins, and
+    the one the policy took could be the harmless one while another reader acts on the other
+    (ADR 0057)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        names = [k for k, _ in pairs]
+        twice = next(k for i, k in enumerate(names) if k in names[:i])
+        raise _NotStrict(f"the name {json.dumps(twice)[:80]} is given twice in one object")
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotStrict(f"{name} is not a JSON value")
 
 
 def payload_from_obj(data: object) -> HookPayload:

@@ -83,7 +83,7 @@ def backup_path(path: str, now: float | None = None, directory: str | None = Non
     if directory is None:
         base = path
     else:
-        base = os.path.join(directory, hook_main.project_slug(path).strip("-") or "settings")
+        base = os.path.join(directory, hook_main.legacy_slug(path).strip("-") or "settings")
     candidate = f"{base}.bak-{stamp}"
     n = 1
     while os.path.exists(candidate):

@@ -281,3 +281,29 @@ def import_path() -> None:
         if IMPORT_ROOT in sys.path:  # keep this copy first, ahead of any installed one
             sys.path.remove(IMPORT_ROOT)
         sys.path.insert(0, IMPORT_ROOT)
+
+
+def drop_cut_bytecode() -> bool:
+    """Remove this interpreter's cached bytecode files of the package that do not load (a
+    ``.pyc`` cut short by a full disk fails its module's import on every later call, ADR
+    0057); True when one was removed. Runs only once such a file was met."""
+    import marshal
+
+    tag = "." + sys.implementation.cache_tag + "."
+    dropped = False
+    for folder, _, names in os.walk(PACKAGE_DIR):
+        if os.path.basename(folder) != "__pycache__":
+            continue
+        for path in [os.path.join(folder, n) for n in names if tag in n and n.endswith(".pyc")]:
+            try:
+                with open(path, "rb") as cached:
+                    marshal.loads(cached.read()[16:])  # noqa: S302 - our cache, as import reads it
+            except (EOFError, ValueError, TypeError):
+                try:
+                    os.remove(path)
+                    dropped = True
+                except OSError:
+                    pass
+            except OSError:
+                pass
+    return dropped
