@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from orchestrator_boundary.errors import PayloadError
 from orchestrator_boundary.payload import TOOL_EVENTS, payload_from_obj
@@ -31,6 +31,12 @@ class Reference(BaseModel):
     agent_type: str | None = None
     mcp_server: Any = None
     stop_hook_active: Any = None
+
+    @field_validator("agent_id")
+    @classmethod
+    def _blank_is_main(cls, value: str | None) -> str | None:
+        # ADR 0053: an empty or whitespace-only agent_id names no subagent
+        return value if value and value.strip() else None
 
 
 def reference(data: object) -> dict[str, Any] | str:
@@ -87,6 +93,7 @@ def test_payload_checks_agree_with_the_strict_model(data: dict[str, Any]) -> Non
         {"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {1: 2}},
         {"hook_event_name": "Stop", "agent_id": 5, "cwd": 3},
         {"hook_event_name": "Stop", "agent_id": None, "stop_hook_active": "yes"},
+        {"hook_event_name": "Stop", "agent_id": " "},
         [1, 2],
         "text",
     ],
@@ -98,6 +105,7 @@ def test_payload_checks_agree_with_the_strict_model(data: dict[str, Any]) -> Non
         "tool-input-key",
         "first-of-two",
         "optional-none",
+        "blank-agent-id",
         "list",
         "string",
     ],
