@@ -36,7 +36,7 @@ def find_root(explicit: str | None, environ: Mapping[str, str], cwd: str | None 
     if explicit:
         return os.path.abspath(explicit)
     here = os.path.abspath(environ.get(wire.PROJECT_DIR_ENV) or cwd or os.getcwd())
-    found = wire.configured_above(here, environ.get("HOME") or None)
+    found = wire.configured_above(here, wire.user_home(environ))
     if found and found != here:
         sys.stderr.write(f"project: {found} (the nearest folder with {DEFAULT_CONFIG_PATH})\n")
     return found or here

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from orchestrator_boundary import registration
+from orchestrator_boundary import registration, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.cli_project import find_root, trail_environ
 from orchestrator_boundary.config import ConfigProblem, config_notes, config_path, load_config
@@ -375,7 +375,7 @@ def run(args: argparse.Namespace) -> int:
     environ = trail_environ(root, os.environ)
     dirs = tuple(os.path.abspath(d) for d in getattr(args, "plugin_dir", []) or [])
     start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    ctx = Context(root, environ, environ.get("HOME") or None, plugin_dirs=dirs, start=start)
+    ctx = Context(root, environ, wire.user_home(environ), plugin_dirs=dirs, start=start)
     checks = diagnose(ctx)
     failed = any(c.status == FAIL for c in checks)
     if args.json:

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import audit, hook_main, registration, user_scope
+from orchestrator_boundary import audit, hook_main, registration, user_scope, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import (
@@ -132,7 +132,8 @@ def register(sub: Any) -> None:
 
 def _project(args: argparse.Namespace) -> str:
     # not $CLAUDE_PROJECT_DIR: a person names the project to install in, or stands in it
-    return find_root(args.project, {"HOME": os.environ.get("HOME", "")})
+    env = {k: v for k, v in os.environ.items() if k != wire.PROJECT_DIR_ENV}
+    return find_root(args.project, env)
 
 
 def hook_phase(loaded: Config | ConfigProblem, phase: str | None) -> str:
@@ -167,7 +168,7 @@ def plan(
     if managed_only and scope != "managed":
         res.notes.append("--managed-only only applies to --scope managed; ignored")
         managed_only = False
-    loaded = load_config(config_path(project, env), env.get("HOME"))
+    loaded = load_config(config_path(project, env), wire.user_home(env))
     written_phase = hook_phase(loaded, phase)
     if scope == "user":  # one set of entries for every project of this user (ADR 0052)
         written_phase = user_scope.entries_phase(project, written_phase, env)[0]

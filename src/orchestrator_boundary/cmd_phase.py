@@ -14,7 +14,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
-from orchestrator_boundary import registration, user_scope
+from orchestrator_boundary import registration, user_scope, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import find_root, trail_environ
@@ -272,7 +272,7 @@ def environment_notes(out: Mapping[str, Any], value: str | None) -> list[str]:
 def project_config_notes(root: str, environ: Mapping[str, str]) -> list[str]:
     """``config.config_notes`` of the project's config: tool names no current tool has, which
     enforce would then match nothing. Empty when the config is broken (its problem is shown)."""
-    loaded = load_config(config_path(root, environ), environ.get("HOME"))
+    loaded = load_config(config_path(root, environ), wire.user_home(environ))
     return config_notes(loaded) if isinstance(loaded, Config) else []
 
 

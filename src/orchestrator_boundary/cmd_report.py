@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import IO, Any
 
-from orchestrator_boundary import audit
+from orchestrator_boundary import audit, wire
 from orchestrator_boundary.cli_project import find_root, trail_environ
 from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
 from orchestrator_boundary.progress import Progress
@@ -136,7 +136,7 @@ def project_report(
     config's thresholds (``overrides`` win) and allow lists, the whole trail. For any command
     that gates on the verdict (``phase enforce``), so that both always agree."""
     config_file = config_path(root, environ)
-    loaded = load_config(config_file, environ.get("HOME") or None)
+    loaded = load_config(config_file, wire.user_home(environ))
     if isinstance(loaded, ConfigProblem):
         raise NoReport(f"the config is broken ({loaded}); fix it and run the report again.")
     trail_path = audit.trail_path(root, trail or audit_setting(loaded, environ))  # user scope too

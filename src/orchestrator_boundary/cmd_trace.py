@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from orchestrator_boundary import audit
+from orchestrator_boundary import audit, wire
 from orchestrator_boundary.cli_project import find_root, trail_environ
 from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
 from orchestrator_boundary.fs import sha256_of
@@ -116,7 +116,7 @@ def _line(c: Mapping[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     root = os.path.realpath(find_root(args.project, os.environ))
     environ = trail_environ(root, os.environ)
-    loaded = load_config(config_path(root, environ), environ.get("HOME") or None)
+    loaded = load_config(config_path(root, environ), wire.user_home(environ))
     if isinstance(loaded, ConfigProblem) and not args.audit:
         sys.stderr.write(f"trace: config problem: {loaded}\n")
         return EXIT_ERROR

@@ -51,7 +51,7 @@ def check_start_folder(ctx: Context) -> Check:
     start = os.path.realpath(ctx.start) if ctx.start else None
     root = ctx.root
     if start is not None and start == root:  # a session started in an unconfigured subfolder
-        above = wire.configured_above(os.path.dirname(start), env.get("HOME") or None)
+        above = wire.configured_above(os.path.dirname(start), wire.user_home(env))
         root = os.path.realpath(above) if above else root
     project_hooks, user_hooks = _registers_ours(root, env), _user_hooks(root, env)
     advice = (

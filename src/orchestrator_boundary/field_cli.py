@@ -43,7 +43,7 @@ def diff_expected(payload: HookPayload, root: str, environ: Mapping[str, str]) -
 def _setting(environ: Mapping[str, str]) -> bool | None:
     """``bashEditDiffEnabled`` from the managed settings, else the user's; None when unset
     (project settings cannot turn it on)."""
-    home = environ.get(wire.HOME_ENV) or os.path.expanduser("~")
+    home = wire.user_home(environ) or os.path.expanduser("~")
     user = environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or os.path.join(home, ".claude")
     for path in (MANAGED_SETTINGS.get(sys.platform, ""), os.path.join(user, "settings.json")):
         value = _read_setting(path) if path else None

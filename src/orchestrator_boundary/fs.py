@@ -252,12 +252,13 @@ def read_regular(path: str, limit: int) -> bytes | None:
         os.close(fd)
 
 
-def home_of(home: str | None, userprofile: str | None) -> str | None:
-    """The user's home, whose Claude settings are protected: ``HOME``, else ``USERPROFILE``
-    (Windows), else the account's home folder. Without it the user-level settings, agents and
-    ``~/.claude.json`` would lose their protection whenever a hook runs without ``HOME``."""
-    if home or userprofile:
-        return home or userprofile
+def home_of(home: str | None) -> str | None:
+    """The user's home, whose Claude settings are protected: ``home`` (``wire.user_home``:
+    ``USERPROFILE`` first on Windows, ``HOME`` elsewhere), else the account's home folder.
+    Without it the user-level settings, agents and ``~/.claude.json`` would lose their
+    protection whenever a hook runs without ``HOME``."""
+    if home:
+        return home
     try:
         import pwd  # POSIX only
 

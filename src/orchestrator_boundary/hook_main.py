@@ -58,7 +58,7 @@ def claude_dir(environ: "dict[str, str] | os._Environ[str]") -> str:
     explicit = environ.get("CLAUDE_CONFIG_DIR")
     if explicit:
         return explicit
-    home = environ.get("HOME") or environ.get("USERPROFILE") or os.path.expanduser("~")
+    home = wire.user_home(environ) or os.path.expanduser("~")
     return os.path.join(home, ".claude")
 
 
@@ -107,7 +107,7 @@ def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> 
         return None
     if extra and not environ.get(AUDIT_ENV):
         root = environ.get(wire.PROJECT_DIR_ENV) or os.getcwd()
-        home = environ.get(wire.HOME_ENV) or environ.get(wire.USERPROFILE_ENV)
+        home = wire.user_home(environ)
         root = wire.configured_above(os.path.abspath(root), home) or root  # ADR 0054
         environ[AUDIT_ENV] = user_trail(root, environ)
     return event

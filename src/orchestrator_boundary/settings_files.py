@@ -11,7 +11,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 
-from orchestrator_boundary import hook_main
+from orchestrator_boundary import hook_main, wire
 from orchestrator_boundary.settings_edit import SettingsError
 
 SCOPES = ("project", "local", "user", "managed")
@@ -38,7 +38,7 @@ def settings_path(
     if scope == "user":  # Claude Code reads $CLAUDE_CONFIG_DIR/settings.json when it is set
         if env.get("CLAUDE_CONFIG_DIR"):
             return os.path.join(env["CLAUDE_CONFIG_DIR"], "settings.json")
-        base = home or env.get("HOME") or os.path.expanduser("~")
+        base = home or wire.user_home(env) or os.path.expanduser("~")
         return os.path.join(base, ".claude", "settings.json")
     if scope == "managed":
         if env.get(MANAGED_ENV):

@@ -313,7 +313,7 @@ class SetupCache:
                 f"no usable project root (CLAUDE_PROJECT_DIR or cwd): {root!r}"
             )
         root, root_expires = self.fs_fact(("root", root), functools.partial(FS.realpath, root))
-        home = home_of(environ.get(wire.HOME_ENV), environ.get(wire.USERPROFILE_ENV))
+        home = home_of(wire.user_home(environ))
         # a session started below the project is judged by its config (ADR 0054)
         above, _ = self.fs_fact(
             ("project", root, home), functools.partial(wire.configured_above, root, home)

@@ -256,7 +256,7 @@ def run_hook(
         event, tool_use_id = event or "PreToolUse", ""
     environ = _hook_environ(project, _config_file(project, config, config_file, scratch), phase)
     environ.update(env or {})
-    trail = _audit_file(project, environ.get(wire.CONFIG_ENV), environ.get(wire.HOME_ENV))
+    trail = _audit_file(project, environ.get(wire.CONFIG_ENV), wire.user_home(environ))
     try:
         offset = os.path.getsize(trail)
     except OSError:

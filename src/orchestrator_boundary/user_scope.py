@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
-from orchestrator_boundary import hook_main, registration
+from orchestrator_boundary import hook_main, registration, wire
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.phase import DEFAULT_PHASE, PHASE_ENV, Phase
@@ -66,7 +66,7 @@ def project_phase(root: str, environ: Mapping[str, str]) -> str:
     """The phase the project's config sets, as ``phase`` writes it (the environment's override
     is not persisted); a broken config counts as enforce, as the hooks treat it."""
     env = {k: v for k, v in environ.items() if k not in (PHASE_ENV, "ORCHESTRATOR_BOUNDARY_CONFIG")}
-    loaded = load_config(config_path(root, env), env.get("HOME") or None)
+    loaded = load_config(config_path(root, env), wire.user_home(env))
     if isinstance(loaded, ConfigProblem):
         return Phase.ENFORCE.value
     return loaded.phase.value if "phase" in loaded.model_fields_set else DEFAULT_PHASE.value

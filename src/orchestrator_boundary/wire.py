@@ -53,7 +53,7 @@ SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux, 104 on macOS
 # The environment variables the hook reads, each named once.
 PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
 HOME_ENV = "HOME"
-USERPROFILE_ENV = "USERPROFILE"  # Windows' home, when HOME is not set
+USERPROFILE_ENV = "USERPROFILE"  # Windows' home: what Claude Code (Node) takes there
 CONFIG_ENV = "ORCHESTRATOR_BOUNDARY_CONFIG"
 PHASE_ENV = "ORCHESTRATOR_BOUNDARY_PHASE"
 BYPASS_ENV = "AMPLIFIER_BYPASS_BOUNDARY"
@@ -307,3 +307,11 @@ def drop_cut_bytecode() -> bool:
             except OSError:
                 pass
     return dropped
+
+
+def user_home(environ: Mapping[str, str]) -> str | None:
+    """The home folder Claude Code reads ``~/.claude`` from: Node's ``os.homedir()`` takes
+    ``USERPROFILE`` on Windows (a ``HOME`` set for Git Bash, often a network drive, is not
+    it), ``HOME`` elsewhere; each falls back on the other."""
+    first, second = (USERPROFILE_ENV, HOME_ENV) if os.name == "nt" else (HOME_ENV, USERPROFILE_ENV)
+    return environ.get(first) or environ.get(second) or None
