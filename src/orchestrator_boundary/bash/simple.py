@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from orchestrator_boundary.bash import boundary_cli
 from orchestrator_boundary.bash.agree import heredoc_backticks
-from orchestrator_boundary.bash.assign import risky_assignment
+from orchestrator_boundary.bash.assign import risky_assignment, spelled_settings
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.locks import FLOCK_FD, locked
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
@@ -172,11 +172,18 @@ def _plain_statement(w: Walker, node: Any, text: str, cwd: str | None, depth: in
     children = node.children
     program = _PLAIN.get(node.type, text_in(w.code, children[0]) if children else "")
     risky = risky_assignment(w, node, cwd, depth)
+    spelled = None
+    if node.type == "declaration_command":
+        spelled = spelled_settings(w, node, program, cwd, depth)
     if risky:
         status, why = Status.OPAQUE, f"sets {risky}: later programs may run other code"
+    elif spelled is not None and spelled.status is not Status.READ_ONLY:
+        status, why = spelled.status, spelled.note
     else:
         status, why = Status.READ_ONLY, "builtin / assignment"
     w.out.append(Command(text, program, status, (), why))
+    if spelled is not None:
+        w.out.extend(spelled.inner)
 
 
 def _children(

@@ -176,10 +176,26 @@ def _shell_run(prog: str, args: list[Word], env: Env) -> Outcome:
     return opaque(prog, "reads commands from stdin")
 
 
+# signals whose default action does not dump core (signal(7)); any other one timeout sends
+# (SEGV, QUIT, ABRT, ...) may make the program write a core file in its working directory, as
+# the inherited `ulimit -c` and the kernel's core_pattern decide: observed, `ulimit -c
+# unlimited; timeout -s SEGV 1 sleep 5` created ./core (attack round C)
+_NO_CORE = frozenset({"TERM", "KILL", "INT", "HUP", "ALRM", "USR1", "USR2", "PIPE", "CONT"})
+_NO_CORE_NUMBERS = frozenset({"1", "2", "9", "14", "15"})
+
+
 def _timeout(args: list[Word], env: Env) -> Step:
     parsed = options("timeout", args, TIMEOUT)
     if isinstance(parsed, Outcome):
         return parsed
+    for sent in parsed.values("-s", "--signal"):
+        name = (sent.value or "").upper().removeprefix("SIG") if sent is not None else ""
+        if name not in _NO_CORE and name not in _NO_CORE_NUMBERS:
+            inner = env.nested.dispatch(parsed.rest[1:], env) if parsed.rest[1:] else None
+            note = f"timeout -s {name or '?'}: the program may dump core"
+            if inner is None:
+                return opaque("timeout", note)
+            return Outcome(inner.program, Status.OPAQUE, inner.fx, note, inner.inner, inner.script)
     return parsed.rest[1:], env  # skip DURATION
 
 

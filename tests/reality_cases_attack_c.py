@@ -1,0 +1,71 @@
+"""Attack round C's rows for issue 12's table (ADR 0056), each Bash row observed in a throwaway
+folder.
+
+Declarations whose quoted or escaped ``NAME=value`` words the grammar reads as plain words while
+Bash assigns them (a prompt variable, a subscript evaluated as arithmetic), a signal that makes
+the program ``timeout`` runs dump core, and ``zless`` handing ``-o FILE`` to less; PowerShell
+rows (label-only: pwsh is not installed here) for the forms its documentation and tokenizer
+show. ``reality_cases`` adds them to its ``ROWS``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reality import Seed
+
+if TYPE_CHECKING:
+    from reality_cases import Row
+
+GZ = Seed(setup="printf 'x\\n' | gzip > f.gz")
+BASH_ENV_FILE = Seed(files=(("x", "touch y\n"),))
+
+
+def _core_dumps_here() -> str:
+    """Why the core-dump row cannot run here, or "" when a core file lands in the folder."""
+    pattern = Path("/proc/sys/kernel/core_pattern")
+    text = pattern.read_text().strip() if pattern.exists() else ""
+    if text.startswith("core"):
+        return ""
+    return "core dumps do not go to the working folder on this machine"
+
+
+def rows() -> list[Row]:
+    """The rows; ``reality_cases`` calls this once its helpers exist (it imports this module)."""
+    from reality_cases import PS, O, R, W
+
+    return [
+        # --- 3. text that becomes code: quoted assignments in declarations ------------------
+        W("3", "c-declare-quoted-ps4", "declare 'PS4=$(touch x)'; set -x; ls", "x"),
+        W("3", "c-declare-quoted-subscript", "declare 'a[$(touch x)]=1'", "x"),
+        W("3", "c-declare-a-quoted-subscript", "declare -a 'a[$(touch x)]=1'", "x"),
+        W("3", "c-declare-escaped-subscript", "declare a\\[\\$\\(touch\\ x\\)\\]=1", "x"),
+        O("3", "c-export-quoted-bash-env", "export 'BASH_ENV=x'; bash -c ls", seed=BASH_ENV_FILE),
+        R("3", "c-declare-quoted-plain", "declare 'x=1'; export 'LANG=C'; ls"),
+        # --- 5. program knowledge: a signal that dumps core, less's options ------------------
+        O(
+            "5",
+            "c-timeout-core-signal",
+            "ulimit -c unlimited; timeout -s SEGV 1 sleep 5",
+            label_only=_core_dumps_here(),
+        ),
+        R("5", "c-timeout-kill", "ulimit -c unlimited; timeout -s KILL 1 sleep 5"),
+        O("5", "c-zless-log-file", "zless -EFX -o out f.gz", seed=GZ, tty=True),
+        # --- 7. PowerShell (label-only) --------------------------------------------------------
+        W("7", "c-ps-subexpression", 'Write-Output "$(ni x)"', "x", shell="powershell",
+          label_only=PS),
+        W("7", "c-ps-whatif-native", 'cmd /c "echo x > y" -WhatIf', "y", shell="powershell",
+          label_only=PS),
+        W("7", "c-ps-curly-quote", "echo 'a\u2019; ni x; \u2018b'", "x", shell="powershell",
+          label_only=PS),
+        W("7", "c-ps-en-dash", "ni \u2013Path x", "x", shell="powershell", label_only=PS),
+        W("7", "c-ps-nbsp-redirect", "echo x\u00a0>\u00a0f", "f", shell="powershell",
+          label_only=PS),
+        W("7", "c-ps-group-value", "Get-ChildItem -Path (ni x)", "x", shell="powershell",
+          label_only=PS),
+        W("7", "c-ps-static-then", "[IO.File]::Exists('a') -and (ni x)", "x",
+          shell="powershell", label_only=PS),
+        R("7", "c-ps-escaped-subexpression", 'Write-Output "`$(ni x)"', shell="powershell",
+          label_only=PS),
+    ]  # fmt: skip

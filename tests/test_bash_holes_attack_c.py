@@ -1,0 +1,136 @@
+"""Attack round C: commands the analysis rated ``read_only`` (or ``writes`` with a target missing)
+although they write a file or run code (ADR 0056).
+
+Bash rows were each observed in a throwaway folder (``tests/reality_cases_attack_c.py`` runs
+them); PowerShell is not installed on the machines this suite runs on, so its rows follow the
+language's documentation and its tokenizer's source (quotes, dashes and blanks it accepts,
+subexpressions in expandable strings, -WhatIf as a parameter of ShouldProcess cmdlets only).
+Each finding row failed before its fix; each control row is a look-alike that keeps its answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from orchestrator_boundary.bash import BashAnalysis, Status, analyze
+from orchestrator_boundary.bash.explain import explain
+
+R, WR, OP = Status.READ_ONLY, Status.WRITES, Status.OPAQUE
+
+Case = tuple[str, str, Status, tuple[str | None, ...]]
+
+
+def _run(command: str, shell: str) -> BashAnalysis:
+    if shell == "powershell":
+        return analyze(command, cwd="C:/w/p", home="C:/Users/u", shell="powershell")
+    return analyze(command, cwd="/w/p", home="/home/u")
+
+
+def _check(command: str, status: Status, named: tuple[str | None, ...], shell: str) -> None:
+    result = _run(command, shell)
+    assert result.status is status, explain(result)
+    resolved = {e.resolved for e in result.effects}
+    missing = [n for n in named if n not in resolved]
+    assert not missing, f"not named: {missing}\n{explain(result)}"
+
+
+def _table(cases: list[Case]) -> pytest.MarkDecorator:
+    return pytest.mark.parametrize(
+        ("command", "status", "named"), [c[1:] for c in cases], ids=[c[0] for c in cases]
+    )
+
+
+# --- Bash: a declaration's quoted or escaped NAME=value is an assignment to Bash -----------------
+DECLARATIONS: list[Case] = [
+    ("declare-quoted-ps4", "declare 'PS4=$(touch x)'; set -x; ls", OP, ("/w/p/x",)),
+    ("typeset-quoted-pager", "typeset -x 'PAGER=touch p'", OP, ("/w/p/p",)),
+    ("readonly-quoted-prompt", "readonly 'PROMPT_COMMAND=touch q'", OP, ("/w/p/q",)),
+    ("export-quoted-bash-env", "export 'BASH_ENV=x'; bash -c ls", OP, ()),
+    ("declare-quoted-subscript", "declare 'a[$(touch x)]=1'", OP, ("/w/p/x",)),
+    ("declare-a-quoted-subscript", "declare -a 'a[$(touch x)]=1'", OP, ("/w/p/x",)),
+    ("declare-escaped-subscript", "declare a\\[\\$\\(touch\\ x\\)\\]=1", OP, ("/w/p/x",)),
+    ("declare-dashdash-subscript", "declare -- 'a[$(touch x)]=1'", OP, ("/w/p/x",)),
+    ("declare-assoc-quoted-key", "declare -A m; declare 'm[$(touch x)]=1'", OP, ("/w/p/x",)),
+    # controls: harmless names, quoted or not, and options alone
+    ("declare-quoted-plain", "declare 'x=1'", R, ()),
+    ("export-quoted-lang", "export 'LANG=C'", R, ()),
+    ("local-mixed-plain", "local x=1 'y=2'", R, ()),
+    ("declare-array", "declare -a arr=(1 2)", R, ()),
+    ("declare-p", "declare -p", R, ()),
+    ("export-p", "export -p", R, ()),
+]
+
+# --- Bash: a signal that dumps core; zless (less: its -o log file, its history file) ----------
+PROGRAMS: list[Case] = [
+    ("timeout-segv-core", "ulimit -c unlimited; timeout -s SEGV 1 sleep 5", OP, ()),
+    ("timeout-quit", "timeout -s QUIT 1 sleep 5", OP, ()),
+    ("timeout-sigabrt-stuck", "timeout -sABRT 1 touch x", OP, ("/w/p/x",)),
+    ("timeout-lower-case", "timeout -s segv 1 ls", OP, ()),
+    ("zless-log-file", "zless -o out f.gz", OP, ()),
+    ("zless-command", "zless '+!touch x' f.gz", OP, ()),
+    ("zless-history", "zless f.gz", OP, ()),  # with a terminal, less writes ~/.lesshst
+    # controls
+    ("timeout-plain", "timeout 5 ls", R, ()),
+    ("timeout-kill", "timeout --signal=SIGKILL 1 sleep 5", R, ()),
+    ("timeout-term-number", "timeout -s 15 1 ls", R, ()),
+    ("timeout-kill-after", "timeout -k 1 5 ls", R, ()),
+]
+
+# --- PowerShell (from its documentation and tokenizer; not run here) ---------------------------
+P = "C:/w/p/"
+POWERSHELL: list[Case] = [
+    # -WhatIf is a parameter of ShouldProcess cmdlets; any other command runs with it
+    ("ps-whatif-cmd", 'cmd /c "echo x > y" -WhatIf', OP, (P + "y",)),
+    ("ps-whatif-script", "./x.ps1 -WhatIf", OP, ()),
+    ("ps-whatif-native", "git push -WhatIf", OP, ()),
+    ("ps-whatif-iex", "Invoke-Expression 'ni x' -WhatIf", OP, ()),
+    # typographic quotes end strings, U+2013 is a dash, a Unicode space a blank, a lone CR a line end
+    ("ps-curly-single-quote", "echo 'a\u2019; ni x; \u2018b'", OP, (P + "x",)),
+    ("ps-curly-double-quote", 'echo "a\u201d; ni x; \u201cb"', OP, (P + "x",)),
+    ("ps-en-dash-parameter", "ni \u2013Path x", WR, (P + "x",)),
+    ("ps-nbsp-redirect", "echo x\u00a0>\u00a0f", WR, (P + "f",)),
+    ("ps-lone-cr", "echo a\rni x", WR, (P + "x",)),
+    # code that runs inside arguments
+    ("ps-subexpression-in-string", 'Write-Output "$(ni x)"', WR, (P + "x",)),
+    ("ps-subexpression-parameter", 'Get-ChildItem -Path "$(ni x)"', WR, (P + "x",)),
+    ("ps-group-parameter-value", "Get-ChildItem -Path (ni x)", WR, (P + "x",)),
+    ("ps-scriptblock-parameter", "Invoke-Command -ScriptBlock { ni x }", OP, (P + "x",)),
+    ("ps-here-string-subexpression", 'Write-Output @"\n$(ni y)\n"@', WR, (P + "y",)),
+    ("ps-here-string-ends", "Write-Output @'\n\"\n'@; ni x", WR, (P + "x",)),
+    ("ps-assigned-subexpression", "$x = $(ni x)", OP, (P + "x",)),
+    # a member called on a result, an expression after a .NET call
+    ("ps-member-call", "(Get-Item a).Delete()", OP, ()),
+    ("ps-member-copy", "(Get-Item a).CopyTo('b')", OP, ()),
+    ("ps-static-then-expression", "[IO.File]::Exists('a') -and (ni x)", OP, (P + "x",)),
+    # splatting: the target is in the table, not in the text
+    ("ps-splat-remove", "Remove-Item @p", WR, (None,)),
+    # cmdlets and aliases that write a file
+    ("ps-epcsv", "ls | epcsv out.csv", WR, (P + "out.csv",)),
+    ("ps-start-transcript", "Start-Transcript -Path t.txt", WR, (P + "t.txt",)),
+    ("ps-start-transcript-default", "Start-Transcript", WR, (None,)),
+    ("ps-export-alias", "Export-Alias al.txt", WR, (P + "al.txt",)),
+    # controls
+    ("ps-whatif-remove", "Remove-Item build -Recurse -WhatIf", R, ()),
+    ("ps-whatif-alias", "ri a -WhatIf", R, ()),
+    ("ps-escaped-subexpression", 'Write-Output "`$(ni x)"', R, ()),
+    ("ps-single-quoted-here-string", "Write-Output @'\n$(ni x)\n'@", R, ()),
+    ("ps-plain-string", 'Write-Output "a b"', R, ()),
+    ("ps-where-object", "Get-Content a | Where-Object { $_ -match 'x' }", R, ()),
+    ("ps-read-static", "[IO.File]::ReadAllText('a')", R, ()),
+    ("ps-quote-in-string", 'echo "it\'s"', R, ()),
+]
+
+
+@_table(DECLARATIONS)
+def test_declarations(command: str, status: Status, named: tuple[str | None, ...]) -> None:
+    _check(command, status, named, "bash")
+
+
+@_table(PROGRAMS)
+def test_programs(command: str, status: Status, named: tuple[str | None, ...]) -> None:
+    _check(command, status, named, "bash")
+
+
+@_table(POWERSHELL)
+def test_powershell(command: str, status: Status, named: tuple[str | None, ...]) -> None:
+    _check(command, status, named, "powershell")
