@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 GZ = Seed(setup="printf 'x\\n' | gzip > f.gz")
 BASH_ENV_FILE = Seed(files=(("x", "touch y\n"),))
+# modules in the working folder, which comes first on python -c's sys.path
+LOCAL_MODULES = Seed(files=(("evil.py", "open('ran', 'w')\n"), ("pydoc.py", "open('ran2', 'w')\n")))
+HOSTNAME_BIN = Seed(setup="printf '#!/bin/sh\\ntouch ran\\necho h\\n' > h && chmod +x h")
 
 
 def _core_dumps_here() -> str:
@@ -52,6 +55,17 @@ def rows() -> list[Row]:
         ),
         R("5", "c-timeout-kill", "ulimit -c unlimited; timeout -s KILL 1 sleep 5"),
         O("5", "c-zless-log-file", "zless -EFX -o out f.gz", seed=GZ, tty=True),
+        O(
+            "5",
+            "c-rg-hostname-bin",
+            "rg --hostname-bin ./h --hyperlink-format='{host}' --color=always x f",
+            seed=HOSTNAME_BIN,
+            needs=("rg",),
+        ),
+        # --- 6. inline code: help() imports pydoc, or the module it is given ----------------
+        O("6", "c-python-help-name", "python3 -c \"help('evil')\"", seed=LOCAL_MODULES),
+        O("6", "c-python-help-object", "python3 -c 'help(len)'", seed=LOCAL_MODULES),
+        R("6", "c-python-print", "python3 -c 'print(len(\"ab\"))'", seed=LOCAL_MODULES),
         # --- 7. PowerShell (label-only) --------------------------------------------------------
         W("7", "c-ps-subexpression", 'Write-Output "$(ni x)"', "x", shell="powershell",
           label_only=PS),

@@ -69,7 +69,16 @@ PROGRAMS: list[Case] = [
     ("zless-log-file", "zless -o out f.gz", OP, ()),
     ("zless-command", "zless '+!touch x' f.gz", OP, ()),
     ("zless-history", "zless f.gz", OP, ()),  # with a terminal, less writes ~/.lesshst
+    # help() imports pydoc (and help('name') the module name): a pydoc.py or name.py in the
+    # working folder runs (observed); rg 14+ runs --hostname-bin's program
+    ("python-help-name", "python3 -c \"help('evil')\"", OP, ()),
+    ("python-help-object", "python3 -c 'help(len)'", OP, ()),
+    ("rg-hostname-bin", "rg --hostname-bin ./h --hyperlink-format='{host}' x f", OP, ()),
+    ("rg-hostname-bin-prefix", "rg --hostname=./h x f", OP, ()),
     # controls
+    ("python-print", "python3 -c 'print(len(\"ab\"))'", R, ()),
+    ("rg-hyperlink-default", "rg --hyperlink-format=default x f", R, ()),
+    ("rg-hidden", "rg --hidden -n x f", R, ()),
     ("timeout-plain", "timeout 5 ls", R, ()),
     ("timeout-kill", "timeout --signal=SIGKILL 1 sleep 5", R, ()),
     ("timeout-term-number", "timeout -s 15 1 ls", R, ()),

@@ -30,6 +30,9 @@ PY_OPAQUE_CALLS = frozenset(
         "vars",
         "locals",
         "breakpoint",
+        # help('name') imports the module by name (a name.py in the working folder runs;
+        # observed), help('modules') imports every module it finds, help() starts pydoc
+        "help",
         "os.chdir",
         "os.fchdir",
         "os.chroot",
