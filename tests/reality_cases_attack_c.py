@@ -22,6 +22,13 @@ GZ = Seed(setup="printf 'x\\n' | gzip > f.gz")
 BASH_ENV_FILE = Seed(files=(("x", "touch y\n"),))
 # modules in the working folder, which comes first on python -c's sys.path
 LOCAL_MODULES = Seed(files=(("evil.py", "open('ran', 'w')\n"), ("pydoc.py", "open('ran2', 'w')\n")))
+AWK_LIB = Seed(files=(("x.awk", 'BEGIN { system("touch ran") }\n'),))
+# a second repository in the folder whose configuration runs a program on `git status`
+OTHER_REPO = Seed(
+    git=True,
+    setup="git init -q --bare evil.git && git -C evil.git config core.fsmonitor 'touch ran; false'"
+    " && git -C evil.git config core.bare false",
+)
 HOSTNAME_BIN = Seed(setup="printf '#!/bin/sh\\ntouch ran\\necho h\\n' > h && chmod +x h")
 
 
@@ -62,6 +69,12 @@ def rows() -> list[Row]:
             seed=HOSTNAME_BIN,
             needs=("rg",),
         ),
+        O("2", "c-gawk-include", "gawk '@include \"x.awk\"; BEGIN{}'", seed=AWK_LIB,
+          needs=("gawk",)),
+        R("2", "c-gawk-print", "gawk '{print $1}' f", needs=("gawk",)),
+        O("5", "c-git-dir-fsmonitor", "git --git-dir=evil.git --work-tree=. status --porcelain",
+          seed=OTHER_REPO),
+        R("5", "c-git-status-plain", "git status --porcelain", seed=OTHER_REPO),
         # --- 6. inline code: help() imports pydoc, or the module it is given ----------------
         O("6", "c-python-help-name", "python3 -c \"help('evil')\"", seed=LOCAL_MODULES),
         O("6", "c-python-help-object", "python3 -c 'help(len)'", seed=LOCAL_MODULES),

@@ -75,7 +75,17 @@ PROGRAMS: list[Case] = [
     ("python-help-object", "python3 -c 'help(len)'", OP, ()),
     ("rg-hostname-bin", "rg --hostname-bin ./h --hyperlink-format='{host}' x f", OP, ()),
     ("rg-hostname-bin-prefix", "rg --hostname=./h x f", OP, ()),
+    # gawk's @include runs another file's awk code (observed); --git-dir names a repository
+    # whose configuration runs programs (observed: its core.fsmonitor), as GIT_DIR does
+    ("gawk-include", "gawk '@include \"x.awk\"; BEGIN{}'", OP, ()),
+    ("awk-source-include", "awk -e '@include \"x\"' f", OP, ()),
+    ("git-dir-status", "git --git-dir=evil.git --work-tree=. status", OP, ()),
+    ("git-dir-log", "git --git-dir=.git log -1", OP, ()),
     # controls
+    ("awk-print", "awk '{print $1}' f", R, ()),
+    ("git-work-tree", "git --work-tree=. status", R, ()),
+    ("git-status", "git status --porcelain", R, ()),
+    ("git-version", "git --version", R, ()),
     ("python-print", "python3 -c 'print(len(\"ab\"))'", R, ()),
     ("rg-hyperlink-default", "rg --hyperlink-format=default x f", R, ()),
     ("rg-hidden", "rg --hidden -n x f", R, ()),
