@@ -29,6 +29,9 @@ OTHER_REPO = Seed(
     setup="git init -q --bare evil.git && git -C evil.git config core.fsmonitor 'touch ran; false'"
     " && git -C evil.git config core.bare false",
 )
+JSON_FOLDER = Seed(
+    setup="mkdir x.json && echo \"require('fs').writeFileSync('ran', '')\" > x.json/index.js"
+)
 HOSTNAME_BIN = Seed(setup="printf '#!/bin/sh\\ntouch ran\\necho h\\n' > h && chmod +x h")
 
 
@@ -78,6 +81,10 @@ def rows() -> list[Row]:
         # --- 6. inline code: help() imports pydoc, or the module it is given ----------------
         O("6", "c-python-help-name", "python3 -c \"help('evil')\"", seed=LOCAL_MODULES),
         O("6", "c-python-help-object", "python3 -c 'help(len)'", seed=LOCAL_MODULES),
+        W("6", "c-node-write-stream", "node -e \"require('fs').WriteStream('z')\"", "z",
+          needs=("node",)),
+        O("6", "c-node-require-json-folder", "node -e \"require('./x.json')\"", seed=JSON_FOLDER,
+          needs=("node",)),
         R("6", "c-python-print", "python3 -c 'print(len(\"ab\"))'", seed=LOCAL_MODULES),
         # --- 7. PowerShell (label-only) --------------------------------------------------------
         W("7", "c-ps-subexpression", 'Write-Output "$(ni x)"', "x", shell="powershell",

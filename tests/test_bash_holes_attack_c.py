@@ -81,7 +81,17 @@ PROGRAMS: list[Case] = [
     ("awk-source-include", "awk -e '@include \"x\"' f", OP, ()),
     ("git-dir-status", "git --git-dir=evil.git --work-tree=. status", OP, ()),
     ("git-dir-log", "git --git-dir=.git log -1", OP, ()),
+    # node: fs.WriteStream creates its file; a `.json` require runs a folder's index.js
+    ("node-write-stream", "node -e \"require('fs').WriteStream('z')\"", WR, ("/w/p/z",)),
+    (
+        "node-new-write-stream",
+        "node -e \"const fs=require('fs'); new fs.WriteStream('y')\"",
+        WR,
+        ("/w/p/y",),
+    ),
+    ("node-require-json", "node -e \"require('./x.json')\"", OP, ()),
     # controls
+    ("node-read-file", "node -e \"console.log(require('fs').readFileSync('f','utf8'))\"", R, ()),
     ("awk-print", "awk '{print $1}' f", R, ()),
     ("git-work-tree", "git --work-tree=. status", R, ()),
     ("git-status", "git status --porcelain", R, ()),

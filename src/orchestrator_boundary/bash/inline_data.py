@@ -184,6 +184,7 @@ JS_CALLS = {
             "appendFileSync",
             "appendFile",
             "createWriteStream",
+            "WriteStream",  # fs.WriteStream('f'), with or without new, creates f (round C)
             "mkdirSync",
             "mkdir",
             "mkdtempSync",

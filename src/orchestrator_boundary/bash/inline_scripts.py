@@ -87,9 +87,9 @@ def analyze_js(code: str) -> tuple[list[Found], str]:
             continue
         if name in ("require", "import") and is_call:
             spec = literal(_arg(call_args(toks, k)[0], 0))
-            if spec is None or not (
-                spec.removeprefix("node:") in NODE_BUILTINS or spec.endswith(".json")
-            ):
+            # a `.json` spec is JSON only while it names a file: a folder `x.json/` with an
+            # index.js runs that (observed, attack round C)
+            if spec is None or spec.removeprefix("node:") not in NODE_BUILTINS:
                 return found, f"node loads module {spec or '(computed)'}: not analyzed"
             if spec.removeprefix("node:") == "child_process":
                 return found, "node uses child_process"
