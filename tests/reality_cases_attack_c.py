@@ -100,6 +100,9 @@ def rows() -> list[Row]:
           label_only=PS),
         W("7", "c-ps-static-then", "[IO.File]::Exists('a') -and (ni x)", "x",
           shell="powershell", label_only=PS),
+        W("7", "c-ps-iwr-outfile-prefix", "iwr http://a -OutF x", "x", shell="powershell",
+          label_only=PS),
+        W("7", "c-ps-curl-o", "curl -o x http://a", "x", shell="powershell", label_only=PS),
         R("7", "c-ps-escaped-subexpression", 'Write-Output "`$(ni x)"', shell="powershell",
           label_only=PS),
     ]  # fmt: skip

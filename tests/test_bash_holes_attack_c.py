@@ -138,7 +138,15 @@ POWERSHELL: list[Case] = [
     ("ps-start-transcript", "Start-Transcript -Path t.txt", WR, (P + "t.txt",)),
     ("ps-start-transcript-default", "Start-Transcript", WR, (None,)),
     ("ps-export-alias", "Export-Alias al.txt", WR, (P + "al.txt",)),
+    # downloads: -OutFile abbreviated, curl.exe (PowerShell 7) options, BITS always writes
+    ("ps-iwr-outfile-prefix", "iwr http://a -OutF x", WR, (P + "x",)),
+    ("ps-iwr-o", "Invoke-WebRequest http://a -o x", WR, (P + "x",)),
+    ("ps-curl-o", "curl -o x http://a", WR, (P + "x",)),
+    ("ps-curl-remote-name", "curl -O http://a/x", WR, (None,)),
+    ("ps-bits-transfer", "Start-BitsTransfer -Source http://a -Destination x", WR, (P + "x",)),
     # controls
+    ("ps-iwr-stream", "iwr http://a -UseBasicParsing", R, ()),
+    ("ps-curl-plain", "curl http://a", R, ()),
     ("ps-whatif-remove", "Remove-Item build -Recurse -WhatIf", R, ()),
     ("ps-whatif-alias", "ri a -WhatIf", R, ()),
     ("ps-escaped-subexpression", 'Write-Output "`$(ni x)"', R, ()),

@@ -157,6 +157,24 @@ class _Ps:
             return Status.READ_ONLY, name, "-WhatIf only reports", []
         return self.known(name, params, positional)
 
+    def download(
+        self, name: str, params: dict[str, str | None], pos: list[str | None]
+    ) -> tuple[Status, str, str, list[Fx]]:
+        """Invoke-WebRequest / -RestMethod write only with -OutFile, which PowerShell also takes
+        abbreviated (`-OutF`, `-o`); curl and wget may be the native programs (PowerShell 7),
+        whose options write too (`curl -o f`, `curl -O`); Start-BitsTransfer always writes
+        (attack round C)."""
+        out = [v for k, v in params.items() if len(k) >= 2 and "-outfile".startswith(k)]
+        if name == "start-bitstransfer":
+            target = params.get("-destination", pos[1] if len(pos) > 1 else None)
+            return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
+        if out:  # curl.exe's -O takes the URL and names the file after it: unknown here
+            target = None if "://" in (out[0] or "") else out[0]
+            return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
+        if name in ("curl", "wget") and params:
+            return Status.OPAQUE, name, "may be the native program: its options may write", []
+        return Status.READ_ONLY, name, "downloads to the output stream", []
+
     def rest_opaque(
         self, rest: list[Tok], depth: int, note: str, program: str = ""
     ) -> tuple[Status, str, str, list[Fx]]:
@@ -218,10 +236,10 @@ class _Ps:
             if name not in data.COPY:
                 fx = self.fx(D, source, f"{name} source") + fx
             return Status.WRITES, name, "", fx
-        if name in data.DOWNLOADS or name in data.ARCHIVES:
-            target = params.get("-outfile") or params.get("-destinationpath")
-            if name in data.DOWNLOADS and "-outfile" not in params:
-                return Status.READ_ONLY, name, "downloads to the output stream", []
+        if name in data.DOWNLOADS:
+            return self.download(name, params, pos)
+        if name in data.ARCHIVES:
+            target = params.get("-destinationpath")
             if name in data.ARCHIVES and "-destinationpath" not in params:
                 target = "." if name.startswith("expand") else None
             return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
