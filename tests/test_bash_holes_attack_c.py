@@ -51,7 +51,16 @@ DECLARATIONS: list[Case] = [
     ("declare-escaped-subscript", "declare a\\[\\$\\(touch\\ x\\)\\]=1", OP, ("/w/p/x",)),
     ("declare-dashdash-subscript", "declare -- 'a[$(touch x)]=1'", OP, ("/w/p/x",)),
     ("declare-assoc-quoted-key", "declare -A m; declare 'm[$(touch x)]=1'", OP, ("/w/p/x",)),
+    # set -k: NAME=value among a command's arguments goes to its environment (observed)
+    ("set-k-bash-env", "set -k; bash -c ls BASH_ENV=./x", OP, ()),
+    ("set-o-keyword", "set -o keyword; bash -c ls BASH_ENV=./x", OP, ()),
+    ("shopt-o-keyword", "shopt -so keyword", OP, ()),
+    # cdable_vars and CDPATH send cd elsewhere (observed: cd dd went to src): targets unknown
+    ("cdable-vars-cd", "shopt -s cdable_vars; dd=src; cd dd && touch y", OP, (None,)),
+    ("cdpath-cd", "CDPATH=src; cd d && touch z", OP, (None,)),
     # controls: harmless names, quoted or not, and options alone
+    ("set-e", "set -e; ls", R, ()),
+    ("cd-tracked", "cd d && touch z", WR, ("/w/p/d/z",)),
     ("declare-quoted-plain", "declare 'x=1'", R, ()),
     ("export-quoted-lang", "export 'LANG=C'", R, ()),
     ("local-mixed-plain", "local x=1 'y=2'", R, ()),

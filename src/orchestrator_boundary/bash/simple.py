@@ -25,6 +25,7 @@ class Walker(Protocol):
     env: Env
     out: list[Command]
     code: str | None
+    source: bytes  # the parsed text, in UTF-8
     piped: str | None  # literal text piped into this command (walk.py)
     inherited: dict[int, Fx | None]  # descriptors an enclosing statement or `exec` opened
     statement: tuple[int, int, Any] | None  # (start, end) of a redirected statement's body
@@ -280,7 +281,7 @@ def simple_command(
         script = outcome.script
         if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
-            ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
+            ok = _cd(argv, cwd, env.home) if _followed(w, argv) else None
         elif program == "eval" and any(c.program in _CD for c in inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
         own = outcome.fx
@@ -309,6 +310,12 @@ def _followers(w: Walker, followers: list[Any], cwd: str | None, depth: int) -> 
             w.pipeline(follower.named_children, cwd, depth + 1, (), printed)
         else:
             w.stmt(follower, cwd, depth + 1)
+
+
+def _followed(w: Walker, argv: list[Word]) -> bool:
+    """Whether this cd is followed: spelled plainly, and not where `cd d` may go to $CDPATH/d
+    or, with cdable_vars, to $d (attack round C)."""
+    return argv[0].value in _CD and b"CDPATH" not in w.source and b"cdable_vars" not in w.source
 
 
 def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:
