@@ -153,7 +153,11 @@ POWERSHELL: list[Case] = [
     ("ps-curl-o", "curl -o x http://a", WR, (P + "x",)),
     ("ps-curl-remote-name", "curl -O http://a/x", WR, (None,)),
     ("ps-bits-transfer", "Start-BitsTransfer -Source http://a -Destination x", WR, (P + "x",)),
+    # ForEach-Object calls a member by name: FileInfo.Delete deletes each file
+    ("ps-foreach-member", "Get-ChildItem *.log | % Delete", OP, ()),
+    ("ps-foreach-membername", "ls | ForEach-Object -MemberName Delete", OP, ()),
     # controls
+    ("ps-foreach-block", "ls | ForEach-Object { $_.Name }", R, ()),
     ("ps-iwr-stream", "iwr http://a -UseBasicParsing", R, ()),
     ("ps-curl-plain", "curl http://a", R, ()),
     ("ps-whatif-remove", "Remove-Item build -Recurse -WhatIf", R, ()),

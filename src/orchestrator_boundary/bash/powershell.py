@@ -153,6 +153,8 @@ class _Ps:
             i += 1
         if name in self.read_only:
             return Status.READ_ONLY, name, "caller's read-only command", []
+        if name in ("foreach-object", "%") and _member_call(words[1:], params):
+            return self.rest_opaque(words[1:], depth, "ForEach-Object calls a member by name")
         if name in data.WHATIF and params.get("-whatif", "-") in ("", "$true", "true", "1"):
             return Status.READ_ONLY, name, "-WhatIf only reports", []
         return self.known(name, params, positional)
@@ -296,3 +298,10 @@ def _assignment(words: list[Tok]) -> list[Tok] | None:
     name = value.lower()
     known = "-" in name or any(name in table for table in data.ALL_NAMES)
     return rest if known else None
+
+
+def _member_call(args: list[Tok], params: dict[str, str | None]) -> bool:
+    """`ls | % Delete`, `% -MemberName CopyTo b`: ForEach-Object calls a method of each input
+    object by name (FileInfo.Delete deletes the file); only script blocks are analysed."""
+    plain = [t for t in args if t[0] != "block" and not (t[2] or t[1]).startswith("-")]
+    return "-membername" in params or bool(plain)
