@@ -32,6 +32,7 @@ OTHER_REPO = Seed(
 JSON_FOLDER = Seed(
     setup="mkdir x.json && echo \"require('fs').writeFileSync('ran', '')\" > x.json/index.js"
 )
+RUBY_FILE = Seed(files=(("x.rb", "File.write('ran', '')\n"),))
 HOSTNAME_BIN = Seed(setup="printf '#!/bin/sh\\ntouch ran\\necho h\\n' > h && chmod +x h")
 
 
@@ -87,6 +88,10 @@ def rows() -> list[Row]:
           needs=("node",)),
         O("6", "c-node-require-json-folder", "node -e \"require('./x.json')\"", seed=JSON_FOLDER,
           needs=("node",)),
+        O("6", "c-ruby-require-path", "ruby -e 'require \"./x\"'", seed=RUBY_FILE,
+          needs=("ruby",)),
+        O("6", "c-ruby-io-read-pipe", "ruby -e 'IO.read(\"|touch y\")'", needs=("ruby",)),
+        R("6", "c-ruby-io-read-file", "ruby -e 'puts IO.read(\"f\")'", needs=("ruby",)),
         R("6", "c-python-print", "python3 -c 'print(len(\"ab\"))'", seed=LOCAL_MODULES),
         # --- 7. PowerShell (label-only) --------------------------------------------------------
         W("7", "c-ps-subexpression", 'Write-Output "$(ni x)"', "x", shell="powershell",

@@ -99,7 +99,14 @@ PROGRAMS: list[Case] = [
         ("/w/p/y",),
     ),
     ("node-require-json", "node -e \"require('./x.json')\"", OP, ()),
+    # ruby: require of a path runs that file; IO.read("|cmd") and friends run cmd (observed)
+    ("ruby-require-path", "ruby -e 'require \"./x\"'", OP, ()),
+    ("ruby-io-read-pipe", "ruby -e 'IO.read(\"|touch y\")'", OP, ()),
+    ("ruby-io-readlines-pipe", "ruby -e 'IO.readlines(\"|touch y\")'", OP, ()),
+    ("ruby-uri-open-pipe", "ruby -e 'URI.open(\"|touch y\")'", OP, ()),
     # controls
+    ("ruby-require-library", "ruby -e 'require \"json\"; puts 1'", R, ()),
+    ("ruby-io-read-file", "ruby -e 'IO.read(\"f\")'", R, ()),
     ("node-read-file", "node -e \"console.log(require('fs').readFileSync('f','utf8'))\"", R, ()),
     ("awk-print", "awk '{print $1}' f", R, ()),
     ("git-work-tree", "git --work-tree=. status", R, ()),
