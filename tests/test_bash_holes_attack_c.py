@@ -104,6 +104,9 @@ PROGRAMS: list[Case] = [
     ("ruby-io-read-pipe", "ruby -e 'IO.read(\"|touch y\")'", OP, ()),
     ("ruby-io-readlines-pipe", "ruby -e 'IO.readlines(\"|touch y\")'", OP, ()),
     ("ruby-uri-open-pipe", "ruby -e 'URI.open(\"|touch y\")'", OP, ()),
+    # PowerShell from Bash runs the user's profile first unless -NoProfile (documented)
+    ("pwsh-profile", 'powershell.exe -c "Get-ChildItem"', OP, ()),
+    ("pwsh-profile-write-kept", 'powershell -Command "ni x"', OP, ("/w/p/x",)),
     # controls
     ("ruby-require-library", "ruby -e 'require \"json\"; puts 1'", R, ()),
     ("ruby-io-read-file", "ruby -e 'IO.read(\"f\")'", R, ()),
@@ -115,6 +118,8 @@ PROGRAMS: list[Case] = [
     ("python-print", "python3 -c 'print(len(\"ab\"))'", R, ()),
     ("rg-hyperlink-default", "rg --hyperlink-format=default x f", R, ()),
     ("rg-hidden", "rg --hidden -n x f", R, ()),
+    ("pwsh-noprofile", 'pwsh -NoProfile -c "Get-Content a"', R, ()),
+    ("pwsh-nop-prefix", 'pwsh -nop -c "Get-Content a"', R, ()),
     ("timeout-plain", "timeout 5 ls", R, ()),
     ("timeout-kill", "timeout --signal=SIGKILL 1 sleep 5", R, ()),
     ("timeout-term-number", "timeout -s 15 1 ls", R, ()),

@@ -286,15 +286,22 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
             if env.depth >= MAX_UNWRAP:
                 raise BudgetExhausted("budget exhausted (nested shells)")
             inner = env.nested.powershell(code, env)
-            return Outcome(
-                prog,
-                Status.READ_ONLY,
-                inner=inner,
-                note="runs PowerShell code (its commands follow)",
+            # without -NoProfile (any prefix from -nop) PowerShell first runs the user's profile
+            # scripts, code the text does not show, as `bash --login` runs rc files (round C)
+            bare = any(len(f) >= 4 and "-noprofile".startswith(f) for f in _lower(args[:i]))
+            status, note = (
+                (Status.READ_ONLY, "runs PowerShell code (its commands follow)")
+                if bare
+                else (Status.OPAQUE, "runs the PowerShell profile, then its code (which follows)")
             )
+            return Outcome(prog, status, inner=inner, note=note)
         if flag in ("-file", "-f", "-encodedcommand", "-e", "-ec"):
             return opaque(prog, "runs a PowerShell script")
     return opaque(prog, "interactive PowerShell")
+
+
+def _lower(args: list[Word]) -> list[str]:
+    return [(a.value or "").lower().replace("/", "-", 1) for a in args]
 
 
 def _multicall(prog: str, args: list[Word], env: Env) -> Step:
