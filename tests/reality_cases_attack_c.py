@@ -81,6 +81,8 @@ def rows() -> list[Row]:
         O("5", "c-git-dir-fsmonitor", "git --git-dir=evil.git --work-tree=. status --porcelain",
           seed=OTHER_REPO),
         R("5", "c-git-status-plain", "git status --porcelain", seed=OTHER_REPO),
+        O("5", "c-vim-c-write", "vim -es -u NONE -c 'w x' -c q", needs=("vim",)),
+        O("5", "c-vim-plus-write", "vim -es -u NONE '+w y' '+q'", needs=("vim",)),
         # --- 6. inline code: help() imports pydoc, or the module it is given ----------------
         O("6", "c-python-help-name", "python3 -c \"help('evil')\"", seed=LOCAL_MODULES),
         O("6", "c-python-help-object", "python3 -c 'help(len)'", seed=LOCAL_MODULES),

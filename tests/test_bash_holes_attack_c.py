@@ -107,6 +107,10 @@ PROGRAMS: list[Case] = [
     # PowerShell from Bash runs the user's profile first unless -NoProfile (documented)
     ("pwsh-profile", 'powershell.exe -c "Get-ChildItem"', OP, ()),
     ("pwsh-profile-write-kept", 'powershell -Command "ni x"', OP, ("/w/p/x",)),
+    # an editor's commands name their own files: `w x` is no file name (observed)
+    ("vim-c-write", "vim -es -c 'w x' -c q", OP, (None,)),
+    ("vim-plus-write", "vim -es '+w y' '+q'", OP, (None,)),
+    ("ex-c-write", "ex -s -c 'w z' -c q f", OP, (None, "/w/p/f")),
     # controls
     ("ruby-require-library", "ruby -e 'require \"json\"; puts 1'", R, ()),
     ("ruby-io-read-file", "ruby -e 'IO.read(\"f\")'", R, ()),
