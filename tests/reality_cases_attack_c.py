@@ -83,6 +83,8 @@ def rows() -> list[Row]:
         R("5", "c-git-status-plain", "git status --porcelain", seed=OTHER_REPO),
         O("5", "c-vim-c-write", "vim -es -u NONE -c 'w x' -c q", needs=("vim",)),
         O("5", "c-vim-plus-write", "vim -es -u NONE '+w y' '+q'", needs=("vim",)),
+        W("5", "c-sponge-file", "sort f | sponge f", "f", needs=("sponge",)),
+        R("5", "c-sponge-stdout", "echo x | sponge", needs=("sponge",)),
         # --- 6. inline code: help() imports pydoc, or the module it is given ----------------
         O("6", "c-python-help-name", "python3 -c \"help('evil')\"", seed=LOCAL_MODULES),
         O("6", "c-python-help-object", "python3 -c 'help(len)'", seed=LOCAL_MODULES),

@@ -111,7 +111,11 @@ PROGRAMS: list[Case] = [
     ("vim-c-write", "vim -es -c 'w x' -c q", OP, (None,)),
     ("vim-plus-write", "vim -es '+w y' '+q'", OP, (None,)),
     ("ex-c-write", "ex -s -c 'w z' -c q f", OP, (None, "/w/p/f")),
+    # moreutils' sponge writes the file it names (observed)
+    ("sponge-file", "sort f | sponge f", WR, ("/w/p/f",)),
+    ("sponge-append", "echo x | sponge -a g", WR, ("/w/p/g",)),
     # controls
+    ("sponge-stdout", "echo x | sponge", R, ()),
     ("ruby-require-library", "ruby -e 'require \"json\"; puts 1'", R, ()),
     ("ruby-io-read-file", "ruby -e 'IO.read(\"f\")'", R, ()),
     ("node-read-file", "node -e \"console.log(require('fs').readFileSync('f','utf8'))\"", R, ()),
