@@ -58,7 +58,10 @@ DECLARATIONS: list[Case] = [
     # cdable_vars and CDPATH send cd elsewhere (observed: cd dd went to src): targets unknown
     ("cdable-vars-cd", "shopt -s cdable_vars; dd=src; cd dd && touch y", OP, (None,)),
     ("cdpath-cd", "CDPATH=src; cd d && touch z", OP, (None,)),
+    # `trap -- CODE SIG`: the code after `--` was taken for "--" (observed: x created)
+    ("trap-dashdash", "trap -- 'touch x' EXIT", WR, ("/w/p/x",)),
     # controls: harmless names, quoted or not, and options alone
+    ("trap-dashdash-reset", "trap -- - EXIT", R, ()),
     ("set-e", "set -e; ls", R, ()),
     ("cd-tracked", "cd d && touch z", WR, ("/w/p/d/z",)),
     ("declare-quoted-plain", "declare 'x=1'", R, ()),

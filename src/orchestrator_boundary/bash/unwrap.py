@@ -364,6 +364,8 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
             return opaque("eval", "evaluated text is not a literal")
         return run_code("eval", " ".join(a.value or "" for a in args), env)
     if prog == "trap":
+        if args and args[0].value == "--":  # `trap -- 'cmd' EXIT` (attack round C)
+            args = args[1:]
         if not args or args[0].value in ("-p", "-l") or args[0].value in ("", "-"):
             return read_only("trap", "lists or resets traps")
         code = args[0].value
