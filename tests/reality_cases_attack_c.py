@@ -56,6 +56,7 @@ def rows() -> list[Row]:
         W("3", "c-declare-a-quoted-subscript", "declare -a 'a[$(touch x)]=1'", "x"),
         W("3", "c-declare-escaped-subscript", "declare a\\[\\$\\(touch\\ x\\)\\]=1", "x"),
         O("3", "c-export-quoted-bash-env", "export 'BASH_ENV=x'; bash -c ls", seed=BASH_ENV_FILE),
+        W("3", "c-eval-dashdash", "eval -- 'touch x'", "x"),
         W("2", "c-trap-dashdash", "trap -- 'touch x' EXIT", "x"),
         O("3", "c-set-k-bash-env", "set -k; bash -c ls BASH_ENV=./x", seed=BASH_ENV_FILE),
         O("4", "c-cdable-vars", "shopt -s cdable_vars; dd=src; cd dd && touch y"),

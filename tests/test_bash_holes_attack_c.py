@@ -60,6 +60,7 @@ DECLARATIONS: list[Case] = [
     ("cdpath-cd", "CDPATH=src; cd d && touch z", OP, (None,)),
     # `trap -- CODE SIG`: the code after `--` was taken for "--" (observed: x created)
     ("trap-dashdash", "trap -- 'touch x' EXIT", WR, ("/w/p/x",)),
+    ("eval-dashdash", "eval -- 'touch x'", WR, ("/w/p/x",)),
     # controls: harmless names, quoted or not, and options alone
     ("trap-dashdash-reset", "trap -- - EXIT", R, ()),
     ("set-e", "set -e; ls", R, ()),
@@ -207,3 +208,13 @@ def test_programs(command: str, status: Status, named: tuple[str | None, ...]) -
 @_table(POWERSHELL)
 def test_powershell(command: str, status: Status, named: tuple[str | None, ...]) -> None:
     _check(command, status, named, "powershell")
+
+
+@pytest.mark.parametrize("command", ["source -- x.sh", ". -- x.sh"])
+def test_sourced_script_after_dashdash_is_read(command: str) -> None:
+    """`source -- f` runs f (observed): the script the policy reads is f, not "--" (ADR 0040)."""
+    plain = _run(command, "bash")
+    assert [c.script for c in plain.commands if c.script] == ["/w/p/x.sh"], explain(plain)
+    result = analyze(command, cwd="/w/p", home="/home/u", scripts={"/w/p/x.sh": "touch y"})
+    assert result.status is OP, explain(result)
+    assert "/w/p/y" in {e.resolved for e in result.effects}, explain(result)

@@ -353,6 +353,8 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         return _powershell(prog, args, env) if prog.lower() in ("powershell", "pwsh") else None
     if prog in SHELLS:
         return _shell(prog, args, env)
+    if prog in ("source", ".", "eval") and args and args[0].value == "--":
+        args = args[1:]  # `eval -- 'cmd'`, `source -- f` (attack round C)
     if prog in ("source", "."):
         if args and _substituted(args[0]):  # `source <(echo ...)`: `echo ... | source ...`
             return run_code(prog, f"{args[0].text[2:-1]} | {prog} /dev/stdin", env)
