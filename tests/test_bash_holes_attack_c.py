@@ -61,6 +61,7 @@ DECLARATIONS: list[Case] = [
     # `trap -- CODE SIG`: the code after `--` was taken for "--" (observed: x created)
     ("trap-dashdash", "trap -- 'touch x' EXIT", WR, ("/w/p/x",)),
     ("eval-dashdash", "eval -- 'touch x'", WR, ("/w/p/x",)),
+    ("hash-p-dashdash", "hash -p /usr/bin/touch -- ls; ls x", OP, ("/w/p/x",)),
     # controls: harmless names, quoted or not, and options alone
     ("trap-dashdash-reset", "trap -- - EXIT", R, ()),
     ("set-e", "set -e; ls", R, ()),
