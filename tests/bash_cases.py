@@ -833,7 +833,12 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
         (W("/w/p/m"),),
     ),
     ("node-e-read", "node -e \"console.log(require('fs').readFileSync('a','utf8'))\"", R, ()),
-    ("node-e-pkg-json", "node -e \"console.log(require('./package.json').version)\"", R, ()),
+    (
+        "node-e-pkg-json",
+        "node -e \"console.log(require('./package.json').version)\"",
+        OP,
+        (),
+    ),  # a folder package.json/ would run (ADR 0056)
     (
         "node-e-var-path",
         "node -e \"require('fs').writeFileSync(process.argv[1], 'x')\"",

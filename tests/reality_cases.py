@@ -1160,6 +1160,11 @@ import reality_cases_attack_b  # noqa: E402
 
 ROWS += reality_cases_attack_b.rows()
 
+# attack round C (ADR 0056)
+import reality_cases_attack_c  # noqa: E402
+
+ROWS += reality_cases_attack_c.rows()
+
 
 # --- what the analysis says about a row -------------------------------------------------------
 

@@ -109,7 +109,9 @@ def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str
         words = cmd.text.split()
         if cmd.program == "hash" and "-p" in words[:-2]:
             at = words.index("-p")
-            hashed[words[at + 2]] = words[at + 1]
+            for name in words[at + 2 :]:  # `hash -p PATH -- NAME` too (attack round C)
+                if name != "--":
+                    hashed[name] = words[at + 1]
         elif cmd.program in hashed:
             codes.append(" ".join([hashed[cmd.program], *words[1:]]))
         if cmd.note != "program name is not a literal":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from orchestrator_boundary.bash import declared
 from orchestrator_boundary.bash.envvars import (
     LOADS_CODE,
     SHELL_SPECIAL,
@@ -18,7 +19,7 @@ from orchestrator_boundary.bash.envvars import (
     harmless_exported,
 )
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
-from orchestrator_boundary.bash.outcome import Env, runs_code
+from orchestrator_boundary.bash.outcome import Env, Outcome, runs_code
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.readonly_data import DANGEROUS_ENV
 from orchestrator_boundary.bash.words import word
@@ -93,3 +94,31 @@ def _dangerous(
     if code:
         here = w.env.for_command(cwd, None, depth)
         w.out.extend(runs_code(name, code, here, "").inner)
+
+
+_GRAMMAR_ASSIGNMENTS = frozenset({"variable_assignment", "variable_name"})
+
+
+def spelled_settings(
+    w: Walker, node: Any, program: str, cwd: str | None, depth: int
+) -> Outcome | None:
+    """A declaration's words the grammar does not read as assignments, which Bash does:
+    `declare 'PS4=$(cmd)'`, `export 'BASH_ENV=f'`, `typeset 'a[$(cmd)]=1'` (the subscript is
+    evaluated), `local a\\[\\$\\(cmd\\)\\]=1`. They are judged as the builtin run as a program
+    judges its arguments (``declared.declare``); None when there are none (attack round C)."""
+    children = [c for c in node.named_children if c.type not in _GRAMMAR_ASSIGNMENTS]
+    words = [word(c, w.env.home, w.code, cwd) for c in children]
+    if all(x.value is not None and x.value[:1] in ("-", "+") for x in words):
+        return None
+    env = w.env.for_command(cwd, None, depth)
+    outcome = declared.declare(program, words, env)
+    # a literal subscript is arithmetic Bash expands first: its command substitutions run
+    subscripts = [
+        x.value[x.value.index("[") + 1 : x.value.rindex("]")]
+        for x in words
+        if x.value is not None and "[" in x.value.partition("=")[0] and "]" in x.value
+    ]
+    if outcome.status is Status.READ_ONLY or not subscripts:
+        return outcome
+    shown = runs_code(program, "\n".join(f": {s}" for s in subscripts), env, outcome.note)
+    return Outcome(program, Status.OPAQUE, (), outcome.note, [*outcome.inner, *shown.inner])

@@ -183,7 +183,12 @@ def _mawk_settings(parsed: Parsed) -> list[str]:
 def awk(prog: str, args: list[Word], env: Env) -> Outcome:
     parsed = parse(args, _AWK)
     parsed.unknown += _mawk_settings(parsed)
-    if parsed.has(*_AWK_OPAQUE) or any("@load" in (v.value or "@load") for v in parsed.pos[:1]):
+    # gawk's `@include "f"` runs the awk code of f (observed, attack round C), `@load` an
+    # extension; in the program operand or in an -e / --source text
+    texts = [*parsed.pos[:1], *(v for v in parsed.values("--source", "-e") if v is not None)]
+    if parsed.has(*_AWK_OPAQUE) or any(
+        "@load" in (v.value or "@load") or "@include" in (v.value or "") for v in texts
+    ):
         return opaque(prog, "awk loads a program file, an extension or a debugger script")
     includes = [v.value if v is not None else None for v in parsed.values("-i", "--include")]
     if any(name not in ("inplace", "inplace.awk") for name in includes):

@@ -102,14 +102,15 @@ def _let(prog: str, args: list[Word], env: Env) -> Outcome:
 
 def _by_name(prog: str, args: list[Word], env: Env) -> Outcome:
     """rg --pre, ag/ack --pager: an option that names a command to run."""
-    runner = "--pre" if prog == "rg" else "--pager"
+    # rg 14+ runs --hostname-bin's program to fill {host} in a --hyperlink-format
+    runners = ("--pre", "--hostname-bin") if prog == "rg" else ("--pager",)
     for arg in args:
         value = arg.value
         if value is None or value == "--":
             break
         name = value.partition("=")[0]
-        if len(name) > 3 and runner.startswith(name):
-            return opaque(prog, f"{prog} {runner} runs a command")
+        if len(name) > 3 and any(runner.startswith(name) for runner in runners):
+            return opaque(prog, f"{prog} {name} runs a command")
     return read_only(prog, "known read-only")
 
 

@@ -127,8 +127,12 @@ def set_builtin(prog: str, args: list[Word], env: Env) -> Outcome:
             return opaque(prog, f"set {arg.text}: may be an option")
         if value[:1] in "-+" and len(value) > 1:
             named = args[i + 1].value if i + 1 < len(args) else ""  # `set -o` alone lists
-            if "a" in value[1:] or ("o" in value[1:] and named in (None, "allexport", "history")):
-                return opaque(prog, "set -a / -o history: later assignments exported, a history")
+            # -k / keyword: a NAME=value word anywhere among a command's arguments goes to its
+            # environment (`set -k; bash -c ls BASH_ENV=./x` ran ./x; attack round C)
+            if any(c in value[1:] for c in "ak") or (
+                "o" in value[1:] and named in (None, "allexport", "history", "keyword")
+            ):
+                return opaque(prog, "set -a / -k / -o history: variables exported, a history")
             continue
         break
     return read_only(prog, "sets shell options")
@@ -148,9 +152,11 @@ def shopt(prog: str, args: list[Word], env: Env) -> Outcome:
     if None in values:
         return opaque(prog, "shopt: a word that is not a literal")
     if any(v.startswith("-") and "o" in v for v in values if v) and (
-        "allexport" in values or "history" in values
+        "allexport" in values or "history" in values or "keyword" in values
     ):
-        return opaque(prog, "shopt -o allexport / history")
+        return opaque(prog, "shopt -o allexport / history / keyword")
+    if "cdable_vars" in values:  # `cd NAME` then goes to NAME's value: later paths unknown
+        return opaque(prog, "shopt cdable_vars: cd may go to a variable's value")
     return read_only(prog, "sets shell options")
 
 

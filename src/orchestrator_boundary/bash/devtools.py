@@ -259,11 +259,24 @@ _ED = spec(
 )
 
 
+# options whose value is editor code, not a file to open
+_EDITOR_COMMANDS = frozenset({"-c", "--cmd", "--eval", "-f", "--funcall", "-l", "--load"})
+
+
 def editor(prog: str, args: list[Word], env: Env) -> Outcome:
     """vim -es, ex, ed, nano, emacs: they may write every file they open; ed with a literal
     script on stdin writes only when the script has a w command (or runs one with !)."""
-    files = [a for a in args if a.value is None or not a.value.startswith(("-", "+"))]
+    commands = {i + 1 for i, a in enumerate(args) if a.value in _EDITOR_COMMANDS}
+    files = [
+        a
+        for i, a in enumerate(args)
+        if i not in commands and (a.value is None or not a.value.startswith(("-", "+")))
+    ]
     fx = env.fx_many(W, files, prog)
+    if prog != "ed" and any(a.value is None or a.value[:1] in ("-", "+") for a in args):
+        # `vim -es -c 'w x'`, `vim '+w y'`, `emacs --eval ..`: commands name their own files
+        # (observed: x and y created, while "w x" was taken for a file name); attack round C
+        fx.append(Fx(W, "", None, f"{prog} commands may write any file"))
     script = env.stdin
     if prog == "ed" and script is not None and "!" not in script:
         known = parse(args, _ED)

@@ -34,7 +34,7 @@ from orchestrator_boundary.bash.git_options import (
     judge,
     safe_setting,
 )
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
 from orchestrator_boundary.bash.outcome import (
@@ -366,8 +366,19 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
             env = replace(env, cwd=None)
     if top.has("--version", "--help", "-h") or not top.rest:
         return read_only("git", "git without a subcommand")
-    sub = top.rest[0].value
-    sub_args = top.rest[1:]
+    outcome = _git_sub(top.rest, env)
+    if top.has("--git-dir") and outcome.status in (Status.READ_ONLY, Status.WRITES):
+        # another repository's configuration: its core.fsmonitor, hooks, pager and drivers
+        # run (observed: `git --git-dir=x.git --work-tree=. status` ran x.git's fsmonitor),
+        # as with GIT_DIR (attack round C)
+        note = "git --git-dir: that repository's configuration may run programs"
+        return Outcome("git", Status.OPAQUE, outcome.fx, note, outcome.inner, outcome.script)
+    return outcome
+
+
+def _git_sub(rest: list[Word], env: Env) -> Outcome:
+    sub = rest[0].value
+    sub_args = rest[1:]
     if sub is None:
         return opaque("git", "git subcommand is not a literal")
     first = sub_args[0].value if sub_args else None

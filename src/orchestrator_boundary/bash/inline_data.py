@@ -30,6 +30,9 @@ PY_OPAQUE_CALLS = frozenset(
         "vars",
         "locals",
         "breakpoint",
+        # help('name') imports the module by name (a name.py in the working folder runs;
+        # observed), help('modules') imports every module it finds, help() starts pydoc
+        "help",
         "os.chdir",
         "os.fchdir",
         "os.chroot",
@@ -181,6 +184,7 @@ JS_CALLS = {
             "appendFileSync",
             "appendFile",
             "createWriteStream",
+            "WriteStream",  # fs.WriteStream('f'), with or without new, creates f (round C)
             "mkdirSync",
             "mkdir",
             "mkdtempSync",
@@ -360,6 +364,11 @@ RUBY_CALLS = {
     **{f"FileUtils.{n}": (C, 1) for n in ("chmod", "chmod_R", "chown", "chown_R")},
 }
 RUBY_MOVES = frozenset({"File.rename", "FileUtils.mv", "FileUtils.move"})
+# require "./x" runs x.rb (a library name is looked up in the load path, not the working
+# folder); IO.read / readlines / foreach / binread and URI.open run a command given as "|cmd"
+# (observed, ruby 3.1; attack round C)
+RUBY_LOADS = frozenset({"require", "IO.read", "IO.readlines", "IO.foreach", "IO.binread"})
+RUBY_LOADS_ALSO = frozenset({"URI.open"})
 RUBY_OPEN = frozenset({"File.open", "File.new", "IO.open", "open", "Kernel.open"})
 RUBY_OPAQUE = frozenset(
     {

@@ -16,6 +16,8 @@ from orchestrator_boundary.bash.inline_data import (
     PERL_OPAQUE_TEXT,
     PERL_SAFE_MODULES,
     RUBY_CALLS,
+    RUBY_LOADS,
+    RUBY_LOADS_ALSO,
     RUBY_MOVES,
     RUBY_OPAQUE,
     RUBY_OPEN,
@@ -87,9 +89,9 @@ def analyze_js(code: str) -> tuple[list[Found], str]:
             continue
         if name in ("require", "import") and is_call:
             spec = literal(_arg(call_args(toks, k)[0], 0))
-            if spec is None or not (
-                spec.removeprefix("node:") in NODE_BUILTINS or spec.endswith(".json")
-            ):
+            # a `.json` spec is JSON only while it names a file: a folder `x.json/` with an
+            # index.js runs that (observed, attack round C)
+            if spec is None or spec.removeprefix("node:") not in NODE_BUILTINS:
                 return found, f"node loads module {spec or '(computed)'}: not analyzed"
             if spec.removeprefix("node:") == "child_process":
                 return found, "node uses child_process"
@@ -173,6 +175,10 @@ def _scan_calls(toks: list[Tok], lang: str) -> tuple[list[Found], str]:
                 return found, reason
             if writes:
                 found.append((W, path, "perl open for writing"))
+        elif lang == "ruby" and (name in RUBY_LOADS or tok.text in RUBY_LOADS_ALSO):
+            first = literal(_arg(call_args(toks, k)[0], 0))
+            if first is None or first.startswith(("|", ".", "/", "~")):
+                return found, f"ruby {tok.text} of a file or a command"
         elif lang == "ruby" and name in RUBY_OPEN:
             args = call_args(toks, k)[0]
             first = literal(_arg(args, 0))

@@ -107,4 +107,22 @@ def _mktemp(prog: str, args: list[Word], env: Env) -> Outcome:
     )
 
 
-HANDLERS = {"split": _split, "csplit": _split, "xxd": _xxd, "tree": _tree, "mktemp": _mktemp}
+_SPONGE = spec("a", "")
+
+
+def _sponge(prog: str, args: list[Word], env: Env) -> Outcome:
+    """moreutils' sponge [-a] FILE soaks up its input, then writes (or appends to) FILE; with no
+    FILE it writes to its output (observed: `sort f | sponge f` rewrote f; attack round C)."""
+    parsed = parse(args, _SPONGE)
+    fx = [env.fx(W, arg, "sponge file") for arg in parsed.pos[:1]]
+    return checked(prog, parsed.unknown, writes(prog, fx, "writes its input to its output"))
+
+
+HANDLERS = {
+    "split": _split,
+    "csplit": _split,
+    "xxd": _xxd,
+    "tree": _tree,
+    "mktemp": _mktemp,
+    "sponge": _sponge,
+}

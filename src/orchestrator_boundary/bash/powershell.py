@@ -18,7 +18,7 @@ from orchestrator_boundary.bash.model import (
 )
 from orchestrator_boundary.bash.outcome import Fx
 from orchestrator_boundary.bash.paths import is_device, is_windows, normalize_cwd, resolve
-from orchestrator_boundary.bash.powershell_tokens import Tok, tokenize
+from orchestrator_boundary.bash.powershell_tokens import Tok, subexpressions, tokenize
 from orchestrator_boundary.bash.ps_static import cmd_redirects, static_call
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -64,6 +64,10 @@ class _Ps:
 
     def command(self, toks: list[Tok], depth: int) -> None:
         text = " ".join(t[1] for t in toks)
+        for tok in toks:  # `"$(ni x)"`: a subexpression runs when its string is expanded
+            if tok[0] != "block" and '"' in tok[1]:
+                for code in subexpressions(tok[1]):
+                    self.run(code, depth + 1)
         fx: list[Fx] = []
         words: list[Tok] = []
         i = 0
@@ -101,14 +105,17 @@ class _Ps:
         kind, raw, value = words[0]
         if kind == "block":
             self.run(raw, depth + 1)
+            if len(words) > 1:  # `(Get-Item a).Delete()`: a member of the result is called
+                return self.rest_opaque(words[1:], depth, "a member or operator on a result")
             return Status.READ_ONLY, "", "grouping", []
         assigned = _assignment(words)
         if assigned is not None:  # `$null = Set-Content ...`: the command runs all the same
             return self.cmdlet(assigned, depth)
-        static = static_call(
-            raw, words[1][1] if len(words) > 1 and words[1][0] == "block" else None
-        )
+        has_args = len(words) > 1 and words[1][0] == "block"
+        static = static_call(raw, words[1][1] if has_args else None)
         if static is not None:
+            if len(words) > 1 + has_args:  # `[IO.File]::Exists('a') -and (ni x)`
+                return self.rest_opaque(words[1 + has_args :], depth, "an expression")
             return self.static(raw, static)
         if (
             raw.startswith("$")
@@ -117,7 +124,7 @@ class _Ps:
         ):
             return Status.READ_ONLY, "", "expression", []
         if value is None or value in ("&", "."):
-            return Status.OPAQUE, raw, "call operator or computed command", []
+            return self.rest_opaque(words[1:], depth, "call operator or computed command", raw)
         name = value.lower()
         if name.endswith(".exe"):
             name = name[:-4]
@@ -139,14 +146,45 @@ class _Ps:
                 else:
                     params[pname] = words[i + 1][2]
                     i += 1
+                    if words[i][0] == "block":  # `-Path (ni x)`, `-ScriptBlock { ni x }`
+                        self.run(words[i][1], depth + 1)
             else:
                 positional.extend([p for p in v.split(",") if p] if v is not None else [None])
             i += 1
         if name in self.read_only:
             return Status.READ_ONLY, name, "caller's read-only command", []
-        if params.get("-whatif", "-") in ("", "$true", "true", "1"):
+        if name in ("foreach-object", "%") and _member_call(words[1:], params):
+            return self.rest_opaque(words[1:], depth, "ForEach-Object calls a member by name")
+        if name in data.WHATIF and params.get("-whatif", "-") in ("", "$true", "true", "1"):
             return Status.READ_ONLY, name, "-WhatIf only reports", []
         return self.known(name, params, positional)
+
+    def download(
+        self, name: str, params: dict[str, str | None], pos: list[str | None]
+    ) -> tuple[Status, str, str, list[Fx]]:
+        """Invoke-WebRequest / -RestMethod write only with -OutFile, which PowerShell also takes
+        abbreviated (`-OutF`, `-o`); curl and wget may be the native programs (PowerShell 7),
+        whose options write too (`curl -o f`, `curl -O`); Start-BitsTransfer always writes
+        (attack round C)."""
+        out = [v for k, v in params.items() if len(k) >= 2 and "-outfile".startswith(k)]
+        if name == "start-bitstransfer":
+            target = params.get("-destination", pos[1] if len(pos) > 1 else None)
+            return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
+        if out:  # curl.exe's -O takes the URL and names the file after it: unknown here
+            target = None if "://" in (out[0] or "") else out[0]
+            return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
+        if name in ("curl", "wget") and params:
+            return Status.OPAQUE, name, "may be the native program: its options may write", []
+        return Status.READ_ONLY, name, "downloads to the output stream", []
+
+    def rest_opaque(
+        self, rest: list[Tok], depth: int, note: str, program: str = ""
+    ) -> tuple[Status, str, str, list[Fx]]:
+        """Opaque; the groups and script blocks among ``rest`` are analysed as if they ran."""
+        for tok in rest:
+            if tok[0] == "block":
+                self.run(tok[1], depth + 1)
+        return Status.OPAQUE, program, note, []
 
     def static(
         self, raw: str, found: tuple[str, list[tuple[EffectKind, str | None]]]
@@ -200,10 +238,10 @@ class _Ps:
             if name not in data.COPY:
                 fx = self.fx(D, source, f"{name} source") + fx
             return Status.WRITES, name, "", fx
-        if name in data.DOWNLOADS or name in data.ARCHIVES:
-            target = params.get("-outfile") or params.get("-destinationpath")
-            if name in data.DOWNLOADS and "-outfile" not in params:
-                return Status.READ_ONLY, name, "downloads to the output stream", []
+        if name in data.DOWNLOADS:
+            return self.download(name, params, pos)
+        if name in data.ARCHIVES:
+            target = params.get("-destinationpath")
             if name in data.ARCHIVES and "-destinationpath" not in params:
                 target = "." if name.startswith("expand") else None
             return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
@@ -260,3 +298,10 @@ def _assignment(words: list[Tok]) -> list[Tok] | None:
     name = value.lower()
     known = "-" in name or any(name in table for table in data.ALL_NAMES)
     return rest if known else None
+
+
+def _member_call(args: list[Tok], params: dict[str, str | None]) -> bool:
+    """`ls | % Delete`, `% -MemberName CopyTo b`: ForEach-Object calls a method of each input
+    object by name (FileInfo.Delete deletes the file); only script blocks are analysed."""
+    plain = [t for t in args if t[0] != "block" and not (t[2] or t[1]).startswith("-")]
+    return "-membername" in params or bool(plain)

@@ -17,6 +17,11 @@ WRITE_CONTENT = frozenset(
         "export-clixml",
         "tee-object",
         "tee",
+        "epcsv",
+        "export-alias",
+        "epal",
+        "export-formatdata",
+        "start-transcript",
     }
 )
 NEW_ITEM = frozenset({"new-item", "ni", "mkdir", "md"})
@@ -65,3 +70,11 @@ DOWNLOADS = frozenset(
 )
 ARCHIVES = frozenset({"expand-archive", "compress-archive"})
 ALL_NAMES = (WRITE_CONTENT, NEW_ITEM, REMOVE, COPY, MOVE, RENAME, SET_LOCATION, READ_ONLY)
+# the cmdlets, and their Windows aliases, that honour -WhatIf (ShouldProcess): any other command
+# takes it as an argument and runs (`cmd /c "del f" -WhatIf`, `./x.ps1 -WhatIf`). Aliases that
+# name a program on Linux and macOS (rm, cp, mv, mkdir, tee), and sc and ac, are left out
+WHATIF = names("""
+    set-content add-content clear-content clc out-file export-csv epcsv export-clixml new-item ni
+    remove-item ri del erase rd copy-item cpi copy move-item mi move rename-item rni ren
+    expand-archive compress-archive
+    """)

@@ -18,7 +18,7 @@ READ_ONLY_PROGRAMS = names(
     unexpand od hexdump strings seq yes expr bc numfmt tput clear declare local
     typeset readonly hash ulimit umask wait jobs fg bg lsof netstat ifconfig ping host dig
     nslookup getent locale arch sw_vers system_profiler vm_stat iostat vmstat lscpu lsblk
-    findstr tasklist where zcat bzcat xzcat zgrep zless look join shift getopts
+    findstr tasklist where zcat bzcat xzcat zgrep look join shift getopts
     let logname break continue return exit users who w last tty stty cal factor sha224sum
     sha384sum base32
     """

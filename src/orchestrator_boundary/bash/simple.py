@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from orchestrator_boundary.bash import boundary_cli
 from orchestrator_boundary.bash.agree import heredoc_backticks
-from orchestrator_boundary.bash.assign import risky_assignment
+from orchestrator_boundary.bash.assign import risky_assignment, spelled_settings
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.locks import FLOCK_FD, locked
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
@@ -25,6 +25,7 @@ class Walker(Protocol):
     env: Env
     out: list[Command]
     code: str | None
+    source: bytes  # the parsed text, in UTF-8
     piped: str | None  # literal text piped into this command (walk.py)
     inherited: dict[int, Fx | None]  # descriptors an enclosing statement or `exec` opened
     statement: tuple[int, int, Any] | None  # (start, end) of a redirected statement's body
@@ -172,11 +173,18 @@ def _plain_statement(w: Walker, node: Any, text: str, cwd: str | None, depth: in
     children = node.children
     program = _PLAIN.get(node.type, text_in(w.code, children[0]) if children else "")
     risky = risky_assignment(w, node, cwd, depth)
+    spelled = None
+    if node.type == "declaration_command":
+        spelled = spelled_settings(w, node, program, cwd, depth)
     if risky:
         status, why = Status.OPAQUE, f"sets {risky}: later programs may run other code"
+    elif spelled is not None and spelled.status is not Status.READ_ONLY:
+        status, why = spelled.status, spelled.note
     else:
         status, why = Status.READ_ONLY, "builtin / assignment"
     w.out.append(Command(text, program, status, (), why))
+    if spelled is not None:
+        w.out.extend(spelled.inner)
 
 
 def _children(
@@ -273,7 +281,7 @@ def simple_command(
         script = outcome.script
         if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
-            ok = _cd(argv, cwd, env.home) if argv[0].value in _CD else None
+            ok = _cd(argv, cwd, env.home) if _followed(w, argv) else None
         elif program == "eval" and any(c.program in _CD for c in inner):
             ok = fail = None  # eval runs in this shell: its cd sticks
         own = outcome.fx
@@ -302,6 +310,12 @@ def _followers(w: Walker, followers: list[Any], cwd: str | None, depth: int) -> 
             w.pipeline(follower.named_children, cwd, depth + 1, (), printed)
         else:
             w.stmt(follower, cwd, depth + 1)
+
+
+def _followed(w: Walker, argv: list[Word]) -> bool:
+    """Whether this cd is followed: spelled plainly, and not where `cd d` may go to $CDPATH/d
+    or, with cdable_vars, to $d (attack round C)."""
+    return argv[0].value in _CD and b"CDPATH" not in w.source and b"cdable_vars" not in w.source
 
 
 def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:

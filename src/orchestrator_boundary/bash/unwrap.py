@@ -176,10 +176,26 @@ def _shell_run(prog: str, args: list[Word], env: Env) -> Outcome:
     return opaque(prog, "reads commands from stdin")
 
 
+# signals whose default action does not dump core (signal(7)); any other one timeout sends
+# (SEGV, QUIT, ABRT, ...) may make the program write a core file in its working directory, as
+# the inherited `ulimit -c` and the kernel's core_pattern decide: observed, `ulimit -c
+# unlimited; timeout -s SEGV 1 sleep 5` created ./core (attack round C)
+_NO_CORE = frozenset({"TERM", "KILL", "INT", "HUP", "ALRM", "USR1", "USR2", "PIPE", "CONT"})
+_NO_CORE_NUMBERS = frozenset({"1", "2", "9", "14", "15"})
+
+
 def _timeout(args: list[Word], env: Env) -> Step:
     parsed = options("timeout", args, TIMEOUT)
     if isinstance(parsed, Outcome):
         return parsed
+    for sent in parsed.values("-s", "--signal"):
+        name = (sent.value or "").upper().removeprefix("SIG") if sent is not None else ""
+        if name not in _NO_CORE and name not in _NO_CORE_NUMBERS:
+            inner = env.nested.dispatch(parsed.rest[1:], env) if parsed.rest[1:] else None
+            note = f"timeout -s {name or '?'}: the program may dump core"
+            if inner is None:
+                return opaque("timeout", note)
+            return Outcome(inner.program, Status.OPAQUE, inner.fx, note, inner.inner, inner.script)
     return parsed.rest[1:], env  # skip DURATION
 
 
@@ -270,15 +286,22 @@ def _powershell(prog: str, args: list[Word], env: Env) -> Step:
             if env.depth >= MAX_UNWRAP:
                 raise BudgetExhausted("budget exhausted (nested shells)")
             inner = env.nested.powershell(code, env)
-            return Outcome(
-                prog,
-                Status.READ_ONLY,
-                inner=inner,
-                note="runs PowerShell code (its commands follow)",
+            # without -NoProfile (any prefix from -nop) PowerShell first runs the user's profile
+            # scripts, code the text does not show, as `bash --login` runs rc files (round C)
+            bare = any(len(f) >= 4 and "-noprofile".startswith(f) for f in _lower(args[:i]))
+            status, note = (
+                (Status.READ_ONLY, "runs PowerShell code (its commands follow)")
+                if bare
+                else (Status.OPAQUE, "runs the PowerShell profile, then its code (which follows)")
             )
+            return Outcome(prog, status, inner=inner, note=note)
         if flag in ("-file", "-f", "-encodedcommand", "-e", "-ec"):
             return opaque(prog, "runs a PowerShell script")
     return opaque(prog, "interactive PowerShell")
+
+
+def _lower(args: list[Word]) -> list[str]:
+    return [(a.value or "").lower().replace("/", "-", 1) for a in args]
 
 
 def _multicall(prog: str, args: list[Word], env: Env) -> Step:
@@ -330,6 +353,8 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
         return _powershell(prog, args, env) if prog.lower() in ("powershell", "pwsh") else None
     if prog in SHELLS:
         return _shell(prog, args, env)
+    if prog in ("source", ".", "eval") and args and args[0].value == "--":
+        args = args[1:]  # `eval -- 'cmd'`, `source -- f` (attack round C)
     if prog in ("source", "."):
         if args and _substituted(args[0]):  # `source <(echo ...)`: `echo ... | source ...`
             return run_code(prog, f"{args[0].text[2:-1]} | {prog} /dev/stdin", env)
@@ -341,6 +366,8 @@ def unwrap(prog: str, args: list[Word], env: Env) -> Step:
             return opaque("eval", "evaluated text is not a literal")
         return run_code("eval", " ".join(a.value or "" for a in args), env)
     if prog == "trap":
+        if args and args[0].value == "--":  # `trap -- 'cmd' EXIT` (attack round C)
+            args = args[1:]
         if not args or args[0].value in ("-p", "-l") or args[0].value in ("", "-"):
             return read_only("trap", "lists or resets traps")
         code = args[0].value
