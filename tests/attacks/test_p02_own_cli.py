@@ -4,6 +4,10 @@ any route; the read-only uses stay allowed."""
 
 from __future__ import annotations
 
+import shutil
+import sys
+from pathlib import Path
+
 import pytest
 
 from .support import ENFORCE, Arena, Attack, attempt, bash, params, route_params
@@ -120,6 +124,11 @@ ATTACKS = [
     bash("script run by path", "./off.sh", env=ENFORCE),
     bash("script run by a sourced script", ". ./outer.sh", env=ENFORCE),
     bash("script after cd", "cd sub && bash ../off.sh", env=ENFORCE),
+    # a copy of, or a link to, the console script under another name: its text names the CLI
+    bash("copied console script", "./ob phase off", env=ENFORCE),
+    bash("linked console script", "./ob-link uninstall", caller="orchestrator"),
+    bash("copied console script run by python", "python3 ob phase off", env=ENFORCE),
+    bash("copy in a folder, full path", "{root}/tools/ob install --phase off", env=ENFORCE),
 ]
 
 READS = [
@@ -132,6 +141,7 @@ READS = [
     ("python -m orchestrator_boundary report --since 1d", "orchestrator"),
     ("orchestrator-boundary install --dry-run", "subagent"),
     ("$(which orchestrator-boundary) report", "orchestrator"),
+    ("./ob report", "orchestrator"),
 ]
 
 
@@ -143,7 +153,18 @@ def test_changing_the_boundary_through_its_own_cli_is_tamper(
     (arena.root / "off.sh").write_text("#!/bin/sh\norchestrator-boundary phase off\n")
     (arena.root / "outer.sh").write_text("echo starting\nsh ./off.sh\n")
     (arena.root / "sub").mkdir(exist_ok=True)
+    _console_script_copies(arena)
     attempt(arena, attack, route)
+
+
+def _console_script_copies(arena: Arena) -> None:
+    cli = Path(sys.executable).parent / "orchestrator-boundary"
+    for where in (arena.root / "ob", arena.root / "tools" / "ob"):
+        where.parent.mkdir(exist_ok=True)
+        shutil.copy2(cli, where)
+    link = arena.root / "ob-link"
+    if not link.is_symlink():
+        link.symlink_to(cli)
 
 
 @pytest.mark.parametrize("route", route_params())
@@ -159,5 +180,6 @@ def test_in_off_it_is_recorded_but_not_denied(arena: Arena, route: str) -> None:
 @pytest.mark.parametrize("route", route_params())
 @pytest.mark.parametrize(("command", "caller"), READS, ids=[c for c, _ in READS])
 def test_read_only_uses_stay_allowed(arena: Arena, command: str, caller: str, route: str) -> None:
+    _console_script_copies(arena)
     attack = bash(command, command, caller=caller, env=ENFORCE, expect=("none", None))
     attempt(arena, attack, route)

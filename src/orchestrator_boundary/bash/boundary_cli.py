@@ -57,6 +57,13 @@ def boundary(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(PROGRAM, [control(" ".join([PROGRAM, *words]))])
 
 
+def runs_this_cli(text: str | None) -> bool:
+    """A script file whose text (read by the policy, ADR 0040) names this CLI or its module: a
+    copy of, or a link to, the console script (``cp .venv/bin/orchestrator-boundary ob``), or
+    a wrapper that calls it. Its arguments are then taken as the CLI's (safe side)."""
+    return text is not None and (MODULE in text.lower() or PROGRAM in text.lower())
+
+
 def package_script(path: str) -> bool:
     """``path`` is a file (or the folder) of this package, run as a script: ``python
     .../orchestrator_boundary/cli.py phase off`` is the CLI by another route. Any ``.py`` in

@@ -9,7 +9,7 @@ from orchestrator_boundary.bash.inline_hidden import commands_in, strings_in
 from orchestrator_boundary.bash.inline_python import analyze_python
 from orchestrator_boundary.bash.inline_scripts import analyze_js, analyze_perl, analyze_ruby
 from orchestrator_boundary.bash.installers import pip
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.outcome import (
     Env,
@@ -22,6 +22,7 @@ from orchestrator_boundary.bash.outcome import (
     with_effects,
     writes,
 )
+from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.perl_argv import opened
 from orchestrator_boundary.bash.py_path import guarded as py_guarded
 from orchestrator_boundary.bash.py_path import module_guarded, safe_path_flag, shadowable_imports
@@ -156,9 +157,14 @@ def _python_code(prog: str, code: str | None, env: Env, safe: bool) -> Outcome:
 
 def _script(prog: str, path: str, rest: list[Word], env: Env) -> Outcome:
     """``python FILE``: opaque, but a file of this package (``.../orchestrator_boundary/cli.py
-    phase off``) is the product's CLI, and a change of the boundary through it counts."""
-    found = opaque(prog, "runs a script file")
-    if boundary_cli.package_script(path):
+    phase off``), or one whose text runs the CLI (a copy of its console script, read by the
+    policy through ``Outcome.script``), is the product's CLI, and a change of the boundary
+    through it counts."""
+    where = resolve(path, env.cwd, backslash_sep=env.backslash_sep) or ""
+    found = Outcome(prog, Status.OPAQUE, (), "runs a script file", script=where)
+    if boundary_cli.package_script(path) or boundary_cli.runs_this_cli(
+        dict(env.scripts).get(where)
+    ):
         outcome = boundary_cli.boundary(prog, rest, env)
         if boundary_cli.changes(outcome):
             return outcome
