@@ -16,34 +16,14 @@ analysis must answer now; each control row is a harmless look-alike that must st
 
 from __future__ import annotations
 
-import pytest
+from bash_holes import Case, analysed, check, table
 
-from orchestrator_boundary.bash import BashAnalysis, Status, analyze
+from orchestrator_boundary.bash import Status
 from orchestrator_boundary.bash.explain import explain
 
 R, WR, OP, U = Status.READ_ONLY, Status.WRITES, Status.OPAQUE, Status.UNPARSEABLE
 P = "/w/p/.claude/pwned"
 S = "/w/p/.claude/settings.json"
-
-Case = tuple[str, str, Status, tuple[str, ...]]
-
-
-def _run(command: str) -> BashAnalysis:
-    return analyze(command, cwd="/w/p", home="/home/u")
-
-
-def _check(command: str, status: Status, named: tuple[str, ...]) -> None:
-    result = _run(command)
-    assert result.status is status, explain(result)
-    resolved = {e.resolved for e in result.effects}
-    missing = [n for n in named if n not in resolved]
-    assert not missing, f"not named: {missing}\n{explain(result)}"
-
-
-def _table(cases: list[Case]) -> pytest.MarkDecorator:
-    return pytest.mark.parametrize(
-        ("command", "status", "named"), [c[1:] for c in cases], ids=[c[0] for c in cases]
-    )
 
 
 # --- A. parser differentials: unparseable (or, for backticks in a heredoc body, read) ---------
@@ -84,13 +64,13 @@ PARSER_CONTROLS: list[Case] = [
 ]
 
 
-@_table(PARSER + PARSER_CONTROLS)
+@table(PARSER + PARSER_CONTROLS)
 def test_parser_differentials(command: str, status: Status, named: tuple[str, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 def test_differentials_inside_nested_shell_code() -> None:
-    result = _run("bash -c $'echo x \\r# ; touch .claude/pwned'")
+    result = analysed("bash -c $'echo x \\r# ; touch .claude/pwned'")
     assert result.status is U, explain(result)
 
 
@@ -125,9 +105,9 @@ HIDDEN_CONTROLS: list[Case] = [
 ]
 
 
-@_table(HIDDEN + HIDDEN_CONTROLS)
+@table(HIDDEN + HIDDEN_CONTROLS)
 def test_words_that_may_be_options(command: str, status: Status, named: tuple[str, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- B. builtins --------------------------------------------------------------------------------
@@ -193,9 +173,9 @@ BUILTIN_CONTROLS: list[Case] = [
 ]
 
 
-@_table(BUILTINS + BUILTIN_CONTROLS)
+@table(BUILTINS + BUILTIN_CONTROLS)
 def test_builtins(command: str, status: Status, named: tuple[str, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- D. variables a program receives: an allow-list -----------------------------------------
@@ -227,9 +207,9 @@ ENVIRONMENT_CONTROLS: list[Case] = [
 ]
 
 
-@_table(ENVIRONMENT + ENVIRONMENT_CONTROLS)
+@table(ENVIRONMENT + ENVIRONMENT_CONTROLS)
 def test_environment(command: str, status: Status, named: tuple[str, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- D. a lone --help / --version -----------------------------------------------------------
@@ -247,9 +227,9 @@ HELP: list[Case] = [
 ]
 
 
-@_table(HELP)
+@table(HELP)
 def test_help_and_version(command: str, status: Status, named: tuple[str, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- C. program-specific readings -------------------------------------------------------------
@@ -327,9 +307,9 @@ PROGRAM_CONTROLS: list[Case] = [
 ]
 
 
-@_table(PROGRAMS + PROGRAM_CONTROLS)
+@table(PROGRAMS + PROGRAM_CONTROLS)
 def test_programs(command: str, status: Status, named: tuple[str, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- E. inline code ---------------------------------------------------------------------------
@@ -411,6 +391,6 @@ INLINE_CONTROLS: list[Case] = [
 ]
 
 
-@_table(INLINE + INLINE_CONTROLS)
+@table(INLINE + INLINE_CONTROLS)
 def test_inline_code(command: str, status: Status, named: tuple[str, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)

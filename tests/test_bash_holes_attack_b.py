@@ -22,33 +22,13 @@ Reality rows for the same findings: ``tests/reality_cases_attack_b.py``.
 
 from __future__ import annotations
 
-import pytest
+from bash_holes import Case, analysed, check, table
 
-from orchestrator_boundary.bash import BashAnalysis, Status, analyze
+from orchestrator_boundary.bash import Status
 from orchestrator_boundary.bash.explain import explain
 
 R, WR, OP, U = Status.READ_ONLY, Status.WRITES, Status.OPAQUE, Status.UNPARSEABLE
 S = "/w/p/.claude/settings.json"
-
-Case = tuple[str, str, Status, tuple[str | None, ...]]
-
-
-def _run(command: str) -> BashAnalysis:
-    return analyze(command, cwd="/w/p", home="/home/u")
-
-
-def _table(cases: list[Case]) -> pytest.MarkDecorator:
-    return pytest.mark.parametrize(
-        ("command", "status", "named"), [c[1:] for c in cases], ids=[c[0] for c in cases]
-    )
-
-
-def _check(command: str, status: Status, named: tuple[str | None, ...]) -> None:
-    result = _run(command)
-    assert result.status is status, explain(result)
-    resolved = {e.resolved for e in result.effects}
-    missing = [n for n in named if n not in resolved]
-    assert not missing, f"not named: {missing}\n{explain(result)}"
 
 
 # --- tools whose configuration decides what else they write or run ---------------------------
@@ -100,11 +80,11 @@ TOOL_CONTROLS: list[Case] = [
 ]
 
 
-@_table(TOOLS + TOOL_CONTROLS)
+@table(TOOLS + TOOL_CONTROLS)
 def test_tools_whose_configuration_decides(
     command: str, status: Status, named: tuple[str | None, ...]
 ) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- runners that prepare an environment ------------------------------------------------------
@@ -131,11 +111,11 @@ RUNNER_CONTROLS: list[Case] = [
 ]
 
 
-@_table(RUNNERS + RUNNER_CONTROLS)
+@table(RUNNERS + RUNNER_CONTROLS)
 def test_runners_that_prepare_an_environment(
     command: str, status: Status, named: tuple[str | None, ...]
 ) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- text that becomes code: attributes and compound assignments -----------------------------
@@ -172,9 +152,9 @@ EVALUATED_CONTROLS: list[Case] = [
 ]
 
 
-@_table(EVALUATED + EVALUATED_CONTROLS)
+@table(EVALUATED + EVALUATED_CONTROLS)
 def test_text_evaluated_later(command: str, status: Status, named: tuple[str | None, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- writes through links that cp and link make --------------------------------------------
@@ -192,20 +172,20 @@ LINK_CONTROLS: list[Case] = [
 ]
 
 
-@_table(LINKS + LINK_CONTROLS)
+@table(LINKS + LINK_CONTROLS)
 def test_writes_through_links(command: str, status: Status, named: tuple[str | None, ...]) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 def test_a_plain_copy_is_not_followed() -> None:
-    result = _run("cp .claude/settings.json s; echo x > s")
+    result = analysed("cp .claude/settings.json s; echo x > s")
     assert S not in {e.resolved for e in result.effects if e.source.endswith("via link")}
 
 
 def test_links_several_sources_lead_somewhere() -> None:
     """`cp -s a b d/`: where each link in d/ points is not followed, so a write below d/ is
     also a write somewhere (None), which the policy keeps outside every scope."""
-    result = _run("cp -s a b d/; echo x > d/a")
+    result = analysed("cp -s a b d/; echo x > d/a")
     assert None in {e.resolved for e in result.effects}, explain(result)
 
 
@@ -226,11 +206,11 @@ HIDDEN_CONTROLS: list[Case] = [
 ]
 
 
-@_table(HIDDEN + HIDDEN_CONTROLS)
+@table(HIDDEN + HIDDEN_CONTROLS)
 def test_words_that_may_be_options_on_writes(
     command: str, status: Status, named: tuple[str | None, ...]
 ) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- paths the session's values do not resolve -----------------------------------------------
@@ -251,11 +231,11 @@ PATH_CONTROLS: list[Case] = [
 ]
 
 
-@_table(PATHS + PATH_CONTROLS)
+@table(PATHS + PATH_CONTROLS)
 def test_paths_resolved_as_bash_resolves_them(
     command: str, status: Status, named: tuple[str | None, ...]
 ) -> None:
-    _check(command, status, named)
+    check(command, status, named)
 
 
 # --- git: settings on the command line that run a program ------------------------------------
@@ -275,8 +255,8 @@ GIT_CONTROLS: list[Case] = [
 ]
 
 
-@_table(GIT + GIT_CONTROLS)
+@table(GIT + GIT_CONTROLS)
 def test_git_settings_that_run_a_program(
     command: str, status: Status, named: tuple[str | None, ...]
 ) -> None:
-    _check(command, status, named)
+    check(command, status, named)

@@ -11,33 +11,12 @@ Each finding row failed before its fix; each control row is a look-alike that ke
 from __future__ import annotations
 
 import pytest
+from bash_holes import Case, analysed, check, table
 
-from orchestrator_boundary.bash import BashAnalysis, Status, analyze
+from orchestrator_boundary.bash import Status, analyze
 from orchestrator_boundary.bash.explain import explain
 
 R, WR, OP = Status.READ_ONLY, Status.WRITES, Status.OPAQUE
-
-Case = tuple[str, str, Status, tuple[str | None, ...]]
-
-
-def _run(command: str, shell: str) -> BashAnalysis:
-    if shell == "powershell":
-        return analyze(command, cwd="C:/w/p", home="C:/Users/u", shell="powershell")
-    return analyze(command, cwd="/w/p", home="/home/u")
-
-
-def _check(command: str, status: Status, named: tuple[str | None, ...], shell: str) -> None:
-    result = _run(command, shell)
-    assert result.status is status, explain(result)
-    resolved = {e.resolved for e in result.effects}
-    missing = [n for n in named if n not in resolved]
-    assert not missing, f"not named: {missing}\n{explain(result)}"
-
-
-def _table(cases: list[Case]) -> pytest.MarkDecorator:
-    return pytest.mark.parametrize(
-        ("command", "status", "named"), [c[1:] for c in cases], ids=[c[0] for c in cases]
-    )
 
 
 # --- Bash: a declaration's quoted or escaped NAME=value is an assignment to Bash -----------------
@@ -196,25 +175,25 @@ POWERSHELL: list[Case] = [
 ]
 
 
-@_table(DECLARATIONS)
+@table(DECLARATIONS)
 def test_declarations(command: str, status: Status, named: tuple[str | None, ...]) -> None:
-    _check(command, status, named, "bash")
+    check(command, status, named, "bash")
 
 
-@_table(PROGRAMS)
+@table(PROGRAMS)
 def test_programs(command: str, status: Status, named: tuple[str | None, ...]) -> None:
-    _check(command, status, named, "bash")
+    check(command, status, named, "bash")
 
 
-@_table(POWERSHELL)
+@table(POWERSHELL)
 def test_powershell(command: str, status: Status, named: tuple[str | None, ...]) -> None:
-    _check(command, status, named, "powershell")
+    check(command, status, named, "powershell")
 
 
 @pytest.mark.parametrize("command", ["source -- x.sh", ". -- x.sh"])
 def test_sourced_script_after_dashdash_is_read(command: str) -> None:
     """`source -- f` runs f (observed): the script the policy reads is f, not "--" (ADR 0040)."""
-    plain = _run(command, "bash")
+    plain = analysed(command, "bash")
     assert [c.script for c in plain.commands if c.script] == ["/w/p/x.sh"], explain(plain)
     result = analyze(command, cwd="/w/p", home="/home/u", scripts={"/w/p/x.sh": "touch y"})
     assert result.status is OP, explain(result)
