@@ -6,11 +6,12 @@ so the phase's ``onFailure`` decides and the message says what to do (ADR 0052).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
 from fake_api import Call, Text
-from harness import Harness
+from harness import Harness, Project
 
 from orchestrator_boundary import registration
 
@@ -35,6 +36,14 @@ def test_an_uninstalled_package_follows_the_phase(
         }
     }
     project.path(".claude/settings.local.json").write_text(json.dumps(settings), encoding="utf-8")
+    a_write_follows_the_phase(harness, project, phase, blocked, gone)
+
+
+def a_write_follows_the_phase(
+    harness: Harness, project: Project, phase: str, blocked: bool, gone: Path
+) -> None:
+    """The main agent's Write, with the registered entries' launcher ``gone``: let through
+    in warn, blocked in enforce with the entry's own message (not Python's)."""
     write = Call("Write", {"file_path": str(project.path("new.txt")), "content": "x\n"})
     run = harness.run(project, {"main": [write, Text()]})
     got = run.result_for("main", 0)

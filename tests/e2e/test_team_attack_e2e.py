@@ -16,6 +16,7 @@ import pytest
 from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
 from fake_api import Call, Text
 from harness import Harness, Project
+from test_package_gone_e2e import a_write_follows_the_phase
 from test_team_e2e import BARE_PATH, boundary_cli, git, venv_python
 
 from orchestrator_boundary import registration
@@ -48,15 +49,7 @@ def test_an_exec_form_entry_whose_package_is_gone_follows_the_phase(
 ) -> None:
     gone = harness.base / "gone venv" / "orchestrator_boundary" / "launcher.py"
     project = exec_form_project(harness, phase, str(gone))
-    write = Call("Write", {"file_path": str(project.path("new.txt")), "content": "x\n"})
-    run = harness.run(project, {"main": [write, Text()]})
-    got = run.result_for("main", 0)
-    assert got.is_error is blocked, run.explain(f"phase {phase}")
-    assert project.path("new.txt").exists() is not blocked
-    if blocked:
-        assert 'blocking because onFailure is "block"' in got.text
-        assert f"orchestrator-boundary: {gone} is gone" in got.text
-        assert "can't open file" not in got.text
+    a_write_follows_the_phase(harness, project, phase, blocked, gone)
 
 
 def test_an_exec_form_entry_runs_the_hook(harness: Harness) -> None:
