@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_windows_paths import CODER, MAIN, ROOT, judge_on_c
+from test_windows_paths import CODER, MAIN, ROOT, assert_decided, judge_on_c, table_on_c
 
 USER = "C:\\Users\\dev"
 WRITE = "mcp__fs__write_file"
@@ -30,19 +30,8 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return judge_on_c(tmp_path_factory.mktemp("round-seven-windows"), CASES)
 
 
-@pytest.mark.parametrize(
-    ("case_id", "who", "tool", "tool_input", "decision", "code"), CASES, ids=[c[0] for c in CASES]
-)
+@table_on_c(CASES)
 def test_round_seven_on_windows(
-    judged: dict[str, Any],
-    case_id: str,
-    who: str,
-    tool: str,
-    tool_input: dict[str, Any],
-    decision: str,
-    code: str | None,
+    judged: dict[str, Any], case_id: str, decision: str, code: str | None
 ) -> None:
-    assert "crashed" not in judged, "the judge did not run under Windows:\n" + judged["crashed"]
-    got = judged[case_id]
-    assert not got.get("error"), got
-    assert (got["decision"], got["code"]) == (decision, code), got.get("reason")
+    assert_decided(judged, case_id, decision, code)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_windows_paths import CODER, MAIN, judge_on_c, verdict_of
+from test_windows_paths import CODER, MAIN, assert_decided, judge_on_c, table_on_c
 
 USER = "C:\\Users\\dev"
 ELSEWHERE = {"HOME": "H:\\"}  # a Git Bash HOME on a network drive
@@ -26,20 +26,11 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return judge_on_c(tmp_path_factory.mktemp("windows-home"), CASES, env=ELSEWHERE)
 
 
-@pytest.mark.parametrize(
-    ("case_id", "who", "tool", "tool_input", "decision", "code"), CASES, ids=[c[0] for c in CASES]
-)
+@table_on_c(CASES)
 def test_the_users_claude_folder_is_the_profiles_on_windows(
-    judged: dict[str, Any],
-    case_id: str,
-    who: str,
-    tool: str,
-    tool_input: dict[str, Any],
-    decision: str,
-    code: str | None,
+    judged: dict[str, Any], case_id: str, decision: str, code: str | None
 ) -> None:
-    got = verdict_of(judged, case_id)
-    assert (got["decision"], got["code"]) == (decision, code), got.get("reason")
+    assert_decided(judged, case_id, decision, code)
 
 
 @pytest.mark.parametrize(

@@ -192,6 +192,21 @@ def verdict_of(judged: dict[str, Any], case_id: str) -> dict[str, Any]:
     return got
 
 
+def table_on_c(cases: list[Any]) -> pytest.MarkDecorator:
+    """Parametrize a test over ``cases`` of ``judge_on_c`` (``(id, who, tool, tool_input,
+    decision, code)``) as ``case_id, decision, code``."""
+    return pytest.mark.parametrize(
+        ("case_id", "decision", "code"),
+        [(c[0], c[4], c[5]) for c in cases],
+        ids=[c[0] for c in cases],
+    )
+
+
+def assert_decided(judged: dict[str, Any], case_id: str, decision: str, code: str | None) -> None:
+    got = verdict_of(judged, case_id)
+    assert (got["decision"], got["code"]) == (decision, code), got.get("reason")
+
+
 def run_simulated(
     base: Path, cases: list[dict[str, Any]], drives: dict[str, str]
 ) -> dict[str, Any]:
