@@ -225,8 +225,8 @@ def _closed_stdout() -> None:
     os.close(1)
 
 
-def _hook_to(root: Path, raw: bytes, how: str) -> subprocess.CompletedProcess[bytes]:
-    """The registered command with its stdout closed, a pipe nobody reads, or a full disk."""
+def _enforce_hook(root: Path) -> tuple[dict[str, str], list[str]]:
+    """The environment and argv of the registered PreToolUse command, in process, enforce."""
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": os.environ["HOME"],
@@ -234,7 +234,12 @@ def _hook_to(root: Path, raw: bytes, how: str) -> subprocess.CompletedProcess[by
         "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
         "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
     }
-    argv = [sys.executable, "-I", "-S", str(LAUNCHER), "PreToolUse"]
+    return env, [sys.executable, "-I", "-S", str(LAUNCHER), "PreToolUse"]
+
+
+def _hook_to(root: Path, raw: bytes, how: str) -> subprocess.CompletedProcess[bytes]:
+    """The registered command with its stdout closed, a pipe nobody reads, or a full disk."""
+    env, argv = _enforce_hook(root)
     if how == "closed":
         return subprocess.run(
             argv,
@@ -278,14 +283,7 @@ def _closed_stderr() -> None:
 def test_an_unreadable_call_with_stderr_closed_still_blocks(project: Path) -> None:
     """Exit 2 blocks with or without its reason; before, writing the reason raised and the
     hook exited 1, which lets the call through."""
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": os.environ["HOME"],
-        "CLAUDE_PROJECT_DIR": str(project),
-        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
-        "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
-    }
-    argv = [sys.executable, "-I", "-S", str(LAUNCHER), "PreToolUse"]
+    env, argv = _enforce_hook(project)
     done = subprocess.run(
         argv,
         input=b"{not json",
