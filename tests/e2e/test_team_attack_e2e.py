@@ -8,7 +8,6 @@ Windows, with this machine's paths.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
@@ -17,7 +16,7 @@ from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fix
 from fake_api import Call, Text
 from harness import Harness, Project
 from test_package_gone_e2e import a_write_follows_the_phase
-from test_team_e2e import BARE_PATH, boundary_cli, git, venv_python
+from test_team_e2e import BARE_PATH, two_machines
 
 from orchestrator_boundary import registration
 
@@ -72,14 +71,7 @@ def test_a_teammate_whose_git_checks_out_crlf_gets_a_launcher_sh_can_run(
     """Git for Windows checks text out with CRLF by default (core.autocrlf=true); sh then
     failed on the committed launcher with a syntax error and exit 2, blocking every call of
     every phase. Install commits a .gitattributes line that keeps it LF (ADR 0058)."""
-    a = harness.project(git=True, files={"README.md": "hi\n"})
-    a_python = venv_python(a.home.parent / "tools-a" / "venv")
-    boundary_cli(a_python, a.home, "install", "--project", str(a.root), "--phase", phase, "--force")
-    git("add", "-A", cwd=a.root)
-    git("commit", "-q", "-m", "guard the project", cwd=a.root)
-    b = harness.project()
-    shutil.rmtree(b.root)
-    git("-c", "core.autocrlf=true", "clone", "-q", str(a.root), str(b.root))
+    _, b = two_machines(harness, phase, ("-c", "core.autocrlf=true"))
     assert b"\r\n" in b.path("README.md").read_bytes()  # the clone really is CRLF
     write = Call("Write", {"file_path": str(b.path("new.txt")), "content": "x\n"})
     run = harness.run(b, {"main": [write, Text()]}, env={"PATH": BARE_PATH})

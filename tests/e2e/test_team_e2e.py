@@ -60,8 +60,11 @@ def git(*argv: str, cwd: Path | None = None) -> None:
     )
 
 
-def two_machines(harness: Harness, phase: str) -> tuple[Project, Project]:
-    """A installs (``phase``) and commits; B is a clone with its own HOME. Returns (A, B)."""
+def two_machines(
+    harness: Harness, phase: str, git_config: tuple[str, ...] = ()
+) -> tuple[Project, Project]:
+    """A installs (``phase``) and commits; B is a clone with its own HOME, made with
+    ``git_config`` (``("-c", "core.autocrlf=true")``). Returns (A, B)."""
     a = harness.project(git=True, files={"README.md": "hi\n"})
     a_python = venv_python(a.home.parent / "tools-a" / "venv")
     boundary_cli(a_python, a.home, "install", "--project", str(a.root), "--phase", phase, "--force")
@@ -69,7 +72,7 @@ def two_machines(harness: Harness, phase: str) -> tuple[Project, Project]:
     git("commit", "-q", "-m", "guard the project", cwd=a.root)
     b = harness.project()
     shutil.rmtree(b.root)
-    git("clone", "-q", str(a.root), str(b.root))
+    git(*git_config, "clone", "-q", str(a.root), str(b.root))
     return a, b
 
 
