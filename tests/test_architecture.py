@@ -62,6 +62,7 @@ SHELL = {
     "setups",
     "shell",
     "state",
+    "state_schema",
     "subagent_permissions",
     "testing",
     "user_scope",  # the projects a user-scope install guards (ADR 0052)

@@ -281,3 +281,31 @@ def test_a_lease_names_its_holder_once_the_delegation_is_known(store: Store) -> 
     store.note_running("s", "a2", "work two")  # known on a later call
     store.take_lease("s", "g.py", "a2", "")
     assert store.lease("s", "g.py") == Lease("a2", "work two")
+
+
+FIRST_READ = """
+import sys
+from orchestrator_boundary.state import Store
+got = Store(sys.argv[1]).seen("s", "a" + sys.argv[2], "/p/x")
+print(type(got).__name__)
+"""
+
+
+def test_sixteen_first_calls_of_a_new_project_all_reach_the_store(tmp_path: Path) -> None:
+    """Each sets the new file up (WAL, schema) or waits while another does; with SQLite's own
+    2 ms wait a third of them found the store unavailable (then no STALE_FILE check, and an
+    unknown delegation), in every round."""
+    for round_ in range(3):
+        path = tmp_path / f"r{round_}" / "state.db"
+        path.parent.mkdir()
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", FIRST_READ, str(path), str(i)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for i in range(16)
+        ]
+        answers = [p.communicate(timeout=120)[0].strip() for p in procs]
+        assert "Unavailable" not in answers, answers
+        assert set(answers) == {"NoneType"}, answers

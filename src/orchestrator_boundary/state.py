@@ -28,36 +28,16 @@ from orchestrator_boundary.delegation import (
     UnknownDelegation,
     resolve,
 )
+from orchestrator_boundary.state_schema import STEP_MS, prepare, retried
 
-BUSY_MS = 200  # the longest any operation waits for the file's lock
-STEP_MS = 2  # SQLite's own wait per attempt; ``_begin`` retries until ``BUSY_MS``
 MAX_ROWS = 20_000  # per table; beyond, the oldest rows go
 # A lease lapses this long after its holder's last write: a SubagentStop that never came (not
 # registered, a killed session) must not hold a file for ever.
 LEASE_TTL_S = 30 * 60
 SUFFIX = ".state.sqlite3"
-SCHEMA_VERSION = 1
 T = TypeVar("T")
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS launches (
-    session TEXT NOT NULL, tool_use_id TEXT NOT NULL, launch TEXT NOT NULL, ts REAL NOT NULL,
-    PRIMARY KEY (session, tool_use_id));
-CREATE TABLE IF NOT EXISTS agents (
-    session TEXT NOT NULL, agent_id TEXT NOT NULL, tool_use_id TEXT, description TEXT,
-    running INTEGER NOT NULL DEFAULT 1, stop_blocks INTEGER NOT NULL DEFAULT 0,
-    ts REAL NOT NULL, PRIMARY KEY (session, agent_id));
-CREATE TABLE IF NOT EXISTS seen (
-    session TEXT NOT NULL, agent TEXT NOT NULL, path TEXT NOT NULL, sha256 TEXT,
-    wrote INTEGER NOT NULL, ts REAL NOT NULL, PRIMARY KEY (session, agent, path));
-CREATE TABLE IF NOT EXISTS leases (
-    session TEXT NOT NULL, path TEXT NOT NULL, agent_id TEXT NOT NULL, description TEXT,
-    ts REAL NOT NULL, PRIMARY KEY (session, path));
-CREATE TABLE IF NOT EXISTS counts (
-    session TEXT NOT NULL, agent_id TEXT NOT NULL, deliverable TEXT NOT NULL,
-    n INTEGER NOT NULL, ts REAL NOT NULL, PRIMARY KEY (session, agent_id, deliverable));
-"""
 _TABLES = ("launches", "agents", "seen", "leases", "counts")
 _LINKED = "SELECT tool_use_id FROM agents WHERE session = ? AND agent_id = ?"
 _LAUNCH = "SELECT launch FROM launches WHERE session = ? AND tool_use_id = ?"
@@ -111,11 +91,7 @@ class Store:
                     with contextlib.suppress(OSError):
                         os.chmod(self.path, 0o600)
                 conn.execute(f"PRAGMA busy_timeout = {STEP_MS}")
-                conn.execute("PRAGMA synchronous = NORMAL")
-                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-                    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                        conn.execute("PRAGMA journal_mode = WAL")
-                    conn.executescript(_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+                retried(lambda: prepare(conn))
             except BaseException:
                 conn.close()
                 raise
@@ -129,26 +105,10 @@ class Store:
                 self._conn.close()
             self._conn = None
 
-    def _begin(self, conn: sqlite3.Connection) -> None:
-        """BEGIN IMMEDIATE, retried every few milliseconds for at most ``BUSY_MS`` (SQLite's own
-        busy handler sleeps 25 ms and more, far longer than a lock is held here)."""
-        deadline, delay = time.monotonic() + BUSY_MS / 1000, 0.0005
-        while True:
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
-                    raise
-                if time.monotonic() >= deadline:
-                    raise
-            time.sleep(delay)
-            delay = min(delay * 2, 0.004)
-
     @contextlib.contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         conn = self._connect()
-        self._begin(conn)
+        retried(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
             yield conn
         except BaseException:
