@@ -8,17 +8,11 @@ settings. A payload is taken as a Mac's when its cwd or transcript lies under ``
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 import pytest
-
-from orchestrator_boundary.cmd_check import verdict_summary
-from orchestrator_boundary.foreign import setup_for
-from orchestrator_boundary.payload import parse_payload
-from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.shell import judge
+from test_paths_spellings import assert_foreign_verdict
 
 ROOT = "/Users/dev/proj"
 MAC_TRANSCRIPT = "/Users/dev/.claude/projects/-Users-dev-proj/s.jsonl"
@@ -85,10 +79,4 @@ def test_check_judges_a_macs_payload_with_a_macs_path_rules(
     decision: str,
     code: str | None,
 ) -> None:
-    payload = parse_payload(json.dumps(_payload(who, cwd, transcript, file_path)).encode())
-    setup = setup_for(
-        payload, {"PATH": "/usr/bin"}, config_file=config_file, phase_override=Phase("enforce")
-    )
-    got = verdict_summary(judge(payload, setup))
-    assert not got.get("error"), got
-    assert (got["decision"], got["code"]) == (decision, code), got.get("reason")
+    assert_foreign_verdict(_payload(who, cwd, transcript, file_path), config_file, decision, code)

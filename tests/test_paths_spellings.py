@@ -100,14 +100,18 @@ def test_check_reads_a_windows_spelling_as_the_file_it_reaches(
     decision: str,
     code: str | None,
 ) -> None:
-    payload = parse_payload(json.dumps(_payload(who, cwd, tool, tool_input)).encode())
+    assert_foreign_verdict(_payload(who, cwd, tool, tool_input), config_file, decision, code)
+
+
+def assert_foreign_verdict(
+    data: dict[str, Any], config_file: str, decision: str, code: str | None
+) -> None:
+    """``data``, a payload recorded on another machine, judged by ``check``'s route (the
+    recording platform's path rules) with ``config_file`` in enforce."""
+    payload = parse_payload(json.dumps(data).encode())
     env = {"PATH": os.environ.get("PATH", "")}
-    got = verdict_summary(
-        judge(
-            payload,
-            setup_for(payload, env, config_file=config_file, phase_override=Phase("enforce")),
-        )
-    )
+    setup = setup_for(payload, env, config_file=config_file, phase_override=Phase("enforce"))
+    got = verdict_summary(judge(payload, setup))
     assert not got.get("error"), got
     assert (got["decision"], got["code"]) == (decision, code), got.get("reason")
 
