@@ -111,13 +111,19 @@ def test_duplicate_keys_are_written_whole(text: str) -> None:
     assert json.loads(se.render_settings(text, old, new)) == new
 
 
-def test_install_keeps_a_compact_settings_file_and_its_diff_is_small(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _project_with_hand_settings(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose ``.claude/settings.json`` is the hand-written ``HAND``."""
     root = tmp_path / "proj"
     (root / ".claude").mkdir(parents=True)
     path = root / ".claude" / "settings.json"
     path.write_text(HAND, encoding="utf-8")
+    return root, path
+
+
+def test_install_keeps_a_compact_settings_file_and_its_diff_is_small(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, path = _project_with_hand_settings(tmp_path)
     assert cli.main(["install", "--project", str(root)]) == 0
     capsys.readouterr()
     text = path.read_text(encoding="utf-8")
@@ -159,10 +165,7 @@ def test_any_file_patched_parses_to_the_new_document_in_order(
 def test_the_dry_run_diff_names_each_file_by_its_path(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = tmp_path / "proj"
-    (root / ".claude").mkdir(parents=True)
-    path = root / ".claude" / "settings.json"
-    path.write_text(HAND, encoding="utf-8")
+    root, path = _project_with_hand_settings(tmp_path)
     assert cli.main(["install", "--project", str(root), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert f"--- {path}\n+++ {path}\n" in out  # not a//tmp/...
