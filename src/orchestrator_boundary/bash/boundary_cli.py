@@ -57,10 +57,14 @@ def boundary(prog: str, args: list[Word], env: Env) -> Outcome:
     return writes(PROGRAM, [control(" ".join([PROGRAM, *words]))])
 
 
-def runs_this_cli(text: str | None) -> bool:
-    """A script file whose text (read by the policy, ADR 0040) names this CLI or its module: a
-    copy of, or a link to, the console script (``cp .venv/bin/orchestrator-boundary ob``), or
-    a wrapper that calls it. Its arguments are then taken as the CLI's (safe side)."""
+def script_is_cli(path: str, resolved: str, env: Env) -> bool:
+    """A script run by ``path`` (``resolved``) is this CLI: a file of the package
+    (``package_script``), or one whose text, read by the policy (ADR 0040), names the CLI or
+    its module: a copy of, or a link to, the console script (``cp .venv/bin/orchestrator-boundary
+    ob``), or a wrapper that calls it. Its arguments are then taken as the CLI's (safe side)."""
+    if package_script(path):
+        return True
+    text = dict(env.scripts).get(resolved)
     return text is not None and (MODULE in text.lower() or PROGRAM in text.lower())
 
 

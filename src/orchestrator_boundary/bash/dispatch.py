@@ -190,9 +190,7 @@ def _by_path(head: str, prog: str, args: list[Word], env: Env) -> Outcome:
         found = replace(found, note=f"runs {head}: not a system program")
     if prog == claude_cli.PROGRAM:
         outcome = claude_cli.claude(prog, args, env)
-    elif boundary_cli.package_script(head) or boundary_cli.runs_this_cli(
-        dict(env.scripts).get(found.script)
-    ):
+    elif boundary_cli.script_is_cli(head, found.script, env):
         outcome = boundary_cli.boundary(boundary_cli.PROGRAM, args, env)
     else:
         return found

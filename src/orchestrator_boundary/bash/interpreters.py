@@ -162,9 +162,7 @@ def _script(prog: str, path: str, rest: list[Word], env: Env) -> Outcome:
     through it counts."""
     where = resolve(path, env.cwd, backslash_sep=env.backslash_sep) or ""
     found = Outcome(prog, Status.OPAQUE, (), "runs a script file", script=where)
-    if boundary_cli.package_script(path) or boundary_cli.runs_this_cli(
-        dict(env.scripts).get(where)
-    ):
+    if boundary_cli.script_is_cli(path, where, env):
         outcome = boundary_cli.boundary(prog, rest, env)
         if boundary_cli.changes(outcome):
             return outcome
