@@ -1165,6 +1165,16 @@ import reality_cases_attack_c  # noqa: E402
 
 ROWS += reality_cases_attack_c.rows()
 
+# attack round D (ADR 0062)
+import reality_cases_attack_d  # noqa: E402
+
+ROWS += reality_cases_attack_d.rows()
+
+# round eight, J9: the writes still let through with bash.opaque = allow, as a class
+import reality_cases_attack_e  # noqa: E402
+
+ROWS += reality_cases_attack_e.rows()
+
 
 # --- what the analysis says about a row -------------------------------------------------------
 
@@ -1178,8 +1188,10 @@ def absolute(target: str) -> str:
 
 
 def unnamed_targets(row: Row, result: BashAnalysis) -> list[str]:
-    """The row's targets that no effect of ``result`` names (a folder names what is inside it)."""
-    named = {e.resolved for e in result.effects if e.resolved is not None}
+    """The row's targets that no effect of ``result`` names (a folder names what is inside it).
+    The analysis keeps a `..` for the file system to resolve (ADR 0062); the seeded folders
+    hold no link a `..` passes through, so string math reads it the same here."""
+    named = {posixpath.normpath(e.resolved) for e in result.effects if e.resolved is not None}
     missing = []
     for target in row.targets:
         want = absolute(target)

@@ -45,9 +45,15 @@ CASES: list[tuple[str, str, Status, tuple[Any, ...]]] = [
     ("pnpm-list", "pnpm list -r --depth 0", R, ()),
     ("yarn-version", "yarn --version", OP, ()),  # .yarnrc.yml yarnPath runs first
     # --- pip and uv ----------------------------------------------------------------------------
-    ("pip-list", "pip list --user --format=json", R, ()),
-    ("pip-list-outdated-abbrev", "pip list --outd", R, ()),
-    ("pip-list-log", "pip list --log l.txt", WR, (W("/w/p/l.txt"),)),
+    ("pip-list", "pip list --disable-pip-version-check --user --format=json", R, ()),
+    ("pip-list-outdated-abbrev", "pip list --outd --disable-pip --no-cache-dir", R, ()),
+    ("pip-list-log", "pip list --log l.txt", OP, (W("/w/p/l.txt"),)),
+    (
+        "pip-list-log-no-check",
+        "pip list --disable-pip-version-check --log l.txt",
+        WR,
+        (W("/w/p/l.txt"),),
+    ),
     ("pip-list-python", "pip list --python ./x", OP, ()),
     ("pip-list-cache-dir", "pip list --cache-dir=src", OP, ()),
     ("pip-show-files", "pip show -f requests", R, ()),
@@ -131,7 +137,7 @@ CASES: list[tuple[str, str, Status, tuple[Any, ...]]] = [
     ("sqlite3-stdin-select", "sqlite3 db <<< 'select 1;'", OP, ()),
     ("sqlite3-stdin-unknown", "sqlite3", OP, ()),
     ("sqlite3-init", "sqlite3 -init x.sql db 'select 1'", OP, ()),
-    ("sqlite3-shell", "sqlite3 db '.shell touch x'", OP, (W("/w/p/db"),)),
+    ("sqlite3-shell", "sqlite3 db '.shell touch x'", OP, (W("/w/p/db"), W("/w/p/x"))),
     ("ed-print-option", "ed -s f <<< ',p'", R, ()),
     ("ed-print-unknown", "ed --frob f <<< ',p'", OP, ()),
     # --- interpreters --------------------------------------------------------------------------

@@ -31,7 +31,8 @@ ROWS = [
      False),
     ("./F, python", "./w.py", {"/w/p/w.py": "#!/usr/bin/env python3\nopen('a','w')\n"}, "/w/p/w.py",
      [], False),
-    ("after cd", "cd sub && sh ../w.sh", {"/w/p/w.sh": "echo > a\n"}, "/w/p/w.sh", ["/w/p/sub/a"],
+    ("after cd", "cd sub && sh ../w.sh", {"/w/p/sub/../w.sh": "echo > a\n"}, "/w/p/sub/../w.sh",
+     ["/w/p/sub/a"],
      False),
     ("not read", "sh ./w.sh", {}, "/w/p/w.sh", [], False),
 ]  # fmt: skip

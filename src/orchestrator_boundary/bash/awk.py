@@ -91,8 +91,8 @@ def _tokens(code: str, brackets: bool = False) -> list[tuple[str, str]]:
                 j += 1
             out.append(("id", code[i:j]))
             i = j
-        elif ch == ">" and code[i + 1 : i + 2] == ">":
-            out.append(("op", ">>"))
+        elif code[i : i + 2] in (">>", "|&"):  # `|&`: gawk's two-way pipe to a command
+            out.append(("op", code[i : i + 2]))
             i += 2
         else:
             out.append(("op", ch))
@@ -136,7 +136,7 @@ def _scan(toks: list[tuple[str, str]]) -> tuple[list[str | None], str, list[str 
             depth += 1
         elif kind == "op" and value in ")]":
             depth = max(0, depth - 1)
-        elif kind == "op" and value == "|":
+        elif kind == "op" and value in ("|", "|&"):
             if nxt == ("op", "|"):
                 continue
             if in_print and depth == 0:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 
 from orchestrator_boundary.bash.envvars import NAME, settable_name
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
 from orchestrator_boundary.bash.paths import basename
 from orchestrator_boundary.bash.ps_static import cmd_redirects
-from orchestrator_boundary.bash.words import Word, lit, may_be_option
+from orchestrator_boundary.bash.words import Word, lit, may_be_option, may_split
 
 _LITERAL_ARITH = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*=)?[0-9+\-*/%() ]*")
 
@@ -83,11 +84,25 @@ def _alias(prog: str, args: list[Word], env: Env) -> Outcome:
     return read_only(prog, "lists aliases")
 
 
+def splits(arg: Word) -> bool:
+    """Whether the word may expand to several words (`$X`, `$(cmd)`, `"$@"`) or to a file name
+    that is a test operator (`*` matches a file named `-v`)."""
+    if arg.glob:
+        pattern = arg.value or "*"
+        return "{" in pattern or any(fnmatchcase(op, pattern) for op in ("-v", "-R"))
+    return may_split(arg)
+
+
 def _test(prog: str, args: list[Word], env: Env) -> Outcome:
+    """test / [: only `-v NAME` and `-R NAME` evaluate (a subscript of NAME is arithmetic, its
+    command substitutions run); a word that may split may bring both (observed: `[ $X ]` with
+    X='-v a[$(touch${IFS}z)]', and `[ * ]` beside files named `-v` and `a[$(...)]`)."""
     for i, arg in enumerate(args):
         after = args[i + 1] if i + 1 < len(args) else None
-        if arg.value == "-v" and not _is_name(after):
+        if arg.value in ("-v", "-R") and not _is_name(after):
             return opaque(prog, "test -v evaluates a subscript")
+        if splits(arg):
+            return opaque(prog, f"{arg.text} may expand to `-v NAME[...]`, which runs code")
         if may_be_option(arg) and after is not None and (after.value is None or "[" in after.value):
             return opaque(prog, f"{arg.text} is not a literal: it may be -v on a subscript")
     return read_only(prog, "known read-only")
@@ -155,7 +170,27 @@ def _cmd(prog: str, args: list[Word], env: Env) -> Outcome:
 
 _CMD_RUN = frozenset({"/c", "//c", "/k", "//k"})
 
+
+def _ulimit(prog: str, args: list[Word], env: Env) -> Outcome:
+    """ulimit only narrows what later programs may do, except the core-file size: raised (`-c`
+    with a value other than 0), a program that crashes later writes a core file where the
+    kernel's core_pattern says, often ./core (observed: `ulimit -c unlimited; awk 'function
+    f(){f()} BEGIN{f()}'` left an 8 MB ./core). Which program may crash is not knowable."""
+    core = False
+    values: list[str] = []
+    for arg in args:
+        value = arg.value or ""
+        if len(value) > 1 and value.startswith("-") and not value[1:].isdigit():
+            core = core or "c" in value[1:]
+        else:
+            values.append(value)
+    if core and any(v != "0" for v in values):
+        return opaque(prog, "ulimit -c: a later crash may write a core file")
+    return read_only(prog, "ulimit")
+
+
 HANDLERS = {
+    "ulimit": _ulimit,
     "cmd": _cmd,
     "read": _read,
     "mapfile": _read,

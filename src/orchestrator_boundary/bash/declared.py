@@ -75,10 +75,13 @@ def _setting(prog: str, arg: Word, text: str, exported: bool, env: Env) -> Outco
 
 
 def unset(prog: str, args: list[Word], env: Env) -> Outcome:
-    """`unset 'a[$(cmd)]'` evaluates the subscript as arithmetic."""
+    """`unset 'a[$(cmd)]'` evaluates the subscript as arithmetic; with PATH unset, Bash looks
+    commands up in the working folder (observed: `unset PATH; ls` ran ./ls)."""
     for arg in args:
-        if arg.value is None or ("[" in arg.value and not _plain_subscript(arg.value)):
+        if arg.value is None or arg.glob or ("[" in arg.value and not _plain_subscript(arg.value)):
             return opaque(prog, f"unset {arg.text}: evaluates a subscript")
+        if arg.value == "PATH":
+            return opaque(prog, "unset PATH: later commands are looked up in the working folder")
     return read_only(prog, "unsets shell variables")
 
 

@@ -11,6 +11,7 @@ holds it is opaque. Literal arithmetic (``$((1 + 2))``) is not.
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 from typing import Any
 
 from orchestrator_boundary.bash.budget import Budget
@@ -72,6 +73,13 @@ def _reason(node: Any, budget: Budget) -> str:
         for child in node.named_children:
             if "[" in text_of(child) and not _number_subscript(text_of(child).strip("'\"")):
                 return "unset evaluates a subscript"
+            if text_of(child).replace("\\", "").strip("'\"") == "PATH":
+                # with PATH unset Bash looks commands up in the working folder (observed:
+                # `unset PATH; ls` ran ./ls)
+                return "unset PATH: later commands are looked up in the working folder"
+            if child.type == "word" and any(c in text_of(child) for c in "*?{"):
+                # `unset *` beside a file named `a[$(touch${IFS}z)]` ran touch (observed)
+                return "unset of a pattern: a file name may be a subscript"
             parts = child.named_children if child.type == "string" else [child]
             if any(c.type in _COMPUTED for c in parts):
                 # `unset "$x"`: the name comes at run time, a subscript in it is evaluated
@@ -89,6 +97,8 @@ def _reason(node: Any, budget: Budget) -> str:
                 return "an array subscript evaluates a value"
     if kind in ("binary_expression", "unary_expression"):
         return _test_reason(node)
+    if kind == "test_command" and node.children and node.children[0].type == "[":
+        return _split_test_reason(node, budget)
     if kind == "declaration_command":
         if any(c.type in _COMPUTED for c in node.named_children):
             return "declare / export / local with a computed name evaluates it"
@@ -142,6 +152,35 @@ def _number_subscript(value: str) -> bool:
 def text_of(node: Any) -> str:
     raw: bytes = node.text
     return raw.decode("utf-8", "replace")
+
+
+_SPLITTING = frozenset({"simple_expansion", "expansion", "command_substitution"})
+_ONE_WORD = frozenset({"?", "#", "$", "!"})
+
+
+def _matches_operator(pattern: str) -> bool:
+    return any(fnmatchcase(op, pattern) for op in ("-v", "-R"))
+
+
+def _split_test_reason(node: Any, budget: Budget) -> str:
+    """`[ ... ]` (not `[[ ... ]]`) splits its words: an unquoted `$X` or `$(cmd)`, or `"$@"`,
+    may bring `-v NAME[...]` (whose subscript is arithmetic: its command substitutions run),
+    and so may a pattern that matches a file named `-v` (observed: `[ $X ]` with X='-v
+    a[$(touch${IFS}z)]'; `[ * ]` beside files named `-v` and `a[$(touch${IFS}z)]`)."""
+    stack = list(node.named_children)
+    while stack:
+        budget.spend()
+        cur = stack.pop()
+        text = text_of(cur)
+        if cur.type in _SPLITTING:
+            quoted = cur.parent is not None and cur.parent.type == "string"
+            special = text.strip("${}") in _ONE_WORD
+            if not special and (not quoted or "@" in text or "*" in text):
+                return f"[ ... ] splits {text}: it may become -v NAME[...], which runs code"
+        elif cur.type == "word" and text not in ("-v", "-R") and _matches_operator(text):
+            return f"[ ... ] expands the pattern {text}: it may match a file named -v"
+        stack.extend(cur.named_children)
+    return ""
 
 
 def _test_reason(node: Any) -> str:

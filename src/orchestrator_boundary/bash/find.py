@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from orchestrator_boundary.bash.model import Command, EffectKind, Status, worst
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only
+from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque
 from orchestrator_boundary.bash.words import Word, lit, unknown
 
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -146,26 +146,4 @@ def find(prog: str, args: list[Word], env: Env) -> Outcome:
     return Outcome(prog, status, fx, "; ".join(notes), nested)
 
 
-def yq(prog: str, args: list[Word], env: Env) -> Outcome:
-    in_place = False
-    operands: list[Word] = []
-    for arg in args:
-        value = arg.value
-        if value is None or not value.startswith("-") or value == "-":
-            operands.append(arg)
-        elif value.startswith("--"):
-            name = value.partition("=")[0]
-            in_place = in_place or (len(name) > 3 and "--inplace".startswith(name))
-        elif "i" in value[1:]:
-            in_place = True
-    if not in_place:
-        return read_only(prog, "yq prints to stdout")
-    files = (
-        operands[2:]
-        if operands and operands[0].value in ("eval", "e", "eval-all", "ea")
-        else operands[1:]
-    )
-    return Outcome(prog, Status.WRITES, env.fx_many(EffectKind.WRITE, files, "yq -i target"))
-
-
-HANDLERS = {"find": find, "yq": yq}
+HANDLERS = {"find": find}

@@ -32,8 +32,8 @@ from orchestrator_boundary.bash.git_options import (
     WRITING,
     Judged,
     judge,
-    safe_setting,
 )
+from orchestrator_boundary.bash.git_settings import hidden_setting, setting
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
@@ -44,7 +44,6 @@ from orchestrator_boundary.bash.outcome import (
     checked,
     opaque,
     read_only,
-    runs_code,
     writes,
 )
 from orchestrator_boundary.bash.paths import resolve
@@ -242,12 +241,17 @@ def _checkout(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
         # `git checkout REV PATH...` restores the PATHs; a lone word is a branch or a
         # file, and both readings count
         paths = p.pos[1:] or p.pos
-    fx = env.fx_many(W, paths, f"git {sub} path") if paths else []
+    fx = env.fx_many(W, paths, f"git {sub} path") if paths and not _index_only(sub, p) else []
     if not paths or p.has("--staged", "-S") or (sub == "checkout" and dashdash is None):
         fx.append(_repo(env, f"git {sub}"))
     if sub == "checkout" and dashdash is None and len(p.pos) == 1:  # a branch or a commit
         fx.append(_tree(env, sub))
     return writes("git", fx)
+
+
+def _index_only(sub: str, p: Parsed) -> bool:  # restore --staged (-S may hide -W: not taken)
+    names = {name for name, _ in p.opts} - {"--source", "--quiet", "-s", "-q"}
+    return sub == "restore" and names == {"--staged"}
 
 
 def _rm(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
@@ -353,13 +357,11 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
     if top.unknown:
         return opaque("git", f"git: option {top.unknown[0]} is not known")
     for name, value in top.opts:
-        if name in ("--config-env", "--exec-path") and value is not None:
+        if name == "--exec-path" and value is not None:
             return opaque("git", f"git {name} may run a command")
-        if name == "-c" and (value is None or value.value is None or not safe_setting(value.value)):
-            # core.pager, diff.external, alias.x=!cmd, ...: the value may be a command line
-            setting = value.value if value is not None else None
-            code = setting.partition("=")[2].removeprefix("!") if setting else None
-            return runs_code("git", code or None, env, "git -c setting may run a command")
+        ran = setting(name, value, env) if name in ("-c", "--config-env") else None
+        if ran is not None:  # core.fsmonitor, core.pager, diff.external, ...
+            return ran
         if name == "-C":
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
         elif name in ("--git-dir", "--work-tree"):
@@ -380,7 +382,7 @@ def _git_sub(rest: list[Word], env: Env) -> Outcome:
     sub = rest[0].value
     sub_args = rest[1:]
     if sub is None:
-        return opaque("git", "git subcommand is not a literal")
+        return hidden_setting(rest[0]) or opaque("git", "git subcommand is not a literal")
     first = sub_args[0].value if sub_args else None
     if first == "--help" or (first == "-h" and len(sub_args) == 1):
         # git turns `git SUB --help` into `git help SUB`, and `-h` alone prints the usage; a

@@ -60,6 +60,9 @@ PY_NAMES: dict[str, frozenset[str]] = {
     ),
     "tarfile": names("is_tarfile TarInfo ReadError TarError CompressionError"),
     "dbm": names("whichdb error"),
+    "shelve": names(""),  # shelve.open is modelled; Shelf classes open files of their own
+    "py_compile": names("PyCompileError PycInvalidationMode"),  # compile is modelled
+    "compileall": names(""),  # compile_dir / compile_file / compile_path are modelled
     "sqlite3": names("Row Error OperationalError IntegrityError version sqlite_version"),
     "tempfile": names("gettempdir gettempdirb gettempprefix tempdir mktemp"),
     "codecs": names(

@@ -51,14 +51,10 @@ PY_RISKY_MODULES = names(
 PY_FLAG_OPEN = frozenset({"dbm.open", "shelve.open"})
 PY_INPLACE = frozenset({"fileinput.input", "fileinput.FileInput"})
 # writers whose target is their second argument or a name of their own choosing
-PY_WRITE_UNKNOWN = frozenset(
-    {
-        "urllib.request.urlretrieve",
-        "py_compile.compile",
-        "compileall.compile_dir",
-        "compileall.compile_file",
-        "compileall.compile_path",
-    }
+PY_WRITE_UNKNOWN = frozenset({"urllib.request.urlretrieve"})
+# bytecode compilers: __pycache__ beside each source, a whole tree, or sys.path (py_compiled)
+PY_COMPILES = names(
+    "py_compile.compile compileall.compile_dir compileall.compile_file compileall.compile_path"
 )
 PY_SHUTIL_READS = frozenset(
     {

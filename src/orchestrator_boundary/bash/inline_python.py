@@ -7,6 +7,7 @@ import sys
 
 from orchestrator_boundary.bash.inline_allowed import PY_NAMES, known_module, module_of
 from orchestrator_boundary.bash.inline_data import (
+    PY_COMPILES,
     PY_DELETE_ARG0,
     PY_FLAG_OPEN,
     PY_INPLACE,
@@ -24,6 +25,7 @@ from orchestrator_boundary.bash.inline_data import (
     PY_WRITE_UNKNOWN,
 )
 from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.py_compiled import DB_SUFFIXES, pycache
 
 Found = tuple[EffectKind, str | None, str]
 W, D, C = EffectKind.WRITE, EffectKind.DELETE, EffectKind.CHANGE
@@ -124,7 +126,7 @@ def _imports(nodes: list[ast.AST]) -> tuple[dict[str, str], str]:
 
 
 def _opens(name: str, call: ast.Call, aliases: dict[str, str], found: list[Found]) -> bool:
-    """os.open, dbm/shelve.open, fileinput in place, urlretrieve, py_compile: found writes."""
+    """os.open, dbm/shelve.open, fileinput in place, urlretrieve, compilers: found writes."""
     if name == "os.open":
         flags = _arg(call, 1, "flags")
         if flags is None or _dotted(flags, aliases) != "os.O_RDONLY":
@@ -135,7 +137,14 @@ def _opens(name: str, call: ast.Call, aliases: dict[str, str], found: list[Found
         if not (isinstance(flag, ast.Constant) and flag.value == "r") and (
             flag is not None or default == "c"
         ):
-            found.append((W, _literal(_arg(call, 0, "file"), aliases), f"python {name}()"))
+            keyword = "filename" if name == "shelve.open" else "file"
+            base = _literal(_arg(call, 0, keyword), aliases)
+            # the dbm module picks a backend: NAME (gnu, sqlite3), NAME.db or NAME.dir/.pag
+            # (ndbm), NAME.dat/.dir/.bak (dumb)
+            for suffix in DB_SUFFIXES if base is not None else ("",):
+                found.append((W, None if base is None else base + suffix, f"python {name}()"))
+    elif name in PY_COMPILES:
+        found += [(W, target, f"python {name}()") for target in _compiled(name, call, aliases)]
     elif name in PY_INPLACE:  # fileinput with inplace=True rewrites its files
         inplace = _arg(call, 1, "inplace")
         if inplace is not None and not (isinstance(inplace, ast.Constant) and not inplace.value):
@@ -145,6 +154,27 @@ def _opens(name: str, call: ast.Call, aliases: dict[str, str], found: list[Found
     else:
         return False
     return True
+
+
+def _compiled(name: str, call: ast.Call, aliases: dict[str, str]) -> list[str | None]:
+    """Where py_compile / compileall write bytecode: ``__pycache__`` beside the source (or the
+    ``cfile`` given; ``FILE.pyc`` with compileall's legacy=True), anywhere in compile_dir's
+    tree, and in every folder on sys.path for compile_path (None: unknown)."""
+    if name == "compileall.compile_path":
+        return [None]
+    if name == "compileall.compile_dir":
+        return [_literal(_arg(call, 0, "dir"), aliases)]
+    keyword = "file" if name == "py_compile.compile" else "fullname"
+    source = _literal(_arg(call, 0, keyword), aliases)
+    if source is None:
+        return [None]
+    cfile = _arg(call, 1, "cfile") if name == "py_compile.compile" else None
+    if cfile is not None and not (isinstance(cfile, ast.Constant) and cfile.value is None):
+        return [_literal(cfile, aliases)]
+    legacy = _arg(call, 5, "legacy") if name == "compileall.compile_file" else None
+    if legacy is not None and not (isinstance(legacy, ast.Constant) and not legacy.value):
+        return [pycache(source), source + "c"]
+    return [pycache(source)]
 
 
 def _call(call: ast.Call, aliases: dict[str, str], found: list[Found]) -> str:
@@ -226,7 +256,7 @@ def _risky_value(name: str) -> bool:
 
 _MODELLED = (
     PY_OPEN_LIKE | PY_DELETE_ARG0 | PY_MOVE | PY_WRITE_ARG0 | PY_WRITE_ARG1 | PY_WRITE_UNKNOWN
-) | (PY_FLAG_OPEN | PY_INPLACE | PY_OPAQUE_CALLS | {"os.open"})
+) | (PY_FLAG_OPEN | PY_INPLACE | PY_OPAQUE_CALLS | PY_COMPILES | {"os.open"})
 # a module's attribute that is named like another module but is not one
 _NOT_MODULES = frozenset({("datetime", "time")})
 

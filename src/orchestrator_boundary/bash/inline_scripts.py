@@ -22,6 +22,7 @@ from orchestrator_boundary.bash.inline_data import (
     RUBY_OPAQUE,
     RUBY_OPEN,
 )
+from orchestrator_boundary.bash.inline_ruby import unknown_use
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.scan import Tok, call_args, literal, tokenize
 
@@ -132,7 +133,7 @@ def _perl_open(args: list[list[Tok]]) -> tuple[bool, str | None, str]:
             return False, None, "perl open pipes to a command"
         text = (spec or raw).lstrip()
         if text.startswith((">", "+")):
-            path = text.lstrip(">+").strip()
+            path = text.lstrip(">+<").strip()  # `+<f` reads and writes f
             return True, (path if spec is not None and path else None), ""
         return spec is None and not raw, None, ""
     return False, None, ""
@@ -225,4 +226,6 @@ def analyze_perl(code: str) -> tuple[list[Found], str]:
 def analyze_ruby(code: str) -> tuple[list[Found], str]:
     if "%x" in code:
         return [], "ruby %x runs a command"
-    return _scan_calls(tokenize(code, "ruby"), "ruby")
+    toks = tokenize(code, "ruby")
+    found, reason = _scan_calls(toks, "ruby")
+    return found, reason or unknown_use(toks)

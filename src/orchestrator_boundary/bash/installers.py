@@ -18,6 +18,7 @@ from orchestrator_boundary.bash.installers_data import (
 )
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse
+from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import (
     Env,
     Fx,
@@ -250,7 +251,25 @@ def _pip_read(prog: str, sub: str, args: list[Word], env: Env) -> Outcome:
     writes FILE."""
     parsed = parse(args, PIP_SHOW if sub == "show" else PIP_READ)
     logs = env.fx_many(W, [v for v in parsed.values("--log") if v], f"pip {sub} --log")
+    cached = _pip_cache_note(sub, parsed)
+    if cached:
+        return opaque(prog, cached, logs)
     return checked(prog, parsed.unknown, writes(prog, logs, f"pip {sub} reads only"))
+
+
+def _pip_cache_note(sub: str, parsed: Parsed) -> str:
+    """Why a reading pip command writes pip's cache in HOME, or "". `pip list` and `pip index`
+    check for a newer pip and record the answer in ``selfcheck/`` (observed with a local
+    index); `pip index` and `pip list --outdated|--uptodate` keep the index pages in the HTTP
+    cache. The flags that turn these off make the command read-only again."""
+    if sub not in ("list", "index") or parsed.has("--no-index"):
+        return ""
+    if not parsed.has("--disable-pip-version-check"):
+        return f"pip {sub}: its version check writes pip's cache"
+    fetches = sub == "index" or parsed.has("-o", "--outdated", "-u", "--uptodate")
+    if fetches and not parsed.has("--no-cache-dir"):
+        return f"pip {sub}: index pages go to pip's HTTP cache"
+    return ""
 
 
 def uv(prog: str, args: list[Word], env: Env) -> Outcome:

@@ -24,6 +24,7 @@ from orchestrator_boundary.bash.outcome import (
 )
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.perl_argv import opened
+from orchestrator_boundary.bash.py_compiled import compileall_module, py_compile_module
 from orchestrator_boundary.bash.py_path import guarded as py_guarded
 from orchestrator_boundary.bash.py_path import module_guarded, safe_path_flag, shadowable_imports
 from orchestrator_boundary.bash.readonly_data import names
@@ -179,6 +180,9 @@ def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcom
         return boundary_cli.boundary(prog, rest, env)
     if module == "pip":
         return pip("pip", rest, env)
+    if module in ("py_compile", "compileall"):
+        compiler = py_compile_module if module == "py_compile" else compileall_module
+        return compiler(prog, rest, env)
     if module == "json.tool":
         parsed = parse(rest, _JSON_TOOL)
         out = env.fx_many(EffectKind.WRITE, parsed.pos[1:2], "json.tool output")

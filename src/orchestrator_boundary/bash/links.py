@@ -51,7 +51,13 @@ def through_links(commands: list[Command]) -> list[Command]:
         out.append(cmd)
         for e in cmd.effects:
             if e.resolved is not None and _makes_link(e):
-                links[e.resolved] = _points_to(e)
+                target = _points_to(e)
+                links[e.resolved] = target
+                if target is not None:
+                    # `ln .claude/settings.json src/` (or src a folder): the link is
+                    # src/settings.json (observed: a later `echo {} > src/settings.json` wrote
+                    # the settings)
+                    links[e.resolved.rstrip("/") + "/" + target.rsplit("/", 1)[-1]] = target
     return out
 
 
@@ -60,12 +66,13 @@ def _linked(path: str | None, links: dict[str, str | None]) -> bool:
 
 
 def _through(path: str | None, links: dict[str, str | None]) -> str | None:
-    """``path`` with the link it starts with replaced by the link's target (None: unknown)."""
-    for link, target in links.items():
-        if (
-            path is not None
-            and target is not None
-            and (path == link or path.startswith(link + "/"))
-        ):
-            return target + path[len(link) :]
-    return None
+    """``path`` with the longest link it starts with replaced by the link's target (None:
+    unknown)."""
+    if path is None:
+        return None
+    found = [ln for ln in links if path == ln or path.startswith(ln + "/")]
+    if not found:
+        return None
+    link = max(found, key=len)
+    target = links[link]
+    return None if target is None else target + path[len(link) :]

@@ -34,10 +34,37 @@ def normalize_cwd(cwd: str | None) -> str | None:
     return None  # a relative working directory is no anchor
 
 
-def resolve(path: str | None, cwd: str | None, *, backslash_sep: bool = False) -> str | None:
-    """Absolute normalized path for ``path`` (already tilde-expanded) or None when unknowable."""
+def _physical(path: str) -> str:
+    """``path`` with ``.`` and doubled slashes removed but every ``..`` kept: the kernel takes
+    ``lnk/..`` as the parent of wherever the link ``lnk`` points, not as the folder ``lnk`` is
+    in (observed: with ``lnk -> .claude/agents``, ``echo {} > lnk/../settings.json`` wrote
+    ``.claude/settings.json``). The policy resolves such a path against the file system."""
+    drive = path[:2] if _drive(path) else ""
+    parts = [p for p in path[len(drive) :].split("/") if p not in ("", ".")]
+    return drive + "/" + "/".join(parts)
+
+
+def resolve(
+    path: str | None, cwd: str | None, *, backslash_sep: bool = False, logical: bool = False
+) -> str | None:
+    """Absolute path for ``path`` (already tilde-expanded) or None when unknowable. A ``..``
+    is kept (the file system decides where it leads) unless ``logical``, as Bash's ``cd``
+    reads it, collapsing it by string math."""
     if not path:
         return None
+    if not logical and ".." in path.replace("\\", "/").split("/"):
+        if backslash_sep or (cwd is not None and _drive(cwd)):
+            path = path.replace("\\", "/")
+        if path[:1] != "/" and not _drive(path):
+            if cwd is None:
+                return None
+            path = cwd.rstrip("/") + "/" + path
+        if path.startswith("/proc/"):
+            return _proc(path, cwd)
+        lexical = _norm(path)
+        if lexical.startswith(("/dev/", "/proc/")):  # devices and descriptors, however spelt
+            return _proc(lexical, cwd) if lexical.startswith("/proc/") else lexical
+        return _physical(path)
     if backslash_sep or (cwd is not None and _drive(cwd)):
         path = path.replace("\\", "/")
         if path.startswith("//"):  # UNC, \\?\ or \\.\: the two slashes name no folder

@@ -19,6 +19,7 @@ from orchestrator_boundary.bash.model import (
 from orchestrator_boundary.bash.outcome import Fx
 from orchestrator_boundary.bash.paths import is_device, is_windows, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, subexpressions, tokenize
+from orchestrator_boundary.bash.ps_assign import assignment_target, target_reason
 from orchestrator_boundary.bash.ps_static import cmd_redirects, static_call
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -92,12 +93,20 @@ class _Ps:
             else:
                 words.append(toks[i])
             i += 1
-        status, program, note, more = self.cmdlet(words, depth)
+        status, program, note, more = self.statement(words, depth)
         fx += more
         if status == Status.READ_ONLY and fx:
             status = Status.WRITES
         effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source) for f in fx)
         self.out.append(Command(text, program, status, effects, note))
+
+    def statement(self, words: list[Tok], depth: int) -> tuple[Status, str, str, list[Fx]]:
+        """``cmdlet``, unless the statement assigns to more than a plain variable."""
+        target = assignment_target(words) if words else None
+        reason = target_reason(target) if target is not None else ""
+        if reason:
+            return self.rest_opaque(words[1:], depth, reason)
+        return self.cmdlet(words, depth)
 
     def cmdlet(self, words: list[Tok], depth: int) -> tuple[Status, str, str, list[Fx]]:
         if not words:
@@ -186,6 +195,14 @@ class _Ps:
                 self.run(tok[1], depth + 1)
         return Status.OPAQUE, program, note, []
 
+    def listed(self, name: str, params: dict[str, str | None]) -> tuple[Status, str, str, list[Fx]]:
+        """A read-only cmdlet, unless it is a native program here or a parameter starts one."""
+        if name in data.NATIVE_ELSEWHERE and not is_windows(self.start):
+            return Status.OPAQUE, name, f"{name} runs the native program outside Windows", []
+        if _starts_program(name, params):
+            return Status.OPAQUE, name, f"{name} -Online / -ShowWindow starts a program", []
+        return Status.READ_ONLY, name, "known read-only cmdlet", []
+
     def static(
         self, raw: str, found: tuple[str, list[tuple[EffectKind, str | None]]]
     ) -> tuple[Status, str, str, list[Fx]]:
@@ -255,8 +272,15 @@ class _Ps:
             self.cwd = None  # a failed Set-Location does not stop the next statement
             return Status.READ_ONLY, name, "changes the location (later paths unknown)", []
         if name in data.READ_ONLY or name in data.BLOCK_RUNNERS:
-            return Status.READ_ONLY, name, "known read-only cmdlet", []
+            return self.listed(name, params)
         return Status.OPAQUE, name, "unknown cmdlet or program", []
+
+
+def _starts_program(name: str, params: dict[str, str | None]) -> bool:
+    """`Get-Help x -Online` (any prefix: `-o`) opens the browser, `-ShowWindow` a window."""
+    if name not in ("get-help", "help"):
+        return False
+    return any(len(p) >= 2 and full.startswith(p) for p in params for full in data.HELP_RUNS)
 
 
 def powershell_commands(

@@ -78,3 +78,9 @@ WHATIF = names("""
     remove-item ri del erase rd copy-item cpi copy move-item mi move rename-item rni ren
     expand-archive compress-archive
     """)
+# aliases PowerShell defines on Windows only, whose native program on Linux and macOS
+# (`pwsh -Command` from Bash) can write: `sort -o x f` writes x, ImageMagick's `compare a b c`
+# writes c (cat, diff, ls, ps and sleep there only read, as their cmdlets do)
+NATIVE_ELSEWHERE = frozenset({"compare", "sort"})
+# Get-Help parameters that start a program: the browser (-Online), a window (-ShowWindow)
+HELP_RUNS = ("-online", "-showwindow")

@@ -25,6 +25,7 @@ from orchestrator_boundary.bash import (
     outputs,
     sed,
     transfer,
+    yq,
 )
 from orchestrator_boundary.bash.outcome import Env, Outcome
 from orchestrator_boundary.bash.words import Word
@@ -49,6 +50,7 @@ HANDLERS: dict[str, Handler] = {
     **locks.HANDLERS,
     **netinfo.HANDLERS,
     "sed": sed.sed,
+    "yq": yq.yq,
     "awk": awk.awk,
     boundary_cli.PROGRAM: boundary_cli.boundary,
     claude_cli.PROGRAM: claude_cli.claude,

@@ -327,7 +327,9 @@ def _cd(argv: list[Word], cwd: str | None, home: str | None) -> str | None:
     target = operands[0].literal
     if target is None or target == "-" or target.startswith(("+", "-")):
         return None
-    return resolve(target, cwd)
+    if "-P" in (a.value for a in argv[1:]) and ".." in target.split("/"):
+        return None  # `cd -P lnk/..`: the parent of wherever lnk points
+    return resolve(target, cwd, logical=True)  # `cd lnk/..` is where it started (Bash -L)
 
 
 def _printed(program: str, argv: list[Word], stdin: str | None) -> str | None:

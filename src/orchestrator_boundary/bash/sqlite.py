@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, read_only, writes
+from orchestrator_boundary.bash.outcome import (
+    Env,
+    Fx,
+    Outcome,
+    opaque,
+    read_only,
+    runs_code,
+    writes,
+)
 from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
@@ -35,26 +43,71 @@ _SQLITE_VALUED = frozenset({"nullvalue", "separator", "newline", "cmd"})
 
 _SQL_WRITEFILE = re.compile(r"\bwritefile\s*\(\s*'([^']*)'", re.IGNORECASE)
 _SQL_WRITEFILE_NAME = re.compile(r"\bwritefile\b", re.IGNORECASE)
-_SQL_DOT_WRITES = frozenset({".save", ".backup", ".output", ".once", ".log", ".dump"})
-_SQL_DOT_RUNS = frozenset({".shell", ".system", ".import", ".load", ".read", ".open"})
+# every dot command of sqlite3 3.40-3.47; the shell takes any prefix of a name (`.sh` is
+# `.shell`, `.o` is `.output`), the first match in its own order winning, so a prefix counts
+# as every command it may stand for (observed: `.sh touch y`, `.o y`, `.tr y`, `.cl y`)
+_SQL_DOTS = _words(
+    """archive auth backup bail binary cd changes check clone connection crnl databases
+    dbconfig dbinfo dbtotxt dump echo edit eqp excel exit expert explain filectrl fullschema
+    headers help import imposter indexes indices intck iotrace limit lint load log mode nonce
+    nullvalue once open output parameter print progress prompt quit read recover restore save
+    scanstats schema selftest separator session sha3sum shell show stats system tables
+    testcase testctrl timeout timer trace unmodule vfsinfo vfslist vfsname width www"""
+)
+# the file a command writes is its last word (`.output FILE`, `.save FILE`, `.clone NEWDB`)
+_SQL_DOT_WRITES = _words("backup clone dump iotrace log once output save trace")
+# commands that run a program, load or read code, write files the text does not name, or
+# change the folder later names are read from
+_SQL_DOT_RUNS = _words(
+    """archive cd connection dbconfig edit excel filectrl import imposter load open read
+    restore session shell system testcase testctrl www"""
+)
 
 
-def _sql_targets(texts: list[str]) -> tuple[list[Word], bool]:
-    """Files the statements name as written (writefile('f', ..), .save f, .output f), and
-    whether a dot command runs or loads something (.shell, .load, .read)."""
+def _dot_meanings(word: str) -> frozenset[str]:
+    """The dot commands ``word`` (`.sh`) may stand for; an unknown one stands for any."""
+    name = word[1:].lower()
+    found = frozenset(c for c in _SQL_DOTS if name and c.startswith(name))
+    return found or _SQL_DOT_RUNS
+
+
+_SQL_SHELLS = frozenset({"shell", "system"})
+
+
+def _run_text(meanings: frozenset[str], rest: str) -> str | None:
+    """The shell command line a dot command runs (`.shell CMD`, `.output |CMD`), else None."""
+    if meanings & _SQL_SHELLS:  # `.sh` may also be `.show`: read as the shell, to be safe
+        return rest
+    text = rest.strip()
+    if text[:1] in ("'", '"') and text.find(text[0], 1) > 0:  # `.import "|cmd" t`
+        text = text[1 : text.find(text[0], 1)]
+    return text[1:] if text.startswith("|") else None
+
+
+def _sql_targets(texts: list[str]) -> tuple[list[Word], list[str | None]]:
+    """Files the statements name as written (writefile('f', ..), .save f, .output f), and the
+    command lines dot commands run (`.shell CMD`, `.output |CMD`; None for one that runs or
+    loads what the text does not show: .load, .read, `.once -x`, an unknown command)."""
     found: list[Word] = []
-    runs = False
+    runs: list[str | None] = []
     for text in texts:
         found += [lit(name) for name in _SQL_WRITEFILE.findall(text)]
         for line in text.splitlines():
             words = line.split()
             if not words or not words[0].startswith("."):
                 continue
-            command = words[0].lower()
-            runs = runs or command in _SQL_DOT_RUNS
-            named = [w for w in words[1:] if not w.startswith("-")]
-            if command in _SQL_DOT_WRITES and named and named[-1] not in ("stdout", "off"):
-                found.append(lit(named[-1].strip("'\"")))
+            meanings = _dot_meanings(words[0])
+            rest = line.strip()[len(words[0]) :].strip()
+            named = [w.strip("'\"") for w in words[1:] if not w.startswith("-")]
+            options = [w for w in words[1:] if w.startswith("-")]
+            piped = rest.lstrip("'\"").startswith("|")
+            if meanings & _SQL_DOT_RUNS or piped:
+                runs.append(_run_text(meanings, rest))
+            if meanings & _SQL_DOT_WRITES and not piped:
+                if any(o.lstrip("-") in ("x", "e") for o in options):
+                    runs.append(None)  # opens a viewer
+                if named and named[-1] not in ("stdout", "stderr", "off"):
+                    found.append(lit(named[-1]))
     return found, runs
 
 
@@ -114,5 +167,6 @@ def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
         # `"writefile"('f', ..)`, `writefile/**/('f', ..)`: a file this reading cannot name
         fx.append(Fx(W, "", None, "sqlite3 writefile()"))
     if runs:
-        return opaque(prog, "sqlite3 runs a shell command or loads a file", fx)
+        code = "\n".join(c for c in runs if c is not None) if None not in runs else None
+        return runs_code(prog, code, env, "sqlite3 runs a shell command or loads a file", fx)
     return writes(prog, fx or [Fx(W, "", None, "sqlite3 statement that writes")])

@@ -27,7 +27,7 @@ from orchestrator_boundary.bash.unwrap_data import (
     XARGS,
 )
 from orchestrator_boundary.bash.unwrap_env import env_wrapper, options, sudo
-from orchestrator_boundary.bash.words import Word, lit, unknown
+from orchestrator_boundary.bash.words import Word, lit, may_split, unknown
 from orchestrator_boundary.values import replace
 
 Step = tuple[list[Word], Env] | Outcome | None
@@ -188,6 +188,8 @@ def _timeout(args: list[Word], env: Env) -> Step:
     parsed = options("timeout", args, TIMEOUT)
     if isinstance(parsed, Outcome):
         return parsed
+    if parsed.rest and may_split(parsed.rest[0]):  # `timeout $X`, `timeout *`: not one word
+        return opaque("timeout", f"timeout: {parsed.rest[0].text} may expand to several words")
     for sent in parsed.values("-s", "--signal"):
         name = (sent.value or "").upper().removeprefix("SIG") if sent is not None else ""
         if name not in _NO_CORE and name not in _NO_CORE_NUMBERS:

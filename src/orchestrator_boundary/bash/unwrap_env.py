@@ -13,7 +13,7 @@ from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.unwrap_data import ENV, SUDO
-from orchestrator_boundary.bash.words import Word, lit
+from orchestrator_boundary.bash.words import Word, lit, may_split
 from orchestrator_boundary.values import replace
 
 Step = tuple[list[Word], Env] | Outcome | None
@@ -26,6 +26,12 @@ def options(prog: str, args: list[Word], known: Spec) -> Parsed | Outcome:
     parsed = parse(args, known, stop_at_positional=True)
     if parsed.unknown:
         return opaque(prog, f"{prog}: option {parsed.unknown[0]} is not known")
+    # `timeout *`, `env -u * ls`, `nice -n $N ls`: a word among the options that may expand
+    # to several moves the command's name to one the text does not show (observed: `timeout *`
+    # beside files 0, rm and zz ran `timeout 0 rm zz`)
+    split = next((a for a in args[: len(args) - len(parsed.rest)] if may_split(a)), None)
+    if split is not None:
+        return opaque(prog, f"{prog}: {split.text} may expand to several words")
     return parsed
 
 

@@ -239,6 +239,22 @@ def _part(
 _NOT_AN_OPTION = frozenset("_./+,:=@%^")
 
 
+# special parameters that expand to one word without a blank: `$?`, `$#`, `$$`, `$!`
+_ONE_WORD = frozenset({"$?", "$#", "$$", "$!", "${?}", "${#}", "${$}", "${!}"})
+
+
+def may_split(found: Word) -> bool:
+    """Whether the word may expand to no word or to several: a pattern (`*` is every file in
+    the folder), an unquoted `$X` or `$(cmd)`, `"$@"`. A path find hands over is one word."""
+    if found.glob:
+        return True
+    if found.value is not None or found.text in _ONE_WORD or found.dashless:
+        return False
+    text = found.text
+    whole = text.startswith('"') and text.endswith('"') and text.count('"') == 2
+    return not whole or "@" in text or "[*]" in text or "$*" in text
+
+
 def may_be_option(found: Word) -> bool:
     """Whether the word could turn out to be an option: it is not a literal (an expansion, a
     substitution) or it is a pattern (``*`` matches a file named ``-oFILE``), and nothing fixed
