@@ -160,3 +160,18 @@ def same_stat_edit(path: Path, text: str) -> None:
         before.st_mtime_ns,
         before.st_ino,
     )
+
+
+def write_call(root: Path, tool_use_id: str = "toolu_1") -> str:
+    """A main agent's PreToolUse Write of ``src/a.py`` under ``root``, as Claude Code sends it."""
+    return json.dumps(
+        {
+            "session_id": "s",
+            "transcript_path": "",
+            "cwd": str(root),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": f"{root}/src/a.py", "content": "x = 1\n"},
+            "tool_use_id": tool_use_id,
+        }
+    )

@@ -5,7 +5,9 @@ import multiprocessing
 import os
 from pathlib import Path
 
-from orchestrator_boundary import audit
+from orchestrator_boundary import audit, report_trail
+
+TS = "2026-11-24T10:00:00.000000+00:00"
 
 REQUIRED = {
     "ts",
@@ -118,6 +120,29 @@ def test_rotation_keeps_at_most_keep_files(tmp_path: Path) -> None:
         "audit.jsonl.1",
         "audit.jsonl",
     ]
+
+
+def test_a_lowered_keep_drops_the_files_past_it_and_keeps_the_chain(tmp_path: Path) -> None:
+    """Before: with ``[audit] keep`` lowered from 20 to 3, the seventeen files past it stayed
+    for good, listed before the shifted ones, and every rotation removed one from the middle:
+    ``report`` and ``doctor`` said lines were removed from the trail."""
+    path = tmp_path / "audit.jsonl"
+    for i in range(60):
+        audit.write(str(path), {"ts": TS, "i": i, "pad": "y" * 300}, max_bytes=800, keep=20)
+    assert len(audit.trail_files(str(path))) == 21
+    for i in range(60, 64):
+        audit.write(str(path), {"ts": TS, "i": i, "pad": "y" * 300}, max_bytes=800, keep=3)
+    files = audit.trail_files(str(path))
+    assert [Path(f).name for f in files] == [
+        "audit.jsonl.3",
+        "audit.jsonl.2",
+        "audit.jsonl.1",
+        "audit.jsonl",
+    ]
+    check = report_trail.chain_check(str(path), files, 3)
+    numbers = [r["i"] for r in report_trail.iter_records(files, None, check)]
+    assert numbers == sorted(numbers) and numbers[-1] == 63
+    assert check.result().intact, check.result().findings
 
 
 def test_trail_file_is_private(tmp_path: Path) -> None:

@@ -507,6 +507,45 @@ def test_peer_check() -> None:
         b.close()
 
 
+# (id, what the client did after its request, seconds since the request was read, timeout,
+# has it given up): the evaluator judges only a request whose client will take the answer
+GIVEN_UP = [
+    ("waits", "shut-wr", 0.0, 2.5, False),
+    ("closed", "close", 0.0, 2.5, True),
+    ("waits-too-long", "shut-wr", 1.6, 2.5, True),
+    ("waits-short-timeout", "shut-wr", 0.3, 0.5, True),
+    ("waits-long-timeout", "shut-wr", 5.0, 10.0, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("client_did", "ago", "timeout", "gone"),
+    [c[1:] for c in GIVEN_UP],
+    ids=[c[0] for c in GIVEN_UP],
+)
+def test_a_request_whose_client_gave_up_is_not_judged(
+    client_did: str, ago: float, timeout: float, gone: bool
+) -> None:
+    """ADR 0063: the client judges its call itself after ``timeout``; the evaluator must not
+    judge it again (the call would stand twice in the trail)."""
+    them, us = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        them.sendall(b"request")
+        them.shutdown(socket.SHUT_WR)
+        if client_did == "close":
+            them.close()
+        assert daemon.given_up(us, time.monotonic() - ago, timeout) is gone
+    finally:
+        them.close()
+        us.close()
+
+
+def test_both_sides_read_the_clients_timeout_alike() -> None:
+    assert wire.client_timeout(None) == wire.client_timeout(b"") == wire.DEFAULT_TIMEOUT
+    assert wire.client_timeout(b"0.5") == wire.client_timeout("0.5") == 0.5
+    assert wire.client_timeout("soon") == wire.DEFAULT_TIMEOUT
+
+
 def test_framing_round_trip_and_rejects_truncation() -> None:
     fields = [b"", b"a", b"x" * 1000, b"k=v\x00\xff", b"12:34"]
     assert wire.unpack(wire.pack(fields)) == fields

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from harden_support import write_call
 
 import orchestrator_boundary
 from orchestrator_boundary import audit, hook_main, report_trail, trail_chain
@@ -38,20 +39,6 @@ def _hook(root: Path, raw: bytes, phase: str = "enforce") -> subprocess.Complete
     return subprocess.run(argv, input=raw, capture_output=True, env=env, cwd=root, timeout=60)
 
 
-def _write_call(root: Path) -> str:
-    return json.dumps(
-        {
-            "session_id": "s",
-            "transcript_path": "",
-            "cwd": str(root),
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Write",
-            "tool_input": {"file_path": f"{root}/src/a.py", "content": "x = 1\n"},
-            "tool_use_id": "toolu_1",
-        }
-    )
-
-
 # ---- 1. input Claude Code never writes ----
 
 # (id, how the Write call is changed): each must be refused, never read one way by the policy
@@ -68,7 +55,7 @@ NOT_STRICT = [
 
 @pytest.mark.parametrize("change", [c[1] for c in NOT_STRICT], ids=[c[0] for c in NOT_STRICT])
 def test_input_claude_code_never_writes_is_refused(change: object) -> None:
-    text = change(_write_call(Path("/p")))  # type: ignore[operator]
+    text = change(write_call(Path("/p")))  # type: ignore[operator]
     json.loads(text)  # Python alone reads it: the parser must refuse it on purpose
     with pytest.raises(PayloadError, match="not strict JSON"):
         parse_payload(text.encode())
@@ -76,11 +63,11 @@ def test_input_claude_code_never_writes_is_refused(change: object) -> None:
 
 def test_a_tool_name_given_twice_is_blocked_by_the_registered_command(project: Path) -> None:
     """Before: the last copy won, so ``Write`` then ``Read`` got no answer at all."""
-    raw = _write_call(project).replace('"Write"', '"Write", "tool_name": "Read"').encode()
+    raw = write_call(project).replace('"Write"', '"Write", "tool_name": "Read"').encode()
     done = _hook(project, raw)
     assert (done.returncode, done.stdout) == (2, b""), done
     assert b"given twice" in done.stderr
-    plain = _hook(project, _write_call(project).encode())
+    plain = _hook(project, write_call(project).encode())
     assert plain.returncode == 0 and b'"permissionDecision": "deny"' in plain.stdout
 
 
@@ -90,7 +77,7 @@ def test_a_tool_name_given_twice_is_blocked_by_the_registered_command(project: P
 def test_a_lone_surrogate_reaches_the_trail_as_valid_utf8(project: Path) -> None:
     """Before: ``\\ud800`` in a payload was written as the bytes ED A0 80, which no UTF-8
     reader takes (``json.loads`` of the file's text failed)."""
-    raw = _write_call(project).replace('"s"', '"s\\ud800"').replace("a.py", "a\\udfff.py")
+    raw = write_call(project).replace('"s"', '"s\\ud800"').replace("a.py", "a\\udfff.py")
     assert _hook(project, raw.encode()).returncode == 0
     data = (project / ".claude" / "boundary" / "audit.jsonl").read_bytes()
     record = json.loads(data.decode("utf-8"))  # strict: raises on the old bytes
@@ -268,7 +255,7 @@ def _hook_to(root: Path, raw: bytes, how: str) -> subprocess.CompletedProcess[by
 def test_a_deny_stdout_cannot_take_still_blocks(project: Path, how: str) -> None:
     """Before: the write to stdout raised, the hook crashed with exit 1, and exit 1 lets the
     call through. Now the deny is given as exit 2 with its reason on stderr."""
-    done = _hook_to(project, _write_call(project).encode(), how)
+    done = _hook_to(project, write_call(project).encode(), how)
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(b"orchestrator-boundary: orchestrator-boundary blocked Write")
     assert b"Traceback" not in done.stderr
@@ -336,7 +323,7 @@ def test_a_cut_pyc_is_dropped_and_the_call_judged(
         "ORCHESTRATOR_BOUNDARY_PHASE": "enforce",
     }
     argv = [sys.executable, "-I", "-S", str(package_copy / "launcher.py"), "PreToolUse"]
-    raw = _write_call(project).encode()
+    raw = write_call(project).encode()
     done = subprocess.run(argv, input=raw, capture_output=True, env=env, cwd=project, timeout=60)
     assert done.returncode == 0, done.stderr
     assert b'"permissionDecision": "deny"' in done.stdout

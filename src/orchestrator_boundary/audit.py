@@ -33,10 +33,15 @@ from collections.abc import Mapping
 
 from orchestrator_boundary import __version__, trail_chain, wire
 from orchestrator_boundary.audit_lock import LOCK_WAIT_S as LOCK_WAIT_S  # re-exported
+from orchestrator_boundary.audit_lock import SPOOL_MAX_BYTES as SPOOL_MAX_BYTES  # re-exported
 from orchestrator_boundary.audit_lock import LockBusy
+from orchestrator_boundary.audit_lock import beside as _beside
+from orchestrator_boundary.audit_lock import keep_waiting as _keep_waiting
+from orchestrator_boundary.audit_lock import read_spooled as _read
+from orchestrator_boundary.audit_lock import spool as _spool
+from orchestrator_boundary.audit_lock import spooled as spooled  # re-exported
 from orchestrator_boundary.audit_lock import take as _lock
 from orchestrator_boundary.config import DEFAULT_AUDIT_PATH
-from orchestrator_boundary.fs import read_regular
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.session import detect
@@ -86,7 +91,7 @@ def render(record: Mapping[str, Any]) -> str:
 
 _SEALED = ("seq", "chain", "spooled")
 
-SPOOL_MAX_BYTES = 8 * 1024 * 1024  # one spooled line; a larger "spool file" is not ours
+
 _WINDOWS = os.name == "nt"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -100,59 +105,37 @@ def _open_lock(folder: str, path: str) -> int:
     return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
 
 
-def _beside(path: str, kind: str) -> str:
-    """A hidden file beside the trail (``.audit.jsonl-lock``), never taken for a rotated one."""
-    return os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}-{kind}")
-
-
-def spooled(path: str) -> list[str]:
-    """Lines that waited for the lock, as files beside the trail, oldest first."""
-    folder = os.path.dirname(path) or "."
-    prefix = os.path.basename(_beside(path, "spool-"))
-    try:
-        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
-    except OSError:
-        return []
-    return [os.path.join(folder, n) for n in sorted(names)]
-
-
-def _spool(path: str, data: bytes) -> None:
-    """Write the line under a private name, then rename it into the spool: a merging writer
-    never sees a spool file before its line is whole (it would read it empty, or cut, and
-    remove it: the line was lost under load)."""
-    stem = f"{time.time_ns():020d}-{os.getpid()}"
-    partial = f"{_beside(path, 'partial-')}{stem}"
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _BINARY, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-    os.replace(partial, f"{_beside(path, 'spool-')}{stem}")
-
-
 class LockedAppender:
     """Appends lines to the trail under an exclusive lock, each sealed into the chain."""
 
     def __init__(self, path: str, *, max_bytes: int = 0, keep: int = 20) -> None:
         self.path, self.max_bytes, self.keep = path, max_bytes, keep
 
-    def _open(self) -> int:
+    def _open(self) -> tuple[int, int]:
+        """The trail, open to append (and to read its last byte), and its size. Only a
+        regular file is written: a link to ``/dev/null`` in the trail's place would swallow
+        every line without an error (ADR 0063)."""
         # O_NONBLOCK: a FIFO put in the trail's place fails at once (ENXIO) instead of
         # blocking the hook until its timeout; for a regular file it changes nothing.
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _CLOEXEC | _BINARY
-        return os.open(self.path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | _CLOEXEC | _BINARY
+        fd = os.open(self.path, flags | _NONBLOCK, 0o600)
+        st = os.fstat(fd)
+        if (st.st_mode & 0o170000) != wire.S_IFREG:
+            os.close(fd)
+            raise OSError(f"{self.path} is not a regular file")
+        return fd, st.st_size
 
     def _rotate(self) -> None:
-        # shift only the files that exist (up to the first gap), not keep-1 blind renames
+        # shift only the files that exist (up to the first gap), not keep-1 blind renames;
+        # every file from .keep up goes: with ``keep`` lowered, a file past it that stayed
+        # was listed before the shifted ones, so each rotation cut a hole in the chain
         top = 1
-        while top < self.keep and os.path.exists(f"{self.path}.{top}"):
+        while os.path.exists(f"{self.path}.{top}"):
             top += 1
-        if top == self.keep:
+        for n in range(top - 1, self.keep - 1, -1):
             with contextlib.suppress(FileNotFoundError):
-                os.remove(f"{self.path}.{self.keep}")
-        for n in range(top - 1, 0, -1):
+                os.remove(f"{self.path}.{n}")
+        for n in range(min(top, self.keep) - 1, 0, -1):
             with contextlib.suppress(FileNotFoundError):
                 os.replace(f"{self.path}.{n}", f"{self.path}.{n + 1}")
         os.replace(self.path, f"{self.path}.1")
@@ -182,7 +165,10 @@ class LockedAppender:
                         sealed, last = trail_chain.seal_line(waited, last, spooled=True)
                         out.append(sealed)
                 sealed, last = trail_chain.seal_line(line, last)
-                self._append([*out, sealed])
+                try:
+                    self._append([*out, sealed])
+                except OSError as exc:
+                    _keep_waiting(self.path, line, len(waiting), exc)
                 if head >= 0 and last is not None:
                     _write_head(head, last)
             finally:
@@ -198,21 +184,33 @@ class LockedAppender:
         """Append the lines in order; the trail rotates between two lines whenever the next
         would take a non-empty file past ``max_bytes``, so merged spool lines keep the cap too
         (a single line longer than the cap gets a file of its own)."""
-        fd = self._open()
+        fd, size = self._open()
         try:
-            size = os.fstat(fd).st_size
+            torn = _ends_torn(fd, size)
             for data in lines:
                 if self.max_bytes and size and size + len(data) > self.max_bytes:
                     os.close(fd)
                     fd = -1
                     self._rotate()
-                    fd = self._open()
-                    size = 0
+                    fd, size = self._open()
+                    torn = _ends_torn(fd, size)
+                if torn:  # the torn line stays one bad line; ours is not glued to it
+                    data, torn = b"\n" + data, False
                 _write_whole(fd, data)
                 size += len(data)
         finally:
             if fd >= 0:
                 os.close(fd)
+
+
+def _ends_torn(fd: int, size: int) -> bool:
+    """True when the trail's last line has no newline (cut by a crash, a power loss, an older
+    writer or an editor): a line appended to it would be glued on, and both lost to every
+    reader (ADR 0063)."""
+    if not size:
+        return False
+    os.lseek(fd, size - 1, os.SEEK_SET)
+    return os.read(fd, 1) != b"\n"
 
 
 def _write_whole(fd: int, data: bytes) -> None:
@@ -277,13 +275,6 @@ def _write_head(fd: int, head: trail_chain.Head) -> None:
         os.lseek(fd, 0, os.SEEK_SET)
         os.write(fd, data)
         os.ftruncate(fd, len(data))
-
-
-def _read(name: str) -> bytes:
-    """A spool file's line; nothing for an entry that is not one (a FIFO, a link, a huge
-    file: only this package writes there), which the merge then removes."""
-    data = read_regular(name, SPOOL_MAX_BYTES) or b""
-    return data if data.endswith(b"\n") or not data else data + b"\n"
 
 
 def trail_files(path: str) -> list[str]:

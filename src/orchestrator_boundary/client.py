@@ -29,7 +29,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy rea
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-DEFAULT_TIMEOUT = 2.5  # seconds; well below any sensible hook timeout, then judge in-process
+DEFAULT_TIMEOUT = wire.DEFAULT_TIMEOUT  # seconds; well below any hook timeout, then judged here
 
 
 # ---- the evaluator route ----
@@ -131,10 +131,7 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
         os.path.dirname(path), create=True
     ):
         return None
-    try:
-        timeout = float(env.get(wire.TIMEOUT_ENV.encode(), b"") or DEFAULT_TIMEOUT)
-    except ValueError:
-        timeout = DEFAULT_TIMEOUT
+    timeout = wire.client_timeout(env.get(wire.TIMEOUT_ENV.encode()))
     try:
         cwd = os.fsencode(os.getcwd())
     except OSError:
@@ -210,16 +207,62 @@ def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, byt
     return (0 if phase in ("off", "warn") else 2), b"", line
 
 
-def read_stdin() -> bytes:
-    chunks = []
+STDIN_WAIT_S = 4  # whole seconds (an alarm); Claude Code closes stdin at once
+
+
+class _StdinLate(Exception):
+    """stdin was still open ``STDIN_WAIT_S`` after the hook started."""
+
+
+def _stdin_late(_signum: int, _frame: object) -> None:
+    raise _StdinLate
+
+
+def read_stdin() -> tuple[bytes, bool]:
+    """stdin up to one byte over the limit, and whether it was closed in time. A writer that
+    never closes it would hold the hook until Claude Code's timeout, which lets the call
+    through (without ``onFailure``): after ``STDIN_WAIT_S`` what came is judged (cut short,
+    it is not JSON: refused). A read that fails ends the input likewise, never exit 1; stdin
+    left non-blocking (Claude Code's is a blocking socket) is made blocking first. ADR 0063."""
+    import _signal  # type: ignore[import-not-found]  # built in, loaded at start-up
+
+    timed = hasattr(_signal, "SIGALRM")
+    if timed:
+        try:
+            old = _signal.signal(_signal.SIGALRM, _stdin_late)
+        except ValueError:  # not the main thread (a test calling ``run``): no deadline
+            timed = False
+        else:
+            _signal.alarm(STDIN_WAIT_S)
+    chunks: list[bytes] = []
+    closed = False
+    try:
+        closed = _read_into(chunks)
+    except _StdinLate:
+        pass
+    finally:
+        if timed:
+            _signal.alarm(0)
+            _signal.signal(_signal.SIGALRM, old)
+    return b"".join(chunks)[: wire.MAX_PAYLOAD_BYTES + 1], closed
+
+
+def _read_into(chunks: list[bytes]) -> bool:
+    """Read stdin into ``chunks`` until it ends (True), fails or passes the limit."""
     total = 0
     while total <= wire.MAX_PAYLOAD_BYTES:
-        chunk = os.read(0, 1 << 20)
+        try:
+            chunk = os.read(0, 1 << 20)
+        except BlockingIOError:
+            os.set_blocking(0, True)
+            continue
+        except OSError:
+            return False
         if not chunk:
-            break
+            return True
         chunks.append(chunk)
         total += len(chunk)
-    return b"".join(chunks)[: wire.MAX_PAYLOAD_BYTES + 1]
+    return True
 
 
 def _write(fd: int, data: bytes) -> None:
@@ -294,7 +337,7 @@ def run(event: str, *, leave_fast: bool = False) -> int:
     and the interpreter's shutdown would cost more than the rest of the call (ADR 0039). A call
     judged here ends normally: its audit line and state stores close on the way out."""
     closed = hold_std_fds()
-    raw = read_stdin()
+    raw, ended = read_stdin()
     impostor = ""
     try:
         answer = via_daemon(raw, event)
@@ -306,6 +349,12 @@ def run(event: str, *, leave_fast: bool = False) -> int:
     if answer is None:
         answer = judge_here(raw, event, impostor)
     code, out, err = answer
+    if not ended:
+        err += (
+            b"orchestrator-boundary: stdin did not end (open after %d s, or unreadable); "
+            % (STDIN_WAIT_S)
+            + b"judged what came\n"
+        )
     if impostor:
         err += b"orchestrator-boundary: not the evaluator on its socket (%s); judged here\n" % (
             impostor.encode("utf-8", "backslashreplace")

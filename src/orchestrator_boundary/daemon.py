@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 DEFAULT_IDLE = 600.0
 READ_TIMEOUT = 5.0  # for the whole request: a slow sender cannot hold a connection slot
 MAX_FIELD_DIGITS = 10
+# An evaluation is begun only while the client still waits at least this long (or half its
+# timeout): the hook's own evaluations take milliseconds, so one begun then is answered in time.
+EVALUATION_MARGIN = 1.0
 
 
 class Refused(Exception):
@@ -122,6 +125,23 @@ def _read_rest(conn: socket.socket, deadline: float, start: bytearray, size: int
     finally:
         view.release()
     return bytes(buf)
+
+
+def given_up(conn: socket.socket, read: float, timeout: float) -> bool:
+    """True when the client that sent the request read at ``read`` is gone (it closed the
+    connection: ``POLLHUP``) or will be before an evaluation begun now could answer (less
+    than ``EVALUATION_MARGIN`` of its ``timeout`` is left). Its call is then judged in the
+    hook's own process, with its own audit line and state: judged here as well, it would be
+    recorded twice, the second time perhaps seconds later under a changed config. A request
+    dropped here gets no reply, so a client still waiting judges its call at once. ADR 0063."""
+    import select
+    import time
+
+    if time.monotonic() > read + timeout - min(EVALUATION_MARGIN, timeout / 2):
+        return True
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLIN)
+    return any(events & (select.POLLHUP | select.POLLERR) for _, events in poller.poll(0))
 
 
 def peer_allowed(peer_uid: int, own_uid: int) -> bool:
@@ -298,6 +318,7 @@ class Evaluator:
             fields = read_request(conn, time.monotonic() + READ_TIMEOUT)
         except (Refused, ValueError, OSError):
             return
+        read = time.monotonic()
         if not fields:
             return
         if fields[0] != self.version:
@@ -320,6 +341,8 @@ class Evaluator:
         from orchestrator_boundary.shell import evaluate
 
         with self.eval_lock:
+            if given_up(conn, read, wire.client_timeout(environ.get(wire.TIMEOUT_ENV))):
+                return  # judged in the hook's own process: judged here too, it is there twice
             try:
                 os.chdir(cwd or b"/")
             except OSError:

@@ -21,6 +21,11 @@ class PayloadTooDeep(PayloadError):
     could name a protected file. So it is blocked in every phase but ``off``, as TAMPER is."""
 
 
+class ProjectGone(BoundaryInputError):
+    """``CLAUDE_PROJECT_DIR`` names no folder any more: the project was moved or removed during
+    the session, its config with it. Never judged as an unconfigured project (ADR 0063)."""
+
+
 def assert_never(value: Never) -> Never:
     """The end of a ``match`` on an enum: mypy rejects the call when a member is not handled
     (``typing.assert_never``, which a hook process does not import, ADR 0042)."""

@@ -106,14 +106,42 @@ def prepare(argv: "list[str]", environ: "dict[str, str] | os._Environ[str]") -> 
     if event is None or extra not in ([], [USER_TRAIL]):
         return None
     if extra and not environ.get(AUDIT_ENV):
-        root = environ.get(wire.PROJECT_DIR_ENV) or os.getcwd()
-        home = wire.user_home(environ)
-        root = wire.configured_above(os.path.abspath(root), home) or root  # ADR 0054
-        environ[AUDIT_ENV] = user_trail(root, environ)
+        try:
+            root = environ.get(wire.PROJECT_DIR_ENV) or os.getcwd()
+            home = wire.user_home(environ)
+            root = wire.configured_above(os.path.abspath(root), home) or root  # ADR 0054
+            environ[AUDIT_ENV] = user_trail(root, environ)
+        except (OSError, ValueError):  # no folder to name (the working folder is gone): the
+            pass  # call is judged all the same, never a crash (exit 1 lets it through)
     return event
 
 
+MIN_PYTHON = (3, 11)  # pyproject's requires-python
+
+
+def too_old(event: "str | None") -> int:
+    """The answer of an interpreter older than ``MIN_PYTHON`` (the plugin runs ``python3``
+    from PATH, on macOS often 3.9): one plain line, not a traceback. It blocks (exit 2) as
+    ``client.cannot_load`` does: unless ``ORCHESTRATOR_BOUNDARY_PHASE`` is off or warn, and
+    only for tool calls (a stop is never held). Before, 3.7 exited 1 and the call went
+    through; 3.8 to 3.10 blocked with an error about ``enum.StrEnum``. ADR 0063."""
+    if sys.stderr is not None:
+        need = ".".join(map(str, MIN_PYTHON))
+        sys.stderr.write(
+            f"orchestrator-boundary needs Python {need} or newer, but this hook runs Python "
+            f"{sys.version.split()[0]} ({sys.executable}). Install Python {need} or newer with "
+            "the package, then run: orchestrator-boundary install (for the plugin, make it the "
+            "python3 on PATH).\n"
+        )
+    if event is None:
+        return 2  # a misregistered command blocks, as it does on a current Python
+    phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()
+    return 0 if event not in wire.TOOL_EVENTS or phase in ("off", "warn") else 2
+
+
 def main(argv: "list[str]") -> int:
+    if sys.version_info < MIN_PYTHON:
+        return too_old(EVENTS.get(argv[1]) if len(argv) > 1 else None)
     if sys.pycache_prefix == os.devnull:  # the launcher met a cut .pyc: remove it for next time
         wire.drop_cut_bytecode()
     event = prepare(argv, os.environ)

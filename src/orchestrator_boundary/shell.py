@@ -15,7 +15,12 @@ import time
 from collections.abc import Callable, Mapping
 
 from orchestrator_boundary import audit, wire
-from orchestrator_boundary.errors import BoundaryInputError, PayloadError, PayloadTooDeep
+from orchestrator_boundary.errors import (
+    BoundaryInputError,
+    PayloadError,
+    PayloadTooDeep,
+    ProjectGone,
+)
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.ledger import LIFECYCLE_EVENTS, contracts_call, lifecycle_call
 from orchestrator_boundary.payload import TOOL_EVENTS, HookPayload, parse_payload
@@ -91,6 +96,8 @@ def _cannot_judge(
     message = f"internal error ({type(exc).__name__}: {exc})" if internal else str(exc)
     phase, audit_file = Phase.ENFORCE, None
     try:
+        if isinstance(exc, ProjectGone):
+            raise exc  # no config to read the phase from: the named phase, else enforce
         s = setup(root_hint or os.getcwd(), environ)
         phase, audit_file = s.phase, s.audit_file
     except Exception:  # noqa: BLE001 - even the setup failed: fail closed, unless the person
@@ -138,6 +145,9 @@ def evaluate(
                 f"the hook is registered for {event}, but the input is a "
                 f"{payload.hook_event_name or 'nameless'} event"
             )
+        gone = wire.project_gone(environ.get(wire.PROJECT_DIR_ENV) or payload.cwd)
+        if gone:  # its config went with it: never judged as unconfigured (ADR 0063)
+            raise ProjectGone(gone)
         s = setup(payload.cwd, environ)
         audit_file = s.audit_file
         if payload.hook_event_name in LIFECYCLE_EVENTS:

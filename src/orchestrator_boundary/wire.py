@@ -56,6 +56,13 @@ HOME_ENV = "HOME"
 USERPROFILE_ENV = "USERPROFILE"  # Windows' home: what Claude Code (Node) takes there
 CONFIG_ENV = "ORCHESTRATOR_BOUNDARY_CONFIG"
 PHASE_ENV = "ORCHESTRATOR_BOUNDARY_PHASE"
+
+# Claude Code 2.1.330's managed settings file on each platform (its policy folder)
+MANAGED_SETTINGS_PATHS = {
+    "linux": "/etc/claude-code/managed-settings.json",
+    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
+    "win32": "C:\\Program Files\\ClaudeCode\\managed-settings.json",
+}
 BYPASS_ENV = "AMPLIFIER_BYPASS_BOUNDARY"
 AUDIT_ENV = "ORCHESTRATOR_BOUNDARY_AUDIT_PATH"  # a user-scope install's per-user trail
 PLUGIN_ROOT_ENV = "CLAUDE_PLUGIN_ROOT"
@@ -66,6 +73,7 @@ LOCALAPPDATA_ENV = "LOCALAPPDATA"  # Windows: the runtime folder is made in it (
 NO_DAEMON_ENV = "ORCHESTRATOR_BOUNDARY_NO_DAEMON"
 TIMEOUT_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_TIMEOUT"
 IDLE_ENV = "ORCHESTRATOR_BOUNDARY_DAEMON_IDLE"
+DEFAULT_TIMEOUT = 2.5  # seconds the client waits for the evaluator; then it judges in process
 # Set by the client (never read from the hook's own environment: it overwrites it) when a
 # process on the evaluator's socket failed verification, for the audit line (ADR 0026).
 IMPOSTOR_ENV = "ORCHESTRATOR_BOUNDARY_EVALUATOR_IMPOSTOR"
@@ -93,6 +101,19 @@ IMPORT_ROOT = os.path.dirname(PACKAGE_DIR)  # src/ in a checkout, site-packages 
 CONFIG_PATH = os.path.join(".claude", "boundary.toml")  # the project's config, from its root
 
 
+def project_gone(root: str | None) -> str | None:
+    """Why ``root`` (``CLAUDE_PROJECT_DIR``, else the payload's cwd) is no project folder any
+    more, or None: an absolute path with no folder there was moved or removed during the
+    session (by a program an agent ran, say). Judged as a project without a config, every call
+    went through, in enforce too, protected files included (ADR 0063)."""
+    if not root or not os.path.isabs(root) or os.path.isdir(root):
+        return None
+    return (
+        "the project folder %r is gone (moved or removed during the session); start Claude "
+        "Code again in the project's folder" % (root,)
+    )
+
+
 def configured_above(folder: str, home: str | None) -> str | None:
     """The nearest folder at or above ``folder`` with ``.claude/boundary.toml``, the home
     folder excepted (its ``.claude`` is the user's Claude folder); None when there is none.
@@ -112,6 +133,15 @@ def configured_above(folder: str, home: str | None) -> str | None:
         if parent == current:
             return None
         current = parent
+
+
+def client_timeout(value: bytes | str | None) -> float:
+    """How long the client waits for the evaluator (``TIMEOUT_ENV``, else the default): the
+    client and the evaluator read it alike (ADR 0063)."""
+    try:
+        return float(value or DEFAULT_TIMEOUT)
+    except ValueError:
+        return DEFAULT_TIMEOUT
 
 
 def pack(fields: list[bytes]) -> bytes:

@@ -5,6 +5,7 @@ its idle level; meanwhile every call is still answered, and denied where it must
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,7 +15,7 @@ from evaluator_flood import flood, rss_kib
 
 from orchestrator_boundary import wire
 
-from .support import ENFORCE, Arena, route_params
+from .support import ENFORCE, Arena, route_params, until
 
 SETTINGS = "{root}/.claude/settings.json"
 
@@ -95,3 +96,30 @@ def test_connections_held_open_cannot_stall_a_call(fresh_arena: Arena) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+def test_a_stopped_evaluator_neither_stalls_a_call_nor_judges_it_twice(fresh_arena: Arena) -> None:
+    """An agent's ``kill -STOP`` on the evaluator: each call waits the client's timeout, then
+    is judged in the hook's own process, with its line. Before, the evaluator, once let go,
+    judged every request it had been sent as well: each call stood twice in the trail, the
+    second time under whatever config held by then (ADR 0063)."""
+    a = fresh_arena
+    a.warm()
+    pid = a.evaluator_pid()
+    assert pid
+    quick = {wire.TIMEOUT_ENV: "0.5", **ENFORCE}
+    ids = [f"toolu_stopped_{n}" for n in range(3)]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        for tool_use_id in ids:
+            payload = a.payload("Write", {"file_path": SETTINGS, "content": "{}"})
+            payload["tool_use_id"] = tool_use_id
+            got = a.run(payload, "evaluator", quick, fallback=True)
+            assert (got.decision, got.code) == ("deny", "TAMPER"), got
+            assert got.seconds < 5, got
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    _attack(a)  # the evaluator answers again, after what it held
+    assert until(lambda: a.evaluator_pid() == pid)
+    seen = [r.get("tool_use_id") for r in a.records()]
+    assert [seen.count(i) for i in ids] == [1, 1, 1], seen

@@ -60,3 +60,33 @@ def test_a_post_tool_use_block_reaches_the_model(harness: Harness) -> None:
     told = run.context_after("main", 0)
     assert "already ran although the boundary does not allow it" in told, run.explain("no block")
     assert f"{BRAND} blocked Write" in told
+
+
+def test_moving_the_project_away_does_not_switch_the_guard_off(harness: Harness) -> None:
+    """ADR 0063. The main agent runs a program (opaque: allowed by default) that renames the
+    project's folder. Claude Code keeps ``CLAUDE_PROJECT_DIR`` on the old path, where no
+    config is; the hook judged every later call as a project without one (warn), and the
+    main agent's Write into the moved project went through in enforce."""
+    project = harness.project(
+        Hooks.commands(pre=[registered("PreToolUse")]),
+        boundary_toml=ENFORCE,
+        files={"tools/mv.py": "import os\nos.rename(os.getcwd(), os.getcwd() + '-moved')\n"},
+    )
+    moved = Path(f"{project.root}-moved")
+    moved.mkdir()  # empty: the rename takes its place; Claude Code may write there (--add-dir)
+    target = moved / "src" / "main_wrote.py"
+    run = harness.run(
+        project,
+        {
+            "main": [
+                Call("Bash", {"command": "python3 tools/mv.py"}),
+                Call("Write", {"file_path": str(target), "content": "x\n"}),
+                Text(),
+            ]
+        },
+        extra_args=["--allowedTools", "Bash,Write", "--add-dir", str(moved)],
+    )
+    assert (moved / "tools" / "mv.py").exists(), run.explain("the folder was not moved")
+    got = run.result_for("main", 1)
+    assert got.is_error and "is gone (moved or removed" in got.text, run.explain("not blocked")
+    assert not target.exists()
