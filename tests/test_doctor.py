@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from pathlib import Path
 from typing import Any
@@ -258,7 +259,9 @@ def test_a_committed_launcher_from_another_version_is_named(
     shim.write_text(shim.read_text().replace("cr=$(printf", "cr=$(  printf"))  # an older copy
     _, checks = doctor_json(proj, capsys)
     assert checks["launcher"]["status"] == "warn"
-    assert checks["launcher"]["fix"] == "run: orchestrator-boundary install, then commit it"
+    fix = checks["launcher"]["fix"]
+    assert fix.startswith("if your package is the older one, upgrade it and run: ")
+    assert fix.endswith(f"install --project {shlex.quote(str(proj))}, then commit it")
     install(proj, capsys)
     _, checks = doctor_json(proj, capsys)
     assert checks["launcher"]["status"] == "ok"

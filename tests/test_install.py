@@ -57,7 +57,7 @@ def ours(data: dict[str, Any], event: str) -> list[dict[str, Any]]:
 
 def commands(word: str) -> dict[str, str]:
     """A plain command of ours per registered event."""
-    return {e: f"{word} orchestrator_boundary {e}" for e in se.EVENTS}
+    return {e: f"{word} /pkg/orchestrator_boundary/launcher.py {e}" for e in se.EVENTS}
 
 
 def backup_folder() -> Path:
@@ -115,7 +115,7 @@ def test_with_hooks_is_idempotent_and_replaces_a_stale_command() -> None:
     )
     assert moved.actions == [f"replaced the {e} hook" for e in se.EVENTS]
     assert [h["command"] for h in ours(moved.new, "PreToolUse")] == [
-        "new orchestrator_boundary PreToolUse"
+        "new /pkg/orchestrator_boundary/launcher.py PreToolUse"
     ]
     assert moved.new["hooks"]["PreToolUse"][0] == USER_BASH_HOOK
 

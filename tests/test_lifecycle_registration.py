@@ -89,7 +89,7 @@ def test_doctor_finds_tool_hooks_without_the_lifecycle_hooks(
         "but not SubagentStop, Stop, SessionEnd: delegation deliverables are not checked, there "
         "is no stop summary, and delegation state is only cleaned by its bounds"
     )
-    assert checks["hooks"]["fix"] == "run: orchestrator-boundary install"
+    assert checks["hooks"]["fix"] == f"run: orchestrator-boundary install --project {proj}"
     assert checks["onfailure"]["status"] == "ok"  # lifecycle entries never need the key
     run(capsys, "install", "--project", str(proj))
     cli.main(["doctor", "--project", str(proj), "--json"])

@@ -45,7 +45,7 @@ def without_phase_line(text: str) -> list[str]:
 
 def test_show_default(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = phase(proj, capsys)
-    assert code == 0 and out.strip() == "effective phase: warn (from default)"
+    assert code == 0 and out.splitlines()[0] == "effective phase: warn (from default)"
 
 
 def test_set_keeps_comments_and_layout(proj: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -168,15 +168,19 @@ def test_enforce_is_refused_while_the_report_says_not_ready(
     code, out = phase(proj, capsys, "enforce")
     assert code == 1
     assert out.startswith("error: not switching to enforce: there is no audit trail at ")
-    assert "has the hook run in this project? Run: orchestrator-boundary doctor." in out
-    assert "orchestrator-boundary phase enforce --force" in out
+    # run for a project other than the current folder, the commands name it
+    assert (
+        f"has the hook run in this project? Run: orchestrator-boundary doctor --project {proj}."
+        in out
+    )
+    assert f"orchestrator-boundary phase enforce --project {proj} --force" in out
     assert cfg(proj).read_text() == 'phase = "warn"\n'
     # a short trail: NOT READY, with the criteria that fail
     build(proj, days=3)
     code, out = phase(proj, capsys, "enforce", "--json")
     error = json.loads(out)["error"]
     assert code == 1 and error.startswith("not switching to enforce: the report says NOT READY: ")
-    assert "See: orchestrator-boundary report." in error
+    assert f"See: orchestrator-boundary report --project {proj}." in error
     assert "days" in error and cfg(proj).read_text() == 'phase = "warn"\n'
     # --force switches anyway; warn and ask never ask for it
     assert phase(proj, capsys, "ask")[0] == 0

@@ -105,7 +105,8 @@ def test_doctor_never_advises_removing_the_committed_entries(
     checks = json.loads(capsys.readouterr().out)["checks"]
     hooks = next(c for c in checks if c["name"] == "hooks")
     assert hooks["status"] == "warn" and "user: " in hooks["message"], hooks
-    assert "orchestrator-boundary uninstall --scope user" in hooks["fix"]
+    assert "orchestrator-boundary uninstall --project" in hooks["fix"]
+    assert f"{root} --scope user" in hooks["fix"]
     assert "--scope project" not in hooks["fix"] and "SCOPE" not in hooks["fix"]
     assert "subfolders" in hooks["fix"]
 

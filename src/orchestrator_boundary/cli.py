@@ -55,6 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file named on the command line that is missing or unreadable
+        where = f": {exc.filename}" if exc.filename else ""
+        sys.stderr.write(
+            f"orchestrator-boundary {args.command}: error{where}: {exc.strerror or exc}\n"
+        )
+        return 2
 
 
 if __name__ == "__main__":

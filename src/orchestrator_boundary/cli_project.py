@@ -19,7 +19,10 @@ Claude folder: its hook names the trail in ``ORCHESTRATOR_BOUNDARY_AUDIT_PATH``
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
+import subprocess
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -29,17 +32,40 @@ from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.config import DEFAULT_CONFIG_PATH
 
+PROJECT_HELP = (
+    "project root (default: the nearest folder at or above $CLAUDE_PROJECT_DIR, else the "
+    "current folder, that has .claude/boundary.toml; else that folder itself)"
+)
+INSTALL_PROJECT_HELP = (
+    "project root (default: the nearest folder at or above the current one that has "
+    ".claude/boundary.toml, else the current folder)"
+)
+
 
 def find_root(explicit: str | None, environ: Mapping[str, str], cwd: str | None = None) -> str:
     """The project a command acts on (module docstring); a project found above the start
     folder is named on stderr."""
     if explicit:
-        return os.path.abspath(explicit)
-    here = os.path.abspath(environ.get(wire.PROJECT_DIR_ENV) or cwd or os.getcwd())
+        if not os.path.isdir(explicit):  # a typo: never make a folder, never "set" in one
+            sys.stderr.write(
+                f"error: --project {explicit}: no such folder; name the project's folder "
+                "(the one you start claude in)\n"
+            )
+            raise SystemExit(2)
+        return _as_claude_code_names(explicit)
+    here = _as_claude_code_names(environ.get(wire.PROJECT_DIR_ENV) or cwd or os.getcwd())
     found = wire.configured_above(here, wire.user_home(environ))
     if found and found != here:
         sys.stderr.write(f"project: {found} (the nearest folder with {DEFAULT_CONFIG_PATH})\n")
     return found or here
+
+
+def _as_claude_code_names(folder: str) -> str:
+    """``folder`` as Claude Code names it in ``CLAUDE_PROJECT_DIR``: on Linux and macOS the
+    real path (its working folder, symlinks resolved: seen on 2.1.330), which the per-user
+    trail's name is made from. ``report --project ~/work/p`` through a symlinked ``~/work``
+    read another trail and said there was none. Windows keeps the path as given."""
+    return os.path.abspath(folder) if os.name == "nt" else os.path.realpath(folder)
 
 
 def trail_environ(root: str, environ: Mapping[str, str]) -> dict[str, str]:
@@ -156,4 +182,88 @@ def launcher_note(old: str | None) -> str | None:
         f"orchestrator-boundary than yours ({__version__}): if a teammate's is newer, upgrade "
         "yours and run install again instead of committing this change; if yours is the newer, "
         "commit it"
+    )
+
+
+_OUR_COMMAND = re.compile(
+    r"\borchestrator-boundary (install|uninstall|report|doctor|phase( (off|warn|ask|enforce))?)\b"
+    r"(?! --project)"
+)
+
+
+def for_project(fix: str, root: str, cwd: str | None = None) -> str:
+    """``fix`` with ``--project ROOT`` in each of our commands it names, unless it is run from
+    ``root``: a fix ``doctor --project DIR`` printed, run elsewhere, acted on another folder
+    (``install`` registered hooks there; ``phase`` refused it)."""
+    here = os.path.realpath(cwd or os.getcwd())
+    if not fix or here == root:
+        return fix
+    quoted = f'"{root}"' if os.name == "nt" and " " in root else shlex.quote(root)
+    return _OUR_COMMAND.sub(lambda m: f"{m.group(0)} --project {quoted}", fix)
+
+
+def left_in_place(project: str, user_trail: str, scope: str) -> list[str]:
+    """What ``uninstall`` leaves for a person to delete, naming only what is there: the note
+    used to list a .gitignore and a .gitattributes line a user-scope install never wrote."""
+    from orchestrator_boundary.project_files import GITIGNORE_LINE
+
+    def has_line(name: str, line: str) -> bool:
+        try:
+            text = sf.read_text(os.path.join(project, name)) or ""
+        except se.SettingsError:
+            return False
+        return line in (x.strip() for x in text.splitlines())
+
+    trail = (
+        os.path.dirname(user_trail)
+        if scope == "user"
+        else os.path.join(project, ".claude", "boundary")
+    )
+    found = [
+        (os.path.isfile(os.path.join(project, DEFAULT_CONFIG_PATH)), DEFAULT_CONFIG_PATH),
+        (os.path.isdir(trail), f"the audit trail ({trail if scope == 'user' else GITIGNORE_LINE})"),
+        (has_line(".gitignore", GITIGNORE_LINE), f"the {GITIGNORE_LINE} line in .gitignore"),
+        (has_line(".gitattributes", GITATTRIBUTES_LINE), "the launcher's line in .gitattributes"),
+    ]
+    names = [name for there, name in found if there]
+    if not names:
+        return []
+    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    them = "them" if len(names) > 1 else "it"
+    return [f"left in place: {listed}; delete {them} yourself if you no longer want {them}"]
+
+
+COMMITTED = (".claude/settings.json", registration.SHIM_RELPATH, DEFAULT_CONFIG_PATH)
+
+
+def ignored_by_git(project: str) -> list[str]:
+    """The files a team must commit that git ignores here (a ``.claude/`` line is common:
+    Claude Code writes machine-local files there). A commit leaves them out without a word,
+    and a teammate's clone then runs no hook at all: no block, no message, no trail."""
+    if git_top(project) is None:
+        return []
+    present = [p for p in COMMITTED if os.path.isfile(os.path.join(project, *p.split("/")))]
+    if not present:
+        return []
+    try:
+        done = subprocess.run(
+            ["git", "-C", project, "check-ignore", "--", *present],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [line for line in done.stdout.splitlines() if line in present]
+
+
+def ignored_note(project: str) -> str | None:
+    ignored = ignored_by_git(project)
+    if not ignored:
+        return None
+    return (
+        f"git ignores {', '.join(ignored)} here (a .gitignore line such as .claude/): a commit "
+        "leaves them out, and teammates' clones then run no hook at all, without a word. Add "
+        f"them anyway (once tracked, git keeps them): git add -f {' '.join(ignored)}"
     )

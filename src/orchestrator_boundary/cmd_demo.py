@@ -60,20 +60,28 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    fmt = "{:<19} {:<11} {:<22} {:<6} {:<8} {}"
-    print("A captured session replayed through warn and enforce (config: write_allow = STATE.md)\n")
-    print(fmt.format("who", "tool", "target", "warn", "enforce", "rule broken"))
-    for r in rows:
-        print(
-            fmt.format(
-                r["who"][:19],
-                r["tool"][:11],
-                str(r["target"])[-22:],
-                r["warn"],
-                r["enforce"],
-                r["code"] or "-",
-            )
-        )
+    print("A captured session replayed through warn and enforce")
+    print("(config: write_allow = STATE.md)\n")
+    print("\n".join(table(rows)))
     print("\nwarn: nothing is blocked, the model is told what enforce would do.")
     print("enforce: the main agent's own writes are denied; subagents' writes go through.")
     return 0
+
+
+def table(rows: list[dict[str, Any]], width: int = 80) -> list[str]:
+    """The rows as columns as wide as their widest value, so no agent type or rule is cut;
+    only a target too long for ``width`` is shortened, from its start ("...")."""
+    head = ("who", "tool", "target", "warn", "enforce", "rule broken")
+    cells = [
+        (r["who"], r["tool"], str(r["target"]), r["warn"], r["enforce"], r["code"] or "-")
+        for r in rows
+    ]
+    widths = [max(len(c[i]) for c in [head, *cells]) for i in range(len(head))]
+    room = width - sum(widths) - len(widths) + 1 + widths[2]
+    widths[2] = max(min(widths[2], room), len("target"))
+    out = []
+    for c in [head, *cells]:
+        target = c[2] if len(c[2]) <= widths[2] else "..." + c[2][-(widths[2] - 3) :]
+        shown = (*c[:2], target, *c[3:])
+        out.append(" ".join(v.ljust(w) for v, w in zip(shown, widths, strict=True)).rstrip())
+    return out

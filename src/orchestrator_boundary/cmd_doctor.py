@@ -8,12 +8,12 @@ import argparse
 import json
 import os
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from orchestrator_boundary import registration, wire
 from orchestrator_boundary import settings_edit as se
-from orchestrator_boundary.cli_project import find_root, trail_environ
+from orchestrator_boundary.cli_project import PROJECT_HELP, find_root, for_project, trail_environ
 from orchestrator_boundary.config import ConfigProblem, config_notes, config_path, load_config
 from orchestrator_boundary.doctor_agents import check_agent_definitions
 from orchestrator_boundary.doctor_context import (
@@ -29,11 +29,16 @@ from orchestrator_boundary.doctor_context import (
     forget_versions,
     ours,
     plugin_enabled,
+    reinstall_command,
     shown,
 )
 from orchestrator_boundary.doctor_hooks_off import check_hooks_disabled, check_settings_env
 from orchestrator_boundary.doctor_probe import argv_of, probe_command
-from orchestrator_boundary.doctor_start import check_start_folder, registered_twice
+from orchestrator_boundary.doctor_start import (
+    check_committed,
+    check_start_folder,
+    registered_twice,
+)
 from orchestrator_boundary.doctor_surroundings import (
     check_evaluators,
     check_launcher,
@@ -204,8 +209,8 @@ def check_commands_runnable(ctx: Context) -> Check:
             "commands",
             FAIL,
             problems[0] + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""),
-            "reinstall from the interpreter that has the package: "
-            "/path/to/python -m orchestrator_boundary.cli install",
+            "reinstall from the interpreter that has the package, e.g. this one: "
+            + reinstall_command(ctx.platform),
         )
     return Check(
         "commands",
@@ -321,6 +326,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_start_folder,
     check_commands_runnable,
     check_launcher,
+    check_committed,
     check_on_failure,
     check_config,
     check_agent_definitions,
@@ -358,7 +364,7 @@ def diagnose(ctx: Context) -> list[Check]:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("doctor", help="check that the boundary is installed and working here")
-    p.add_argument("--project", default=None, help="project root (default: current directory)")
+    p.add_argument("--project", default=None, help=PROJECT_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument(
         "--plugin-dir",
@@ -376,7 +382,7 @@ def run(args: argparse.Namespace) -> int:
     dirs = tuple(os.path.abspath(d) for d in getattr(args, "plugin_dir", []) or [])
     start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
     ctx = Context(root, environ, wire.user_home(environ), plugin_dirs=dirs, start=start)
-    checks = diagnose(ctx)
+    checks = [replace(c, fix=for_project(c.fix, root)) for c in diagnose(ctx)]
     failed = any(c.status == FAIL for c in checks)
     if args.json:
         print(

@@ -16,10 +16,14 @@ from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import (
     GITATTRIBUTES_LINE,
+    INSTALL_PROJECT_HELP,
     find_root,
+    for_project,
     gitattributes_with,
+    ignored_note,
     in_git_repo,
     launcher_note,
+    left_in_place,
     start_folder_note,
     trail_environ,
     windows_shell_note,
@@ -33,6 +37,7 @@ from orchestrator_boundary.config import (
     config_path,
     load_config,
 )
+from orchestrator_boundary.doctor_hooks_off import install_notes
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.project_files import GITIGNORE_LINE, gitignore_with, starter_config
 from orchestrator_boundary.setups import audit_setting
@@ -62,6 +67,7 @@ class Result:
     notes: list[str] = field(default_factory=list)
     edits: list[FileEdit] = field(default_factory=list)
     error: str | None = None
+    project: str = ""  # the folder installed for: the next command names it
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -93,7 +99,7 @@ class Result:
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--project", default=None, help="project root (default: current directory)")
+    p.add_argument("--project", default=None, help=INSTALL_PROJECT_HELP)
     p.add_argument(
         "--scope",
         choices=sf.SCOPES,
@@ -116,7 +122,6 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--phase",
         choices=[ph.value for ph in Phase],
-        default=None,
         help=f"phase for a new .claude/boundary.toml (default: {DEFAULT_PHASE.value})",
     )
     p.add_argument(
@@ -162,7 +167,7 @@ def plan(
     leave alone."""
     env = os.environ if environ is None else environ
     path = sf.settings_path(scope, project, environ=env)
-    res = Result(action, path, scope)
+    res = Result(action, path, scope, project=project)
     old_text = sf.read_text(path)
     old = se.parse_settings(old_text or "", path)
     if managed_only and scope != "managed":
@@ -190,6 +195,7 @@ def plan(
         res.edits.append(FileEdit(path, old_text, text, "settings"))
     if action == "install":
         _plan_machine_files(res, project, scope, env, python)
+        res.notes.extend(install_notes(project, scope, env))
     if action == "install" and scope in ("project", "local"):
         _plan_project_files(res, project, phase)
         res.notes.extend(filter(None, [start_folder_note(project)]))
@@ -214,16 +220,8 @@ def _plan_uninstall_files(res: Result, project: str, scope: str, env: Any) -> No
         listed_old = sf.read_text(listed)
         if listed_old is not None:
             res.edits.append(FileEdit(listed, listed_old, None, "user projects", backup=False))
-    res.notes.append(_left_in_place(project, scope, env))
-
-
-def _left_in_place(project: str, scope: str, env: Any) -> str:
-    trail = os.path.dirname(hook_main.user_trail(project, env)) if scope == "user" else None
-    return (
-        f"left in place: {DEFAULT_CONFIG_PATH}, the audit trail ({trail or GITIGNORE_LINE}), "
-        f"the {GITIGNORE_LINE} line in .gitignore and the launcher's line in .gitattributes; "
-        "delete them yourself if you no longer want them"
-    )
+    trail = hook_main.user_trail(project, env) if scope == "user" else ""
+    res.notes.extend(left_in_place(project, trail, scope))
 
 
 def _plan_machine_files(
@@ -347,7 +345,8 @@ def _run(action: str, args: argparse.Namespace) -> int:
             managed_only=args.managed_only,
         )
     except se.SettingsError as exc:
-        msg = f"{exc}; left unchanged, fix it by hand and run {action} again"
+        why = f". {se.IGNORED}" if exc.problem.startswith("not valid JSON") else ""
+        msg = f"{exc}; left unchanged, fix it by hand and run {action} again{why}"
         return _refuse(action, args, msg, exc.file)
     res.dry_run = bool(args.dry_run)
     if not res.dry_run:
@@ -355,6 +354,8 @@ def _run(action: str, args: argparse.Namespace) -> int:
             apply(res)
         except OSError as exc:
             res.error = f"could not write: {exc}"
+        if action == "install" and args.scope == "project":  # on disk now: ask git
+            res.notes.extend(filter(None, [ignored_note(project)]))
     if args.json:
         print(json.dumps(res.as_json(), ensure_ascii=False))
     else:
@@ -386,7 +387,7 @@ def text_report(res: Result) -> str:
             if e.backup_file
         )
         if res.command == "install":
-            lines.append("  next: orchestrator-boundary doctor")
+            lines.append("  next: " + for_project("orchestrator-boundary doctor", res.project))
     lines.extend(f"note: {n}" for n in res.notes)
     return "\n".join(lines)
 

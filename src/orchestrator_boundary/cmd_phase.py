@@ -17,7 +17,12 @@ from tomlkit.exceptions import TOMLKitError
 from orchestrator_boundary import registration, user_scope, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
-from orchestrator_boundary.cli_project import find_root, trail_environ
+from orchestrator_boundary.cli_project import (
+    PROJECT_HELP,
+    find_root,
+    for_project,
+    trail_environ,
+)
 from orchestrator_boundary.cmd_report import NoReport, project_report
 from orchestrator_boundary.config import (
     Config,
@@ -41,7 +46,7 @@ def register(sub: Any) -> None:
         metavar="PHASE",
         help="off, warn, ask or enforce; leave out to show the current one",
     )
-    p.add_argument("--project", default=None, help="project root (default: current directory)")
+    p.add_argument("--project", default=None, help=PROJECT_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument(
         "--force",
@@ -123,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     if args.value == Phase.ENFORCE.value and not getattr(args, "force", False):
         refusal = enforce_refusal(root, environ)
         if refusal:
-            return _fail(args, refusal)
+            return _fail(args, for_project(refusal, root))
     if args.value is not None and not args.project:
         stray = stray_folder(root, args.value, environ)
         if stray:
@@ -137,8 +142,11 @@ def run(args: argparse.Namespace) -> int:
     except BoundaryInputError as exc:
         return _fail(args, str(exc))
     out["notes"].extend(environment_notes(out, args.value))
+    if out["phase"] != Phase.OFF.value:
+        out["notes"].extend(unguarded_notes(root, environ))
     if args.value == Phase.ENFORCE.value:
         out["config_notes"] = project_config_notes(root, environ)
+    out["notes"] = [for_project(note, root) for note in out["notes"]]
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
@@ -211,7 +219,13 @@ def _set(root: str, value: str, environ: Mapping[str, str], out: dict[str, Any])
     out["set"] = value
     try:
         out["hooks_in_step"] = hooks_in_step(root, value, environ)
-    except (OSError, se.SettingsError) as exc:
+    except se.SettingsError as exc:
+        why = f". {se.IGNORED}" if exc.problem.startswith("not valid JSON") else ""
+        out["notes"].append(
+            f"the hook entries were not brought in step: {exc}{why}. Fix the file by hand, "
+            "then run: orchestrator-boundary install"
+        )
+    except OSError as exc:
         out["notes"].append(
             f"the hook entries were not brought in step ({exc}); run: orchestrator-boundary install"
         )
@@ -222,6 +236,26 @@ def _set(root: str, value: str, environ: Mapping[str, str], out: dict[str, Any])
             f"the config is still broken ({checked}); writes stay blocked until it is fixed"
         )
     return ""
+
+
+def unguarded_notes(root: str, environ: Mapping[str, str]) -> list[str]:
+    """Nothing when a settings file Claude Code reads for ``root`` registers our PreToolUse hook
+    or enables our plugin; else that no phase guards anything yet. ``phase enforce`` on a
+    project without hooks said "set" and exited 0, and nothing was judged or recorded."""
+    for _scope, _path, data in sf.parsed_settings(root, environ=environ):
+        if se.registered(data)["PreToolUse"]:
+            return []
+        plugins = data.get("enabledPlugins")
+        if isinstance(plugins, dict) and any(
+            on and "orchestrator-boundary" in str(name) for name, on in plugins.items()
+        ):
+            return []
+    named = f'"{root}"' if " " in root else root
+    return [
+        f"no settings file Claude Code reads for {root} registers the orchestrator-boundary "
+        "hooks, so no call is judged or recorded in any phase; run: orchestrator-boundary "
+        f"install --project {named} (or start Claude Code with --plugin-dir)"
+    ]
 
 
 def in_step_notes(

@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime
 from typing import IO, Any
 
 from orchestrator_boundary import audit, wire
-from orchestrator_boundary.cli_project import find_root, trail_environ
+from orchestrator_boundary.cli_project import PROJECT_HELP, find_root, trail_environ
 from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
 from orchestrator_boundary.progress import Progress
 from orchestrator_boundary.report import (
@@ -57,7 +57,7 @@ def register(sub: Any) -> None:
         description="Readiness numbers for switching to enforce. Exit 0 READY, 3 NOT READY, "
         "2 when no report could be made.",
     )
-    p.add_argument("--project", help="project root (default: $CLAUDE_PROJECT_DIR, else cwd)")
+    p.add_argument("--project", default=None, help=PROJECT_HELP)
     p.add_argument(
         "--audit",
         metavar="FILE",

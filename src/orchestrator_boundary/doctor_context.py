@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -142,3 +143,12 @@ def entries_to_probe(ctx: Context) -> list[tuple[str, str, dict[str, Any], dict[
                 for h in hooks
             )
     return out
+
+
+def reinstall_command(platform: str) -> str:
+    """``install`` run by this interpreter, as a person types it: quoted for a POSIX shell, or
+    on Windows in double quotes (cmd, Git Bash) and with ``&`` for PowerShell."""
+    tail = "-m orchestrator_boundary.cli install"
+    if platform == "win32":
+        return f'"{sys.executable}" {tail} (in PowerShell: & "{sys.executable}" {tail})'
+    return f"{shlex.quote(sys.executable)} {tail}"

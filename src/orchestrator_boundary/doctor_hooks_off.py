@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context, ours
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV, bypass_requested
@@ -69,6 +70,25 @@ def check_hooks_disabled(ctx: Context) -> Check:
         )
     decided = f" ({path} sets it false)" if path else ""
     return Check("hooks-off", OK, f"no settings file switches the hooks off{decided}")
+
+
+def install_notes(root: str, scope: str, environ: Any) -> list[str]:
+    """What ``install`` says when Claude Code will run none of the entries it just wrote: it
+    used to report success and leave this to ``doctor``."""
+    files = sf.parsed_settings(root, environ=environ)
+    path, value = _deciding(files, "disableAllHooks")
+    if value is True:
+        return [
+            f'"disableAllHooks": true in {path} switches off every hook, these too: nothing is '
+            f'blocked, recorded or said until "disableAllHooks" is removed from {path}'
+        ]
+    only = [p for s, p, d in files if s == "managed" and d.get("allowManagedHooksOnly") is True]
+    if only and scope != "managed":
+        return [
+            f'"allowManagedHooksOnly": true in {only[0]}: only managed hooks run, so these never '
+            "do; ask your administrator to run: orchestrator-boundary install --scope managed"
+        ]
+    return []
 
 
 def check_settings_env(ctx: Context) -> Check:

@@ -16,6 +16,7 @@ import shlex
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary import wire
+from orchestrator_boundary.cli_project import ignored_by_git, ignored_note
 from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.setups import setup
@@ -116,3 +117,14 @@ def registered_twice(ctx: Context, where: list[str]) -> Check:
         "counts each call once)",
         fix,
     )
+
+
+def check_committed(ctx: Context) -> Check:
+    """The files teammates need are not ignored by git: a ``.claude/`` line in ``.gitignore``
+    (common) leaves them out of every commit, and a teammate's clone runs no hook at all."""
+    ignored = ignored_by_git(ctx.root)
+    if not ignored:
+        return Check("committed", OK, "git ignores none of the files teammates need")
+    note = ignored_note(ctx.root) or ""
+    message, _, fix = note.partition(" Add them anyway (once tracked, git keeps them): ")
+    return Check("committed", WARN, message, fix and f"run: {fix} (once tracked, git keeps them)")

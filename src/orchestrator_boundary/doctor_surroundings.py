@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from orchestrator_boundary import (
+    __version__,
     evaluators,
     hook_routes,
     registration,
@@ -213,7 +214,10 @@ def check_evaluators(ctx: Context) -> Check:
 def check_mods(ctx: Context) -> Check:
     """Mods (Claude Code 2.1.287+, in-process plugin modules) can answer a tool call before
     plugin hooks run; managed settings can limit them to the organization's."""
-    managed = next((d for s, _p, d, _ in ctx.settings() if s == "managed" and d), None)
+    limited = any(  # by the managed file or any of its drop-ins
+        s == "managed" and isinstance(d, dict) and se.mods_managed_only(d)
+        for s, _p, d, _ in ctx.settings()
+    )
     plugins = sorted(
         {
             str(name)
@@ -222,7 +226,7 @@ def check_mods(ctx: Context) -> Check:
             if on and "orchestrator-boundary" not in str(name)
         }
     )
-    if managed is not None and se.mods_managed_only(managed):
+    if limited:
         return Check("mods", OK, "managed settings limit mods to the organization's")
     if plugins:
         return Check(
@@ -260,7 +264,10 @@ def check_launcher(ctx: Context) -> Check:
         return Check(
             "launcher",
             WARN,
-            f"{registration.SHIM_RELPATH} differs from the one this version writes",
-            "run: orchestrator-boundary install, then commit it",
+            f"{registration.SHIM_RELPATH} differs from the one this version "
+            f"({__version__}) writes: a teammate's newer or older package wrote it",
+            "if your package is the older one, upgrade it and run: orchestrator-boundary "
+            "install (commit nothing); if it is the newer one, run: orchestrator-boundary "
+            "install, then commit it",
         )
     return Check("launcher", OK, f"{registration.SHIM_RELPATH} is current")

@@ -21,11 +21,6 @@ from orchestrator_boundary.payload import HookPayload
 EDIT_DIFF_ENV = "CLAUDE_CODE_BASH_EDIT_DIFF"
 MAX_SETTINGS_BYTES = 1024 * 1024
 _TRUTHY = frozenset({"1", "true", "yes", "on"})
-MANAGED_SETTINGS = {
-    "linux": "/etc/claude-code/managed-settings.json",
-    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
-    "win32": "C:\\ProgramData\\ClaudeCode\\managed-settings.json",
-}
 
 
 def diff_expected(payload: HookPayload, root: str, environ: Mapping[str, str]) -> bool:
@@ -45,7 +40,10 @@ def _setting(environ: Mapping[str, str]) -> bool | None:
     (project settings cannot turn it on)."""
     home = wire.user_home(environ) or os.path.expanduser("~")
     user = environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or os.path.join(home, ".claude")
-    for path in (MANAGED_SETTINGS.get(sys.platform, ""), os.path.join(user, "settings.json")):
+    for path in (
+        wire.MANAGED_SETTINGS_PATHS.get(sys.platform, ""),
+        os.path.join(user, "settings.json"),
+    ):
         value = _read_setting(path) if path else None
         if value is not None:
             return value

@@ -68,15 +68,18 @@ __all__ = [
 # ---------------------------------------------------------------- the numbers
 
 
-def slope(points: list[tuple[float, float]]) -> float | None:
-    """Least-squares slope of y over x; None with fewer than two distinct x."""
-    if len({x for x, _ in points}) < 2:
+def slope(points: list[tuple[float, float]], weights: list[float] | None = None) -> float | None:
+    """Least-squares slope of y over x, each point weighted (1 each when no weights are
+    given); None with fewer than two distinct x of positive weight."""
+    ws = [1.0] * len(points) if weights is None else weights
+    pts = [(x, y, w) for (x, y), w in zip(points, ws, strict=True) if w > 0]
+    if len({x for x, _, _ in pts}) < 2:
         return None
-    n = len(points)
-    mx = sum(x for x, _ in points) / n
-    my = sum(y for _, y in points) / n
-    sxx = sum((x - mx) ** 2 for x, _ in points)
-    sxy = sum((x - mx) * (y - my) for x, y in points)
+    total = sum(w for _, _, w in pts)
+    mx = sum(w * x for x, _, w in pts) / total
+    my = sum(w * y for _, y, w in pts) / total
+    sxx = sum(w * (x - mx) ** 2 for x, _, w in pts)
+    sxy = sum(w * (x - mx) * (y - my) for x, y, w in pts)
     return sxy / sxx
 
 
@@ -221,11 +224,14 @@ def compute(
 
 
 def _trend(r: Report) -> None:
-    """Least-squares slope of the per-day violation rate over calendar days (gaps count)."""
+    """Least-squares slope of the per-day violation rate over calendar days (gaps count),
+    each day weighted by its tool uses: a day of one call is one call's evidence, so a single
+    violation on a quiet day no longer reads as a rising trend (ADR 0064)."""
     if not r.per_day:
         return
     origin = r.per_day[0].day
-    r.slope = slope([((d.day - origin).days, d.rate) for d in r.per_day])
+    points = [(float((d.day - origin).days), d.rate) for d in r.per_day]
+    r.slope = slope(points, [float(d.tool_uses) for d in r.per_day])
     half = len(r.per_day) // 2
     if half:
         first, second = r.per_day[:half], r.per_day[len(r.per_day) - half :]

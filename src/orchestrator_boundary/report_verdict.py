@@ -107,6 +107,13 @@ def notes(r: Report) -> list[str]:
             "The trail holds no hook calls yet: the hooks have not run in this project, or "
             "Claude Code was started in another folder. Run: orchestrator-boundary doctor"
         )
+    if r.invocations and not r.tool_uses:
+        out.append(
+            f"The trail holds {plural(r.invocations, 'hook call')} but no PreToolUse call: the "
+            "hook that judges and blocks tool calls does not run in this project (its entry is "
+            "missing, or its matcher matches no tool), so enforce would block nothing. Run: "
+            "orchestrator-boundary doctor"
+        )
     if r.tool_uses and not r.subagent_calls:
         out.append(
             "No call carried an agent_id, so enforce cannot tell the subagents from the main "

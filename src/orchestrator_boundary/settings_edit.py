@@ -33,6 +33,13 @@ MANAGED_MODS_KEY = "allowManagedModsOnly"
 POLICY_PLUGIN = "cc-plugin-sec-default@builtin"
 
 
+# What a settings file that is not JSON means: a person may take a comment for harmless.
+IGNORED = (
+    "Claude Code ignores a settings file it cannot read as JSON (a comment or a trailing comma "
+    "is enough), so none of the hooks or permissions in it apply"
+)
+
+
 class SettingsError(ValueError):
     """A settings file we must not edit (not JSON, or not the shape Claude Code expects)."""
 
@@ -43,12 +50,33 @@ class SettingsError(ValueError):
 
 def is_ours(hook: object) -> bool:
     """A hook entry (``{"type": "command", "command": ...}``, or exec form with ``args``) that
-    this package registered."""
-    if not isinstance(hook, Mapping):
+    this package registered, in any version: one of the words it runs is our launcher, one of
+    our scripts or console scripts, our module (``-m``), or our ``-c`` program. A command of
+    another tool that only mentions our name (``notify-send 'orchestrator-boundary ...'``, a
+    log file named after it) is not ours: install used to replace it and uninstall to delete it."""
+    if not isinstance(hook, Mapping) or not isinstance(hook.get("command"), str):
         return False
-    command, args = hook.get("command"), hook.get("args")
-    words = [command, *(args if isinstance(args, list) else [])]
-    return any(isinstance(w, str) and any(m in w for m in MARKERS) for w in words)
+    try:
+        words = registration.entry_argv(hook)
+    except ValueError:  # text sh cannot split: not a command we wrote
+        return False
+    return any(_our_word(w, words[i - 1] if i else "") for i, w in enumerate(words))
+
+
+_OUR_SCRIPT = re.compile(r"(^|/)orchestrator_boundary/[A-Za-z_]+\.py$")
+_OUR_CONSOLE = re.compile(r"(^|/)orchestrator-boundary(-pre-tool-use|-post-tool-use)?(\.exe)?$")
+_OUR_MODULE = re.compile(r"^orchestrator_boundary(\.[A-Za-z_]+)*$")
+
+
+def _our_word(word: str, before: str) -> bool:
+    w = word.replace("\\", "/")
+    if w.endswith(registration.SHIM_RELPATH) or _OUR_SCRIPT.search(w) or _OUR_CONSOLE.search(w):
+        return True
+    if w.endswith("/hooks/hook.py") and any(m in w for m in MARKERS):
+        return True  # the plugin's entry, registered by hand from a checkout
+    if before.startswith("-") and before.endswith("m") and _OUR_MODULE.match(w):
+        return True  # python -m orchestrator_boundary.hook_entry, -Im ...
+    return before == "-c" and any(m in w for m in MARKERS)  # a Windows exec-form program
 
 
 def parse_settings(text: str, file: str) -> dict[str, Any]:

@@ -10,16 +10,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping
+from typing import Any
 
 from orchestrator_boundary import hook_main, wire
-from orchestrator_boundary.settings_edit import SettingsError
+from orchestrator_boundary.settings_edit import SettingsError, parse_settings
 
 SCOPES = ("project", "local", "user", "managed")
 MANAGED_ENV = "ORCHESTRATOR_BOUNDARY_MANAGED_SETTINGS"  # override, for tests and odd setups
-MANAGED_PATHS = {
-    "linux": "/etc/claude-code/managed-settings.json",
-    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
-}
+MANAGED_PATHS = wire.MANAGED_SETTINGS_PATHS  # Claude Code 2.1.330's policy folder, and its file
+DROP_IN_DIR = "managed-settings.d"  # beside the managed file; its *.json files apply on top
 
 
 def settings_path(
@@ -44,16 +43,52 @@ def settings_path(
         if env.get(MANAGED_ENV):
             return env[MANAGED_ENV]
         plat = platform or sys.platform
-        key = "darwin" if plat == "darwin" else "linux"
-        return MANAGED_PATHS[key]
+        return MANAGED_PATHS[plat if plat in MANAGED_PATHS else "linux"]
     raise ValueError(f"unknown scope {scope!r} (expected one of {', '.join(SCOPES)})")
 
 
 def all_settings_paths(
     project: str, *, home: str | None = None, environ: Mapping[str, str] | None = None
 ) -> list[tuple[str, str]]:
-    """(scope, path) for every settings file Claude Code reads for ``project``."""
-    return [(s, settings_path(s, project, home=home, environ=environ)) for s in SCOPES]
+    """(scope, path) for every settings file Claude Code reads for ``project``. The managed
+    scope's drop-in files come before its file, the last one by name first: Claude Code applies
+    them on top of the file in name order, so the later one decides a key (seen on 2.1.330)."""
+    out = []
+    for scope in SCOPES:
+        path = settings_path(scope, project, home=home, environ=environ)
+        if scope == "managed":
+            out += [(scope, d) for d in reversed(managed_drop_ins(path))]
+        out.append((scope, path))
+    return out
+
+
+def parsed_settings(
+    project: str, *, environ: Mapping[str, str] | None = None
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """(scope, path, parsed) for each settings file Claude Code reads for ``project`` that
+    exists and holds JSON, in ``all_settings_paths``' order; the others are left out."""
+    out = []
+    for scope, path in all_settings_paths(project, environ=environ):
+        try:
+            text = read_text(path)
+            data = parse_settings(text, path) if text is not None else None
+        except SettingsError:
+            continue
+        if data is not None:
+            out.append((scope, path, data))
+    return out
+
+
+def managed_drop_ins(managed: str) -> list[str]:
+    """The drop-in files beside the managed settings file, in the order Claude Code applies
+    them: ``managed-settings.d/*.json`` by name. A ``"disableAllHooks": true`` in one switches
+    off every hook as surely as in the file itself."""
+    folder = os.path.join(os.path.dirname(managed), DROP_IN_DIR)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if n.endswith(".json")]
 
 
 def read_text(path: str) -> str | None:
