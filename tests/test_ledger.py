@@ -199,13 +199,19 @@ def test_an_unreachable_store_never_blocks_a_stop(tmp_path: Path, transcript: Pa
     assert ledger.record() == UnknownDelegation("a1", "the state store is unavailable")
 
 
-def test_session_end_cleans(trail: str, transcript: Path) -> None:
+def test_session_end_cleans_but_a_resumed_subagent_keeps_its_contract(
+    trail: str, transcript: Path
+) -> None:
+    """``claude --resume`` goes on with the same session id after SessionEnd, and SendMessage
+    resumes a subagent under its old agent id (seen on 2.1.330): it runs under the contract
+    it was started with, never as an unknown, unnarrowed subagent (ADR 0065)."""
     _launch(trail, transcript)
+    _link(trail, transcript)
+    before_end = ledger_for(_sub(transcript, tool_name="Read"), trail).record()
     end = _payload(transcript, "SessionEnd")
     assert lifecycle(CONTRACTS, end, ledger_for(end, trail), Phase.ENFORCE, False) == (
         "",
         {"state": "cleaned"},
     )
-    _link(trail, transcript)
     got = ledger_for(_sub(transcript, tool_name="Read"), trail).record()
-    assert isinstance(got, UnknownDelegation) and "no PreToolUse" in got.reason
+    assert isinstance(got, Delegation) and got == before_end

@@ -93,6 +93,8 @@ class Scenario:
         tool_input: dict[str, Any] = {"file_path": str(path)}
         if tool == "Write":
             tool_input["content"] = f"by {agent}\n"
+        if tool == "Bash":  # a write Claude Code itself does not check for staleness
+            tool_input = {"command": f"echo by {agent} > {rel}"}
         who = {"agent_id": agent, "agent_type": "coder", "tool_use_id": call or f"c{self.n}"}
         out = self.hook("PreToolUse", tool, tool_input, **who)
         if '"deny"' in out:
@@ -117,7 +119,7 @@ def scenario(tmp_path: Path) -> Scenario:
     (s.root / "src/billing/total.py").write_text("total = 1\n")
     s.sub("a2", "Read", "src/billing/total.py")
     (s.root / "src/billing/total.py").write_text("total = 2\n")  # a person edits it
-    assert "STALE_FILE" in s.sub("a2", "Write", "src/billing/total.py")
+    assert "STALE_FILE" in s.sub("a2", "Bash", "src/billing/total.py")
     assert s.sub("a2", "Write", "src/billing/round.py") == ""
     assert s.sub("a4", "Write", "docs/notes.md") == ""
     assert s.sub("zz", "Write", "src/auth/hint.py") == ""  # no Agent call launched zz

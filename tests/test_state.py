@@ -170,10 +170,21 @@ def test_stop_and_session_end_clean(store: Store) -> None:
     assert (store.seen("s", "a1", "g"), store.lease("s", "f")) == (None, None)
     assert store.seen("s", "a1", "f") == Seen("x", True)
     store.record_launch("s", "toolu_1", LAUNCH, "fix it")
+    store.link("s", "a1", "toolu_1", "fix it")
+    store.record_launch("s", "toolu_2", LAUNCH, "started nothing")
     store.count("s", "a1", ["write"])
     store.end_session("s")
     counts = [_one(store.path, f"SELECT COUNT(*) FROM {t}") for t in state._TABLES]  # noqa: S608
-    assert counts == [0] * 5
+    # what was read, written and held goes, and the Agent call that started nothing; the
+    # contracts stay for a resume (ADR 0065)
+    assert dict(zip(state._TABLES, counts, strict=True)) == {
+        "launches": 1,
+        "agents": 1,
+        "seen": 0,
+        "leases": 0,
+        "counts": 1,
+    }
+    assert _one(store.path, "SELECT running FROM agents") == 0
 
 
 def test_tables_are_bounded(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,6 +10,8 @@ changed the file.
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.violation import Code, Violation
@@ -23,6 +25,8 @@ if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call tha
     from orchestrator_boundary.delegation import Delegation, Ledger
 
 PRE = "PreToolUse"
+# the tools Claude Code refuses on a file changed since the agent read it (ADR 0027)
+CLI_CHECKED = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 
 
@@ -103,6 +107,8 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         call.insensitive,
         require=call.rules.contracts.require,
         what=_what(call, target),
+        contracts=call.rules.contracts,
+        makes_folder=_program(target) == "mkdir",
     )
     return _violation(found, target.command) if found else None
 
@@ -145,12 +151,44 @@ def _names_inside(call: Call, me: tuple[int, int, int], record: Delegation) -> b
     return all(within(p, record.scope, call.insensitive) is None for p in places)
 
 
+def overwrites_nothing(call: Call, target: Target) -> bool:
+    """Does the command that names ``target`` leave every file's content as it was, so that
+    it cannot overwrite another agent's change (ADR 0065)? ``mkdir`` makes a folder or fails
+    (``-p``: leaves an existing one as it is), so ``mkdir -p tests`` next to another agent's
+    test file is no overwrite. A git command's write to the repository's own folder,
+    ``.git``, when it does not delete it: git locks its index and refs itself, and no agent
+    can read a folder again (two agents that each ``git add`` or ``git commit`` their own
+    files, or the main agent that commits after its subagents did). A file inside ``.git``,
+    a deleted ``.git`` and the work tree git rewrites stay judged."""
+    program = _program(target)
+    if program == "mkdir":
+        return True
+    name = target.located.display.rsplit("/", 1)[-1]
+    return program == "git" and (name.casefold() if call.insensitive else name) == ".git"
+
+
+def _program(target: Target) -> str:
+    """ "git" or "mkdir" when that is the program of the command that names ``target`` and
+    it does not delete it, else ""."""
+    found = _PROGRAM.match(target.command)
+    return found.group(1) if found and not target.deletes else ""
+
+
+# a command's program (after variable assignments; by path or not): `cp -r x/. .git` is no
+# git command
+_PROGRAM = re.compile(
+    r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)"
+)
+
+
 def file_leased(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """A subagent's write to a file another running subagent wrote (``leases = "enforce"``;
     ``"warn"`` is recorded in the audit line by the shell)."""
     if call.main or call.rules.contracts.leases != "enforce":
         return None
     if call.payload.hook_event_name != PRE or not target.located.absolutes:
+        return None
+    if overwrites_nothing(call, target):
         return None
     import orchestrator_boundary.delegation as delegation
 
@@ -169,20 +207,25 @@ def stale_file(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """Any agent's write to a file changed since that agent last read or wrote it."""
     if call.payload.hook_event_name != PRE or not target.located.absolutes:
         return None
+    if overwrites_nothing(call, target):
+        return None
     import orchestrator_boundary.delegation as delegation
 
     seen = ledger.seen(target.located)
     if isinstance(seen, delegation.Seen):
         import orchestrator_boundary.contracts as contracts
 
-        found = contracts.stale_file(
-            target.located.display,
-            seen.sha256,
-            ledger.current(target.located),
-            ledger.last_writer(target.located),
-        )
-        if found:
-            return _violation(found, target.command)
+        by = ledger.last_writer(target.located)
+        # A change no other agent's recorded write made, before a file tool's write: Claude
+        # Code's own read-before-edit check judges it, and it takes a change made by a hook
+        # of the agent's own last call (a formatter run at PostToolUse, beside this one) as
+        # the file's content. Bash has no such check (ADR 0065).
+        if by or call.payload.tool_name not in CLI_CHECKED:
+            found = contracts.stale_file(
+                target.located.display, seen.sha256, ledger.current(target.located), by
+            )
+            if found:
+                return _violation(found, target.command)
     elif seen is not None:
         return None  # the store is unavailable: no finding
     # another agent's write this agent has not seen (never read or written, or still

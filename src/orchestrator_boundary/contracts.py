@@ -11,6 +11,8 @@ gathered from the state store) and returns a ``Breach`` or None.
 
 from __future__ import annotations
 
+import re
+
 # the compiled tables the rules read, kept apart so that a call no rule reaches does not load
 # the rules (``contract_tables``); named here too, where the rules' callers find them
 from orchestrator_boundary.contract_tables import Contracts as Contracts
@@ -28,7 +30,9 @@ from orchestrator_boundary.delegation import (
     Record,
     ScopeSet,
     UnknownDelegation,
+    covers_everything,
     disjoint,
+    leads_into,
     parse_directives,
     resolve_type,
     type_key,
@@ -36,7 +40,7 @@ from orchestrator_boundary.delegation import (
 )
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.tools import ToolClass, classify
-from orchestrator_boundary.values import transient
+from orchestrator_boundary.values import replace, transient
 
 DELEGATION_SCOPE = "DELEGATION_SCOPE"
 DELEGATION_INVALID = "DELEGATION_INVALID"  # an Agent call whose contract cannot be accepted
@@ -113,11 +117,15 @@ def _sets(
         own.append(ScopeSet(f'intents."{d.intent}".owned_scope', owned))
     if d.scope is not None:
         own.append(ScopeSet("Scope: line", d.scope))
-    # each new set must share files with every set before it (the profile, the parent's)
+    # each new set must share files with every set before it (the profile, the parent's).
+    # A Scope: line, written for this call, may name nothing its agent cannot write; an
+    # intent, which people own and split between roles (code to a coder, tests to a tester),
+    # only has to share some files with it: the intersection is what this agent gets (0065).
     for i, s in enumerate(own):
         for before in (*base.sets, *own[:i]):
             apart = disjoint(s.patterns, before.patterns)
-            if apart:
+            included = [p for p in s.patterns if not p.startswith("!")]
+            if apart and (s.source == "Scope: line" or len(apart) == len(included)):
                 return UNNARROWED, f"{s.source} ({', '.join(apart)}) lies outside {before.source}"
     widened = tuple(ScopeSet(s.source, (*s.patterns, *contracts.outside)) for s in own)
     return base.narrowed(*widened), None
@@ -154,6 +162,12 @@ def _problem(
         return (
             "delegation.require",
             f"{agent_type} can change files, and the prompt names no intent or scope",
+        )
+    if contracts.require and d.intent is None and d.scope and covers_everything(d.scope):
+        return (  # `Scope: **` names no file: it would meet `require` and narrow nothing (0065)
+            "delegation.require",
+            f"its Scope: line ({', '.join(d.scope)}) covers every file, so it narrows "
+            "nothing; name the files or folders this agent may change",
         )
     effective, empty = _sets(contracts, agent_type, d, parent)
     if empty is not None:
@@ -219,6 +233,44 @@ def check_launch(
     )
 
 
+_INTENT_SET = re.compile(r'intents\."([^"]+)"\.owned_scope')
+
+
+def live_scope(record: Delegation, contracts: Contracts) -> EffectiveScope | tuple[str, str]:
+    """The record's scope with each intent's and agent type's set as the config says now, or
+    (rule, why) it no longer holds. People narrow or close an intent, or change a profile,
+    while its subagents run, and expect that to hold from the next call, as every other
+    change of the config does (ADR 0065)."""
+    sets: list[ScopeSet] = []
+    for s in record.scope.sets:
+        m = _INTENT_SET.fullmatch(s.source)
+        if m is None:
+            sets.extend(_live_profile(s, contracts))
+            continue
+        intent = contracts.intents.get(m.group(1))
+        if intent is None:
+            return "intents", f"intent {m.group(1)!r} is no longer in [intents]"
+        if not intent.active:
+            return f'intents."{m.group(1)}".status', f"intent {m.group(1)!r} is now {intent.status}"
+        if not _for_type(intent, record.agent_type):
+            return f'intents."{m.group(1)}".agent_types', (
+                f"intent {m.group(1)!r} is no longer for {record.agent_type}"
+            )
+        sets.append(ScopeSet(s.source, (*intent.owned_scope, *contracts.outside)))
+    return EffectiveScope(tuple(sets))
+
+
+def _live_profile(s: ScopeSet, contracts: Contracts) -> tuple[ScopeSet, ...]:
+    """A set from an agent type's ``write_scope`` as the config says now (none when the type
+    no longer has one: the write rules read the profile themselves); any other set as it is."""
+    if not (s.source.startswith("agents.") and s.source.endswith(".write_scope")):
+        return (s,)
+    profile = contracts.profiles.get(s.source[len("agents.") : -len(".write_scope")])
+    if profile is None or profile.write_scope is None:
+        return ()
+    return (ScopeSet(s.source, (*profile.write_scope, *contracts.outside)),)
+
+
 def delegation_scope(
     record: Record | None,
     located: Located,
@@ -226,11 +278,26 @@ def delegation_scope(
     *,
     require: bool,
     what: str,
+    contracts: Contracts | None = None,
+    makes_folder: bool = False,
 ) -> Breach | None:
-    """A subagent's write outside its delegation's effective scope. ``what``: "Write of" or
-    "`cmd` writes"."""
+    """A subagent's write outside its delegation's effective scope (its intents read as
+    ``contracts`` says now). ``what``: "Write of" or "`cmd` writes". ``makes_folder``: the
+    write only makes the folder (``mkdir``), which may be one on the way to the scope."""
     if record is None:
         return None
+    if isinstance(record, Delegation) and contracts is not None:
+        now = live_scope(record, contracts)
+        if isinstance(now, tuple):
+            return Breach(
+                DELEGATION_SCOPE,
+                now[0],
+                f"{what} {located.display}: this subagent was delegated under an intent that "
+                f"no longer holds ({now[1]}).",
+                REPORT_BACK,
+                located.display,
+            )
+        record = replace(record, scope=now)
     if isinstance(record, UnknownDelegation):
         if not (require or record.contested):  # a contested record is never wider (0059)
             return None
@@ -245,7 +312,7 @@ def delegation_scope(
             located.display,
         )
     miss = within(located, record.scope, insensitive)
-    if miss is None:
+    if miss is None or (makes_folder and leads_into(located, record.scope, insensitive)):
         return None
     intent = f"intent {record.intent!r}" if record.intent else "its delegation"
     return Breach(

@@ -14,7 +14,6 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
-from orchestrator_boundary import scope
 from orchestrator_boundary.directives import NO_DIRECTIVES as NO_DIRECTIVES
 from orchestrator_boundary.directives import DirectiveError as DirectiveError
 from orchestrator_boundary.directives import Directives as Directives
@@ -78,9 +77,13 @@ class ScopeMiss:
 
 def within(located: Located, effective: EffectiveScope, insensitive: bool) -> ScopeMiss | None:
     """None when every set covers ``located`` (exclusions winning), else the first that does
-    not."""
+    not. A file in a worktree Claude Code made (``.claude/worktrees/NAME/``: an Agent call
+    with ``isolation: "worktree"``) is also read relative to that worktree, as the write
+    rules read it (ADR 0053, 0065): the delegation's patterns name the project's files."""
+    from orchestrator_boundary import scope  # a write's question only
+
     for s in effective.sets:
-        match = scope.check(located, s.patterns, insensitive)
+        match = scope.check_in_worktree(located, s.patterns, insensitive)
         if match.allowed:
             continue
         if match.excluded_by:
@@ -131,6 +134,34 @@ class UnknownDelegation:
 Record = Delegation | UnknownDelegation
 
 
+def leads_into(located: Located, effective: EffectiveScope, insensitive: bool) -> bool:
+    """Does every set cover the folder ``located``, or lead into it: the literal folder of
+    one of its inclusions, or a folder above it (``src`` and ``src/auth`` for
+    ``src/auth/**``), every reading of it, in the project or in a Claude Code worktree?
+    Making such a folder (``mkdir -p src/auth``) changes no file a scope guards (0065)."""
+    from orchestrator_boundary.scope import check_in_worktree, in_worktree
+
+    if not located.inside:
+        return False
+    worktree = in_worktree(located, insensitive)
+    pairs = list(zip(located.relatives, (worktree or located).relatives, strict=True))
+
+    def on_the_way(rel: str, s: ScopeSet) -> bool:
+        folder = rel.rstrip("/").casefold() if insensitive else rel.rstrip("/")
+        for p in s.patterns:
+            absolute, head = literal_head(p)
+            head = head.casefold() if insensitive else head
+            if not p.startswith("!") and not absolute and (head + "/").startswith(folder + "/"):
+                return True
+        return False
+
+    return all(
+        check_in_worktree(located, s.patterns, insensitive).allowed
+        or all(on_the_way(rel, s) or on_the_way(tree, s) for rel, tree in pairs)
+        for s in effective.sets
+    )
+
+
 def literal_head(pattern: str) -> tuple[bool, str]:
     """(absolute?, the pattern's folders before its first wildcard) of an inclusion."""
     body = pattern.lstrip("/")
@@ -161,6 +192,21 @@ def disjoint(patterns: Sequence[str], outer: Sequence[str]) -> list[str]:
     return [
         p for p in patterns if not p.startswith("!") and not any(_overlaps(p, q) for q in outer_in)
     ]
+
+
+# Paths no exclusion names by chance: a list that covers them all covers every file.
+_ANYWHERE = ("zq9", ".zq9", "zq9/zq9/zq9.zq9", ".zq9/.zq9/zq9.zq9", "zq9 zq9/zq9")
+
+
+def covers_everything(patterns: Sequence[str]) -> bool:
+    """Do ``patterns`` (no exclusion among them) cover every path of the project (``**``,
+    ``**/*``, ``/``, ``*, */**``)? A Scope: line like that narrows nothing (ADR 0065)."""
+    if any(p.startswith("!") for p in patterns):
+        return False
+    from orchestrator_boundary import scope  # a launch's question only
+
+    compiled = scope.compiled(patterns)
+    return all(scope.covers(compiled, path) for path in _ANYWHERE)
 
 
 def scope_from_json(data: object) -> EffectiveScope:

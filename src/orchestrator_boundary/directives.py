@@ -75,6 +75,8 @@ def _bare(line: str) -> str:
 
 
 _QUOTES = frozenset("`\"'")
+# braces and what other languages separate a list with: a pattern holding one names nothing
+_NOT_A_LIST = frozenset("{};\uff0c\u3001\uff1b\u060c\uff64")
 
 
 @transient
@@ -119,6 +121,17 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
                 SCOPE_KEY,
                 f"{item[:60]!r}: write folders with '/', relative to the project root "
                 "(`src/auth/**`), on every system",
+            )
+        if _NOT_A_LIST.intersection(item):  # `{a,b}` split at its comma; `a、b`, `a;b`
+            return DirectiveError(
+                line,
+                SCOPE_KEY,
+                f"{item[:60]!r}: list each pattern, separated by ',' (`src/a/**, docs/a/**`); "
+                "braces are not pattern syntax",
+            )
+        if item.lstrip("!").startswith("~"):  # never expanded here: a folder named "~"
+            return DirectiveError(
+                line, SCOPE_KEY, f"{item[:60]!r}: write patterns relative to the project root"
             )
         if len(item) > MAX_PATTERN_CHARS:
             return DirectiveError(line, SCOPE_KEY, f"a pattern longer than {MAX_PATTERN_CHARS}")

@@ -246,17 +246,15 @@ def _record_after(
         new = resp.get("agentId")
         if isinstance(new, str) and new and payload.tool_use_id:
             claims.started(store, session, new, payload.tool_use_id, _description(payload))
+    if payload.tool_name == "TaskStop":  # no SubagentStop comes for it (ADR 0065)
+        claims.task_stopped(store, session, resp)
     if read is not None:
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
         store.saw(session, agent, ledger.key(located), ledger.current(located), wrote=True)
     if payload.agent_id:
         record = ledger.record()
-        desc = (
-            record.description
-            if record is not None and not isinstance(record, delegation.UnknownDelegation)
-            else ""
-        )
+        desc = record.description if isinstance(record, delegation.Delegation) else ""
         store.note_running(session, payload.agent_id, desc)
         if contracts.leases != "off":
             for located in written:

@@ -79,7 +79,9 @@ def _compile(text: str, insensitive: bool) -> Compiled:
         body = body.replace("\\", "/")
     absolute = drive or body.startswith("/")
     anchored = "/" + body.lstrip("/")
-    folder = anchored.endswith("/") or anchored.endswith("/**")
+    # ``**/*`` is every path: pathspec translates it to ``.``, which matches a path's first
+    # character only, so it is read as a folder pattern (everything below the root, ADR 0065)
+    folder = anchored.endswith("/") or anchored.endswith("/**") or anchored == "/**/*"
     glob = fold(anchored, insensitive)
     return Compiled(text, text.startswith("!"), absolute, folder, glob, _regex(glob, text))
 
@@ -215,3 +217,40 @@ def exclusion_within(located: Located, patterns: Sequence[str], insensitive: boo
             if folded and (prefix == folded or prefix.startswith(folded + "/")):
                 return text
     return None
+
+
+WORKTREES = (".claude", "worktrees")  # where Claude Code 2.1.330 makes its worktrees
+
+
+def in_worktree(located: Located, insensitive: bool) -> Located | None:
+    """``located`` read relative to the Claude Code worktree that holds it (every reading in
+    one: ``.claude/worktrees/NAME/src/a.py`` -> ``src/a.py``), or None. The write rules'
+    reading (ADR 0053), for the delegation contracts (ADR 0065)."""
+    if not located.inside:
+        return None
+    rels = []
+    for rel in located.relatives:
+        parts = rel.split("/", 3)
+        head = tuple(p.casefold() if insensitive else p for p in parts[:2])
+        if len(parts) < 4 or head != WORKTREES or not parts[2] or not parts[3]:
+            return None
+        rels.append(parts[3])
+    return Located(located.raw, located.absolutes, tuple(rels), located.problem)
+
+
+def check_in_worktree(located: Located, patterns: Sequence[str], insensitive: bool) -> ScopeMatch:
+    """``check`` on the path as it is and, in a worktree, as the worktree's file: allowed
+    when a reading is covered, unless an exclusion matches a reading or lies within it."""
+    worktree = in_worktree(located, insensitive)
+    readings = (located,) if worktree is None else (located, worktree)
+    matches = [(reading, check(reading, patterns, insensitive)) for reading in readings]
+    allowed = None
+    for reading, match in matches:
+        if match.excluded_by:
+            return match
+        if match.allowed:
+            holds = exclusion_within(reading, patterns, insensitive)
+            if holds is not None:
+                return ScopeMatch(False, match.pattern, holds)
+            allowed = allowed or match
+    return allowed or matches[0][1]

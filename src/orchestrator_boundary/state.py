@@ -217,7 +217,7 @@ class Store:
             "ON CONFLICT (session, agent_id) DO UPDATE SET running = 1, "
             "description = COALESCE(NULLIF(agents.description, ''), excluded.description)"
         )
-        return self._write(lambda c: c.execute(sql, row))
+        return self._write(lambda c: (c.execute(sql, row), _bound(c, "agents")))
 
     # ---- what each agent saw of a file ----
 
@@ -337,9 +337,23 @@ class Store:
         )
 
     def end_session(self, session: str) -> bool:
-        """SessionEnd: everything the session kept."""
+        """SessionEnd: what the session's agents read, wrote and hold goes, and none runs.
+        The contracts stay (the Agent calls, the links, the deliverable counts): ``claude
+        --resume`` goes on with the same session id, and SendMessage resumes a subagent under
+        its old agent id, which must still run under its contract, not as one never seen
+        (ADR 0065). They go with the table bounds, oldest first; an Agent call that started
+        no subagent (refused, failed) goes now."""
+        unused = (
+            "DELETE FROM launches WHERE session = ? AND tool_use_id NOT IN (SELECT tool_use_id "
+            "FROM agents WHERE session = ? AND tool_use_id IS NOT NULL)"
+        )
         return self._write(
-            lambda c: [c.execute(f"DELETE FROM {t} WHERE session = ?", (session,)) for t in _TABLES]  # noqa: S608 - table names are ours
+            lambda c: (
+                c.execute("DELETE FROM seen WHERE session = ?", (session,)),
+                c.execute("DELETE FROM leases WHERE session = ?", (session,)),
+                c.execute("UPDATE agents SET running = 0 WHERE session = ?", (session,)),
+                c.execute(unused, (session, session)),
+            )
         )
 
 

@@ -60,6 +60,17 @@ def started(store: Store, session: str, agent_id: str, tool_use_id: str, desc: s
     store._write(mark)
 
 
+def task_stopped(store: Store, session: str, response: object) -> None:
+    """TaskStop's PostToolUse: the subagent it stopped gets no SubagentStop (seen on 2.1.330),
+    so it is stopped here, or its leases would hold its files for ``LEASE_TTL_S`` against
+    subagents started after it (ADR 0065). The response, not the input (which may be the
+    Agent call's ``name``), names the agent id."""
+    if isinstance(response, Mapping) and response.get("task_type") == "local_agent":
+        agent_id = response.get("task_id")
+        if isinstance(agent_id, str) and agent_id:
+            store.stopped(session, agent_id)
+
+
 WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported back (ADR 0059)
 
 

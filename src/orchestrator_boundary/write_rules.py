@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
-from collections.abc import Sequence
 
 from orchestrator_boundary import scope
 from orchestrator_boundary.paths import ROOT_ITSELF, Located
@@ -107,42 +106,6 @@ def claude_session_file(call: Call, located: Located) -> bool:
     return False
 
 
-WORKTREES = (".claude", "worktrees")  # where Claude Code 2.1.330 makes its worktrees
-
-
-def worktree_reading(located: Located, insensitive: bool) -> Located | None:
-    """``located`` read relative to the Claude Code worktree that holds it (every reading in
-    one: ``.claude/worktrees/NAME/src/a.py`` -> ``src/a.py``), or None."""
-    if not located.inside:
-        return None
-    rels = []
-    for rel in located.relatives:
-        parts = rel.split("/", 3)
-        head = tuple(p.casefold() if insensitive else p for p in parts[:2])
-        if len(parts) < 4 or head != WORKTREES or not parts[2] or not parts[3]:
-            return None
-        rels.append(parts[3])
-    return Located(located.raw, located.absolutes, tuple(rels), located.problem)
-
-
-def _scoped(located: Located, patterns: Sequence[str], insensitive: bool) -> scope.ScopeMatch:
-    """``scope.check`` on the path as it is and, in a worktree, as the worktree's file: allowed
-    when a reading is covered, unless an exclusion matches a reading or lies within it."""
-    worktree = worktree_reading(located, insensitive)
-    readings = (located,) if worktree is None else (located, worktree)
-    matches = [(reading, scope.check(reading, patterns, insensitive)) for reading in readings]
-    allowed = None
-    for reading, match in matches:
-        if match.excluded_by:
-            return match
-        if match.allowed:
-            holds = scope.exclusion_within(reading, patterns, insensitive)
-            if holds is not None:
-                return scope.ScopeMatch(False, match.pattern, holds)
-            allowed = allowed or match
-    return allowed or matches[0][1]
-
-
 def _ran(call: Call, command: str) -> str:
     """How a message names the command that writes: as it is, or as a skill's line (the model
     sent no command: the skill it loaded runs it, ADR 0053)."""
@@ -156,7 +119,7 @@ def _orchestrator_write(call: Call, located: Located, command: str) -> Violation
     if not command and claude_session_file(call, located):
         return None
     allow = call.rules.allow_bash if command else call.rules.allow
-    if _scoped(located, allow, call.insensitive).allowed:
+    if scope.check_in_worktree(located, allow, call.insensitive).allowed:
         return None
     rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
     shown = located.display
@@ -184,7 +147,7 @@ def _subagent_write(call: Call, located: Located, command: str) -> Violation | N
         if located.inside or (command and located.problem == ROOT_ITSELF):
             return None
         patterns = call.rules.outside
-    match = _scoped(located, patterns, call.insensitive)
+    match = scope.check_in_worktree(located, patterns, call.insensitive)
     if match.allowed:
         return None
     why = (
