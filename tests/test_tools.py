@@ -14,6 +14,7 @@ from orchestrator_boundary.tools import (
     ToolClass,
     classify,
     expand_profile_names,
+    says_it_changes,
     tool_list_notes,
     unknown_tool_names,
 )
@@ -277,3 +278,22 @@ def test_tool_list_notes_are_sentences_for_doctor() -> None:
         "and TaskUpdate."
     ]
     assert tool_list_notes("orchestrator.allow_tools", ["mcp__db__*", "Read"]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "changes"),
+    [
+        ("mcp__filesystem__write_file", True),
+        ("mcp__filesystem__editFile", True),
+        ("mcp__fs__move-file", True),
+        ("mcp__db__runQuery", True),
+        ("mcp__filesystem__read_text_file", False),
+        ("mcp__filesystem__list_directory", False),
+        ("mcp__x__get_settings", False),  # "settings" is no "set"
+        ("mcp__x__reset_cache", False),
+    ],
+    ids=lambda v: str(v),
+)
+def test_an_mcp_tools_name_says_whether_it_changes_files(name: str, changes: bool) -> None:
+    """ADR 0066: a config pattern that calls such a tool ``read`` keeps its input guarded."""
+    assert says_it_changes(name) is changes

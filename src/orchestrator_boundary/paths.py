@@ -26,6 +26,7 @@ else:
 MAX_PATH_CHARS = 16_384
 ROOT_ITSELF = "is the project root itself"
 NT_PREFIX = "\\??\\"
+_GLOBALROOT = "GLOBALROOT\\"
 
 
 Identity = tuple[int, int, int]  # (device, inode, link count) of a regular file
@@ -203,6 +204,8 @@ def windows_spelling(raw: str) -> str:
     if raw[:2].replace("/", "\\") != "\\\\" and raw.find(":", 2) < 0:
         return raw  # the usual path: a drive path without streams
     p = raw.replace("/", "\\")
+    if p[:4] in ("\\\\?\\", "\\\\.\\") and p[4:15].upper() == _GLOBALROOT:
+        p = p[14:]  # \\?\GLOBALROOT\??\C:\x: the object namespace's root, then \??\C:\x
     nt = p.startswith(NT_PREFIX)  # the NT object namespace's \??\, which .NET passes on
     if nt:
         p = "\\\\?\\" + p[len(NT_PREFIX) :]
@@ -314,6 +317,16 @@ def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
     return out, [a for a in aliases if a not in out]
 
 
+def on_drive(path: str, root: str) -> str:
+    """A Windows path rooted on no drive (``\\Users\\x``, ``/Users/x``) on the drive of
+    ``root``, where Claude Code's file tools (Node's ``path.resolve``) put it; others as they
+    are. ADR 0066."""
+    if path[:1] not in "/\\" or path[1:2] in ("/", "\\"):
+        return path
+    drive = ntpath.splitdrive(root)[0]
+    return drive + path.replace("/", "\\") if drive[1:2] == ":" else path
+
+
 def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None) -> Located:
     """Resolve ``raw`` (as a tool gave it) against the already-resolved project ``root``;
     ``insensitive`` is ``fs.case_insensitive(root)`` when the caller already asked."""
@@ -323,6 +336,8 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
         return Located(raw, (), (), f"the path is longer than {MAX_PATH_CHARS} characters")
     windows = fs.windows
     spelt, aliases = readings(raw, windows)
+    if windows:  # `\Users\x` is on the current drive: the project's, as Claude Code reads it
+        spelt = list(dict.fromkeys(on_drive(r, root) for r in spelt))
     # posixpath.isabs of a str is startswith("/")
     absolute = [r for r in spelt if (ntpath.isabs(r) if windows else r.startswith("/"))]
     if not absolute:

@@ -69,13 +69,17 @@ def _first_target_finding(
     """The first target's violation, the target rule that found it, and the targets judged
     until then (all of them when none broke a rule), as shown, each listed once."""
     judged: dict[str, None] = {}
-    for target in call.targets:
-        if target.shown:
-            judged[target.shown] = None
-        for rule in TARGET_RULES:
-            found = rule(call, target)
-            if found is not None:
-                return found, rule, tuple(judged)
+    # tamper first, over every target: an ordinary write before a protected file must not
+    # hide it (`touch a .claude/settings.json` was BASH_WRITE, so warn let it through)
+    for rules in ((tamper,), TARGET_RULES[1:]):
+        judged = {}
+        for target in call.targets:
+            if target.shown:
+                judged[target.shown] = None
+            for rule in rules:
+                found = rule(call, target)
+                if found is not None:
+                    return found, rule, tuple(judged)
     return None, None, tuple(judged)
 
 
@@ -159,7 +163,7 @@ _EVERY = frozenset(ToolClass)
 
 # The call's rules in precedence order, each with the tool classes it concerns; first hit wins.
 RULES: tuple[tuple[Rule, frozenset[ToolClass]], ...] = (
-    (target_tamper, _TARGETED),
+    (target_tamper, _EVERY),  # an MCP tool a pattern calls read may name one (ADR 0066)
     (config_invalid, _TARGETED),
     (unknown_tool_config, frozenset({ToolClass.UNKNOWN})),
     (tool_not_allowed, _EVERY),

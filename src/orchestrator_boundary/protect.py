@@ -23,6 +23,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 
 from orchestrator_boundary.paths import FileSystem, Located, fold
+from orchestrator_boundary.protect_claude import CONFIG_DIRS, CONFIG_FILES, GLOBAL_CONFIGS
 from orchestrator_boundary.values import frozen
 
 # .mcp.json: the project's MCP servers, programs Claude Code starts with no hook asked; a
@@ -60,7 +61,8 @@ HOME_FILES = (
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".claude.json",
-    *(".claude/" + name for name in RUN_FILES),
+    *GLOBAL_CONFIGS,  # ADR 0066: the global config of the other sign-in routes
+    *(".claude/" + name for name in (*RUN_FILES, *CONFIG_FILES)),
 )
 # + per-user audit trails; .claude/plugins: installed plugins (installed_plugins.json, their
 # hooks and mods, which can answer a tool call before ours) and the marketplaces they come from
@@ -69,8 +71,14 @@ HOME_DIRS = (
     ".claude/orchestrator-boundary",
     ".claude/plugins",
     *CODE_DIRS,
-    *(".claude/" + name for name in RUN_DIRS),
+    *(".claude/" + name for name in (*RUN_DIRS, *CONFIG_DIRS)),
 )
+# the same in $CLAUDE_CONFIG_DIR, which takes the place of ~/.claude (and of ~/.claude.json)
+CONFIG_DIR_FILES = (
+    "settings.json", "settings.local.json", ".claude.json",
+    *GLOBAL_CONFIGS, *RUN_FILES, *CONFIG_FILES,
+)  # fmt: skip
+CONFIG_DIR_DIRS = ("agents", "plugins", "skills", "commands", *RUN_DIRS, *CONFIG_DIRS)
 ABOVE_CONFIG = ".claude/boundary.toml of a folder above the project"
 MANAGED_DIRS = (
     "/etc/claude-code",
@@ -121,9 +129,9 @@ def protected_set(
         for rel in HOME_DIRS:
             add(posixpath.join(home, rel), True, "~/" + rel + "/")
     if claude_config_dir:  # CLAUDE_CONFIG_DIR moves the user settings out of ~/.claude
-        for name in ("settings.json", "settings.local.json", ".claude.json", *RUN_FILES):
+        for name in CONFIG_DIR_FILES:
             add(posixpath.join(claude_config_dir, name), False, f"$CLAUDE_CONFIG_DIR/{name}")
-        for name in ("agents", "plugins", "skills", "commands", *RUN_DIRS):
+        for name in CONFIG_DIR_DIRS:
             add(posixpath.join(claude_config_dir, name), True, f"$CLAUDE_CONFIG_DIR/{name}/")
         ours = posixpath.join(claude_config_dir, "orchestrator-boundary")
         add(ours, True, "$CLAUDE_CONFIG_DIR/orchestrator-boundary/")

@@ -68,6 +68,21 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
     return re.escape(cwd.rstrip("/")) + "/" + pattern
 
 
+# where a name spelled in a word starts and ends: a separator, a quote, an option's "="
+_BEFORE, _AFTER = r"(?:^|[/\"'=])", r"(?:$|[/\"'])"
+
+
+def _spells(text: str, name: str, prefix: bool = False) -> bool:
+    """``text`` spells ``name`` as a whole name (``prefix``: as the start of one): ``fetch``
+    does not spell ``etc``, ``.env.local`` starts with ``.env``. The root of a file system
+    has no name to spell (a lone ``"$X"`` on Windows named the POSIX root, which holds
+    ``/etc/claude-code``)."""
+    if not name:
+        return False
+    end = "" if prefix else _AFTER
+    return re.search(_BEFORE + re.escape(name) + end, text) is not None
+
+
 def could_name(
     raw: str,
     protected: ProtectedSet,
@@ -91,8 +106,8 @@ def could_name(
     compiled = re.compile(pattern, re.IGNORECASE if insensitive else 0)
     spelled = fold(raw.replace("\\", "/"), insensitive)
 
-    def counts(key: str) -> bool:
-        return not literal or key.rpartition("/")[2] in spelled
+    def counts(key: str, prefix: bool = False) -> bool:
+        return not literal or _spells(spelled, key.rpartition("/")[2], prefix)
 
     for key, entry in protected.exact.items():
         if counts(key) and compiled.fullmatch(key):
@@ -101,10 +116,10 @@ def could_name(
     if head:  # a name directly in a protected folder the text spells out (`$X/agents/a.md`)
         folder = re.compile(_pattern(head, cwd, home, windows) or "", compiled.flags)
         for key, entry in protected.folders.items():
-            if key.rpartition("/")[2] in spelled and folder.fullmatch(key):
+            if _spells(spelled, key.rpartition("/")[2]) and folder.fullmatch(key):
                 return entry
     for prefix, entry in protected.prefixes:
-        if counts(prefix.rstrip(".")) and compiled.fullmatch(prefix + "1"):
+        if counts(prefix.rstrip("."), prefix=True) and compiled.fullmatch(prefix + "1"):
             return entry
     for key, holder in protected.holders.items():
         if any(above(key, compared(x, insensitive)) for x in anchors) or not counts(key):

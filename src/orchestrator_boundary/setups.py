@@ -9,9 +9,8 @@ shared between Setups (another environment, the same project) under the same bou
 file is reloaded as soon as its content changes, on the next call (``config_key``, ADR 0036):
 its key is its device, inode, size, mtime and ctime, plus a hash of its bytes while those
 could still be shared by a later edit (a ctime or mtime within ``RACY_NS`` of the moment the
-key is taken, or later) and always on Windows. Agent definitions live in that file; the
-environment a Setup reads is in its key (``wire.DECISION_ENV``). A one-shot hook process
-gathers everything once anyway.
+key is taken, or later) and always on Windows. The environment a Setup reads is in its key
+(``KEY_ENV``). A one-shot hook process gathers everything once anyway.
 """
 
 from __future__ import annotations
@@ -37,6 +36,7 @@ from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import RealFileSystem, home_of
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.protect import Deferred, ProtectedSet, protected_set
+from orchestrator_boundary.protect_claude import PLACES_ENV_NAMES, named_places
 from orchestrator_boundary.ruleset import RuleSet, compile_config
 from orchestrator_boundary.values import frozen
 
@@ -140,9 +140,8 @@ def runtime_dirs() -> tuple[str, ...]:
     return tuple(dict.fromkeys(d for d in dirs if d and os.path.isabs(d)))
 
 
-# The variables a Setup is keyed on: wire.DECISION_ENV, and the audit trail's (until it is
-# listed there: the launcher names it, ``install --scope user`` sets it).
-KEY_ENV = tuple(dict.fromkeys((*wire.DECISION_ENV, wire.AUDIT_ENV)))
+# The variables a Setup is keyed on: wire.DECISION_ENV, the user-scope trail's, Claude Code's.
+KEY_ENV = tuple(dict.fromkeys((*wire.DECISION_ENV, wire.AUDIT_ENV, *PLACES_ENV_NAMES)))
 
 
 def audit_setting(config: Config, environ: Mapping[str, str]) -> str:
@@ -356,6 +355,7 @@ class SetupCache:
         """What no agent may change (ADR 0010), and when this answer expires."""
         dirs = package_dirs(environ)
         config_dir = _config_dir(home, root, environ)
+        places = tuple(named_places(environ, root, FS.windows))  # ADR 0066
         make = functools.partial(
             protected_set,
             root,
@@ -365,10 +365,10 @@ class SetupCache:
             package_dirs=dirs,
             fs=FS,
             claude_config_dir=config_dir,
-            runtime=runtime_paths(),
+            runtime=runtime_paths() + places,
         )
         return self.fs_fact(
-            ("protected", root, home, config_file, audit_file, config_dir, *dirs), make
+            ("protected", root, home, config_file, audit_file, config_dir, *dirs, *places), make
         )
 
 

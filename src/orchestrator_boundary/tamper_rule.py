@@ -108,6 +108,21 @@ def _control(target: Target) -> Violation:
 # a word that moves the working folder: after it, a relative path may be relative to anywhere
 _MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
 _WORDS = re.compile(r"[^\s;&|<>()]+")
+# a path glued to an option: --out=PATH, KEY=PATH, -oPATH; on Windows also /out:PATH
+_GLUED = re.compile(r"^[^=\"'$`]*=(.+)|^-[A-Za-z0-9](.+)|^/[A-Za-z]+:(.+)")
+
+
+def _words(raw: str, windows: bool) -> list[str]:
+    """The words of ``raw`` (the first 256), each followed by the path glued to it, if any:
+    ``--out=.claude/settings.json`` hands the program that file as surely as a word of its own
+    (ADR 0066)."""
+    out = []
+    for word in _WORDS.findall(raw)[:256]:
+        out.append(word)
+        glued = _GLUED.match(word)
+        if glued is not None and (windows or glued.group(3) is None):
+            out.append(next(g for g in glued.groups() if g))
+    return out
 
 
 def _could_name(call: Call, target: Target) -> Protected | None:
@@ -117,7 +132,7 @@ def _could_name(call: Call, target: Target) -> Protected | None:
     cwd = None if _MOVES.search(command) else (call.payload.cwd or ctx.root)
     anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
     raw = target.located.raw
-    for word in _WORDS.findall(raw)[:256] if target.words else (raw,):
+    for word in _words(raw, ctx.fs.windows) if target.words else (raw,):
         entry = could_name(
             word,
             ctx.protected,

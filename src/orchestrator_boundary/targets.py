@@ -27,6 +27,7 @@ from orchestrator_boundary.tools import (
     Classification,
     ToolClass,
     classify,
+    says_it_changes,
 )
 from orchestrator_boundary.values import replace, transient
 
@@ -123,11 +124,15 @@ def _effect_target(context: Context, main: bool, insensitive: bool, effect: Effe
     deletes = effect.deletes
     if effect.resolved is None:
         unknown = "the target cannot be determined from the command text"
-        located = Located(effect.path, (), (), unknown)
+        # no text of the target kept (PowerShell's `-Path "$env:X\\..."`): the words of its
+        # command are the guess (ADR 0066)
+        words = not effect.path and bool(effect.command)
+        located = Located(effect.path or effect.command, (), (), unknown)
         shown = effect.path or "?"
         return Target(
-            located, shown, effect.command, deletes, config=main, write=main, guessed=True
-        )
+            located, shown, effect.command, deletes, config=main, write=main, guessed=True,
+            words=words,
+        )  # fmt: skip
     located = locate(effect.resolved, context.root, context.fs, insensitive)
     return Target(located, located.display, effect.command, deletes, names=effect.names)
 
@@ -209,20 +214,37 @@ def _shell_touches(
     does not parse, else the words of its opaque commands (ADR 0055)."""
     analysis = analysed(command, payload.cwd or context.root, rules, context, shell)
     targets = tuple(_effect_target(context, main, insensitive, e) for e in analysis.effects)
+    return targets + _word_targets(command, analysis), analysis, command
+
+
+def _word_targets(command: str, analysis: BashAnalysis) -> tuple[Target, ...]:
+    """The words of a command that did not parse, else those of its opaque commands (a
+    program handed a protected file by name, ADR 0055), each checked for the protected
+    entry it could name."""
     if analysis.unread:  # its words may name a protected file
         text = Located(command, (), (), analysis.error or "the command text does not parse")
-        targets += (
+        return (
             Target(text, "", command[:200], True, config=False, write=False, named=False,
                    guessed=True, words=True),
         )  # fmt: skip
-    else:
-        for cmd in analysis.opaque[:32]:  # a program handed a protected file by name
-            words = Located(cmd.text, (), (), "an opaque command's words")
-            targets += (
-                Target(words, "", cmd.text[:200], config=False, write=False, named=False,
-                       guessed=True, words=True, opaque=True),
-            )  # fmt: skip
-    return targets, analysis, command
+    return tuple(
+        Target(Located(_arguments_of(cmd.text, cmd.program), (), (), "an opaque command's words"),
+               "", cmd.text[:200], config=False, write=False, named=False, guessed=True,
+               words=True, opaque=True)
+        for cmd in analysis.opaque[:32]
+    )  # fmt: skip
+
+
+def _arguments_of(text: str, program: str) -> str:
+    """``text`` without the word that names the program it runs: running the interpreter
+    (``.venv/bin/python -m pytest``) or a script does not change it (ADR 0066)."""
+    words, name = text.split(" "), _name_of(program)
+    at = next((i for i, w in enumerate(words) if name and _name_of(w) == name), None)
+    return text if at is None else " ".join(words[:at] + words[at + 1 :])
+
+
+def _name_of(word: str) -> str:
+    return word.strip("\"'").replace("\\", "/").rpartition("/")[2]
 
 
 SKILL_CLASS = Classification(ToolClass.EXECUTE, "builtin: Skill runs the file's ! commands")
@@ -258,8 +280,9 @@ def _names_protected(raw: str, payload: HookPayload, context: Context) -> bool:
 
 
 def _command_targets(
-    command: str, payload: HookPayload, rules: RuleSet, context: Context, insensitive: bool
-) -> list[Target]:
+    command: str, payload: HookPayload, rules: RuleSet, context: Context, insensitive: bool,
+    words: bool = True,
+) -> list[Target]:  # fmt: skip
     """A command line an unknown tool runs (an MCP shell tool): the Bash analysis's effects,
     each checked by the tamper rule only (running the product's CLI, a protected file)."""
     analysis = analysed(command, payload.cwd or context.root, rules, context)
@@ -267,12 +290,9 @@ def _command_targets(
         replace(_effect_target(context, False, insensitive, e), config=False, write=False)
         for e in analysis.effects
     ]
-    if analysis.unread:  # its words may name a protected file
-        text = Located(command, (), (), analysis.error or "the command text does not parse")
-        targets.append(
-            Target(text, "", command[:200], config=False, write=False, named=False,
-                   guessed=True, words=True)
-        )  # fmt: skip
+    # its words too, as a Bash command's (ADR 0066): `frob .claude/settings.json` by MCP
+    if words or analysis.unread:
+        targets += _word_targets(command, analysis)
     return targets
 
 
@@ -299,7 +319,8 @@ def _unknown_touches(
         located = locate(raw, context.root, context.fs, insensitive)
         targets.append(Target(located, located.display, config=False, write=False))
     for command in found.commands:
-        targets += _command_targets(command, payload, rules, context, insensitive)
+        words = command not in found.code  # code is read as code (its reads stay allowed)
+        targets += _command_targets(command, payload, rules, context, insensitive, words)
     if not found.complete:  # what was not looked at could name a protected file; fails closed
         unchecked = Located("", (), (), OVERFLOW)
         targets.append(Target(unchecked, "?", config=False, named=False, unchecked=True))
@@ -339,14 +360,14 @@ TOUCHES: Mapping[ToolClass, Touch | None] = {
 
 def _reclassified(tool: str, classification: Classification) -> bool:
     """A tool the config calls ``write`` or ``execute`` that Claude Code does not have (an MCP
-    tool): it reads its path or command where the built-in tools keep theirs, but its input
-    may name a protected file anywhere, so the guard still reads all of it, as for an unknown
-    tool (issue 13 point 7). A reclassification says what the tool does, not where it looks."""
-    return (
-        classification.source.startswith("config:")
-        and tool not in BUILTIN
-        and classification.tool_class in (ToolClass.WRITE, ToolClass.EXECUTE)
-    )
+    tool), or one a config pattern calls anything else while its name says it changes files
+    (ADR 0066): its input may name a protected file anywhere, so the guard still reads all of
+    it, as an unknown tool's (issue 13 point 7). A class says what it does, not where."""
+    source, cls = classification.source, classification.tool_class
+    if not source.startswith("config:") or tool in BUILTIN:
+        return False
+    pattern = any(c in source for c in "*?[")
+    return cls in (ToolClass.WRITE, ToolClass.EXECUTE) or (pattern and says_it_changes(tool))
 
 
 def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
@@ -367,9 +388,10 @@ def touched(payload: HookPayload, rules: RuleSet, context: Context) -> Call:
                 payload, rules, context, session, SKILL_CLASS, main, insensitive, named,
                 targets, analysis, command,
             )  # fmt: skip
-    if touch is None:
+    args = (payload, rules, context, main, insensitive)
+    if touch is None and (builtin or not _reclassified(payload.tool_name, classification)):
         return Call(payload, rules, context, session, classification, main, insensitive, named)
-    targets, analysis, command = touch(payload, rules, context, main, insensitive)
+    targets, analysis, command = touch(*args) if touch else ((), None, None)
     if _reclassified(payload.tool_name, classification):  # checked first: TAMPER wins
         targets = _unknown_touches(payload, rules, context, main, insensitive)[0] + targets
     return Call(

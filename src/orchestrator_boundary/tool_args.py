@@ -266,6 +266,19 @@ def program_with_args(node: dict[object, object]) -> str | None:
     return " ".join(shlex.quote(w) for w in (program[0], *argv[0]))
 
 
+_GLUED = re.compile(r"[^=\"'$`\s]+=(\S.*)")
+
+
+def _loose_readings(node: str) -> list[str]:
+    """A one-line string as it may name a file: as it is (up to a NUL), and the path glued to
+    an option (``--out=PATH``, ``KEY=PATH``: ADR 0066) first; nothing for a web address."""
+    text = _before_nul(node).strip()
+    if not text or _WEB_URL.match(text):
+        return []
+    glued = _GLUED.match(text)
+    return [glued[1], text] if glued else [text]
+
+
 def _walk(value: object, key: str, depth: int) -> Iterator[tuple[object, str, int]]:
     """(value, the key it is under, depth), breadth first."""
     queue = deque([(value, key, depth)])
@@ -301,6 +314,7 @@ class Arguments:
     paths: list[str] = field(default_factory=list)  # path arguments, each once, in order
     loose: list[str] = field(default_factory=list)  # other strings that may be paths
     commands: list[str] = field(default_factory=list)  # command lines under a command key
+    code: list[str] = field(default_factory=list)  # those made of code (``python3 -c CODE``)
     complete: bool = True  # False: the input is deeper or larger than is checked
 
 
@@ -338,6 +352,8 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                     found.complete = False
                     break
                 found.commands.append(command)
+                if norm in _CODE_KEYS and isinstance(node, str):
+                    found.code.append(command)
             if not isinstance(node, str):
                 continue
             if norm in _PATCH_KEYS or (norm not in _TEXT_KEYS and "\n" in node):
@@ -363,9 +379,7 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                 found.complete = False
                 break
             if not paths and len(node) <= MAX_LOOSE_CHARS and "\n" not in node:
-                text = _before_nul(node).strip()
-                plain = text and not _WEB_URL.match(text)
-                _keep(loose, [text] if plain else [], home)
+                _keep(loose, _loose_readings(node), home)
         if not found.complete:
             break
     found.paths = list(out)[:MAX_PATHS]

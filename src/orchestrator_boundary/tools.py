@@ -209,6 +209,24 @@ LEGACY: Mapping[str, frozenset[str]] = {
 
 _CLASS_NAMES = frozenset(c.value for c in ToolClass)
 
+# Words of an MCP tool's own name that say it changes files or runs something (write_file,
+# editFile, move-file): a config pattern that calls it ``read`` keeps its input under the
+# tamper guard (ADR 0066).
+_CHANGES = frozenset({
+    "write", "edit", "create", "delete", "remove", "move", "rename", "copy", "patch", "apply",
+    "replace", "insert", "append", "update", "set", "put", "save", "upload", "mkdir", "rm", "mv",
+    "cp", "touch", "truncate", "chmod", "link", "commit", "push", "exec", "execute", "run",
+    "shell", "command", "install",
+})  # fmt: skip
+
+
+def says_it_changes(name: str) -> bool:
+    """``name``'s last part (after ``mcp__server__``) holds a word of ``_CHANGES``."""
+    import re  # only for a tool a config pattern reclassified
+
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name.rpartition("__")[2])
+    return any(w.lower() in _CHANGES for w in words)
+
 
 def _is_pattern(entry: str) -> bool:
     return any(c in entry for c in "*?[")

@@ -1,0 +1,73 @@
+"""Where Claude Code 2.1.330 reads its settings, policy and plugins from, beyond the files
+``protect`` always listed (ADR 0066).
+
+Claude Code's own sandbox names, among the entries of its config folder (``~/.claude``,
+``$CLAUDE_CONFIG_DIR``) that no tool may write, several that change what guards the agents:
+
+- ``cowork_settings.json``: the user settings file when the session runs with cowork plugins
+  (Claude Desktop, ``CLAUDE_CODE_USE_COWORK_PLUGINS``), read in place of ``settings.json``;
+- ``remote-settings.json`` and ``policy-limits.json``, with their ``.signature.json`` and
+  ``.signature-iat.json``: the organisation's managed settings and limits as delivered, kept
+  there between sessions;
+- ``cowork_plugins/``: the plugins folder of cowork mode (plugins' hooks and mods answer
+  tool calls before, or instead of, this hook).
+
+Beside ``~/.claude.json`` (the global config: MCP servers, per-project tool permissions), the
+sign-in routes for staging, local and custom OAuth keep their own copy
+(``~/.claude-staging-oauth.json``...). And environment variables move some of these places:
+the plugin cache, the plugin seed folders, plugin folders loaded as they are, the managed
+settings folder, the delivered settings' file. Claude Code hands its environment to the hook,
+so the hook sees the same values.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+from collections.abc import Mapping
+
+# names in Claude Code's config folder (``~/.claude``, ``$CLAUDE_CONFIG_DIR``)
+COWORK_SETTINGS = "cowork_settings.json"
+DELIVERED = ("remote-settings.json", "policy-limits.json")  # and NAME.signature*.json
+CONFIG_FILES = (
+    COWORK_SETTINGS,
+    *DELIVERED,
+    *(f"{name}.signature.json" for name in DELIVERED),
+    *(f"{name}.signature-iat.json" for name in DELIVERED),
+)
+CONFIG_DIRS = ("cowork_plugins",)
+# the global config of the other sign-in routes, beside ``.claude.json`` (in the home folder,
+# or in ``$CLAUDE_CONFIG_DIR`` when it is set)
+GLOBAL_CONFIGS = tuple(
+    f".claude{route}.json" for route in ("-staging-oauth", "-local-oauth", "-custom-oauth")
+)
+
+# (variable, holds a list of folders, label): what it names is read by Claude Code as the
+# place it replaces. A list is split on the path separator, as Claude Code does.
+PLACES_ENV: tuple[tuple[str, bool, str], ...] = (
+    ("CLAUDE_CODE_PLUGIN_CACHE_DIR", False, "the installed plugins"),
+    ("CLAUDE_CODE_PLUGIN_SEED_DIR", True, "the plugin seed folders"),
+    ("CLAUDE_CODE_PLUGIN_DIRS", True, "plugins Claude Code loads from a folder"),
+    ("CLAUDE_CODE_MANAGED_SETTINGS_PATH", False, "managed settings"),
+    ("CLAUDE_CODE_REMOTE_SETTINGS_PATH", False, "the delivered managed settings"),
+)
+PLACES_ENV_NAMES = tuple(name for name, _, _ in PLACES_ENV)
+
+
+def named_places(
+    environ: Mapping[str, str], base: str, windows: bool
+) -> list[tuple[str, bool, str]]:
+    """The folders and files the variables of ``PLACES_ENV`` name, each as (absolute path,
+    everything below it too, label); a relative value is read against ``base`` (the folder
+    Claude Code started in), a list split on ``;`` on Windows and ``:`` elsewhere. Each is
+    protected as a folder: a file is matched on its own path either way."""
+    mod, sep = (ntpath, ";") if windows else (posixpath, ":")
+    out: list[tuple[str, bool, str]] = []
+    for name, listed, what in PLACES_ENV:
+        value = environ.get(name, "")
+        for part in value.split(sep) if listed else [value]:
+            part = part.strip()
+            if part:
+                path = mod.normpath(mod.join(base, part))
+                out.append((path, True, f"${name} ({what})"))
+    return out
