@@ -77,7 +77,9 @@ def test_differentials_inside_nested_shell_code() -> None:
 # --- C. words that are not literals may be options ------------------------------------------
 HIDDEN: list[Case] = [
     ("sort-substitution", "sort a.txt $(printf -- -o.claude/settings.json)", OP, ()),
-    ("sort-variable", "X=-o.claude/settings.json; sort a.txt $X", OP, ()),
+    ("sort-variable", "sort a.txt $X", OP, ()),
+    # a value the command assigns in sight is that value (ADR 0067): the option is read
+    ("sort-variable-assigned", "X=-o.claude/settings.json; sort a.txt $X", WR, (S,)),
     ("xargs-sort", "printf '%s\\n' -o.claude/settings.json a.txt | xargs sort", OP, ()),
     ("xargs-uniq", "printf '%s\\n' a.txt out | xargs uniq", OP, ()),
     ("sed-substitution", "sed -n p .claude/settings.json $(echo -i)", OP, ()),

@@ -192,7 +192,8 @@ def test_links_several_sources_lead_somewhere() -> None:
 # --- a word that may be an option on a command that writes -----------------------------------
 HIDDEN: list[Case] = [
     ("sort-output-and-variable", "sort -o a f $X", OP, ("/w/p/a",)),
-    ("cp-variable-target-somewhere", "X=--target-directory=d; cp f a $X", WR, (None,)),
+    ("cp-variable-target-somewhere", "cp f a $X", WR, (None,)),
+    ("cp-variable-assigned", "X=--target-directory=d; cp f a $X", WR, ("/w/p/d",)),
     ("sed-i-glob", "sed -i s/a/b/ *", OP, ()),
     ("git-add-glob", "git add *.py", OP, ("/w/p/.git",)),
 ]

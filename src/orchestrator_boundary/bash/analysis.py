@@ -11,6 +11,7 @@ import re
 import shlex
 from typing import Any
 
+from orchestrator_boundary.bash import known_vars
 from orchestrator_boundary.bash.agree import disagreement
 from orchestrator_boundary.bash.boundary_cli import EXPANSION
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
@@ -186,7 +187,8 @@ def _bash(
         scripts=scripts,
     )
     out = _evaluated(root, source, budget)
-    Walker(env, out, source, command).block(root.named_children, env.cwd, 0)
+    tracking = known_vars.plan(root, command, command if command.isascii() else None)
+    Walker(env, out, source, command, tracking).block(root.named_children, env.cwd, 0)
     out = _expand_aliases(out, env)
     if evaluates_values(out):  # the values it may run are analysed as the code they may be
         out += [

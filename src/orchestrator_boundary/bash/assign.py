@@ -32,6 +32,7 @@ class Walker(Protocol):
     env: Env
     out: list[Command]
     code: str | None
+    known: dict[str, str]
 
 
 def _exports(w: Walker, node: Any) -> bool:
@@ -107,7 +108,7 @@ def spelled_settings(
     evaluated), `local a\\[\\$\\(cmd\\)\\]=1`. They are judged as the builtin run as a program
     judges its arguments (``declared.declare``); None when there are none (attack round C)."""
     children = [c for c in node.named_children if c.type not in _GRAMMAR_ASSIGNMENTS]
-    words = [word(c, w.env.home, w.code, cwd) for c in children]
+    words = [word(c, w.env.home, w.code, cwd, w.known) for c in children]
     if all(x.value is not None and x.value[:1] in ("-", "+") for x in words):
         return None
     env = w.env.for_command(cwd, None, depth)

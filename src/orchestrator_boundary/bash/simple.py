@@ -30,6 +30,7 @@ class Walker(Protocol):
     inherited: dict[int, Fx | None]  # descriptors an enclosing statement or `exec` opened
     statement: tuple[int, int, Any] | None  # (start, end) of a redirected statement's body
     output: str | None  # literal text this command prints, for the next one in a pipeline
+    known: dict[str, str]  # variables whose value the walk knows (known_vars)
 
     def substitutions(self, node: Any, cwd: str | None, depth: int) -> None: ...
 
@@ -83,14 +84,14 @@ def _redirect(
     if not dests:
         return
     if len(dests) > 1:  # `echo > f hi`: hi is an argument
-        args.extend([word(d, w.env.home, w.code, cwd) for d in dests[1:]])
+        args.extend([word(d, w.env.home, w.code, cwd, w.known) for d in dests[1:]])
     dest = dests[0]
     if op in (">&", "<&") and dest.type == "number":  # `2>&1`: a copy of another descriptor
         fds[_descriptor(node, w.code, 1 if op == ">&" else 0)] = fds.get(int(text_in(w.code, dest)))
         return
     if op == ">&" and text_in(w.code, dest) != "-":
         op = ">&"  # `>& file` is `&> file`
-    target = word(dest, w.env.home, w.code, cwd)
+    target = word(dest, w.env.home, w.code, cwd, w.known)
     literal = target.literal
     resolved = resolve(literal, cwd, backslash_sep=w.env.backslash_sep)
     stream = _stream(resolved) if dest.type != "process_substitution" else None
@@ -233,7 +234,7 @@ def _redirects(
         w.substitutions(red, cwd, depth + 1)
         if red.type == "herestring_redirect":
             named = red.named_children
-            value = word(named[0], w.env.home, w.code).value if named else None
+            value = word(named[0], w.env.home, w.code, None, w.known).value if named else None
             stdin = None if value is None else value + "\n"
         elif red.type == "file_redirect":
             _redirect(w, red, cwd, args, fx, fds)
@@ -258,7 +259,7 @@ def simple_command(
     name, arg_nodes, risky = (
         (None, [], "") if node is None else _children(w, node, cwd, depth, redirect_nodes)
     )
-    args = [word(a, env.home, w.code, cwd) for a in arg_nodes]
+    args = [word(a, env.home, w.code, cwd, w.known) for a in arg_nodes]
     fx: list[Fx] = []
     followers: list[Any] = []
     fds: Fds = {}
@@ -274,7 +275,7 @@ def simple_command(
         status = Status.WRITES if fx else Status.READ_ONLY
         program, why = "", note or "redirect only"
     else:
-        argv = [program_word(word(name, env.home, w.code, cwd)), *args]
+        argv = [program_word(word(name, env.home, w.code, cwd, w.known)), *args]
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
+from orchestrator_boundary.bash.known_vars import Tracking
 from orchestrator_boundary.bash.model import Command, Status
 from orchestrator_boundary.bash.outcome import Env, Fx
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.simple import opened, simple_command
+from orchestrator_boundary.bash.words import word
 
 State = tuple[str | None, str | None]
 _SUBST = frozenset({"command_substitution", "process_substitution"})
@@ -32,6 +34,7 @@ class Walker:
         "code",
         "env",
         "inherited",
+        "known",
         "out",
         "output",
         "piped",
@@ -39,9 +42,17 @@ class Walker:
         "spend",
         "statement",
         "substitutes",
+        "tracking",
     )
 
-    def __init__(self, env: Env, out: list[Command], source: bytes, code: str) -> None:
+    def __init__(
+        self,
+        env: Env,
+        out: list[Command],
+        source: bytes,
+        code: str,
+        tracking: Tracking | None = None,
+    ) -> None:
         self.env = env
         self.spend = env.budget.spend  # a walker's env, and so its budget, never changes
         self.out = out
@@ -55,6 +66,10 @@ class Walker:
         self.inherited: dict[int, Fx | None] = {}  # descriptors opened around or by `exec`
         self.output: str | None = None  # literal text the last simple command printed
         self.statement: tuple[int, int, Any] | None = None  # a redirected statement's body
+        # variables a top-level literal assignment fixed, for what follows it (ADR 0067);
+        # a nested shell (`sh -c`) starts without them, as the shell it stands for does
+        self.tracking = tracking
+        self.known: dict[str, str] = {}
 
     # -- sequences -------------------------------------------------------------------------
     def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
@@ -122,7 +137,9 @@ class Walker:
             "unset_command",
             "test_command",
         ):
-            return simple_command(self, node, (), cwd, depth)
+            result = simple_command(self, node, (), cwd, depth)
+            self._learn(node)
+            return result
         self.substitutions(node, cwd, depth)
         return cwd, cwd
 
@@ -180,6 +197,24 @@ class Walker:
         # here, as asking the body for its parent costs a walk from the root (ADR 0021)
         self.statement = (body.start_byte, body.end_byte, node)
         return self.stmt(body, cwd, depth + 1, redirects)
+
+    def _learn(self, node: Any) -> None:
+        """The values a definite assignment gives, in order (`A=x B="$A/y"`)."""
+        tracking = self.tracking
+        if tracking is None or (node.start_byte, node.end_byte) not in tracking.definite:
+            return
+        kind = "variable_assignment"
+        nodes = [node] if node.type == kind else [c for c in node.named_children if c.type == kind]
+        for assignment in nodes:
+            name = text_in(self.code, assignment.child_by_field_name("name"))
+            if name not in tracking.names:
+                continue
+            found = assignment.child_by_field_name("value")
+            value = None if found is None else word(found, None, self.code, None, self.known)
+            if value is not None and value.value:  # no globbing or splitting in an assignment
+                self.known[name] = value.value
+            else:
+                self.known.pop(name, None)
 
     # -- nested code -------------------------------------------------------------------------
     def substitutions(self, node: Any, cwd: str | None, depth: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from orchestrator_boundary.bash.known_vars import safe_unquoted
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.values import transient
 
@@ -174,6 +175,17 @@ def _assignment_tilde(text: str, value: str, home: str | None, whole: bool) -> s
     return name + "=" + ":".join(out)
 
 
+Known = dict[str, str]  # variables the walk knows the value of (known_vars, ADR 0067)
+
+
+def _known(text: str, known: Known | None) -> str | None:
+    """The value of ``$NAME`` or ``${NAME}`` when the walk knows it."""
+    if not known:
+        return None
+    name = text[2:-1] if text.startswith("${") and text.endswith("}") else text[1:]
+    return known.get(name)
+
+
 def _part(
     node: Any,
     home: str | None,
@@ -181,11 +193,15 @@ def _part(
     code: str | None,
     pwd: str | None = None,
     whole: bool = True,
+    known: Known | None = None,
 ) -> Word:
     kind = node.type
     text = text_in(code, node)
     if pwd is not None and text in _PWD:
         return Word(text, pwd)  # the working directory, where the walk knows it (ADR 0021)
+    if kind in ("simple_expansion", "expansion"):
+        value = _known(text, known)  # unquoted: only a value splitting and globbing leave be
+        return Word(text, value) if value is not None and safe_unquoted(value) else unknown(text)
     if kind in _LITERAL_NODES:
         value, glob, brace = _unescape_unquoted(text)
         if first and text.startswith("~"):
@@ -200,26 +216,15 @@ def _part(
         # an expansion or substitution inside starts with '$' or '`': without either, every
         # child is string_content, and the children need not be read (a property pins it)
         if "$" in text or "`" in text:
-            children = node.named_children
-            for child in children:
-                if child.type != "string_content" and (
-                    pwd is None or text_in(code, child) not in _PWD
-                ):
-                    return unknown(text)
-            return Word(
-                text,
-                "".join(
-                    _unescape_dq(text_in(code, c)) if c.type == "string_content" else pwd or ""
-                    for c in children
-                ),
-            )
+            return _quoted(node, text, code, pwd, known)
         body = text[2:-1] if kind == "translated_string" else text[1:-1]
         return Word(text, _unescape_dq(body))
     if kind == "ansi_c_string":
         return Word(text, _ansi_c(text[2:-1]))
     if kind == "concatenation":
         parts = [
-            _part(c, home, first and i == 0, code, pwd, False) for i, c in enumerate(node.children)
+            _part(c, home, first and i == 0, code, pwd, False, known)
+            for i, c in enumerate(node.children)
         ]
         if any(p.value is None for p in parts):
             return unknown(text)
@@ -234,6 +239,24 @@ def _part(
     if kind in ("extglob_pattern", "brace_expression"):
         return Word(text, text, True)
     return unknown(text)  # expansions, substitutions, arithmetic, anything new
+
+
+def _quoted(node: Any, text: str, code: str | None, pwd: str | None, known: Known | None) -> Word:
+    """A double-quoted string with expansions: known when each is `$PWD` where the walk knows
+    the working directory, or a variable the walk knows the value of."""
+    parts: list[str] = []
+    for child in node.named_children:
+        inner = text_in(code, child)
+        if child.type == "string_content":
+            parts.append(_unescape_dq(inner))
+            continue
+        value = pwd if pwd is not None and inner in _PWD else None
+        if value is None and child.type in ("simple_expansion", "expansion"):
+            value = _known(inner, known)
+        if value is None:
+            return unknown(text)
+        parts.append(value)
+    return Word(text, "".join(parts))
 
 
 _NOT_AN_OPTION = frozenset("_./+,:=@%^")
@@ -266,14 +289,21 @@ def may_be_option(found: Word) -> bool:
     return not (first.isalnum() or first in _NOT_AN_OPTION)
 
 
-def word(node: Any, home: str | None, code: str | None = None, pwd: str | None = None) -> Word:
+def word(
+    node: Any,
+    home: str | None,
+    code: str | None = None,
+    pwd: str | None = None,
+    known: Known | None = None,
+) -> Word:
     """The word ``node``; ``code``: the parsed text when it is ASCII (``parse.text_in``);
-    ``pwd``: the working directory when it is known (``$PWD`` expands to it)."""
+    ``pwd``: the working directory when it is known (``$PWD`` expands to it); ``known``: the
+    variables whose values the walk knows."""
     if node.type in _LITERAL_NODES:  # most words: nothing to unescape, no glob, no tilde
         text = text_in(code, node)
         if _SPECIAL_UNQUOTED.isdisjoint(text) and "~" not in text:
             return Word(text, text)
-    return _part(node, home, True, code, pwd)
+    return _part(node, home, True, code, pwd, known=known)
 
 
 # `$(which NAME)`, `` `command -v NAME` ``, `"$(type -P NAME)"`: the path of the program NAME
