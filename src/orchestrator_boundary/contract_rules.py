@@ -108,7 +108,7 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         require=call.rules.contracts.require,
         what=_what(call, target),
         contracts=call.rules.contracts,
-        makes_folder=_program(target) == "mkdir",
+        makes_folder=program_of(target) == "mkdir",
     )
     return _violation(found, target.command) if found else None
 
@@ -160,14 +160,14 @@ def overwrites_nothing(call: Call, target: Target) -> bool:
     can read a folder again (two agents that each ``git add`` or ``git commit`` their own
     files, or the main agent that commits after its subagents did). A file inside ``.git``,
     a deleted ``.git`` and the work tree git rewrites stay judged."""
-    program = _program(target)
+    program = program_of(target)
     if program == "mkdir":
         return True
     name = target.located.display.rsplit("/", 1)[-1]
     return program == "git" and (name.casefold() if call.insensitive else name) == ".git"
 
 
-def _program(target: Target) -> str:
+def program_of(target: Target) -> str:
     """ "git" or "mkdir" when that is the program of the command that names ``target`` and
     it does not delete it, else ""."""
     found = _PROGRAM.match(target.command)

@@ -135,31 +135,38 @@ Record = Delegation | UnknownDelegation
 
 
 def leads_into(located: Located, effective: EffectiveScope, insensitive: bool) -> bool:
-    """Does every set cover the folder ``located``, or lead into it: the literal folder of
-    one of its inclusions, or a folder above it (``src`` and ``src/auth`` for
-    ``src/auth/**``), every reading of it, in the project or in a Claude Code worktree?
+    """Does every set cover the folder ``located``, or lead into it (``folder_leads_into``)?
     Making such a folder (``mkdir -p src/auth``) changes no file a scope guards (0065)."""
-    from orchestrator_boundary.scope import check_in_worktree, in_worktree
+    from orchestrator_boundary.scope import check_in_worktree
+
+    return all(
+        check_in_worktree(located, s.patterns, insensitive).allowed
+        or folder_leads_into(located, s.patterns, insensitive)
+        for s in effective.sets
+    )
+
+
+def folder_leads_into(located: Located, patterns: Sequence[str], insensitive: bool) -> bool:
+    """Is the folder ``located`` the literal folder of one of ``patterns``' inclusions, or a
+    folder above it (``src`` and ``src/auth`` for ``src/auth/**``), every reading of it, in the
+    project or in a Claude Code worktree?"""
+    from orchestrator_boundary.scope import in_worktree
 
     if not located.inside:
         return False
     worktree = in_worktree(located, insensitive)
     pairs = list(zip(located.relatives, (worktree or located).relatives, strict=True))
 
-    def on_the_way(rel: str, s: ScopeSet) -> bool:
+    def on_the_way(rel: str) -> bool:
         folder = rel.rstrip("/").casefold() if insensitive else rel.rstrip("/")
-        for p in s.patterns:
+        for p in patterns:
             absolute, head = literal_head(p)
             head = head.casefold() if insensitive else head
             if not p.startswith("!") and not absolute and (head + "/").startswith(folder + "/"):
                 return True
         return False
 
-    return all(
-        check_in_worktree(located, s.patterns, insensitive).allowed
-        or all(on_the_way(rel, s) or on_the_way(tree, s) for rel, tree in pairs)
-        for s in effective.sets
-    )
+    return all(on_the_way(rel) or on_the_way(tree) for rel, tree in pairs)
 
 
 def literal_head(pattern: str) -> tuple[bool, str]:

@@ -19,6 +19,8 @@ import ntpath
 import posixpath
 
 from orchestrator_boundary import scope
+from orchestrator_boundary.contract_rules import program_of
+from orchestrator_boundary.delegation import folder_leads_into
 from orchestrator_boundary.paths import ROOT_ITSELF, Located
 from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.skills import skill_call
@@ -115,11 +117,15 @@ def _ran(call: Call, command: str) -> str:
     return f"`{command}`"
 
 
-def _orchestrator_write(call: Call, located: Located, command: str) -> Violation | None:
+def _orchestrator_write(
+    call: Call, located: Located, command: str, makes_folder: bool
+) -> Violation | None:
     if not command and claude_session_file(call, located):
         return None
     allow = call.rules.allow_bash if command else call.rules.allow
     if scope.check_in_worktree(located, allow, call.insensitive).allowed:
+        return None
+    if makes_folder and folder_leads_into(located, allow, call.insensitive):
         return None
     rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
     shown = located.display
@@ -136,7 +142,9 @@ def _orchestrator_write(call: Call, located: Located, command: str) -> Violation
     )
 
 
-def _subagent_write(call: Call, located: Located, command: str) -> Violation | None:
+def _subagent_write(
+    call: Call, located: Located, command: str, makes_folder: bool
+) -> Violation | None:
     named = call.profile
     if named is not None and named[1].write_scope is not None:
         rule = f"agents.{named[0]}.write_scope"
@@ -148,7 +156,7 @@ def _subagent_write(call: Call, located: Located, command: str) -> Violation | N
             return None
         patterns = call.rules.outside
     match = scope.check_in_worktree(located, patterns, call.insensitive)
-    if match.allowed:
+    if match.allowed or (makes_folder and folder_leads_into(located, patterns, call.insensitive)):
         return None
     why = (
         f"excluded by {match.excluded_by!r}"
@@ -175,4 +183,6 @@ def write_rule(call: Call, target: Target) -> Violation | None:
     if not target.write:
         return None
     judge = _orchestrator_write if call.main else _subagent_write
-    return judge(call, target.located, target.command)
+    # `mkdir -p src` for `src/**`: a folder on the way to where the agent may write (0065)
+    makes_folder = program_of(target) == "mkdir"
+    return judge(call, target.located, target.command, makes_folder)

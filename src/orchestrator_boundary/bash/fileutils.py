@@ -66,12 +66,14 @@ def _copy_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
         return writes(prog, env.fx_many(W, parsed.pos, "install -d directory"))
     target = parsed.last("-t", "--target-directory")
     sources = parsed.pos
+    into = target is not None
     if target is None:
         if prog == "ln" and len(sources) == 1:
             name = (sources[0].literal or "").rstrip("/").rsplit("/", 1)[-1]
             target = Word(sources[0].text, name or None)
         elif len(sources) >= 2:
             target, sources = sources[-1], sources[:-1]
+            into = len(sources) >= 2 or (target.literal or "").endswith("/")
         else:
             return read_only(prog, "no destination")
     kind = C if prog == "ln" else W
@@ -83,10 +85,27 @@ def _copy_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
         # sources (ADR 0049); with several sources, where each link points is not followed
         to = env.resolve(sources[0]) if len(sources) == 1 else None
         source = f"cp link to {to or '?'}"
-    fx = env.fx_many(kind, [target], source)
+    if into and not parsed.has("-T", "--no-target-directory", "--parents"):
+        fx = env.fx_many(kind, [_inside(target, s) for s in sources], source)
+    else:
+        fx = env.fx_many(kind, [target], source)
     if prog == "mv":
         fx = env.fx_many(D, sources, "mv source") + fx
     return writes(prog, fx)
+
+
+def _inside(folder: Word, source: Word) -> Word:
+    """What copying ``source`` into the folder ``folder`` writes: the folder's entry of the
+    source's name (`cp a b src/` writes `src/a` and `src/b`; a pattern keeps its pattern), or
+    the folder itself when the name is not known or the contents may be copied."""
+    where = folder.literal
+    value = source.value or ""
+    name = value.rsplit("/", 1)[-1]
+    # `cp -R stuff/ dest/` copies the contents of stuff into dest on macOS (BSD cp): a source
+    # spelled with a trailing slash, `.` or `..` may put any name there
+    if where is None or name in ("", ".", ".."):
+        return folder
+    return Word(f"{folder.text.rstrip('/')}/{name}", f"{where.rstrip('/')}/{name}", source.glob)
 
 
 def _link_target(parsed: Parsed, source: Word, link: Word, env: Env) -> str | None:
