@@ -7,7 +7,7 @@ import json
 from datetime import date
 
 import pytest
-from report_trails import TODAY, build
+from report_trails import TODAY, TrailBuilder, build
 
 from orchestrator_boundary import audit
 from orchestrator_boundary.config import ReportConfig
@@ -349,7 +349,7 @@ def test_one_of_everything_is_singular(tmp_path):
     b = build(tmp_path / "proj", days=1, bad_inputs=1, writes=lambda d: 1)
     rep = report_of(b)
     values = {c.key: c.value for c in rep.criteria}
-    assert values["days"] == "1 day (1 with records)"
+    assert values["days"] == "1 day with records (over 1 day)"
     assert values["subagents"] == "1 call"
     assert values["hook_errors"].endswith("(1 error)")
     assert values["bypass"] == "0.0 % (0 sessions)"
@@ -362,3 +362,16 @@ def test_an_unknown_trend_says_why_and_what_it_needs_once():
         "unknown (tool uses on fewer than 2 days)",
         "<= +0.50 points a day",
     )
+
+
+def test_days_of_data_are_days_with_records_not_the_span(tmp_path):
+    """Two busy days a fortnight apart are two days of data: the span said 15 and READY."""
+    b = TrailBuilder(tmp_path / "proj", "")
+    for n, day in enumerate((0, 14)):
+        for k in range(15):
+            b.session(day, f"s{n}{k:02d}", main_writes=0, reads=2)
+    rep = report_of(b)
+    assert rep.span_days == 15 and rep.distinct_days == 2
+    assert "days" in red(rep)
+    days = next(c for c in rep.criteria if c.key == "days")
+    assert days.value == "2 days with records (over 15 days)"

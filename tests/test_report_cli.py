@@ -219,7 +219,7 @@ def test_counted_nouns_agree_with_their_numbers(capsys, tmp_path, kwargs):
         assert all(not noun.endswith("s") for noun in ones), ones
         many = re.findall(rf"\b(?:[02-9]|\d\d+) ({SINGULAR_NOUNS})\b", text)
         assert all(noun.endswith("s") for noun in many), many
-    assert "1 day (1 with records)" in texts[0] or "2 days (2 with records)" in texts[0]
+    assert "1 day with records (over 1 day)" in texts[0] or "2 days with records (over 2 days)" in texts[0]
 
 
 @pytest.fixture(scope="module")
