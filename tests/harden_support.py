@@ -175,3 +175,25 @@ def write_call(root: Path, tool_use_id: str = "toolu_1") -> str:
             "tool_use_id": tool_use_id,
         }
     )
+
+
+def bash_violation(root: Path, config: str, command: str, **who: str) -> str:
+    """The violation code the hook's judgement finds for a Bash call in a project at ``root``
+    with ``config`` as its boundary.toml (and a ``src`` folder), or "-" for none."""
+    from orchestrator_boundary.foreign import setup_for
+    from orchestrator_boundary.payload import HookPayload
+    from orchestrator_boundary.shell import judge
+
+    (root / ".claude").mkdir(exist_ok=True)
+    (root / ".claude" / "boundary.toml").write_text(config)
+    (root / "src").mkdir(exist_ok=True)
+    payload = HookPayload(
+        hook_event_name="PreToolUse",
+        session_id="s",
+        cwd=str(root),
+        tool_name="Bash",
+        tool_input={"command": command},
+        **who,
+    )
+    verdict = judge(payload, setup_for(payload, {"CLAUDE_PROJECT_DIR": str(root)}))
+    return verdict.violation.code.value if verdict.violation else "-"

@@ -18,13 +18,11 @@ from pathlib import Path
 
 import pytest
 import reality
+from harden_support import bash_violation
 from reality import Seed
 
 from orchestrator_boundary.bash import Status, analyze
 from orchestrator_boundary.bash.explain import explain
-from orchestrator_boundary.foreign import setup_for
-from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.shell import judge
 
 CWD = "/r/work"  # where reality_cases' analysis runs; the throwaway folder stands for it
 HOME = "/r/home"
@@ -151,27 +149,15 @@ def test_nested_shells_start_without_the_outer_values() -> None:
     assert "x" not in named and None in named
 
 
-def _violation(root: Path, command: str, **who: str) -> str:
-    """The violation the hook finds for a Bash call in an enforce project at ``root``."""
-    (root / ".claude").mkdir(exist_ok=True)
-    (root / ".claude" / "boundary.toml").write_text('phase = "enforce"\n')
-    payload = HookPayload(
-        hook_event_name="PreToolUse",
-        session_id="s",
-        cwd=str(root),
-        tool_name="Bash",
-        tool_input={"command": command},
-        **who,
-    )
-    verdict = judge(payload, setup_for(payload, {"CLAUDE_PROJECT_DIR": str(root)}))
-    return verdict.violation.code.value if verdict.violation else "-"
-
-
 def test_the_false_tamper_is_gone_and_the_protected_file_still_is(tmp_path: Path) -> None:
     """The reported false alarm: a subagent's `make > "$LOG"` was TAMPER, refused in every
     phase. Now it is judged by where it writes; the same route to a protected file is TAMPER."""
     root = tmp_path.resolve()
     sub = {"agent_id": "a1", "agent_type": "general-purpose"}
+
+    def _violation(root: Path, command: str, **who: str) -> str:
+        return bash_violation(root, 'phase = "enforce"\n', command, **who)
+
     assert _violation(root, 'LOG=build.log; make > "$LOG" 2>&1', **sub) == "-"
     assert _violation(root, 'OUT=dist; mkdir -p "$OUT" && cp a "$OUT/"', **sub) == "-"
     assert _violation(root, 'D=.claude; echo {} > "$D/settings.json"', **sub) == "TAMPER"

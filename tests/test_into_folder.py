@@ -14,13 +14,11 @@ from pathlib import Path
 
 import pytest
 import reality
+from harden_support import bash_violation
 from reality import Seed
 
 from orchestrator_boundary.bash import analyze
 from orchestrator_boundary.bash.explain import explain
-from orchestrator_boundary.foreign import setup_for
-from orchestrator_boundary.payload import HookPayload
-from orchestrator_boundary.shell import judge
 
 CWD = "/r/work"
 STUFF = Seed(files=(("stuff/settings.json", "{}"), ("sub/.keep", "")))
@@ -55,22 +53,6 @@ def test_a_copy_into_a_folder_names_what_lands_there(
     assert got == named, explain(result)
 
 
-def _violation(root: Path, config: str, command: str, **who: str) -> str:
-    (root / ".claude").mkdir(exist_ok=True)
-    (root / ".claude" / "boundary.toml").write_text(config)
-    (root / "src").mkdir(exist_ok=True)
-    payload = HookPayload(
-        hook_event_name="PreToolUse",
-        session_id="s",
-        cwd=str(root),
-        tool_name="Bash",
-        tool_input={"command": command},
-        **who,
-    )
-    verdict = judge(payload, setup_for(payload, {"CLAUDE_PROJECT_DIR": str(root)}))
-    return verdict.violation.code.value if verdict.violation else "-"
-
-
 SCOPED = 'phase = "enforce"\n[agents."*"]\nwrite_scope = ["src/**"]\n'
 SUB = {"agent_id": "a1", "agent_type": "general-purpose"}
 
@@ -95,13 +77,13 @@ SUB = {"agent_id": "a1", "agent_type": "general-purpose"}
     ],
 )
 def test_a_subagents_scope_judges_what_lands(tmp_path: Path, command: str, code: str) -> None:
-    assert _violation(tmp_path.resolve(), SCOPED, command, **SUB) == code
+    assert bash_violation(tmp_path.resolve(), SCOPED, command, **SUB) == code
 
 
 def test_the_main_agent_may_make_the_folder_its_allow_list_writes_in(tmp_path: Path) -> None:
     config = 'phase = "enforce"\n[orchestrator]\nwrite_allow = ["docs/**"]\n'
     root = tmp_path.resolve()
-    assert _violation(root, config, "mkdir -p docs") == "-"
-    assert _violation(root, config, "mkdir -p docs/api") == "-"
-    assert _violation(root, config, "touch docs") == "BASH_WRITE"
-    assert _violation(root, config, "mkdir -p src") == "BASH_WRITE"
+    assert bash_violation(root, config, "mkdir -p docs") == "-"
+    assert bash_violation(root, config, "mkdir -p docs/api") == "-"
+    assert bash_violation(root, config, "touch docs") == "BASH_WRITE"
+    assert bash_violation(root, config, "mkdir -p src") == "BASH_WRITE"
