@@ -108,6 +108,30 @@ def test_warn_leases_are_recorded(project: Path, env: dict) -> None:
     assert last["leased_to"] == {"src/auth/f.py": "work a1 (a1)"}
 
 
+def test_warn_leases_leave_no_note_for_a_command_that_overwrites_nothing(
+    project: Path, env: dict
+) -> None:
+    """enforce lets `mkdir` beside another agent's file through (ADR 0065); warn recorded a
+    `leased_to` note for it, which `report` counted as a lease conflict."""
+    _launch(project, env, "a1")
+    _launch(project, env, "a2")
+    (project / "src" / "auth").mkdir(parents=True)
+    (project / "src" / "auth" / "f.py").write_text("x")
+    run_hook(_write(project, "a1", "src/auth/f.py", "PostToolUse"), env, "PostToolUse")
+
+    def bash(command: str, n: int) -> dict:
+        return _p(project, "PreToolUse", "Bash", {"command": command}, agent_id="a2",
+                  agent_type="coder", tool_use_id=f"b-a2-{n}")  # fmt: skip
+
+    run_hook(bash("mkdir -p src/auth", 1), env)
+    assert "leased_to" not in _audit(project)[-1]
+    read = _p(project, "PostToolUse", "Read", {"file_path": str(project / "src/auth/f.py")},
+              agent_id="a2", agent_type="coder", tool_use_id="r-a2", tool_response={})  # fmt: skip
+    run_hook(read, env, "PostToolUse")  # not stale: the lease is what is left to note
+    run_hook(bash("echo y > src/auth/f.py", 2), env)
+    assert _audit(project)[-1]["leased_to"] == {"src/auth/f.py": "work a1 (a1)"}
+
+
 def test_a_coder_stop_without_a_write_is_blocked_once(project: Path, env: dict) -> None:
     _launch(project, env, "a1")
     stop = _p(project, "SubagentStop", agent_id="a1", agent_type="coder", stop_hook_active=False)

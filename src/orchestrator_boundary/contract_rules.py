@@ -160,11 +160,17 @@ def overwrites_nothing(call: Call, target: Target) -> bool:
     can read a folder again (two agents that each ``git add`` or ``git commit`` their own
     files, or the main agent that commits after its subagents did). A file inside ``.git``,
     a deleted ``.git`` and the work tree git rewrites stay judged."""
-    program = program_of(target)
+    return leaves_content(target.command, target.located.display, target.deletes, call.insensitive)
+
+
+def leaves_content(command: str, path: str, deletes: bool, insensitive: bool) -> bool:
+    """``overwrites_nothing`` for a Bash effect: ``command`` writes ``path``."""
+    found = _PROGRAM.match(command)
+    program = found.group(1) if found and not deletes else ""
     if program == "mkdir":
         return True
-    name = target.located.display.rsplit("/", 1)[-1]
-    return program == "git" and (name.casefold() if call.insensitive else name) == ".git"
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return program == "git" and (name.casefold() if insensitive else name) == ".git"
 
 
 def program_of(target: Target) -> str:

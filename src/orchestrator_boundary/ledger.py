@@ -325,7 +325,7 @@ class ToolCall:
 
     def __init__(self, payload: HookPayload, s: Setup) -> None:
         self.payload, self.s = payload, s
-        insensitive = s.context.fs.case_insensitive(s.root)
+        self.insensitive = insensitive = s.context.fs.case_insensitive(s.root)
         leases, fs = s.rules.contracts.leases, s.context.fs
         self.view = ledger_for(payload, s.audit_file, insensitive, leases, s.root, fs)
 
@@ -342,7 +342,7 @@ class ToolCall:
             if contracts.leases == "warn" and p.agent_id and verdict.decision is not Decision.DENY:
                 unknown = verdict.assessment.classification.tool_class is ToolClass.UNKNOWN
                 paths = [x.display for x in self._named(p)] if unknown else verdict.assessment.paths
-                extra = self._leased(paths, p.agent_id)
+                extra = self._leased(self._overwriting(paths, verdict), p.agent_id)
         elif p.hook_event_name == POST:
             raw = p.tool_input.get("file_path")
             read = (
@@ -363,6 +363,24 @@ class ToolCall:
     def _named(self, p: HookPayload) -> list[Located]:
         named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
         return [self._located(raw) for raw in named]
+
+    def _overwriting(self, paths: Sequence[str], verdict: Verdict) -> list[str]:
+        """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
+        git's own ``.git``): no lease note for them in warn, as enforce skips them (0065)."""
+        bash = verdict.assessment.bash
+        if bash is None:
+            return list(paths)
+        from orchestrator_boundary.contract_rules import leaves_content
+
+        insensitive, root = self.insensitive, self.s.root
+        quiet: set[str] = set()
+        loud: set[str] = set()
+        for e in bash.effects:
+            if e.resolved is not None:
+                keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
+                (quiet if keep else loud).add(os.path.normpath(e.resolved))
+        quiet -= loud
+        return [x for x in paths if os.path.normpath(os.path.join(root, x)) not in quiet]
 
     def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
         """``leases = "warn"``: the files this call would write that another running subagent
