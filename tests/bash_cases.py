@@ -290,14 +290,14 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("spelled-program", "${p}-boundary report", OP, ()),  # could spell the CLI, only reads
     # --- file utilities --------------------------------------------------------------------
     ("cp", "cp a b", WR, (W("/w/p/b"),)),
-    ("cp-many", "cp a b c dir/", WR, (W("/w/p/dir"),)),
+    ("cp-many", "cp a b c dir/", WR, (W("/w/p/dir/a"), W("/w/p/dir/b"), W("/w/p/dir/c"))),
     ("cp-r", "cp -r src/ /tmp/backup", WR, (W("/tmp/backup"),)),
-    ("cp-t", "cp -t dest a b", WR, (W("/w/p/dest"),)),
-    ("cp-target-long", "cp --target-directory=out a", WR, (W("/w/p/out"),)),
+    ("cp-t", "cp -t dest a b", WR, (W("/w/p/dest/a"), W("/w/p/dest/b"))),
+    ("cp-target-long", "cp --target-directory=out a", WR, (W("/w/p/out/a"),)),
     ("cp-one", "cp a", R, ()),
     ("mv", "mv old new", WR, (D("/w/p/old"), W("/w/p/new"))),
-    ("mv-many", "mv a b d/", WR, (D("/w/p/a"), D("/w/p/b"), W("/w/p/d"))),
-    ("mv-glob", "mv *.log logs/", WR, (D(None), W("/w/p/logs"))),
+    ("mv-many", "mv a b d/", WR, (D("/w/p/a"), D("/w/p/b"), W("/w/p/d/a"), W("/w/p/d/b"))),
+    ("mv-glob", "mv *.log logs/", WR, (D(None), W(None))),  # logs/*.log, a pattern
     ("rm", "rm a", WR, (D("/w/p/a"),)),
     ("rm-rf", "rm -rf node_modules dist", WR, (D("/w/p/node_modules"), D("/w/p/dist"))),
     ("rm-dashdash", "rm -- -weird", WR, (D("/w/p/-weird"),)),
@@ -925,7 +925,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("i12-sed-ro-twin", "sed -n --quiet p f", R, ()),
     ("i12-sort-attached", "sort -ofile x", WR, (W("/w/p/file"),)),
     ("i12-sort-equals", "sort -o=f x", WR, (W("/w/p/=f"),)),
-    ("i12-cp-target-abbrev", "cp --target=d a", WR, (W("/w/p/d"),)),
+    ("i12-cp-target-abbrev", "cp --target=d a", WR, (W("/w/p/d/a"),)),
     ("i12-tar-extract-stdout", "tar -xOf x.tar", R, ()),
     ("i12-tar-remove-files", "tar -cf a.tar --remove-files d", WR, (W("/w/p/a.tar"), D("/w/p/d"))),
     ("i12-git-diff-output", "git diff --out=f HEAD", WR, (W("/w/p/f"),)),

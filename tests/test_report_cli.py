@@ -219,7 +219,10 @@ def test_counted_nouns_agree_with_their_numbers(capsys, tmp_path, kwargs):
         assert all(not noun.endswith("s") for noun in ones), ones
         many = re.findall(rf"\b(?:[02-9]|\d\d+) ({SINGULAR_NOUNS})\b", text)
         assert all(noun.endswith("s") for noun in many), many
-    assert "1 day with records (over 1 day)" in texts[0] or "2 days with records (over 2 days)" in texts[0]
+    assert (
+        "1 day with records (over 1 day)" in texts[0]
+        or "2 days with records (over 2 days)" in texts[0]
+    )
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ changed the file.
 
 from __future__ import annotations
 
+import os
 import re
 
 from orchestrator_boundary.targets import Call, Target
@@ -19,8 +20,9 @@ from orchestrator_boundary.violation import Code, Violation
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call that no rule
     # here applies to (an orchestrator's Read) never loads the delegation records
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
+    from orchestrator_boundary.bash.model import BashAnalysis
     from orchestrator_boundary.contracts import Breach
     from orchestrator_boundary.delegation import Delegation, Ledger
 
@@ -171,6 +173,23 @@ def leaves_content(command: str, path: str, deletes: bool, insensitive: bool) ->
         return True
     name = path.rstrip("/").rsplit("/", 1)[-1]
     return program == "git" and (name.casefold() if insensitive else name) == ".git"
+
+
+def overwriting(
+    paths: Sequence[str], bash: BashAnalysis | None, root: str, insensitive: bool
+) -> list[str]:
+    """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
+    git's own ``.git``): ``leases = "warn"`` notes no lease for them, as enforce skips them."""
+    if bash is None:
+        return list(paths)
+    quiet: set[str] = set()
+    loud: set[str] = set()
+    for e in bash.effects:
+        if e.resolved is not None:
+            keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
+            (quiet if keep else loud).add(os.path.normpath(e.resolved))
+    quiet -= loud
+    return [x for x in paths if os.path.normpath(os.path.join(root, x)) not in quiet]
 
 
 def program_of(target: Target) -> str:

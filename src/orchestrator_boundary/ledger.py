@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the contract rules and the delegation records are imported 
     # call reaches them (an orchestrator's Read never does), the store when a call uses it
     from typing import Any
 
+    from orchestrator_boundary.bash.model import BashAnalysis
     from orchestrator_boundary.contracts import Breach, Launch
     from orchestrator_boundary.delegation import Lease, Record, Seen, Unavailable
     from orchestrator_boundary.paths import FileSystem
@@ -342,7 +343,7 @@ class ToolCall:
             if contracts.leases == "warn" and p.agent_id and verdict.decision is not Decision.DENY:
                 unknown = verdict.assessment.classification.tool_class is ToolClass.UNKNOWN
                 paths = [x.display for x in self._named(p)] if unknown else verdict.assessment.paths
-                extra = self._leased(self._overwriting(paths, verdict), p.agent_id)
+                extra = self._leased(paths, p.agent_id, verdict.assessment.bash)
         elif p.hook_event_name == POST:
             raw = p.tool_input.get("file_path")
             read = (
@@ -364,31 +365,14 @@ class ToolCall:
         named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
         return [self._located(raw) for raw in named]
 
-    def _overwriting(self, paths: Sequence[str], verdict: Verdict) -> list[str]:
-        """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
-        git's own ``.git``): no lease note for them in warn, as enforce skips them (0065)."""
-        bash = verdict.assessment.bash
-        if bash is None:
-            return list(paths)
-        from orchestrator_boundary.contract_rules import leaves_content
-
-        insensitive, root = self.insensitive, self.s.root
-        quiet: set[str] = set()
-        loud: set[str] = set()
-        for e in bash.effects:
-            if e.resolved is not None:
-                keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
-                (quiet if keep else loud).add(os.path.normpath(e.resolved))
-        quiet -= loud
-        return [x for x in paths if os.path.normpath(os.path.join(root, x)) not in quiet]
-
-    def _leased(self, paths: Sequence[str], me: str) -> dict[str, Any]:
-        """``leases = "warn"``: the files this call would write that another running subagent
-        holds, for the audit line (FILE_LEASED in ``enforce``); the free ones are claimed."""
+    def _leased(self, paths: Sequence[str], me: str, bash: BashAnalysis | None) -> dict[str, Any]:
+        """``leases = "warn"``: the files this call would write (``overwriting``) that another
+        running subagent holds, for the audit line (FILE_LEASED in ``enforce``)."""
+        from orchestrator_boundary.contract_rules import overwriting
         from orchestrator_boundary.delegation import Lease  # loaded with the store
 
         held = {}
-        for path in paths[:16]:
+        for path in overwriting(paths, bash, self.s.root, self.insensitive)[:16]:
             if not path or path == "?":
                 continue
             holder = self.view.lease(self._located(path))

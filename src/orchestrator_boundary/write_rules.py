@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
+from collections.abc import Sequence
 
 from orchestrator_boundary import scope
-from orchestrator_boundary.contract_rules import program_of
-from orchestrator_boundary.delegation import folder_leads_into
 from orchestrator_boundary.paths import ROOT_ITSELF, Located
 from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.skills import skill_call
@@ -125,7 +124,7 @@ def _orchestrator_write(
     allow = call.rules.allow_bash if command else call.rules.allow
     if scope.check_in_worktree(located, allow, call.insensitive).allowed:
         return None
-    if makes_folder and folder_leads_into(located, allow, call.insensitive):
+    if makes_folder and _on_the_way(located, allow, call.insensitive):
         return None
     rule = "orchestrator.write_allow" + (" + bash.allow_write" if command else "")
     shown = located.display
@@ -156,7 +155,7 @@ def _subagent_write(
             return None
         patterns = call.rules.outside
     match = scope.check_in_worktree(located, patterns, call.insensitive)
-    if match.allowed or (makes_folder and folder_leads_into(located, patterns, call.insensitive)):
+    if match.allowed or (makes_folder and _on_the_way(located, patterns, call.insensitive)):
         return None
     why = (
         f"excluded by {match.excluded_by!r}"
@@ -178,11 +177,23 @@ def _subagent_write(
     )
 
 
+def _program(target: Target) -> str:
+    from orchestrator_boundary.contract_rules import program_of  # a Bash write's question
+
+    return program_of(target)
+
+
+def _on_the_way(located: Located, patterns: Sequence[str], insensitive: bool) -> bool:
+    from orchestrator_boundary.delegation import folder_leads_into  # loaded for mkdir only
+
+    return folder_leads_into(located, patterns, insensitive)
+
+
 def write_rule(call: Call, target: Target) -> Violation | None:
     """The write rules for one target: the main agent's allow list, a subagent's scope."""
     if not target.write:
         return None
     judge = _orchestrator_write if call.main else _subagent_write
-    # `mkdir -p src` for `src/**`: a folder on the way to where the agent may write (0065)
-    makes_folder = program_of(target) == "mkdir"
+    # `mkdir -p src` for `src/**`: a folder on the way to where the agent may write (0068)
+    makes_folder = bool(target.command) and _program(target) == "mkdir"
     return judge(call, target.located, target.command, makes_folder)
