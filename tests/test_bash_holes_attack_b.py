@@ -193,7 +193,7 @@ def test_links_several_sources_lead_somewhere() -> None:
 HIDDEN: list[Case] = [
     ("sort-output-and-variable", "sort -o a f $X", OP, ("/w/p/a",)),
     ("cp-variable-target-somewhere", "cp f a $X", WR, (None,)),
-    ("cp-variable-assigned", "X=--target-directory=d; cp f a $X", WR, ("/w/p/d",)),
+    ("cp-variable-assigned", "X=--target-directory=d; cp f a $X", WR, ("/w/p/d/f", "/w/p/d/a")),
     ("sed-i-glob", "sed -i s/a/b/ *", OP, ()),
     ("git-add-glob", "git add *.py", OP, ("/w/p/.git",)),
 ]
