@@ -88,6 +88,12 @@ CHANGED: list[tuple[str, str, Seed]] = [
     ("wait-p", 'LOG=x; true & wait -p LOG; echo > "$LOG"', Seed()),
     ("time", 'LOG=x; time LOG=y; echo > "$LOG"', Seed()),
     ("coproc", 'LOG=x; coproc LOG { :; }; echo > "$LOG"', Seed()),
+    # round nine: a wrapped `printf -v`, and the option spelled so the text does not show it
+    ("builtin-printf-v", 'LOG=x; builtin printf -v LOG y; echo > "$LOG"', Seed()),
+    ("command-printf-v", 'LOG=x; command printf -v LOG y; echo > "$LOG"', Seed()),
+    ("time-printf-v", 'LOG=x; time printf -v LOG y; echo > "$LOG"', Seed()),
+    ("printf-escaped-v", 'LOG=x; printf \\-v LOG y; echo > "$LOG"', Seed()),
+    ("printf-ansi-c-v", "LOG=x; printf $'-v' LOG y; echo > \"$LOG\"", Seed()),
 ]
 
 # zsh's own routes (macOS runs the Bash tool in zsh): judged by the analysis alone, as no zsh
