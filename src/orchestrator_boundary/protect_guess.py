@@ -29,6 +29,7 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
         text = text.replace("\\", "/")
         cwd = cwd.replace("\\", "/") if cwd else cwd
         home = home.replace("\\", "/") if home else home
+    text = _tidy(text)
     out: list[str] = []
     i, n = 0, len(text)
     if text.startswith("~") and home and (n == 1 or text[1] == "/"):
@@ -52,6 +53,9 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
             out.append(("(?!\\.)" if start else "") + "[^/]*")
         elif c == "?":
             out.append(("(?!\\.)" if start else "") + "[^/]")
+        elif c == "{" and "}" in text[i + 1 :]:  # brace expansion: any text, slashes too
+            out.append(_ANY)
+            i = text.rindex("}")
         elif c == "[" and "]" in text[i + 1 :]:
             out.append("[^/]")
             i = text.index("]", i + 1)
@@ -66,6 +70,19 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
     if cwd is None:  # relative to a folder that is not known: any folder
         return "(?:.*/)?" + pattern
     return re.escape(cwd.rstrip("/")) + "/" + pattern
+
+
+def _tidy(text: str) -> str:
+    """The path's names as the file system reads them: `a//b`, `a/./b` and `a/` are `a/b` and
+    `a`, and a `..` undoes a folder the text may not fix (`$D/..`, `*/..`, a link), so what
+    comes before the last one may be anything."""
+    parts = text.split("/")
+    lead = "/" if text.startswith("/") else ""
+    if ".." in parts:
+        parts = ["$_", *parts[len(parts) - parts[::-1].index("..") :]]
+        lead = ""
+    kept = [p for p in parts if p not in ("", ".")]
+    return (lead + "/".join(kept)) or text
 
 
 # where a name spelled in a word starts and ends: a separator, a quote, an option's "="
