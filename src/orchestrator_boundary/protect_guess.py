@@ -11,10 +11,12 @@ from orchestrator_boundary.paths import fold
 from orchestrator_boundary.protect import Protected, ProtectedSet, above, compared, env_label
 
 _DYNAMIC = re.compile(
-    r"\$\{[^}]*\}|\$\([^)]*\)?|`[^`]*`?|\$env:[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*"
+    r"\$\{[^}]*\}|\$\([^)]*\)?|`[^`]*`?|\$env:[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*:.*"
+    r"|\$[A-Za-z_][A-Za-z0-9_]*"
     r"|\$[0-9@*#?$!-]"
 )
 _KNOWN = {"HOME": "home", "PWD": "cwd"}  # the variables read as the folder they name
+# (`$NAME:...` is zsh's modifiers, `$F:r`, `$PWD:h`, `$F:s/x/y/`: the rest may be anything)
 _ANY = ".*"  # a variable, a substitution: anything, slashes included
 _UNFIXED = re.compile(r"[$`*?\[]")  # where the text stops fixing a path
 _ENV_SAMPLES = (".env", ".envrc", ".env.local")  # names an env glob is tried against
