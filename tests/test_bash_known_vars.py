@@ -111,6 +111,9 @@ ZSH: list[tuple[str, str]] = [
     ("zsh-glob-qualifier", "LOG=x; : *(e:'LOG=y':); echo > \"$LOG\""),
     ("zsh-zparseopts", 'LOG=x; zparseopts -A LOG a; echo > "$LOG"'),
     ("zsh-anonymous-function", 'LOG=x; () { LOG=y }; echo > "$LOG"'),
+    # round nine: a tied pair, the array assigned, the scalar read (FIGNORE is then "y")
+    ("zsh-tied-fignore", 'FIGNORE=x; fignore=(y); echo > "$FIGNORE"'),
+    ("zsh-tied-watch", 'WATCH=x; watch=(y); echo > "$WATCH"'),
 ]
 
 

@@ -62,6 +62,9 @@ _SHELL_OWN = frozenset(
         "manpath", "mailpath", "module_path", "psvar", "signals", "options", "parameters",
         "commands", "functions", "aliases", "builtins", "dirstack", "history", "_", "GID", "EGID",
         "USERNAME", "TTY", "HOST", "OSTYPE", "MACHTYPE", "VENDOR", "CPUTYPE",
+        # zsh ties these scalars to arrays: `fignore=(f)` sets FIGNORE, and back
+        "FPATH", "MANPATH", "MAILPATH", "MODULE_PATH", "PSVAR", "FIGNORE", "fignore", "WATCH",
+        "watch", "TERMINFO_DIRS", "terminfo_dirs", "histchars", "zsh_eval_context",
     }
 )  # fmt: skip
 _OWN_PREFIXES = ("BASH", "COMP_", "READLINE_", "ZSH_", "TRY_BLOCK_", "LC_", "HIST")
