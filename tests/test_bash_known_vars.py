@@ -114,6 +114,7 @@ ZSH: list[tuple[str, str]] = [
     # round nine: a tied pair, the array assigned, the scalar read (FIGNORE is then "y")
     ("zsh-tied-fignore", 'FIGNORE=x; fignore=(y); echo > "$FIGNORE"'),
     ("zsh-tied-watch", 'WATCH=x; watch=(y); echo > "$WATCH"'),
+    ("zsh-shift-arithmetic", 'LOG=x; shift LOG=0; echo > "$LOG"'),
 ]
 
 

@@ -50,6 +50,8 @@ _ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # options that make a builtin assign: printf -v, zsh's print -v, wait -p, zsh's set -A
 _ASSIGNING_OPTION = {"printf": "v", "print": "v", "wait": "p", "set": "A"}
 _OPTION_SETS = frozenset({*_ASSIGNING_OPTION, "test", "["})
+# builtins whose count zsh evaluates as an arithmetic expression (which may assign)
+_MATH_ARGUMENT = frozenset({"shift", "break", "continue", "return"})
 # variables the shell sets or reads on its own (Bash and zsh), beyond envvars' lists
 _SHELL_OWN = frozenset(
     {
@@ -198,6 +200,8 @@ def _assigns_by_name(node: Any, code: str | None) -> bool:
             w is None or w in _SETS_BY_NAME or w in _OPTION_SETS or _ASSIGNMENT_WORD.match(w)
             for w in words
         )
+    if name in _MATH_ARGUMENT:  # zsh: `shift LOG=0` evaluates its argument as arithmetic
+        return any(not (text_in(code, a).isdigit() or text_in(code, a) == "-p") for a in args)
     letter = _ASSIGNING_OPTION.get(name)
     if letter is None and name not in ("test", "["):
         return False
