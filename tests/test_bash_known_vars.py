@@ -94,6 +94,9 @@ CHANGED: list[tuple[str, str, Seed]] = [
     ("time-printf-v", 'LOG=x; time printf -v LOG y; echo > "$LOG"', Seed()),
     ("printf-escaped-v", 'LOG=x; printf \\-v LOG y; echo > "$LOG"', Seed()),
     ("printf-ansi-c-v", "LOG=x; printf $'-v' LOG y; echo > \"$LOG\"", Seed()),
+    # `set -k` (keyword) makes `LOG=y` an assignment anywhere; before a special builtin in
+    # posix mode it stays
+    ("keyword-posix", 'set -o posix -o keyword; LOG=x; : LOG=y; echo > "$LOG"', Seed()),
 ]
 
 # zsh's own routes (macOS runs the Bash tool in zsh): judged by the analysis alone, as no zsh

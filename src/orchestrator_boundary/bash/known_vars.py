@@ -119,6 +119,10 @@ def plan(root: Any, command: str, code: str | None) -> Tracking | None:
             return None
         if kind == "command" and _assigns_by_name(node, code):
             return None
+        for arg in node.children_by_field_name("argument") if kind == "command" else ():
+            shaped = _ASSIGNMENT_WORD.match(text_in(code, arg))  # `set -k`: `: LOG=y` assigns
+            if shaped:
+                seen[shaped.group().rstrip("+=")] = False
         if kind == "test_command" and "[" in text_in(code, node).strip("[] \t\n"):
             return None  # `[[ -v a[LOG=5] ]]`, `[ "$op" 'a[LOG=5]' ]`: a subscript evaluated
         if kind == "declaration_command":
