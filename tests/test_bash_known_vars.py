@@ -97,6 +97,13 @@ CHANGED: list[tuple[str, str, Seed]] = [
     # `set -k` (keyword) makes `LOG=y` an assignment anywhere; before a special builtin in
     # posix mode it stays
     ("keyword-posix", 'set -o posix -o keyword; LOG=x; : LOG=y; echo > "$LOG"', Seed()),
+    # words after a redirect are the command's arguments to bash, the redirect's to the grammar
+    ("printf-v-after-redirect", 'LOG=x; printf >/dev/null -v LOG y; echo > "$LOG"', Seed()),
+    (
+        "keyword-after-redirect",
+        'set -o posix -o keyword; LOG=x; : 2>/dev/null LOG=y; echo > "$LOG"',
+        Seed(),
+    ),
 ]
 
 # zsh's own routes (macOS runs the Bash tool in zsh): judged by the analysis alone, as no zsh

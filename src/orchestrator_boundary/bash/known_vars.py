@@ -119,7 +119,7 @@ def plan(root: Any, command: str, code: str | None) -> Tracking | None:
             return None
         if kind == "command" and _assigns_by_name(node, code):
             return None
-        for arg in node.children_by_field_name("argument") if kind == "command" else ():
+        for arg in _arguments(node) if kind == "command" else ():
             shaped = _ASSIGNMENT_WORD.match(text_in(code, arg))  # `set -k`: `: LOG=y` assigns
             if shaped:
                 seen[shaped.group().rstrip("+=")] = False
@@ -196,7 +196,7 @@ def _assigns_by_name(node: Any, code: str | None) -> bool:
     name = _literal(name_node.named_children[0], code) if name_node.named_children else None
     if name is None or name in _SETS_BY_NAME:
         return True
-    args = node.children_by_field_name("argument")
+    args = _arguments(node)
     if name in _WRAPPERS:
         # `builtin printf -v LOG y`, `command test -v ...`: the wrapped builtin assigns too
         words = [_literal(a, code) for a in args]
@@ -220,6 +220,17 @@ def _assigns_by_name(node: Any, code: str | None) -> bool:
         if text == "--" or text[:1] not in ("-", "+"):
             return False
     return False
+
+
+def _arguments(node: Any) -> list[Any]:
+    """A simple command's arguments, with the words the grammar hangs on a redirect:
+    `printf >/dev/null -v LOG y` is `printf -v LOG y` to bash."""
+    args = list(node.children_by_field_name("argument"))
+    parent = node.parent
+    if parent is not None and parent.type == "redirected_statement":
+        for redirect in parent.children_by_field_name("redirect"):
+            args.extend(redirect.children_by_field_name("destination")[1:])
+    return sorted(args, key=lambda a: a.start_byte)
 
 
 def _option_text(node: Any, code: str | None) -> str | None:
