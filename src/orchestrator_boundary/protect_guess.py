@@ -55,7 +55,7 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
             out.append(("(?!\\.)" if start else "") + "[^/]*")
         elif c == "?":
             out.append(("(?!\\.)" if start else "") + "[^/]")
-        elif c == "{" and "}" in text[i + 1 :]:  # brace expansion: any text, slashes too
+        elif c == "{" and re.search(r"\{[^}]*(?:,|\.\.)", text[i:]):  # brace expansion: any text
             out.append(_ANY)
             i = text.rindex("}")
         elif c == "[" and "]" in text[i + 1 :]:
