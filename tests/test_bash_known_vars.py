@@ -86,6 +86,22 @@ CHANGED: list[tuple[str, str, Seed]] = [
     ("wait-p", 'LOG=x; true & wait -p LOG; echo > "$LOG"', Seed()),
     ("time", 'LOG=x; time LOG=y; echo > "$LOG"', Seed()),
     ("coproc", 'LOG=x; coproc LOG { :; }; echo > "$LOG"', Seed()),
+    # round nine: a wrapped `printf -v`, and the option spelled so the text does not show it
+    ("builtin-printf-v", 'LOG=x; builtin printf -v LOG y; echo > "$LOG"', Seed()),
+    ("command-printf-v", 'LOG=x; command printf -v LOG y; echo > "$LOG"', Seed()),
+    ("time-printf-v", 'LOG=x; time printf -v LOG y; echo > "$LOG"', Seed()),
+    ("printf-escaped-v", 'LOG=x; printf \\-v LOG y; echo > "$LOG"', Seed()),
+    ("printf-ansi-c-v", "LOG=x; printf $'-v' LOG y; echo > \"$LOG\"", Seed()),
+    # `set -k` (keyword) makes `LOG=y` an assignment anywhere; before a special builtin in
+    # posix mode it stays
+    ("keyword-posix", 'set -o posix -o keyword; LOG=x; : LOG=y; echo > "$LOG"', Seed()),
+    # words after a redirect are the command's arguments to bash, the redirect's to the grammar
+    ("printf-v-after-redirect", 'LOG=x; printf >/dev/null -v LOG y; echo > "$LOG"', Seed()),
+    (
+        "keyword-after-redirect",
+        'set -o posix -o keyword; LOG=x; : 2>/dev/null LOG=y; echo > "$LOG"',
+        Seed(),
+    ),
 ]
 
 # zsh's own routes (macOS runs the Bash tool in zsh): judged by the analysis alone, as no zsh
@@ -103,6 +119,10 @@ ZSH: list[tuple[str, str]] = [
     ("zsh-glob-qualifier", "LOG=x; : *(e:'LOG=y':); echo > \"$LOG\""),
     ("zsh-zparseopts", 'LOG=x; zparseopts -A LOG a; echo > "$LOG"'),
     ("zsh-anonymous-function", 'LOG=x; () { LOG=y }; echo > "$LOG"'),
+    # round nine: a tied pair, the array assigned, the scalar read (FIGNORE is then "y")
+    ("zsh-tied-fignore", 'FIGNORE=x; fignore=(y); echo > "$FIGNORE"'),
+    ("zsh-tied-watch", 'WATCH=x; watch=(y); echo > "$WATCH"'),
+    ("zsh-shift-arithmetic", 'LOG=x; shift LOG=0; echo > "$LOG"'),
 ]
 
 

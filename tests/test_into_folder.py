@@ -21,7 +21,7 @@ from orchestrator_boundary.bash import analyze
 from orchestrator_boundary.bash.explain import explain
 
 CWD = "/r/work"
-STUFF = Seed(files=(("stuff/settings.json", "{}"), ("sub/.keep", "")))
+STUFF = Seed(files=(("stuff/settings.json", "{}"), ("sub/.keep", ""), ("sub/a", "old\n")))
 
 # (id, command, what bash changes, what the analysis must name)
 INTO: list[tuple[str, str, set[str], set[str]]] = [
@@ -37,6 +37,14 @@ INTO: list[tuple[str, str, set[str], set[str]]] = [
     ("cp-r-trailing-slash", "cp -r stuff/ sub/", {"sub/stuff", "sub/stuff/settings.json"}, {"sub"}),
     ("cp-parents", "cp --parents d/g.txt sub/", {"sub/d", "sub/d/g.txt"}, {"sub"}),
     ("cp-dot", "cp -r stuff/. sub/", {"sub/settings.json"}, {"sub"}),
+    # round nine: -S (or -b) moves a target that exists to its name with the suffix
+    ("cp-backup-suffix", "cp -S .json a sub/", {"sub/a", "sub/a.json"}, {"sub/a", "sub/a.json"}),
+    (
+        "mv-backup-suffix",
+        "mv -b -S .json a sub/",
+        {"a", "sub/a", "sub/a.json"},
+        {"a", "sub/a", "sub/a.json"},
+    ),
 ]
 
 
@@ -74,6 +82,8 @@ SUB = {"agent_id": "a1", "agent_type": "general-purpose"}
         ("cp -r . .claude/", "TAMPER"),
         ('cp "$X" .claude/', "TAMPER"),
         ("cp -r agents .claude/", "TAMPER"),
+        ("cp -S .json settings .claude/", "TAMPER"),  # .claude/settings -> settings.json
+        ("cp -b settings .claude/", "TAMPER"),  # the suffix may be SIMPLE_BACKUP_SUFFIX
     ],
 )
 def test_a_subagents_scope_judges_what_lands(tmp_path: Path, command: str, code: str) -> None:

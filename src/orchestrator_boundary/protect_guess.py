@@ -11,10 +11,12 @@ from orchestrator_boundary.paths import fold
 from orchestrator_boundary.protect import Protected, ProtectedSet, above, compared, env_label
 
 _DYNAMIC = re.compile(
-    r"\$\{[^}]*\}|\$\([^)]*\)?|`[^`]*`?|\$env:[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*"
+    r"\$\{[^}]*\}|\$\([^)]*\)?|`[^`]*`?|\$env:[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*:.*"
+    r"|\$[A-Za-z_][A-Za-z0-9_]*"
     r"|\$[0-9@*#?$!-]"
 )
 _KNOWN = {"HOME": "home", "PWD": "cwd"}  # the variables read as the folder they name
+# (`$NAME:...` is zsh's modifiers, `$F:r`, `$PWD:h`, `$F:s/x/y/`: the rest may be anything)
 _ANY = ".*"  # a variable, a substitution: anything, slashes included
 _UNFIXED = re.compile(r"[$`*?\[]")  # where the text stops fixing a path
 _ENV_SAMPLES = (".env", ".envrc", ".env.local")  # names an env glob is tried against
@@ -29,6 +31,7 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
         text = text.replace("\\", "/")
         cwd = cwd.replace("\\", "/") if cwd else cwd
         home = home.replace("\\", "/") if home else home
+    text = _tidy(text)
     out: list[str] = []
     i, n = 0, len(text)
     if text.startswith("~") and home and (n == 1 or text[1] == "/"):
@@ -52,6 +55,9 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
             out.append(("(?!\\.)" if start else "") + "[^/]*")
         elif c == "?":
             out.append(("(?!\\.)" if start else "") + "[^/]")
+        elif c == "{" and re.search(r"\{[^}]*(?:,|\.\.)", text[i:]):  # brace expansion: any text
+            out.append(_ANY)
+            i = text.rindex("}")
         elif c == "[" and "]" in text[i + 1 :]:
             out.append("[^/]")
             i = text.index("]", i + 1)
@@ -66,6 +72,19 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
     if cwd is None:  # relative to a folder that is not known: any folder
         return "(?:.*/)?" + pattern
     return re.escape(cwd.rstrip("/")) + "/" + pattern
+
+
+def _tidy(text: str) -> str:
+    """The path's names as the file system reads them: `a//b`, `a/./b` and `a/` are `a/b` and
+    `a`, and a `..` undoes a folder the text may not fix (`$D/..`, `*/..`, a link), so what
+    comes before the last one may be anything."""
+    parts = text.split("/")
+    lead = "/" if text.startswith("/") else ""
+    if ".." in parts:
+        parts = ["$_", *parts[len(parts) - parts[::-1].index("..") :]]
+        lead = ""
+    kept = [p for p in parts if p not in ("", ".")]
+    return (lead + "/".join(kept)) or text
 
 
 # where a name spelled in a word starts and ends: a separator, a quote, an option's "="

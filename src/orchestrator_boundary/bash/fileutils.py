@@ -86,12 +86,31 @@ def _copy_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
         to = env.resolve(sources[0]) if len(sources) == 1 else None
         source = f"cp link to {to or '?'}"
     if into and not parsed.has("-T", "--no-target-directory", "--parents"):
-        fx = env.fx_many(kind, [_inside(target, s) for s in sources], source)
+        dests = [_inside(target, s) for s in sources]
     else:
-        fx = env.fx_many(kind, [target], source)
+        dests = [target]
+    fx = env.fx_many(kind, dests, source)
+    if parsed.has("-b", "--backup", "-S", "--suffix"):
+        fx += env.fx_many(W, _backups(parsed, dests), f"{prog} backup")
     if prog == "mv":
         fx = env.fx_many(D, sources, "mv source") + fx
     return writes(prog, fx)
+
+
+def _backups(parsed: Parsed, targets: list[Word]) -> list[Word]:
+    """Where `-b`/`-S` moves a target that exists: the target's name with the suffix added
+    (`cp -S .json x .claude/` moves `.claude/x` to `.claude/x.json`). Without a plain `-S`,
+    the suffix is `$SIMPLE_BACKUP_SUFFIX` or `~`: a name the text does not fix."""
+    given = parsed.last("-S", "--suffix")
+    suffix = given.literal if given is not None else None
+    out = []
+    for t in targets:
+        if suffix is not None and "/" not in suffix and suffix:
+            value = t.value + suffix if t.value is not None else None
+            out.append(Word(t.text + suffix, value, t.glob))
+        else:
+            out.append(Word(t.text + "${SIMPLE_BACKUP_SUFFIX}", None))
+    return out
 
 
 def _inside(folder: Word, source: Word) -> Word:

@@ -49,6 +49,9 @@ _WRAPPERS = frozenset(
 _ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # options that make a builtin assign: printf -v, zsh's print -v, wait -p, zsh's set -A
 _ASSIGNING_OPTION = {"printf": "v", "print": "v", "wait": "p", "set": "A"}
+_OPTION_SETS = frozenset({*_ASSIGNING_OPTION, "test", "["})
+# builtins whose count zsh evaluates as an arithmetic expression (which may assign)
+_MATH_ARGUMENT = frozenset({"shift", "break", "continue", "return"})
 # variables the shell sets or reads on its own (Bash and zsh), beyond envvars' lists
 _SHELL_OWN = frozenset(
     {
@@ -61,6 +64,9 @@ _SHELL_OWN = frozenset(
         "manpath", "mailpath", "module_path", "psvar", "signals", "options", "parameters",
         "commands", "functions", "aliases", "builtins", "dirstack", "history", "_", "GID", "EGID",
         "USERNAME", "TTY", "HOST", "OSTYPE", "MACHTYPE", "VENDOR", "CPUTYPE",
+        # zsh ties these scalars to arrays: `fignore=(f)` sets FIGNORE, and back
+        "FPATH", "MANPATH", "MAILPATH", "MODULE_PATH", "PSVAR", "FIGNORE", "fignore", "WATCH",
+        "watch", "TERMINFO_DIRS", "terminfo_dirs", "histchars", "zsh_eval_context",
     }
 )  # fmt: skip
 _OWN_PREFIXES = ("BASH", "COMP_", "READLINE_", "ZSH_", "TRY_BLOCK_", "LC_", "HIST")
@@ -113,8 +119,12 @@ def plan(root: Any, command: str, code: str | None) -> Tracking | None:
             return None
         if kind == "command" and _assigns_by_name(node, code):
             return None
-        if kind == "test_command" and "-v" in text_in(code, node).split():
-            return None
+        for arg in _arguments(node) if kind == "command" else ():
+            shaped = _ASSIGNMENT_WORD.match(text_in(code, arg))  # `set -k`: `: LOG=y` assigns
+            if shaped:
+                seen[shaped.group().rstrip("+=")] = False
+        if kind == "test_command" and "[" in text_in(code, node).strip("[] \t\n"):
+            return None  # `[[ -v a[LOG=5] ]]`, `[ "$op" 'a[LOG=5]' ]`: a subscript evaluated
         if kind == "declaration_command":
             keyword = node.children[0].type if node.children else ""
             if keyword != "export":
@@ -186,17 +196,47 @@ def _assigns_by_name(node: Any, code: str | None) -> bool:
     name = _literal(name_node.named_children[0], code) if name_node.named_children else None
     if name is None or name in _SETS_BY_NAME:
         return True
-    args = node.children_by_field_name("argument")
+    args = _arguments(node)
     if name in _WRAPPERS:
+        # `builtin printf -v LOG y`, `command test -v ...`: the wrapped builtin assigns too
         words = [_literal(a, code) for a in args]
-        return any(w is None or w in _SETS_BY_NAME or _ASSIGNMENT_WORD.match(w) for w in words)
+        return any(
+            w is None or w in _SETS_BY_NAME or w in _OPTION_SETS or _ASSIGNMENT_WORD.match(w)
+            for w in words
+        )
+    if name in _MATH_ARGUMENT:  # zsh: `shift LOG=0` evaluates its argument as arithmetic
+        return any(not (text_in(code, a).isdigit() or text_in(code, a) == "-p") for a in args)
     letter = _ASSIGNING_OPTION.get(name)
     if letter is None and name not in ("test", "["):
         return False
+    if letter is None:  # test, [: `test -v 'a[LOG=5]'` evaluates the subscript
+        return any("[" in text_in(code, a) for a in args)
     for arg in args:
-        text = text_in(code, arg).strip("\"'")
-        if name in ("test", "[") and text in ("-v", "-R"):
+        text = _option_text(arg, code)
+        # options come first: an option spelled so that the text does not show it
+        # (`\-v`, `$'-v'`, `-"$o"`) may be the assigning one
+        if text is None or (text[:1] in ("-", "+") and letter in text):
             return True
-        if letter and text[:1] in ("-", "+") and letter in text:
-            return True
+        if text == "--" or text[:1] not in ("-", "+"):
+            return False
     return False
+
+
+def _arguments(node: Any) -> list[Any]:
+    """A simple command's arguments, with the words the grammar hangs on a redirect:
+    `printf >/dev/null -v LOG y` is `printf -v LOG y` to bash."""
+    args = list(node.children_by_field_name("argument"))
+    parent = node.parent
+    if parent is not None and parent.type == "redirected_statement":
+        for redirect in parent.children_by_field_name("redirect"):
+            args.extend(redirect.children_by_field_name("destination")[1:])
+    return sorted(args, key=lambda a: a.start_byte)
+
+
+def _option_text(node: Any, code: str | None) -> str | None:
+    """An argument's text as the builtin sees it, where quotes alone make it (None: escapes
+    or expansions may make it anything)."""
+    text = text_in(code, node)
+    if node.type == "string" and "$" not in text and "`" not in text:
+        return text[1:-1]
+    return _literal(node, code)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
 from orchestrator_boundary.bash.known_vars import safe_unquoted
@@ -222,6 +223,8 @@ def _part(
     if kind == "ansi_c_string":
         return Word(text, _ansi_c(text[2:-1]))
     if kind == "concatenation":
+        if _modified(node.children, code):
+            return unknown(text)
         parts = [
             _part(c, home, first and i == 0, code, pwd, False, known)
             for i, c in enumerate(node.children)
@@ -245,6 +248,8 @@ def _quoted(node: Any, text: str, code: str | None, pwd: str | None, known: Know
     """A double-quoted string with expansions: known when each is `$PWD` where the walk knows
     the working directory, or a variable the walk knows the value of."""
     parts: list[str] = []
+    if _modified(node.named_children, code):
+        return unknown(text)
     for child in node.named_children:
         inner = text_in(code, child)
         if child.type == "string_content":
@@ -257,6 +262,17 @@ def _quoted(node: Any, text: str, code: str | None, pwd: str | None, known: Know
             return unknown(text)
         parts.append(value)
     return Word(text, "".join(parts))
+
+
+def _modified(children: list[Any], code: str | None) -> bool:
+    """Whether a `$NAME` is followed by `:`: zsh reads `$F:r`, `"$F:h"`, `$PWD:h` as modifiers
+    of the value (the root, the head), where bash appends the text."""
+    return any(
+        a.type == "simple_expansion"
+        and b.start_byte == a.end_byte
+        and text_in(code, b).startswith(":")
+        for a, b in pairwise(children)
+    )
 
 
 _NOT_AN_OPTION = frozenset("_./+,:=@%^")
