@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 import reality
+from harden_support import bash_violation
 from reality import Seed
-from test_into_folder import SCOPED, SUB, _violation
+from test_into_folder import SCOPED, SUB
 
 from orchestrator_boundary.bash import analyze
 from orchestrator_boundary.bash.explain import explain
@@ -37,8 +38,8 @@ ROWS: list[tuple[str, str, str]] = [
 def test_a_hidden_protected_target_is_tamper(tmp_path: Path, command: str, hit: str) -> None:
     outcome = reality.run(command, CLAUDE)
     assert hit in outcome.paths, outcome.describe()
-    assert _violation(tmp_path.resolve(), SCOPED, command, **SUB) == "TAMPER"
-    assert _violation(tmp_path.resolve(), 'phase = "enforce"\n', command) == "TAMPER"
+    assert bash_violation(tmp_path.resolve(), SCOPED, command, **SUB) == "TAMPER"
+    assert bash_violation(tmp_path.resolve(), 'phase = "enforce"\n', command) == "TAMPER"
 
 
 # zsh (macOS runs the Bash tool in zsh) reads `$F:r`, `"$F:h"`, `$PWD:h` as modifiers of the
@@ -56,4 +57,4 @@ ZSH: list[tuple[str, str]] = [
 def test_zsh_modifiers_leave_the_target_unfixed(tmp_path: Path, command: str) -> None:
     result = analyze(command, cwd="/r/work", home="/r/home")
     assert None in {e.resolved for e in result.effects}, explain(result)
-    assert _violation(tmp_path.resolve(), SCOPED, command, **SUB) == "TAMPER"
+    assert bash_violation(tmp_path.resolve(), SCOPED, command, **SUB) == "TAMPER"
