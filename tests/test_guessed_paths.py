@@ -58,3 +58,31 @@ def test_zsh_modifiers_leave_the_target_unfixed(tmp_path: Path, command: str) ->
     result = analyze(command, cwd="/r/work", home="/r/home")
     assert None in {e.resolved for e in result.effects}, explain(result)
     assert bash_violation(tmp_path.resolve(), SCOPED, command, **SUB) == "TAMPER"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cp a *(e:'REPLY=.claude/settings.json':)",  # zsh: the qualifier's REPLY is the name
+        "cp a *(+f) x=.claude/settings.json:y (",
+        "cp a b {x,'.claude/agents/e.md'} $((",
+    ],
+)
+def test_text_that_does_not_parse_is_read_in_pieces(tmp_path: Path, command: str) -> None:
+    """A subagent's command that does not parse passes its scope, so only the protected set
+    stands between it and the settings: each piece of its words between quotes, `=`, `:`,
+    `,` and braces counts as a word that may name a protected file."""
+    assert bash_violation(tmp_path.resolve(), SCOPED, command, **SUB) == "TAMPER"
+    # ("src" and "lib" name folders that hold the hook's own files: a word spelling them
+    # after a brace that may be any text could be one)
+    harmless = command.replace(".claude/settings.json", "docs/x").replace(".claude/agents", "docs")
+    assert bash_violation(tmp_path.resolve(), SCOPED, harmless, **SUB) == "-"
+
+
+def test_an_opaque_programs_brace_expansion_hands_it_each_name(tmp_path: Path) -> None:
+    """`frob {a,.claude/settings.json}`: bash hands frob both names; the protected one is
+    TAMPER as a word of its own would be (ADR 0055), and a harmless pair is not."""
+    root = tmp_path.resolve()
+    assert bash_violation(root, SCOPED, "frob {a,.claude/settings.json}", **SUB) == "TAMPER"
+    assert bash_violation(root, SCOPED, "frob {a,src/b}", **SUB) == "-"
+    assert bash_violation(root, SCOPED, "frob x}{a,b", **SUB) == "-"  # no hang, no crash

@@ -22,6 +22,9 @@ _UNFIXED = re.compile(r"[$`*?\[]")  # where the text stops fixing a path
 _ENV_SAMPLES = (".env", ".envrc", ".env.local")  # names an env glob is tried against
 
 
+_BRACE = re.compile(r"\{[^}]*(?:,|\.\.)")  # `{a,b}`, `{1..3}`: may be any text
+
+
 def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str | None:
     """``raw`` as a regular expression over absolute paths (None: it needs a working folder
     that is not known). A glob's ``*`` and ``?`` stay within one name and, as bash reads them,
@@ -55,9 +58,10 @@ def _pattern(raw: str, cwd: str | None, home: str | None, windows: bool) -> str 
             out.append(("(?!\\.)" if start else "") + "[^/]*")
         elif c == "?":
             out.append(("(?!\\.)" if start else "") + "[^/]")
-        elif c == "{" and re.search(r"\{[^}]*(?:,|\.\.)", text[i:]):  # brace expansion: any text
+        elif c == "{" and _BRACE.match(text, i):  # brace expansion: any text
             out.append(_ANY)
-            i = text.rindex("}")
+            close = text.rfind("}", i)  # up to the last brace after it; none: to the end
+            i = close if close > i else n - 1
         elif c == "[" and "]" in text[i + 1 :]:
             out.append("[^/]")
             i = text.index("]", i + 1)

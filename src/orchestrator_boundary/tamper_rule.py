@@ -112,16 +112,27 @@ _WORDS = re.compile(r"[^\s;&|<>()]+")
 _GLUED = re.compile(r"^[^=\"'$`]*=(.+)|^-[A-Za-z0-9](.+)|^/[A-Za-z]+:(.+)")
 
 
-def _words(raw: str, windows: bool) -> list[str]:
+# text that did not parse: its words split further at quotes and the marks a shell or zsh
+# glues a path to (`*(e:'REPLY=.claude/settings.json':)`, `{a,.claude/settings.json}`)
+_PIECES = re.compile(r"[^\s;&|<>()'\"`=:,{}]+")
+_PIECES_WINDOWS = re.compile(r"[^\s;&|<>()'\"`=,{}]+")  # `C:\...` keeps its drive
+_BRACED = re.compile(r"[^\s;&|<>(){},]+")  # a parsed word's brace expansion: `{a,F}` hands F
+
+
+def _words(raw: str, windows: bool, unread: bool = False) -> list[str]:
     """The words of ``raw`` (the first 256), each followed by the path glued to it, if any:
     ``--out=.claude/settings.json`` hands the program that file as surely as a word of its own
-    (ADR 0066)."""
+    (ADR 0066). ``unread``: text that did not parse, whose pieces are words too."""
     out = []
     for word in _WORDS.findall(raw)[:256]:
         out.append(word)
         glued = _GLUED.match(word)
         if glued is not None and (windows or glued.group(3) is None):
             out.append(next(g for g in glued.groups() if g))
+    if unread:
+        out += (_PIECES_WINDOWS if windows else _PIECES).findall(raw)[:256]
+    elif "{" in raw:
+        out += [piece for word in out if "{" in word for piece in _BRACED.findall(word)][:256]
     return out
 
 
@@ -132,7 +143,8 @@ def _could_name(call: Call, target: Target) -> Protected | None:
     cwd = None if _MOVES.search(command) else (call.payload.cwd or ctx.root)
     anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
     raw = target.located.raw
-    for word in _words(raw, ctx.fs.windows) if target.words else (raw,):
+    unread = target.words and not target.opaque
+    for word in _words(raw, ctx.fs.windows, unread) if target.words else (raw,):
         entry = could_name(
             word,
             ctx.protected,
