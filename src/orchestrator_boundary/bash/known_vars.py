@@ -29,6 +29,7 @@ from typing import Any
 
 from orchestrator_boundary.bash.envvars import SHELL_SPECIAL, dangerous
 from orchestrator_boundary.bash.parse import text_in
+from orchestrator_boundary.bash.words import word
 from orchestrator_boundary.values import transient
 
 # builtins (Bash and zsh) that set a variable named by an argument, or run code in this shell
@@ -80,7 +81,6 @@ _SCREEN = re.compile(
 _BRACE_READ = re.compile(r"\$\{#?[A-Za-z_][A-Za-z0-9_]*(?:\}|:?[-+]|%|#|/|\^|,)")
 _BRACE = re.compile(r"\$\{")
 _ASSIGNMENTS = frozenset({"variable_assignment", "variable_assignments"})
-_SAFE_UNQUOTED = re.compile(r"[A-Za-z0-9_./:@%+,=-]+\Z")
 
 
 @transient
@@ -96,11 +96,6 @@ def trackable(name: str) -> bool:
         or name.startswith(_OWN_PREFIXES)
         or dangerous(name, "")
     )
-
-
-def safe_unquoted(value: str) -> bool:
-    """Whether an unquoted expansion of ``value`` is that one word: nothing to split or glob."""
-    return bool(_SAFE_UNQUOTED.match(value))
 
 
 def plan(root: Any, command: str, code: str | None) -> Tracking | None:
@@ -177,15 +172,9 @@ def _definite(root: Any) -> frozenset[tuple[int, int]]:
 
 
 def _literal(node: Any, code: str | None) -> str | None:
-    """A word's text with its quotes removed when it holds no expansion, else None."""
-    text = text_in(code, node)
-    if node.type == "raw_string":
-        return text[1:-1]
-    if node.type == "string" and "$" not in text and "`" not in text and "\\" not in text:
-        return text[1:-1]
-    if node.type == "word" and not any(c in text for c in "\\'\"$`"):
-        return text
-    return None
+    """A word as the shell reads it, quotes and escapes removed; None when it holds an
+    expansion, a pattern or a tilde (which may make it anything)."""
+    return word(node, None, code).literal
 
 
 def _assigns_by_name(node: Any, code: str | None) -> bool:
@@ -212,7 +201,7 @@ def _assigns_by_name(node: Any, code: str | None) -> bool:
     if letter is None:  # test, [: `test -v 'a[LOG=5]'` evaluates the subscript
         return any("[" in text_in(code, a) for a in args)
     for arg in args:
-        text = _option_text(arg, code)
+        text = _literal(arg, code)
         # options come first: an option spelled so that the text does not show it
         # (`\-v`, `$'-v'`, `-"$o"`) may be the assigning one
         if text is None or (text[:1] in ("-", "+") and letter in text):
@@ -231,12 +220,3 @@ def _arguments(node: Any) -> list[Any]:
         for redirect in parent.children_by_field_name("redirect"):
             args.extend(redirect.children_by_field_name("destination")[1:])
     return sorted(args, key=lambda a: a.start_byte)
-
-
-def _option_text(node: Any, code: str | None) -> str | None:
-    """An argument's text as the builtin sees it, where quotes alone make it (None: escapes
-    or expansions may make it anything)."""
-    text = text_in(code, node)
-    if node.type == "string" and "$" not in text and "`" not in text:
-        return text[1:-1]
-    return _literal(node, code)

@@ -6,7 +6,6 @@ import re
 from itertools import pairwise
 from typing import Any
 
-from orchestrator_boundary.bash.known_vars import safe_unquoted
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.values import transient
 
@@ -14,6 +13,7 @@ _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
 _DQ_ESCAPE = re.compile(r'\\(?:\n|([$`"\\]))')
 _SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
+_SAFE_UNQUOTED = re.compile(r"[A-Za-z0-9_./:@%+,=-]+\Z")
 
 
 @transient
@@ -177,6 +177,11 @@ def _assignment_tilde(text: str, value: str, home: str | None, whole: bool) -> s
 
 
 Known = dict[str, str]  # variables the walk knows the value of (known_vars, ADR 0067)
+
+
+def safe_unquoted(value: str) -> bool:
+    """Whether an unquoted expansion of ``value`` is that one word: nothing to split or glob."""
+    return bool(_SAFE_UNQUOTED.match(value))
 
 
 def _known(text: str, known: Known | None) -> str | None:
