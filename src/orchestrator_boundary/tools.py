@@ -304,8 +304,23 @@ class Classification:
     source: str  # "builtin", "config: tools.NAME", "default: unknown"
 
 
+# Built-in tools whose class decides which part of their input the guard reads: the file a
+# write tool names, the command an execute tool runs, the commands a skill runs (``skills``),
+# the folder Artifact saves into (``targets.OUT_DIR_TOOLS``). ``[tools]`` does not move them:
+# ``"Write" = "read"`` or a pattern such as ``"Notebook*" = "read"`` would stop every check of
+# what they change, the protected files too (ADR 0071).
+FIXED_CLASS = frozenset(
+    {*PATH_KEYS, *COMMAND_KEYS, "Skill", "SlashCommand", "Artifact", "ArtifactData"}
+)
+
+
+def fixed_class_names(names: Iterable[str]) -> list[str]:
+    """The ``[tools]`` entries that name a built-in tool of ``FIXED_CLASS``, in the order given."""
+    return [name for name in dict.fromkeys(names) if name in FIXED_CLASS]
+
+
 def classify(name: str, overrides: Mapping[str, ToolClass] | None = None) -> Classification:
-    if overrides:
+    if overrides and name not in FIXED_CLASS:
         if name in overrides:
             return Classification(overrides[name], f"config: tools.{name}")
         patterns = [p for p in overrides if "*" in p or "?" in p or "[" in p]

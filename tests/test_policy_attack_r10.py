@@ -1,0 +1,157 @@
+"""Round ten's attack on the policy core and the tools that are not Bash (ADR 0071).
+
+Each row runs the real decision: the hook shell (``shell.evaluate``) on a payload, against a
+real project in tmp_path, with the config the row names.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harden_support import Project, make_project
+
+from orchestrator_boundary.config import Config, config_notes, parse_config
+from orchestrator_boundary.skills import SKILL_TOOLS
+from orchestrator_boundary.targets import OUT_DIR_TOOLS
+from orchestrator_boundary.tools import BUILTIN, FIXED_CLASS, ToolClass, classify
+
+ENFORCE = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+WARN = {"ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
+SETTINGS = ".claude/settings.json"
+BASE = """
+[orchestrator]
+write_allow = ["STATE.md", "docs/**"]
+
+[agents.coder]
+write_scope = ["src/**"]
+"""
+SKILL = ".claude/skills/argy/SKILL.md"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    p = make_project(tmp_path)
+    (p.root / SKILL).parent.mkdir(parents=True)
+    (p.root / SKILL).write_text("---\nname: argy\n---\nA: !`echo $ARGUMENTS > notes.txt`\n")
+    return p
+
+
+def _abs(project: Project, value: Any) -> Any:
+    return value.replace("{root}", str(project.root)) if isinstance(value, str) else value
+
+
+# ---- 1. a [tools] entry that moves a built-in tool whose input the guard reads ----
+# Before: classify took the config's word for a built-in tool too, and the class decides
+# which input is read: "Write" = "read" (or a pattern meant for other tools, "Notebook*",
+# "*Edit") left a Write of the settings unchecked, in every phase, for every agent;
+# "Write" = "unknown" let a subagent write outside its scope (an unknown tool's input only
+# meets the tamper rule); "Skill" = "coordinate" (the class the README gives it) stopped the
+# check of the commands a skill runs.
+# (id, [tools] lines, agent or None, tool, input, decision, code)
+RECLASSIFIED: list[tuple[str, str, str | None, str, dict[str, Any], str, str | None]] = [
+    ("write-as-read-main", '"Write" = "read"', None, "Write",
+     {"file_path": "{root}/" + SETTINGS, "content": "{}"}, "deny", "TAMPER"),
+    ("write-as-read-coder", '"Write" = "read"', "coder", "Write",
+     {"file_path": "{root}/" + SETTINGS, "content": "{}"}, "deny", "TAMPER"),
+    ("write-as-read-outside-allow", '"Write" = "read"', None, "Write",
+     {"file_path": "{root}/src/app.py", "content": "x"}, "deny", "ORCHESTRATOR_WRITE"),
+    ("notebook-pattern", '"Notebook*" = "read"', "coder", "NotebookEdit",
+     {"notebook_path": "{root}/" + SETTINGS, "new_source": "x"}, "deny", "TAMPER"),
+    ("edit-pattern", '"*Edit" = "read"', None, "Edit",
+     {"file_path": "{root}/" + SETTINGS, "old_string": "{", "new_string": "["}, "deny", "TAMPER"),
+    ("multiedit-pattern", '"*Edit" = "search"', "coder", "MultiEdit",
+     {"file_path": "{root}/" + SETTINGS, "edits": []}, "deny", "TAMPER"),
+    ("every-tool-read", '"*" = "read"', "coder", "Write",
+     {"file_path": "{root}/docs/x.md", "content": "x"}, "deny", "SCOPE_VIOLATION"),
+    ("write-as-unknown-scope", '"Write" = "unknown"', "coder", "Write",
+     {"file_path": "{root}/docs/x.md", "content": "x"}, "deny", "SCOPE_VIOLATION"),
+    ("bash-as-read", '"Bash" = "read"', "coder", "Bash",
+     {"command": "echo {} > " + SETTINGS}, "deny", "TAMPER"),
+    ("bash-as-unknown-scope", '"Bash" = "unknown"', "coder", "Bash",
+     {"command": "echo x > docs/x.md"}, "deny", "SCOPE_VIOLATION"),
+    ("monitor-as-read", '"Monitor" = "read"', None, "Monitor",
+     {"command": "tail -f x.log > " + SETTINGS, "description": "d"}, "deny", "TAMPER"),
+    ("skill-as-coordinate", '"Skill" = "coordinate"', None, "Skill",
+     {"skill": "argy", "args": "x; echo {} > " + SETTINGS}, "deny", "TAMPER"),
+    ("artifact-as-network", '"Artifact" = "network"', "coder", "Artifact",
+     {"action": "read_file", "out_dir": "{root}/.claude"}, "deny", "TAMPER"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("env", [ENFORCE, WARN], ids=["enforce", "warn"])
+@pytest.mark.parametrize(
+    ("tools", "agent", "tool", "tool_input", "decision", "code"),
+    [row[1:] for row in RECLASSIFIED],
+    ids=[row[0] for row in RECLASSIFIED],
+)
+def test_a_builtin_tool_the_config_reclassifies_keeps_its_checks(
+    project: Project,
+    env: dict[str, str],
+    tools: str,
+    agent: str | None,
+    tool: str,
+    tool_input: dict[str, Any],
+    decision: str,
+    code: str,
+) -> None:
+    project.configure(BASE + "\n[tools]\n" + tools + "\n")
+    given = {k: _abs(project, v) for k, v in tool_input.items()}
+    got = project.judge(tool, given, agent=agent, env=env)[:2]
+    if env is WARN and code != "TAMPER":
+        decision = "warn"  # warn lets through, and records, what is not TAMPER
+    assert got == (decision, code)
+
+
+# Controls: the config still reclassifies every other tool, built-in or not.
+CONTROLS: list[tuple[str, str, str | None, str, dict[str, Any], str, str | None]] = [
+    ("webfetch-as-unknown", '"WebFetch" = "unknown"', None, "WebFetch",
+     {"url": "https://example.com", "prompt": "p"}, "deny", "UNKNOWN_TOOL"),
+    ("read-as-unknown", '"Read" = "unknown"', None, "Read",
+     {"file_path": "{root}/src/app.py"}, "deny", "UNKNOWN_TOOL"),
+    ("mcp-read-pattern", '"mcp__fs__read_*" = "read"', None, "mcp__fs__read_file",
+     {"path": "src/app.py"}, "none", None),
+    ("mcp-exact-read", '"mcp__db__query" = "read"', None, "mcp__db__query",
+     {"sql": "select 1"}, "none", None),
+    ("write-as-read-own-scope", '"Write" = "read"', "coder", "Write",
+     {"file_path": "{root}/src/app.py", "content": "x"}, "none", None),
+    ("bash-as-read-reads", '"Bash" = "read"', "coder", "Bash",
+     {"command": "git status"}, "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("tools", "agent", "tool", "tool_input", "decision", "code"),
+    [row[1:] for row in CONTROLS],
+    ids=[row[0] for row in CONTROLS],
+)
+def test_other_reclassifications_keep_their_verdict(
+    project: Project,
+    tools: str,
+    agent: str | None,
+    tool: str,
+    tool_input: dict[str, Any],
+    decision: str,
+    code: str | None,
+) -> None:
+    project.configure(BASE + "\n[tools]\n" + tools + "\n")
+    given = {k: _abs(project, v) for k, v in tool_input.items()}
+    assert project.judge(tool, given, agent=agent, env=ENFORCE)[:2] == (decision, code)
+
+
+def test_the_fixed_tools_are_every_tool_whose_class_picks_its_input() -> None:
+    from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS
+
+    assert {*PATH_KEYS, *COMMAND_KEYS, *SKILL_TOOLS, *OUT_DIR_TOOLS} == FIXED_CLASS
+    for name in FIXED_CLASS:
+        got = classify(name, {name: ToolClass.READ, "*": ToolClass.READ})
+        assert (got.tool_class, got.source) == (BUILTIN[name], "builtin")
+
+
+def test_the_config_check_says_the_entry_is_ignored() -> None:
+    config = parse_config('[tools]\n"Write" = "read"\n"mcp__db__query" = "read"\n', "b.toml")
+    assert isinstance(config, Config)
+    notes = config_notes(config)
+    assert any("Write keeps its own class (write)" in n and "ignored" in n for n in notes)
+    assert not any("mcp__db__query" in n for n in notes)
