@@ -155,3 +155,38 @@ def test_the_config_check_says_the_entry_is_ignored() -> None:
     notes = config_notes(config)
     assert any("Write keeps its own class (write)" in n and "ignored" in n for n in notes)
     assert not any("mcp__db__query" in n for n in notes)
+
+
+# ---- 2. a file:// URI whose "host" is a path: what a server that cuts "file://" off opens ----
+# Before: the part after "file://" up to the next "/" was only a host (a UNC share), so
+# "file://./.claude/settings.json" was "//./.claude/settings.json", outside the project, and a
+# subagent's MCP write through a server that strips the scheme (uri.replace("file://", ""))
+# went through in every phase.
+NAIVE_URIS = [
+    "file://./.claude/settings.json",
+    "file://.claude/settings.json",
+    "file://~/.claude/settings.json",
+    "file://src/../.claude/settings.json",
+    "FILE://./.claude/settings.json",
+    "file://./.claude/settings%2Ejson",
+]
+
+
+@pytest.mark.parametrize("env", [ENFORCE, WARN], ids=["enforce", "warn"])
+@pytest.mark.parametrize("uri", NAIVE_URIS)
+def test_a_file_uri_read_without_its_scheme_is_checked(
+    project: Project, uri: str, env: dict[str, str]
+) -> None:
+    for key in ("uri", "path"):
+        got = project.judge(
+            "mcp__fs__write_file", {key: uri, "content": "{}"}, agent="coder", env=env
+        )
+        assert got[:2] == ("deny", "TAMPER"), key
+
+
+@pytest.mark.parametrize(
+    "uri", ["file://server/share/notes.md", "file://./src/app.py", "file:///tmp/elsewhere/x.md"]
+)
+def test_an_ordinary_file_uri_keeps_its_verdict(project: Project, uri: str) -> None:
+    got = project.judge("mcp__fs__write_file", {"uri": uri}, agent="coder", env=ENFORCE)
+    assert got[:2] == ("none", None)

@@ -151,24 +151,23 @@ def file_uri_paths(uri: str) -> list[str]:
     out: list[str] = []
     for part in cuts:
         for decoded in dict.fromkeys((unquote(part), part)):
-            path = _uri_path(decoded)
-            if path and path not in out:
-                out.append(path)
+            out += [p for p in _uri_paths(decoded) if p and p not in out]
     return out
 
 
-def _uri_path(rest: str) -> str:
+def _uri_paths(rest: str) -> tuple[str, ...]:
     if rest.startswith("//"):
         host, sep, tail = rest[2:].partition("/")
-        if host.lower() in ("", "localhost", "127.0.0.1"):
-            rest = sep + tail
-        else:
-            return "//" + host + sep + tail  # file://server/share/x: a UNC path
+        if host.lower() not in ("", "localhost", "127.0.0.1"):
+            # file://server/share/x: a UNC path; a server that only cuts "file://" off reads
+            # the rest as its own path (file://./x, file://~/x, file://.claude/x: ADR 0071)
+            return "//" + host + sep + tail, rest[2:]
+        rest = sep + tail
     if rest.startswith("/") and _DRIVE.match(rest[1:]):
         rest = rest[1:]  # file:///C:/x
     if _DRIVE.match(rest) and rest[1] == "|":
         rest = rest[0] + ":" + rest[2:]  # file:///C|/x, the old spelling
-    return rest
+    return (rest,)
 
 
 def _before_nul(text: str) -> str:
