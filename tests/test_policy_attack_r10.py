@@ -190,3 +190,46 @@ def test_a_file_uri_read_without_its_scheme_is_checked(
 def test_an_ordinary_file_uri_keeps_its_verdict(project: Project, uri: str) -> None:
     got = project.judge("mcp__fs__write_file", {"uri": uri}, agent="coder", env=ENFORCE)
     assert got[:2] == ("none", None)
+
+
+# ---- 3. an exclusion that meant less than it says ----
+# Before: every pattern named exactly what it reads, exclusions too, so "!src/secrets" only
+# excluded the path src/secrets (not the files in it), "!*.pem" and "!secrets/" only the
+# root's; "./src/**" and "!./src/secrets/**" matched nothing. A subagent's (or the main
+# agent's) write to src/secrets/key.txt or src/a.pem went through with the scope the team
+# wrote; "./src/**" refused every write the team meant to allow.
+# (id, the list, who, path, decision, code)
+EXCLUSIONS: list[tuple[str, str, str | None, str, str, str | None]] = [
+    ("folder-without-slash", '["src/**", "!src/secrets"]', "coder", "src/secrets/key.txt", "deny", "SCOPE_VIOLATION"),
+    ("folder-deep", '["src/**", "!src/secrets"]', "coder", "src/secrets/a/b.txt", "deny", "SCOPE_VIOLATION"),
+    ("name-any-depth", '["src/**", "!*.pem"]', "coder", "src/tls/a.pem", "deny", "SCOPE_VIOLATION"),
+    ("folder-any-depth", '["src/**", "!secrets/"]', "coder", "src/secrets/key.txt", "deny", "SCOPE_VIOLATION"),
+    ("bare-name-any-depth", '["src/**", "!secrets"]', "coder", "src/app/secrets/k.txt", "deny", "SCOPE_VIOLATION"),
+    ("dot-slash-exclusion", '["src/**", "!./src/secrets/**"]', "coder", "src/secrets/key.txt", "deny", "SCOPE_VIOLATION"),
+    ("main-folder-without-slash", '["docs/**", "!docs/private"]', None, "docs/private/x.md", "deny", "ORCHESTRATOR_WRITE"),
+    ("main-name-any-depth", '["docs/**", "!*.key"]', None, "docs/a/b.key", "deny", "ORCHESTRATOR_WRITE"),
+    # what stays: an inclusion names exactly what it reads; the exclusions spare the rest
+    ("dot-slash-inclusion", '["./src/**"]', "coder", "src/app.py", "none", None),
+    ("folder-exclusion-spares-siblings", '["src/**", "!src/secrets"]', "coder", "src/secretsx.py", "none", None),
+    ("name-exclusion-spares-others", '["src/**", "!*.pem"]', "coder", "src/a.pem.txt", "none", None),
+    ("inclusion-names-a-file", '["STATE.md", "src/**"]', "coder", "STATE.md/x", "deny", "SCOPE_VIOLATION"),
+    ("inclusion-stays-anchored", '["*.md"]', "coder", "docs/a.md", "deny", "SCOPE_VIOLATION"),
+    ("main-allowed", '["docs/**", "!docs/private"]', None, "docs/privatex.md", "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("patterns", "agent", "path", "decision", "code"),
+    [row[1:] for row in EXCLUSIONS],
+    ids=[row[0] for row in EXCLUSIONS],
+)
+def test_an_exclusion_covers_what_a_person_means_by_it(
+    project: Project, patterns: str, agent: str | None, path: str, decision: str, code: str | None
+) -> None:
+    project.configure(
+        f"[orchestrator]\nwrite_allow = {patterns}\n\n[agents.coder]\nwrite_scope = {patterns}\n"
+    )
+    given = {"file_path": str(project.root / path), "content": "x"}
+    # a session of its own per row: the main agent is told of no subagent's write (ADR 0059)
+    got = project.judge("Write", given, agent=agent, env=ENFORCE, session_id=f"s-{path}")
+    assert got[:2] == (decision, code)

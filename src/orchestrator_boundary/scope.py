@@ -3,7 +3,10 @@
 Every pattern is anchored: ``STATE.md`` is the root's ``STATE.md`` only, ``**/STATE.md`` any
 depth, ``src/*`` one folder level, ``src/**`` everything below ``src``. A pattern names exactly
 what it reads: ``STATE.md`` does not cover ``STATE.md/x`` (only a trailing ``/`` or ``/**``
-covers a folder's contents). Patterns starting with ``/`` or ``~/`` (expanded by the config
+covers a folder's contents). An exclusion is read as widely as it is meant (ADR 0071): it
+covers what is below what it names (``!src/secrets``), and one with no ``/`` but a trailing
+one is at any depth, as in gitignore (``!*.pem``, ``!secrets/``). A leading ``./`` is
+dropped. Patterns starting with ``/`` or ``~/`` (expanded by the config
 loader) are absolute filesystem patterns, for lists that may name places outside the root
 (``/tmp/**``). ``!pattern`` excludes, and an exclusion always wins over an inclusion,
 whatever the order. Relative patterns never match a path outside the root.
@@ -67,6 +70,13 @@ def _regex(glob: str, text: str) -> re.Pattern[str]:
     return regex
 
 
+def _dotless(body: str) -> str:
+    """``body`` without its leading ``./`` (``./src/**`` is the root's ``src/**``, ADR 0071)."""
+    while body.startswith("./"):
+        body = body[2:].lstrip("/") or "."
+    return body
+
+
 @lru_cache(maxsize=1024)
 def _compile(text: str, insensitive: bool) -> Compiled:
     body = text[1:] if text.startswith("!") else text
@@ -77,13 +87,20 @@ def _compile(text: str, insensitive: bool) -> Compiled:
     drive = re.match(r"[A-Za-z]:[/\\]", body) is not None  # Windows: C:/Temp/**, C:\\Temp\\**
     if drive:
         body = body.replace("\\", "/")
+    body = _dotless(body)
     absolute = drive or body.startswith("/")
+    exclude = text.startswith("!")
+    # An exclusion is read as widely as a person means it (ADR 0071): as gitignore reads it,
+    # one with no '/' but a trailing one is at any depth (``!*.pem``, ``!secrets/``), and
+    # every exclusion covers what is below what it names (``!src/secrets``)
     anchored = "/" + body.lstrip("/")
+    if exclude and not absolute and "/" not in body.rstrip("/"):
+        anchored = "/**" + anchored
     # ``**/*`` is every path: pathspec translates it to ``.``, which matches a path's first
     # character only, so it is read as a folder pattern (everything below the root, ADR 0065)
-    folder = anchored.endswith("/") or anchored.endswith("/**") or anchored == "/**/*"
+    folder = exclude or anchored.endswith(("/", "/**")) or anchored == "/**/*"
     glob = fold(anchored, insensitive)
-    return Compiled(text, text.startswith("!"), absolute, folder, glob, _regex(glob, text))
+    return Compiled(text, exclude, absolute, folder, glob, _regex(glob, text))
 
 
 def translations(patterns: Iterable[str]) -> dict[str, str]:
@@ -188,7 +205,7 @@ def _exclusion_heads(
     for text in patterns:
         if not text.startswith("!"):
             continue
-        body = text[1:]
+        body = _dotless(text[1:])
         head: list[str] = []
         for part in body.strip("/").split("/"):
             if not part or any(c in part for c in "*?[\\"):
