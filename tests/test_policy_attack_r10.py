@@ -233,3 +233,45 @@ def test_an_exclusion_covers_what_a_person_means_by_it(
     # a session of its own per row: the main agent is told of no subagent's write (ADR 0059)
     got = project.judge("Write", given, agent=agent, env=ENFORCE, session_id=f"s-{path}")
     assert got[:2] == (decision, code)
+
+
+# ---- 4. '..' after a symlink: the text's reading and the file system's differ ----
+# Before: a path was resolved by the file system only, where "src/cl/.." (src/cl a link to
+# .claude) is the project's parent; Claude Code's file tools and Node MCP servers undo ".." on
+# the text first (path.resolve), where it is the project root. "src/cl/../../.claude/
+# settings.json" was outside the project (SCOPE_VIOLATION: let through in warn; for an MCP
+# tool nothing at all), and "src/deep/../../docs/a.md" was src/docs/a.md, inside the scope.
+LINKS = {"src/cl": "../.claude", "src/deep": "d1/d2"}
+# (id, who, tool, input (paths from the root), decision in enforce, code)
+CLIMBS: list[tuple[str, str | None, str, dict[str, Any], str, str | None]] = [
+    ("write-past-link", "coder", "Write", {"file_path": "{root}/src/cl/../../.claude/settings.json", "content": "{}"}, "deny", "TAMPER"),
+    ("main-write-past-link", None, "Write", {"file_path": "{root}/src/cl/../../.claude/settings.json", "content": "{}"}, "deny", "TAMPER"),
+    ("mcp-past-link", "coder", "mcp__fs__write_file", {"path": "src/cl/../../.claude/settings.json"}, "deny", "TAMPER"),
+    ("mcp-abs-past-link", "coder", "mcp__fs__write_file", {"path": "{root}/src/cl/../../.claude/settings.json"}, "deny", "TAMPER"),
+    ("scope-past-link", "coder", "Write", {"file_path": "{root}/src/deep/../../docs/a.md", "content": "x"}, "deny", "SCOPE_VIOLATION"),
+    # what stays
+    ("plain-climb-in-scope", "coder", "Write", {"file_path": "{root}/src/d1/../app.py", "content": "x"}, "none", None),
+    ("through-link-in-scope", "coder", "Write", {"file_path": "{root}/src/deep/x.py", "content": "x"}, "none", None),
+    ("link-then-climb-in-scope", "coder", "Write", {"file_path": "{root}/src/deep/../x.py", "content": "x"}, "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("agent", "tool", "tool_input", "decision", "code"),
+    [row[1:] for row in CLIMBS],
+    ids=[row[0] for row in CLIMBS],
+)
+def test_dot_dot_after_a_symlink_is_read_as_the_text_reads_it_too(
+    project: Project,
+    agent: str | None,
+    tool: str,
+    tool_input: dict[str, Any],
+    decision: str,
+    code: str | None,
+) -> None:
+    project.configure(BASE)
+    (project.root / "src" / "d1" / "d2").mkdir(parents=True)
+    for link, to in LINKS.items():
+        (project.root / link).symlink_to(to)
+    given = {k: _abs(project, v) for k, v in tool_input.items()}
+    assert project.judge(tool, given, agent=agent, env=ENFORCE)[:2] == (decision, code)
