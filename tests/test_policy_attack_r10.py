@@ -275,3 +275,30 @@ def test_dot_dot_after_a_symlink_is_read_as_the_text_reads_it_too(
         (project.root / link).symlink_to(to)
     given = {k: _abs(project, v) for k, v in tool_input.items()}
     assert project.judge(tool, given, agent=agent, env=ENFORCE)[:2] == (decision, code)
+
+
+# ---- 5. /proc/self/cwd: the cwd of the process that opens the path ----
+# Before: resolved in the hook's own process, whose cwd need not be Claude Code's (the tests'
+# is not the project): /proc/self/cwd/.claude/settings.json was outside the project.
+@pytest.mark.parametrize("agent", [None, "coder"])
+@pytest.mark.parametrize("prefix", ["/proc/self/cwd", "/proc/thread-self/cwd"])
+def test_proc_self_cwd_is_read_in_the_root_too(
+    project: Project, monkeypatch: pytest.MonkeyPatch, prefix: str, agent: str | None
+) -> None:
+    monkeypatch.chdir(project.home)
+    given = {"file_path": f"{prefix}/{SETTINGS}", "content": "{}"}
+    assert project.judge("Write", given, agent=agent, env=WARN)[:2] == ("deny", "TAMPER")
+    mcp = {"path": f"{prefix}/.mcp.json"}
+    (project.root / ".mcp.json").write_text("{}\n")
+    assert project.judge("mcp__fs__write_file", mcp, agent=agent, env=WARN)[:2] == (
+        "deny",
+        "TAMPER",
+    )
+
+
+def test_proc_self_cwd_in_scope_stays_allowed(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project.root)
+    given = {"file_path": "/proc/self/cwd/src/app.py", "content": "x"}
+    assert project.judge("Write", given, agent="coder", env=ENFORCE)[:2] == ("none", None)

@@ -275,6 +275,7 @@ _GIT_BASH_DRIVE = re.compile(r"/([A-Za-z])(?=/|$)")
 _MOUNTED_DRIVE = re.compile(r"[/\\](?:cygdrive|mnt)[/\\]([A-Za-z])(?=[/\\]|$)", re.I)
 # macOS: the data volume's firmlink, the same files as the path without it
 _MACOS_DATA = "/System/Volumes/Data/"
+_PROC_CWD = re.compile(r"/proc/(?:self|thread-self|[0-9]+)/cwd(/.*|$)", re.S)
 
 
 def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
@@ -351,6 +352,9 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
     spelt, aliases = readings(raw, windows)
     if windows:  # `\Users\x` is on the current drive: the project's, as Claude Code reads it
         spelt = list(dict.fromkeys(on_drive(r, root) for r in spelt))
+    # /proc/self/cwd is the cwd of the process that opens it (Claude Code's, a server's), not
+    # the hook's: read in the root too (ADR 0071)
+    spelt += [root + m[1] for m in map(_PROC_CWD.match, spelt) if m and root + m[1] not in spelt]
     # posixpath.isabs of a str is startswith("/")
     absolute = [r for r in spelt if (ntpath.isabs(r) if windows else r.startswith("/"))]
     if not absolute:
