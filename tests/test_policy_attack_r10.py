@@ -302,3 +302,82 @@ def test_proc_self_cwd_in_scope_stays_allowed(
     monkeypatch.chdir(project.root)
     given = {"file_path": "/proc/self/cwd/src/app.py", "content": "x"}
     assert project.judge("Write", given, agent="coder", env=ENFORCE)[:2] == ("none", None)
+
+
+# ---- 6. a script the settings' commands run ----
+# Before: only the settings files were protected, not what their commands run. A subagent
+# whose scope covers tools/ rewrote tools/format_hook.py, which the project's PostToolUse hook
+# runs after every edit, with no hook asked: code outside the guard, able to write the
+# settings themselves. The same for the status line's script and the user's apiKeyHelper.
+HOOKED_SETTINGS = {
+    "hooks": {
+        "PostToolUse": [
+            {
+                "matcher": "Write|Edit",
+                "hooks": [{"type": "command", "command": "python3 tools/format_hook.py --fix"}],
+            }
+        ]
+    },
+    "statusLine": {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/scripts/status.sh'},
+}
+USER_SETTINGS = {"apiKeyHelper": "~/bin/key.sh"}
+HOOKED_CONFIG = """
+[orchestrator]
+write_allow = ["STATE.md", "docs/**", "tools/**"]
+
+[agents.coder]
+write_scope = ["**"]
+"""
+
+
+@pytest.fixture
+def hooked(project: Project) -> Project:
+    import json
+
+    for rel in ("tools/format_hook.py", "scripts/status.sh", "tools/other.py"):
+        (project.root / rel).parent.mkdir(exist_ok=True)
+        (project.root / rel).write_text("print(1)\n")
+    (project.home / "bin").mkdir()
+    (project.home / "bin" / "key.sh").write_text("echo k\n")
+    (project.root / SETTINGS).write_text(json.dumps(HOOKED_SETTINGS))
+    (project.home / SETTINGS).write_text(json.dumps(USER_SETTINGS))
+    project.configure(HOOKED_CONFIG)
+    return project
+
+
+# (id, who, tool, input, decision in warn, code)
+HOOKED: list[tuple[str, str | None, str, dict[str, Any], str, str | None]] = [
+    ("write-hook-script", "coder", "Write", {"file_path": "{root}/tools/format_hook.py", "content": "x"}, "deny", "TAMPER"),
+    ("main-write-hook-script", None, "Edit", {"file_path": "{root}/tools/format_hook.py", "old_string": "1", "new_string": "2"}, "deny", "TAMPER"),
+    ("write-status-line", "coder", "Write", {"file_path": "{root}/scripts/status.sh", "content": "x"}, "deny", "TAMPER"),
+    ("write-api-key-helper", "coder", "Write", {"file_path": "{home}/bin/key.sh", "content": "x"}, "deny", "TAMPER"),
+    ("mcp-hook-script", "coder", "mcp__fs__write_file", {"path": "tools/format_hook.py"}, "deny", "TAMPER"),
+    ("bash-append-hook-script", "coder", "Bash", {"command": "echo x >> tools/format_hook.py"}, "deny", "TAMPER"),
+    # what stays: the files next to it, and running or reading the script
+    ("write-other-tool", "coder", "Write", {"file_path": "{root}/tools/other.py", "content": "x"}, "none", None),
+    ("run-hook-script", "coder", "Bash", {"command": "python3 tools/format_hook.py --selftest"}, "none", None),
+    ("lint-hook-script", "coder", "Bash", {"command": "ruff check tools/format_hook.py"}, "none", None),
+    ("test-its-folder", "coder", "Bash", {"command": "pytest tools"}, "none", None),
+    ("read-hook-script", None, "Read", {"file_path": "{root}/tools/format_hook.py"}, "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("agent", "tool", "tool_input", "decision", "code"),
+    [row[1:] for row in HOOKED],
+    ids=[row[0] for row in HOOKED],
+)
+def test_a_script_the_settings_run_is_protected(
+    hooked: Project,
+    agent: str | None,
+    tool: str,
+    tool_input: dict[str, Any],
+    decision: str,
+    code: str | None,
+) -> None:
+    given = {
+        k: v.replace("{home}", str(hooked.home)) if isinstance(v, str) else v
+        for k, v in tool_input.items()
+    }
+    given = {k: _abs(hooked, v) for k, v in given.items()}
+    assert hooked.judge(tool, given, agent=agent, env=WARN)[:2] == (decision, code)
