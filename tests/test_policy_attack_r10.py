@@ -195,7 +195,8 @@ def test_an_ordinary_file_uri_keeps_its_verdict(project: Project, uri: str) -> N
 # ---- 3. an exclusion that meant less than it says ----
 # Before: every pattern named exactly what it reads, exclusions too, so "!src/secrets" only
 # excluded the path src/secrets (not the files in it), "!*.pem" and "!secrets/" only the
-# root's; "./src/**" and "!./src/secrets/**" matched nothing. A subagent's (or the main
+# root's; "./src/**", "!./src/secrets/**" and, written with Windows separators,
+# "!src\\secrets\\**" (a gitignore escape) matched nothing. A subagent's (or the main
 # agent's) write to src/secrets/key.txt or src/a.pem went through with the scope the team
 # wrote; "./src/**" refused every write the team meant to allow.
 # (id, the list, who, path, decision, code)
@@ -206,6 +207,8 @@ EXCLUSIONS: list[tuple[str, str, str | None, str, str, str | None]] = [
     ("folder-any-depth", '["src/**", "!secrets/"]', "coder", "src/secrets/key.txt", "deny", "SCOPE_VIOLATION"),
     ("bare-name-any-depth", '["src/**", "!secrets"]', "coder", "src/app/secrets/k.txt", "deny", "SCOPE_VIOLATION"),
     ("dot-slash-exclusion", '["src/**", "!./src/secrets/**"]', "coder", "src/secrets/key.txt", "deny", "SCOPE_VIOLATION"),
+    ("backslashes-exclusion", '["src/**", "!src\\\\secrets\\\\**"]', "coder", "src/secrets/key.txt", "deny", "SCOPE_VIOLATION"),
+    ("backslash-folder-exclusion", '["src/**", "!src\\\\secrets"]', "coder", "src/secrets/a/b.txt", "deny", "SCOPE_VIOLATION"),
     ("main-folder-without-slash", '["docs/**", "!docs/private"]', None, "docs/private/x.md", "deny", "ORCHESTRATOR_WRITE"),
     ("main-name-any-depth", '["docs/**", "!*.key"]', None, "docs/a/b.key", "deny", "ORCHESTRATOR_WRITE"),
     # what stays: an inclusion names exactly what it reads; the exclusions spare the rest

@@ -107,7 +107,7 @@ def translations(patterns: Iterable[str]) -> dict[str, str]:
     """The regular expression of each of ``patterns``, read case-sensitively and folded (for
     the compiled config to keep); patterns that cannot be used are left out."""
     out: dict[str, str] = {}
-    for text in patterns:
+    for text in (r for p in patterns for r in _readings(p)):
         for insensitive in (False, True):
             try:
                 c = _compile(text, insensitive)
@@ -125,7 +125,7 @@ def known(translated: Mapping[str, str]) -> None:
 
 def validate(patterns: Sequence[str]) -> None:
     """Raise PatternError for the first pattern that cannot be used (translated here)."""
-    for text in patterns:
+    for text in (r for p in patterns for r in _readings(p)):
         _compile(text, False)
 
 
@@ -164,7 +164,17 @@ def _match(
 @lru_cache(maxsize=256)
 def _compiled(patterns: tuple[str, ...], insensitive: bool) -> tuple[Compiled, ...]:
     """A list's patterns compiled, exclusions first so that they win whatever their order."""
-    return tuple(sorted((_compile(p, insensitive) for p in patterns), key=lambda c: not c.exclude))
+    every = (_compile(r, insensitive) for p in patterns for r in _readings(p))
+    return tuple(sorted(every, key=lambda c: not c.exclude))
+
+
+def _readings(text: str) -> tuple[str, ...]:
+    """``text``, and for an exclusion with a backslash, also read with it as a separator:
+    ``!src\\secrets\\**`` written on Windows excludes ``src/secrets/**`` (in gitignore a
+    backslash escapes, and it excluded nothing). Only an exclusion: it fails closed (ADR 0071)."""
+    if text.startswith("!") and "\\" in text:
+        return text, text.replace("\\", "/")
+    return (text,)
 
 
 def compiled(patterns: Sequence[str], insensitive: bool = False) -> tuple[Compiled, ...]:
