@@ -384,3 +384,42 @@ def test_a_script_the_settings_run_is_protected(
     }
     given = {k: _abs(hooked, v) for k, v in given.items()}
     assert hooked.judge(tool, given, agent=agent, env=WARN)[:2] == (decision, code)
+
+
+# ---- 7. [protect] paths: a list of what no agent may change, read as narrowly as a scope ----
+# Before: "infra" protected the path infra but none of the files in it, "*.tf" only the
+# root's, "infra\\prod\\**" (Windows separators) nothing, and deleting the folder a
+# "infra/**" entry covers (rm -rf infra, a write to the folder itself) was not TAMPER.
+# (id, paths, path written, decision in warn, code)
+PROTECT_PATHS: list[tuple[str, str, str, str, str | None]] = [
+    ("folder-named", '["infra"]', "infra/main.tf", "deny", "TAMPER"),
+    ("folder-named-deep", '["infra"]', "infra/prod/x.tf", "deny", "TAMPER"),
+    ("name-any-depth", '["*.tf"]', "infra/main.tf", "deny", "TAMPER"),
+    ("backslashes", '["infra\\\\prod\\\\**"]', "infra/prod/x.tf", "deny", "TAMPER"),
+    ("dot-slash", '["./infra/**"]', "infra/main.tf", "deny", "TAMPER"),
+    ("the-folder-itself", '["infra/**"]', "infra", "deny", "TAMPER"),
+    # what stays
+    ("sibling", '["infra"]', "infrastructure.md", "none", None),
+    ("other-suffix", '["*.tf"]', "infra/main.tfvars", "none", None),
+    ("its-own-exclusion", '["infra/**", "!infra/scratch/**"]', "infra/scratch/x", "none", None),
+    ("anchored-with-slash", '["infra/prod"]', "infra/main.tf", "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", [None, "coder"])
+@pytest.mark.parametrize(
+    ("paths", "path", "decision", "code"),
+    [row[1:] for row in PROTECT_PATHS],
+    ids=[row[0] for row in PROTECT_PATHS],
+)
+def test_protect_paths_cover_what_a_person_means_by_them(
+    project: Project, agent: str | None, paths: str, path: str, decision: str, code: str | None
+) -> None:
+    project.configure(
+        '[orchestrator]\nwrite_allow = ["**"]\n\n[agents.coder]\nwrite_scope = ["**"]\n\n'
+        f"[protect]\npaths = {paths}\n"
+    )
+    (project.root / "infra" / "prod").mkdir(parents=True)
+    given = {"file_path": str(project.root / path), "content": "x"}
+    got = project.judge("Write", given, agent=agent, env=WARN, session_id=f"s-{path}")
+    assert got[:2] == (decision, code)

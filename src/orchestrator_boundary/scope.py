@@ -177,6 +177,23 @@ def _readings(text: str) -> tuple[str, ...]:
     return (text,)
 
 
+def widened(patterns: Sequence[str]) -> list[str]:
+    """A list of what no agent may change (``[protect] paths``) read as widely as it is meant,
+    as an exclusion is (ADR 0071): each entry also with backslashes as separators, a name with
+    no ``/`` at any depth, a folder for itself and what is below it. Its own exclusions (files
+    it leaves unprotected) stay as they are: read narrowly, they protect more."""
+    out = dict.fromkeys(patterns)
+    for text in patterns:
+        if text.startswith("!"):
+            continue
+        body = _dotless(text.replace("\\", "/"))
+        if not body.startswith("/") and "/" not in body.rstrip("/"):
+            body = "**/" + body
+        stem = body[:-3] if body.endswith("/**") else body.rstrip("/")
+        out.update(dict.fromkeys(p for p in (body, stem, stem + "/**") if p.strip("/*")))
+    return list(out)
+
+
 def compiled(patterns: Sequence[str], insensitive: bool = False) -> tuple[Compiled, ...]:
     """A list compiled once, for callers that check many paths against it (``covers``)."""
     return _compiled(tuple(patterns), insensitive)
