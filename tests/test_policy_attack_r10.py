@@ -217,6 +217,7 @@ EXCLUSIONS: list[tuple[str, str, str | None, str, str, str | None]] = [
     ("name-exclusion-spares-others", '["src/**", "!*.pem"]', "coder", "src/a.pem.txt", "none", None),
     ("inclusion-names-a-file", '["STATE.md", "src/**"]', "coder", "STATE.md/x", "deny", "SCOPE_VIOLATION"),
     ("inclusion-stays-anchored", '["*.md"]', "coder", "docs/a.md", "deny", "SCOPE_VIOLATION"),
+    ("dot-slash-anchors-exclusion", '["src/**", "!./*.pem"]', "coder", "src/a.pem", "none", None),
     ("main-allowed", '["docs/**", "!docs/private"]', None, "docs/privatex.md", "none", None),
 ]  # fmt: skip
 
@@ -403,6 +404,7 @@ PROTECT_PATHS: list[tuple[str, str, str, str, str | None]] = [
     ("other-suffix", '["*.tf"]', "infra/main.tfvars", "none", None),
     ("its-own-exclusion", '["infra/**", "!infra/scratch/**"]', "infra/scratch/x", "none", None),
     ("anchored-with-slash", '["infra/prod"]', "infra/main.tf", "none", None),
+    ("anchored-with-dot-slash", '["./main.tf"]', "infra/main.tf", "none", None),
 ]  # fmt: skip
 
 

@@ -5,11 +5,12 @@ depth, ``src/*`` one folder level, ``src/**`` everything below ``src``. A patter
 what it reads: ``STATE.md`` does not cover ``STATE.md/x`` (only a trailing ``/`` or ``/**``
 covers a folder's contents). An exclusion is read as widely as it is meant (ADR 0071): it
 covers what is below what it names (``!src/secrets``), and one with no ``/`` but a trailing
-one is at any depth, as in gitignore (``!*.pem``, ``!secrets/``). A leading ``./`` is
-dropped. Patterns starting with ``/`` or ``~/`` (expanded by the config
-loader) are absolute filesystem patterns, for lists that may name places outside the root
-(``/tmp/**``). ``!pattern`` excludes, and an exclusion always wins over an inclusion,
-whatever the order. Relative patterns never match a path outside the root.
+one is at any depth, as in gitignore (``!*.pem``, ``!secrets/``), unless it starts with ``./``
+(``!./Makefile``: the root's). A leading ``./`` is dropped. Patterns starting with ``/`` or
+``~/`` (expanded by the config loader) are absolute filesystem patterns, for lists that may
+name places outside the root (``/tmp/**``). ``!pattern`` excludes, and an exclusion always
+wins over an inclusion, whatever the order. Relative patterns never match a path outside the
+root.
 """
 
 from __future__ import annotations
@@ -87,14 +88,14 @@ def _compile(text: str, insensitive: bool) -> Compiled:
     drive = re.match(r"[A-Za-z]:[/\\]", body) is not None  # Windows: C:/Temp/**, C:\\Temp\\**
     if drive:
         body = body.replace("\\", "/")
-    body = _dotless(body)
+    here, body = body.startswith("./"), _dotless(body)  # ``./name``: the root's name only
     absolute = drive or body.startswith("/")
     exclude = text.startswith("!")
     # An exclusion is read as widely as a person means it (ADR 0071): as gitignore reads it,
     # one with no '/' but a trailing one is at any depth (``!*.pem``, ``!secrets/``), and
     # every exclusion covers what is below what it names (``!src/secrets``)
     anchored = "/" + body.lstrip("/")
-    if exclude and not absolute and "/" not in body.rstrip("/"):
+    if exclude and not (absolute or here) and "/" not in body.rstrip("/"):
         anchored = "/**" + anchored
     # ``**/*`` is every path: pathspec translates it to ``.``, which matches a path's first
     # character only, so it is read as a folder pattern (everything below the root, ADR 0065)
@@ -187,7 +188,8 @@ def widened(patterns: Sequence[str]) -> list[str]:
         if text.startswith("!"):
             continue
         body = _dotless(text.replace("\\", "/"))
-        if not body.startswith("/") and "/" not in body.rstrip("/"):
+        here = text.startswith((".\\", "./"))  # ``./name``: the root's name only
+        if not (here or body.startswith("/")) and "/" not in body.rstrip("/"):
             body = "**/" + body
         stem = body[:-3] if body.endswith("/**") else body.rstrip("/")
         out.update(dict.fromkeys(p for p in (body, stem, stem + "/**") if p.strip("/*")))
