@@ -425,3 +425,33 @@ def test_protect_paths_cover_what_a_person_means_by_them(
     given = {"file_path": str(project.root / path), "content": "x"}
     got = project.judge("Write", given, agent=agent, env=WARN, session_id=f"s-{path}")
     assert got[:2] == (decision, code)
+
+
+# ---- 8. a profile named by a pattern ----
+# Before: [agents."*-reviewer"] was compared with agent types as a name; no agent type has a
+# '*', so it judged none, and a code-reviewer got no profile: every tool, writes anywhere in
+# the project.
+# (id, profile, agent type, tool, decision, code)
+PATTERN_PROFILES: list[tuple[str, str, str, str, str, str | None]] = [
+    ("suffix-scope", '[agents."*-reviewer"]\nwrite_scope = []\n', "code-reviewer", "Write", "deny", "SCOPE_VIOLATION"),
+    ("suffix-tools", '[agents."*-reviewer"]\ntools = ["Read", "Grep"]\n', "code-reviewer", "Write", "deny", "TOOL_NOT_ALLOWED"),
+    ("plugin-prefix", '[agents."feature-dev:*"]\nwrite_scope = []\n', "feature-dev:code-explorer", "Write", "deny", "SCOPE_VIOLATION"),
+    ("prefix-in-scope", '[agents."code-*"]\nwrite_scope = ["src/**"]\n', "code-writer", "Write", "none", None),
+    # what stays: an exact name (and its spellings) before a pattern; others unmatched
+    ("exact-first", '[agents."*-reviewer"]\nwrite_scope = []\n\n[agents.code-reviewer]\nwrite_scope = ["src/**"]\n', "code-reviewer", "Write", "none", None),
+    ("spelling-first", '[agents."*_reviewer"]\nwrite_scope = []\n\n[agents.code_reviewer]\nwrite_scope = ["src/**"]\n', "code-reviewer", "Write", "none", None),
+    ("no-match", '[agents."*-reviewer"]\nwrite_scope = []\n', "coder", "Write", "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("config", "agent", "tool", "decision", "code"),
+    [row[1:] for row in PATTERN_PROFILES],
+    ids=[row[0] for row in PATTERN_PROFILES],
+)
+def test_a_profile_named_by_a_pattern_judges_the_agent_types_it_matches(
+    project: Project, config: str, agent: str, tool: str, decision: str, code: str | None
+) -> None:
+    project.configure(config)
+    given = {"file_path": str(project.root / "src" / "app.py"), "content": "x"}
+    assert project.judge(tool, given, agent=agent, env=ENFORCE)[:2] == (decision, code)
