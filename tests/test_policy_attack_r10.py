@@ -455,3 +455,48 @@ def test_a_profile_named_by_a_pattern_judges_the_agent_types_it_matches(
     project.configure(config)
     given = {"file_path": str(project.root / "src" / "app.py"), "content": "x"}
     assert project.judge(tool, given, agent=agent, env=ENFORCE)[:2] == (decision, code)
+
+
+# ---- 9. what a skill pastes the call's args into ----
+# Before: only "$ARGUMENTS" was replaced, so "!`git log $1`" or "$ARGUMENTS[0]" read as a
+# harmless shell variable while the CLI pastes the argument in (quotes taken off: one
+# argument "x; echo {} > F" runs the echo); and a plugin's skill or command was not read at
+# all, so its ! lines ran the args unseen.
+TAMPERING = "x; echo {} > .claude/settings.json"
+PLUGIN = ".claude/plugins/cache/market/myplug/1.0.0"
+SKILL_FILES = {
+    f"{PLUGIN}/commands/run.md": "---\ndescription: d\n---\n!`git log $ARGUMENTS`\n",
+    f"{PLUGIN}/skills/log/SKILL.md": "---\nname: log\n---\n!`git log $1`\n",
+}
+PROJECT_SKILLS = {
+    ".claude/skills/pos/SKILL.md": "---\nname: pos\n---\n!`git show $ARGUMENTS[0]`\n",
+    ".claude/skills/braced/SKILL.md": "---\nname: braced\n---\n!`git show ${2}`\n",
+}
+# (id, skill, args, decision, code)
+SKILL_ARGS: list[tuple[str, str, str, str, str | None]] = [
+    ("plugin-command", "myplug:run", TAMPERING, "deny", "TAMPER"),
+    ("plugin-skill-positional", "myplug:log", f'"{TAMPERING}"', "deny", "TAMPER"),
+    ("arguments-index", "pos", f'"{TAMPERING}"', "deny", "TAMPER"),
+    ("braced-positional", "braced", f"a '{TAMPERING}'", "deny", "TAMPER"),
+    # what stays
+    ("plugin-harmless", "myplug:run", "--oneline -5", "none", None),
+    ("positional-harmless", "pos", "HEAD~1", "none", None),
+    ("unknown-plugin", "otherplug:run", TAMPERING, "none", None),
+]
+
+
+@pytest.mark.parametrize("agent", [None, "coder"])
+@pytest.mark.parametrize(
+    ("skill", "args", "decision", "code"),
+    [row[1:] for row in SKILL_ARGS],
+    ids=[row[0] for row in SKILL_ARGS],
+)
+def test_the_args_a_skill_pastes_in_are_judged(
+    project: Project, agent: str | None, skill: str, args: str, decision: str, code: str | None
+) -> None:
+    for base, files in ((project.home, SKILL_FILES), (project.root, PROJECT_SKILLS)):
+        for rel, text in files.items():
+            (base / rel).parent.mkdir(parents=True, exist_ok=True)
+            (base / rel).write_text(text)
+    got = project.judge("Skill", {"skill": skill, "args": args}, agent=agent, env=WARN)
+    assert got[:2] == (decision, code)
