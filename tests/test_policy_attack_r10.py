@@ -500,3 +500,32 @@ def test_the_args_a_skill_pastes_in_are_judged(
             (base / rel).write_text(text)
     got = project.judge("Skill", {"skill": skill, "args": args}, agent=agent, env=WARN)
     assert got[:2] == (decision, code)
+
+
+# ---- 10. the home folder as a server that expands variables spells it ----
+# Before: only "~/" was read as the home folder; "$HOME/.claude.json" was the project's
+# "$HOME" folder (TAMPER only where a name below it happened to be protected in any folder,
+# as .claude/settings.json is), so the user's global config and plugins were open.
+HOME_SPELLINGS = [
+    "$HOME/.claude.json",
+    "${HOME}/.claude/cowork_settings.json",
+    "$HOME/.claude/plugins/installed_plugins.json",
+    "%USERPROFILE%\\.claude.json",
+    "$env:USERPROFILE/.claude/session-env/x.sh",
+]
+
+
+@pytest.mark.parametrize("spelt", HOME_SPELLINGS)
+def test_an_mcp_path_in_the_home_spelled_as_a_variable_is_checked(
+    project: Project, spelt: str
+) -> None:
+    got = project.judge("mcp__fs__write_file", {"path": spelt}, agent="coder", env=WARN)
+    assert got[:2] == ("deny", "TAMPER")
+
+
+@pytest.mark.parametrize(
+    "spelt", ["$HOME/notes/todo.md", "$HOMEDIR/.claude.json", "~x/.claude.json"]
+)
+def test_other_home_spellings_keep_their_verdict(project: Project, spelt: str) -> None:
+    got = project.judge("mcp__fs__write_file", {"path": spelt}, agent="coder", env=WARN)
+    assert got[:2] == ("none", None)

@@ -300,10 +300,14 @@ _TOO_DEEP = object()
 
 
 def _home_reading(path: str, home: str | None) -> str | None:
-    """``~/x`` as the home folder's ``x``: MCP file servers expand it themselves."""
-    if not home or not (path == "~" or path.startswith(("~/", "~\\"))):
+    """``~/x`` (``$HOME/x``, ``%USERPROFILE%\\x``...) as MCP servers expand it (ADR 0071)."""
+    head, _, rest = path.replace("\\", "/").partition("/")
+    if not home or head.lower() not in _HOME_WORDS:
         return None
-    return home.rstrip("/\\") + "/" + path[2:]
+    return home.rstrip("/\\") + "/" + rest
+
+
+_HOME_WORDS = ("~", "$home", "${home}", "%userprofile%", "$env:userprofile", "${env:userprofile}")
 
 
 @mutable
