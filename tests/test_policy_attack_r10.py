@@ -529,3 +529,28 @@ def test_an_mcp_path_in_the_home_spelled_as_a_variable_is_checked(
 def test_other_home_spellings_keep_their_verdict(project: Project, spelt: str) -> None:
     got = project.judge("mcp__fs__write_file", {"path": spelt}, agent="coder", env=WARN)
     assert got[:2] == ("none", None)
+
+
+# ---- 11. a pattern calls a tool "read" whose name says no reading ----
+# Before: under a config pattern (``"mcp__fs__*" = "read"``) only a name holding a word of a
+# list of changing verbs kept its input guarded (ADR 0066); "overwriteFile", "upsert_doc",
+# "download_to" or any verb not on the list wrote the settings in every phase.
+@pytest.mark.parametrize(
+    "tool",
+    ["mcp__fs__overwriteFile", "mcp__fs__upsert_doc", "mcp__fs__download_to", "mcp__fs__frob"],
+)
+def test_a_pattern_read_keeps_guarding_a_tool_that_does_not_say_it_reads(
+    project: Project, tool: str
+) -> None:
+    project.configure(BASE + '\n[tools]\n"mcp__fs__*" = "read"\n')
+    given = {"path": SETTINGS, "content": "{}"}
+    assert project.judge(tool, given, agent="coder", env=WARN)[:2] == ("deny", "TAMPER")
+
+
+@pytest.mark.parametrize(
+    "tool", ["mcp__fs__read_text_file", "mcp__fs__list_directory", "mcp__fs__get_file_info"]
+)
+def test_a_pattern_read_still_trusts_a_tool_that_says_it_reads(project: Project, tool: str) -> None:
+    project.configure(BASE + '\n[tools]\n"mcp__fs__*" = "read"\n')
+    got = project.judge(tool, {"path": SETTINGS}, agent="coder", env=ENFORCE)
+    assert got[:2] == ("none", None)

@@ -216,16 +216,30 @@ _CHANGES = frozenset({
     "write", "edit", "create", "delete", "remove", "move", "rename", "copy", "patch", "apply",
     "replace", "insert", "append", "update", "set", "put", "save", "upload", "mkdir", "rm", "mv",
     "cp", "touch", "truncate", "chmod", "link", "commit", "push", "exec", "execute", "run",
-    "shell", "command", "install",
+    "shell", "command", "install", "overwrite", "modify", "upsert", "store", "rewrite",
+    "download", "export", "dump", "extract", "unzip", "clone", "checkout", "merge", "revert",
+    "reset", "restore", "sync", "generate", "format", "fix", "refactor", "persist", "symlink",
+})  # fmt: skip
+
+
+# Words that say a tool only reads: a name with none of them may change files too (ADR 0071:
+# ``overwriteFile``, ``upsert_doc``, ``download_to`` said no word of ``_CHANGES``).
+_READS = frozenset({
+    "read", "get", "list", "search", "find", "query", "view", "show", "describe", "stat",
+    "lookup", "fetch", "browse", "inspect", "count", "diff", "log", "status", "cat", "head",
+    "tail", "grep", "glob", "ls", "tree", "info", "retrieve", "select", "explain", "preview",
 })  # fmt: skip
 
 
 def says_it_changes(name: str) -> bool:
-    """``name``'s last part (after ``mcp__server__``) holds a word of ``_CHANGES``."""
+    """``name``'s last part (after ``mcp__server__``) holds a word of ``_CHANGES``, or no word
+    that says it reads (``_READS``): it may change files."""
     import re  # only for a tool a config pattern reclassified
 
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name.rpartition("__")[2])
-    return any(w.lower() in _CHANGES for w in words)
+    words = [
+        w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name.rpartition("__")[2])
+    ]
+    return any(w in _CHANGES for w in words) or not any(w in _READS for w in words)
 
 
 def _is_pattern(entry: str) -> bool:
