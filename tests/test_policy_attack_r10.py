@@ -554,3 +554,29 @@ def test_a_pattern_read_still_trusts_a_tool_that_says_it_reads(project: Project,
     project.configure(BASE + '\n[tools]\n"mcp__fs__*" = "read"\n')
     got = project.judge(tool, {"path": SETTINGS}, agent="coder", env=ENFORCE)
     assert got[:2] == ("none", None)
+
+
+# ---- 12. a long path under a key that does not say path ----
+# Before: a one-line string over 1,024 characters under a key such as "name" was not read as
+# a path at all, so "./" x 600 + ".claude/settings.json" (what a server normalises itself)
+# went through an MCP write.
+@pytest.mark.parametrize(
+    "spelt",
+    [
+        "./" * 600 + SETTINGS,
+        "src/" + "a/../" * 600 + SETTINGS,
+        ".\\" * 600 + ".claude\\settings.json",
+    ],
+    ids=["dot-slashes", "climbs", "backslashes"],
+)
+def test_a_long_loose_path_is_read_as_its_short_form(project: Project, spelt: str) -> None:
+    got = project.judge("mcp__x__create", {"name": spelt}, agent="coder", env=WARN)
+    assert got[:2] == ("deny", "TAMPER")
+
+
+def test_long_loose_text_stays_text(project: Project) -> None:
+    prose = ("see .claude/settings.json for the hooks " * 40).strip()
+    blob = "QUJD" * 400
+    for value in (prose, blob):
+        got = project.judge("mcp__x__create", {"name": value}, agent="coder", env=ENFORCE)
+        assert got[:2] == ("none", None)

@@ -29,6 +29,7 @@ Beyond the paths, ``arguments`` gives (issue 13's attack suite):
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shlex
 from collections import deque
@@ -170,13 +171,8 @@ def _uri_paths(rest: str) -> tuple[str, ...]:
     return (rest,)
 
 
-def _before_nul(text: str) -> str:
-    """``text`` up to its first NUL: what a server in C opens when it passes the string on."""
-    return text.partition("\x00")[0]
-
-
 def _candidates(text: str, hinted: bool) -> list[str]:
-    text = _before_nul(text)
+    text = text.partition("\x00")[0]  # up to a NUL: what a server in C opens
     if not text or len(text) > MAX_CHARS or "\n" in text:
         return []
     out = []
@@ -271,9 +267,12 @@ _GLUED = re.compile(r"[^=\"'$`\s]+=(\S.*)")
 def _loose_readings(node: str) -> list[str]:
     """A one-line string as it may name a file: as it is (up to a NUL), and the path glued to
     an option (``--out=PATH``, ``KEY=PATH``: ADR 0066) first; nothing for a web address."""
-    text = _before_nul(node).strip()
+    text = node.partition("\x00")[0].strip()
     if not text or _WEB_URL.match(text):
         return []
+    if len(text) > MAX_LOOSE_CHARS:  # a long path spelt out with ./ or a/../ (ADR 0071)
+        short = posixpath.normpath(text.replace("\\", "/"))
+        return [short] if len(short) <= MAX_LOOSE_CHARS and len(text.split()) == 1 else []
     glued = _GLUED.match(text)
     return [glued[1], text] if glued else [text]
 
@@ -381,7 +380,7 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
             if len(out) > MAX_PATHS:
                 found.complete = False
                 break
-            if not paths and len(node) <= MAX_LOOSE_CHARS and "\n" not in node:
+            if not paths and len(node) <= MAX_CHARS and "\n" not in node:
                 _keep(loose, _loose_readings(node), home)
         if not found.complete:
             break
