@@ -580,3 +580,14 @@ def test_long_loose_text_stays_text(project: Project) -> None:
     for value in (prose, blob):
         got = project.judge("mcp__x__create", {"name": value}, agent="coder", env=ENFORCE)
         assert got[:2] == ("none", None)
+
+
+def test_a_backslash_exclusion_has_its_folder_head_too() -> None:
+    """``rm -rf src`` changes what ``!src\\secrets\\**`` excludes: the exclusion's literal
+    folder is found on its separator reading too (``scope.exclusion_within``)."""
+    from orchestrator_boundary.paths import Located
+    from orchestrator_boundary.scope import exclusion_within
+
+    src = Located("src", ("/p/src",), ("src",), "")
+    assert exclusion_within(src, ["src/**", "!src\\secrets\\**"], False) == "!src/secrets/**"
+    assert exclusion_within(src, ["src/**", "!docs\\x\\**"], False) is None

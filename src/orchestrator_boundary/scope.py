@@ -231,7 +231,7 @@ def _exclusion_heads(
 ) -> tuple[tuple[str, bool, str], ...]:
     """(exclusion, absolute?, its literal head folded) for each exclusion that has a head."""
     out = []
-    for text in patterns:
+    for text in (r for p in patterns for r in _readings(p)):
         if not text.startswith("!"):
             continue
         body = _dotless(text[1:])
