@@ -323,6 +323,7 @@ HOOKED_SETTINGS = {
         ]
     },
     "statusLine": {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/scripts/status.sh'},
+    "fileSuggestion": {"type": "command", "command": "sh -c 'node scripts/suggest.js && exit 0'"},
 }
 USER_SETTINGS = {"apiKeyHelper": "~/bin/key.sh"}
 HOOKED_CONFIG = """
@@ -338,7 +339,12 @@ write_scope = ["**"]
 def hooked(project: Project) -> Project:
     import json
 
-    for rel in ("tools/format_hook.py", "scripts/status.sh", "tools/other.py"):
+    for rel in (
+        "tools/format_hook.py",
+        "scripts/status.sh",
+        "scripts/suggest.js",
+        "tools/other.py",
+    ):
         (project.root / rel).parent.mkdir(exist_ok=True)
         (project.root / rel).write_text("print(1)\n")
     (project.home / "bin").mkdir()
@@ -354,6 +360,7 @@ HOOKED: list[tuple[str, str | None, str, dict[str, Any], str, str | None]] = [
     ("write-hook-script", "coder", "Write", {"file_path": "{root}/tools/format_hook.py", "content": "x"}, "deny", "TAMPER"),
     ("main-write-hook-script", None, "Edit", {"file_path": "{root}/tools/format_hook.py", "old_string": "1", "new_string": "2"}, "deny", "TAMPER"),
     ("write-status-line", "coder", "Write", {"file_path": "{root}/scripts/status.sh", "content": "x"}, "deny", "TAMPER"),
+    ("write-script-inside-sh-c", "coder", "Write", {"file_path": "{root}/scripts/suggest.js", "content": "x"}, "deny", "TAMPER"),
     ("write-api-key-helper", "coder", "Write", {"file_path": "{home}/bin/key.sh", "content": "x"}, "deny", "TAMPER"),
     ("mcp-hook-script", "coder", "mcp__fs__write_file", {"path": "tools/format_hook.py"}, "deny", "TAMPER"),
     ("bash-append-hook-script", "coder", "Bash", {"command": "echo x >> tools/format_hook.py"}, "deny", "TAMPER"),

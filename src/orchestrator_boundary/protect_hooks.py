@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Iterator
 
 from orchestrator_boundary.paths import FileSystem
@@ -66,10 +67,11 @@ def _words(command: str) -> list[str]:
         words = command.split()
     out = []
     for word in words[:MAX_WORDS]:
-        out.append(word)
-        if "=" in word:  # --config=tools/x.toml, VAR=path
-            out.append(word.partition("=")[2])
-    return out
+        # the words of a command inside a word (bash -c "python3 tools/x.py; make"), and the
+        # path glued to an option or a variable (--config=tools/x.toml, VAR=path)
+        for part in re.split(r"[\s;&|()<>`]+", word) if word else ():
+            out += [part, part.partition("=")[2]] if "=" in part else [part]
+    return [w for w in out if w]
 
 
 def _path(word: str, root: str, home: str | None) -> str | None:
