@@ -26,6 +26,10 @@ write_allow = ["STATE.md", "docs/**"]
 
 [agents.coder]
 write_scope = ["src/**"]
+
+[intents."auth"]
+owned_scope = ["src/auth/**"]
+description = "login fix"
 """
 SKILL = ".claude/skills/argy/SKILL.md"
 
@@ -75,6 +79,8 @@ RECLASSIFIED: list[tuple[str, str, str | None, str, dict[str, Any], str, str | N
      {"command": "tail -f x.log > " + SETTINGS, "description": "d"}, "deny", "TAMPER"),
     ("skill-as-coordinate", '"Skill" = "coordinate"', None, "Skill",
      {"skill": "argy", "args": "x; echo {} > " + SETTINGS}, "deny", "TAMPER"),
+    ("agent-as-coordinate", '"Agent" = "coordinate"', None, "Agent",
+     {"description": "d", "prompt": "Intent: nope", "subagent_type": "coder"}, "deny", "DELEGATION_INVALID"),
     ("artifact-as-network", '"Artifact" = "network"', "coder", "Artifact",
      {"action": "read_file", "out_dir": "{root}/.claude"}, "deny", "TAMPER"),
 ]  # fmt: skip
@@ -141,9 +147,10 @@ def test_other_reclassifications_keep_their_verdict(
 
 
 def test_the_fixed_tools_are_every_tool_whose_class_picks_its_input() -> None:
+    from orchestrator_boundary.contract_rules import AGENT_TOOLS
     from orchestrator_boundary.tools import COMMAND_KEYS, PATH_KEYS
 
-    assert {*PATH_KEYS, *COMMAND_KEYS, *SKILL_TOOLS, *OUT_DIR_TOOLS} == FIXED_CLASS
+    assert {*PATH_KEYS, *COMMAND_KEYS, *SKILL_TOOLS, *OUT_DIR_TOOLS, *AGENT_TOOLS} == FIXED_CLASS
     for name in FIXED_CLASS:
         got = classify(name, {name: ToolClass.READ, "*": ToolClass.READ})
         assert (got.tool_class, got.source) == (BUILTIN[name], "builtin")

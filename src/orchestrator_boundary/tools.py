@@ -320,12 +320,13 @@ class Classification:
 
 # Built-in tools whose class decides which part of their input the guard reads: the file a
 # write tool names, the command an execute tool runs, the commands a skill runs (``skills``),
-# the folder Artifact saves into (``targets.OUT_DIR_TOOLS``). ``[tools]`` does not move them:
+# the folder Artifact saves into (``targets.OUT_DIR_TOOLS``), the delegation contract an Agent
+# call must meet (``contract_rules.AGENT_TOOLS``). ``[tools]`` does not move them:
 # ``"Write" = "read"`` or a pattern such as ``"Notebook*" = "read"`` would stop every check of
 # what they change, the protected files too (ADR 0071).
-FIXED_CLASS = frozenset(
-    {*PATH_KEYS, *COMMAND_KEYS, "Skill", "SlashCommand", "Artifact", "ArtifactData"}
-)
+FIXED_CLASS = frozenset({
+    *PATH_KEYS, *COMMAND_KEYS, "Skill", "SlashCommand", "Artifact", "ArtifactData", "Agent", "Task",
+})  # fmt: skip
 
 
 def fixed_class_names(names: Iterable[str]) -> list[str]:
