@@ -605,3 +605,45 @@ def test_a_backslash_exclusion_has_its_folder_head_too() -> None:
     src = Located("src", ("/p/src",), ("src",), "")
     assert exclusion_within(src, ["src/**", "!src\\secrets\\**"], False) == "!src/secrets/**"
     assert exclusion_within(src, ["src/**", "!docs\\x\\**"], False) is None
+
+
+class _WindowsSettings:
+    """A Windows file system that holds one project settings file and the files it names."""
+
+    windows = True
+
+    def __init__(self, settings: str, text: str, files: set[str]) -> None:
+        self.settings, self.text, self.files = settings, text, files
+
+    def script_text(self, path: str, limit: int) -> str | None:
+        return self.text if path == self.settings else None
+
+    def identity(self, path: str) -> tuple[int, int, int] | None:
+        return (1, 1, 1) if path in self.files else None
+
+
+def test_a_windows_settings_command_names_its_scripts() -> None:
+    """Before: a Windows file system read no settings command (its words are not POSIX
+    words), so no hook script was protected there."""
+    import json
+
+    from orchestrator_boundary.protect_hooks import hook_scripts
+
+    root, home = "C:\\Users\\dev\\proj", "C:\\Users\\dev"
+    commands = {
+        "hooks": {
+            "PostToolUse": [
+                {"hooks": [{"type": "command", "command": 'powershell -NoProfile -File "%CLAUDE_PROJECT_DIR%\\scripts\\fmt.ps1"'}]},
+                {"hooks": [{"type": "command", "command": "node $env:USERPROFILE\\bin\\notify.js; exit 0"}]},
+                {"hooks": [{"type": "command", "command": "python tools\\check.py --all"}]},
+            ]
+        }
+    }  # fmt: skip
+    files = {
+        root + "\\scripts\\fmt.ps1",
+        home + "\\bin\\notify.js",
+        root + "\\tools\\check.py",
+    }
+    fs = _WindowsSettings(root + "/.claude/settings.json", json.dumps(commands), files)
+    found = {path for path, _ in hook_scripts(root, home, None, fs)}  # type: ignore[arg-type]
+    assert found == files

@@ -14,6 +14,7 @@ system (a payload judged on another machine reads none: string rules only).
 from __future__ import annotations
 
 import json
+import ntpath
 import posixpath
 import re
 from collections.abc import Iterator
@@ -27,8 +28,10 @@ MAX_DEPTH = 8  # how deep the settings' JSON is walked for commands
 # keys whose string value is a command Claude Code runs: hooks' and the status line's
 # "command", and the helpers that print credentials or headers
 COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport"})
-_ROOT_VARS = ("${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR")
-_HOME_VARS = ("${HOME}", "$HOME")
+# the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
+_ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
+_HOME_VARS = re.compile(r"^~(?=[/\\]|$)|\$\{?(?:HOME|env:USERPROFILE)\}?|%USERPROFILE%", re.I)
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 
 
 def settings_files(root: str, home: str | None, config_dir: str | None) -> list[tuple[str, str]]:
@@ -58,13 +61,14 @@ def _commands(node: object, key: str, depth: int) -> Iterator[str]:
             yield from _commands(v, key, depth + 1)
 
 
-def _words(command: str) -> list[str]:
+def _words(command: str, windows: bool) -> list[str]:
     import shlex  # only when a settings file names a command
 
-    try:
-        words = shlex.split(command, comments=True)
+    try:  # a Windows command keeps its backslashes: its quoted words are only unquoted
+        words = shlex.split(command, comments=True) if not windows else _QUOTED.findall(command)
     except ValueError:
         words = command.split()
+    words = [w[1:-1] if len(w) > 1 and w[0] == w[-1] and w[0] in "\"'" else w for w in words]
     out = []
     for word in words[:MAX_WORDS]:
         # the words of a command inside a word (bash -c "python3 tools/x.py; make"), and the
@@ -74,25 +78,21 @@ def _words(command: str) -> list[str]:
     return [w for w in out if w]
 
 
-def _path(word: str, root: str, home: str | None) -> str | None:
-    for var in _ROOT_VARS:
-        word = word.replace(var, root)
+def _path(word: str, root: str, home: str | None, windows: bool) -> str | None:
+    word = _ROOT_VARS.sub(lambda _: root, word)
     if home:
-        for var in _HOME_VARS:
-            word = word.replace(var, home)
-        if word.startswith("~/"):
-            word = home + word[1:]
-    if not word or "$" in word or "\x00" in word:
+        word = _HOME_VARS.sub(lambda _: home, word)
+    if not word or "$" in word or "%" in word or "\x00" in word:
         return None
-    return posixpath.normpath(posixpath.join(root, word))  # hooks run in the project folder
+    if windows:  # hooks run in the project folder
+        return ntpath.normpath(ntpath.join(root, word))
+    return posixpath.normpath(posixpath.join(root, word))
 
 
 def hook_scripts(
     root: str, home: str | None, config_dir: str | None, fs: FileSystem
 ) -> list[tuple[str, str]]:
     """(path, label) of each existing regular file a settings command names."""
-    if fs.windows:  # Windows commands are not read as POSIX words
-        return []
     out: dict[str, str] = {}
     for settings, label in settings_files(root, home, config_dir):
         text = fs.script_text(settings, SETTINGS_MAX_BYTES)
@@ -105,8 +105,8 @@ def hook_scripts(
         for n, command in enumerate(_commands(data, "", 0)):
             if n >= MAX_COMMANDS:
                 break
-            for word in _words(command):
-                path = _path(word, root, home)
+            for word in _words(command, fs.windows):
+                path = _path(word, root, home, fs.windows)
                 if path and path not in out and path != root and fs.identity(path) is not None:
                     out[path] = f"a file a command in {label} runs"
     return list(out.items())
