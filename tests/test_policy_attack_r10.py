@@ -319,7 +319,8 @@ def test_proc_self_cwd_in_scope_stays_allowed(
 # Before: only the settings files were protected, not what their commands run. A subagent
 # whose scope covers tools/ rewrote tools/format_hook.py, which the project's PostToolUse hook
 # runs after every edit, with no hook asked: code outside the guard, able to write the
-# settings themselves. The same for the status line's script and the user's apiKeyHelper.
+# settings themselves. The same for the status line's script, the user's apiKeyHelper and
+# the script an MCP server of .mcp.json runs.
 HOOKED_SETTINGS = {
     "hooks": {
         "PostToolUse": [
@@ -357,6 +358,9 @@ def hooked(project: Project) -> Project:
     (project.home / "bin").mkdir()
     (project.home / "bin" / "key.sh").write_text("echo k\n")
     (project.root / SETTINGS).write_text(json.dumps(HOOKED_SETTINGS))
+    (project.root / "scripts" / "mcp_server.js").write_text("x\n")
+    servers = {"mcpServers": {"local": {"command": "node", "args": ["scripts/mcp_server.js"]}}}
+    (project.root / ".mcp.json").write_text(json.dumps(servers))
     (project.home / SETTINGS).write_text(json.dumps(USER_SETTINGS))
     project.configure(HOOKED_CONFIG)
     return project
@@ -368,6 +372,7 @@ HOOKED: list[tuple[str, str | None, str, dict[str, Any], str, str | None]] = [
     ("main-write-hook-script", None, "Edit", {"file_path": "{root}/tools/format_hook.py", "old_string": "1", "new_string": "2"}, "deny", "TAMPER"),
     ("write-status-line", "coder", "Write", {"file_path": "{root}/scripts/status.sh", "content": "x"}, "deny", "TAMPER"),
     ("write-script-inside-sh-c", "coder", "Write", {"file_path": "{root}/scripts/suggest.js", "content": "x"}, "deny", "TAMPER"),
+    ("write-mcp-server-script", "coder", "Write", {"file_path": "{root}/scripts/mcp_server.js", "content": "x"}, "deny", "TAMPER"),
     ("write-api-key-helper", "coder", "Write", {"file_path": "{home}/bin/key.sh", "content": "x"}, "deny", "TAMPER"),
     ("mcp-hook-script", "coder", "mcp__fs__write_file", {"path": "tools/format_hook.py"}, "deny", "TAMPER"),
     ("bash-append-hook-script", "coder", "Bash", {"command": "echo x >> tools/format_hook.py"}, "deny", "TAMPER"),

@@ -7,8 +7,10 @@ when it needs them, with no PreToolUse hook asked: a script one of them names
 skill's ``!`` lines are (ADR 0053). Whoever changes the script changes what the hook does, so
 each existing file a command's words name is protected, as the settings file is.
 
-Read from the project's settings (shared and local) and the user's, through the Setup's file
-system (a payload judged on another machine reads none: string rules only).
+The same holds for the programs the project's ``.mcp.json`` starts (``"command": "node",
+"args": ["scripts/mcp_server.js"]``): Claude Code starts them with no hook asked. Read from
+the project's settings (shared and local), its ``.mcp.json`` and the user's settings, through
+the Setup's file system (a payload judged on another machine reads none: string rules only).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ MAX_DEPTH = 8  # how deep the settings' JSON is walked for commands
 # keys whose string value is a command Claude Code runs: hooks' and the status line's
 # "command", and the helpers that print credentials or headers
 COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport"})
+ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
 _HOME_VARS = re.compile(r"^~(?=[/\\]|$)|\$\{?(?:HOME|env:USERPROFILE)\}?|%USERPROFILE%", re.I)
@@ -40,6 +43,7 @@ def settings_files(root: str, home: str | None, config_dir: str | None) -> list[
         (posixpath.join(root, ".claude", name), f".claude/{name}")
         for name in ("settings.json", "settings.local.json")
     ]
+    out.append((posixpath.join(root, ".mcp.json"), ".mcp.json"))  # the servers it starts
     if config_dir:
         out.append(
             (posixpath.join(config_dir, "settings.json"), "$CLAUDE_CONFIG_DIR/settings.json")
@@ -51,7 +55,7 @@ def settings_files(root: str, home: str | None, config_dir: str | None) -> list[
 
 def _commands(node: object, key: str, depth: int) -> Iterator[str]:
     if isinstance(node, str):
-        if key in COMMAND_KEYS or key.endswith("Helper"):
+        if key in COMMAND_KEYS or key == ARGS_KEY or key.endswith("Helper"):
             yield node
     elif depth < MAX_DEPTH and isinstance(node, dict):
         for k, v in node.items():
