@@ -199,7 +199,7 @@ URIS = [
     ("file://localhost/C:/x", ["C:/x"]),
     ("file:///C|/x", ["C:/x"]),
     ("file:///c%3A/x", ["c:/x", "/c%3A/x"]),
-    ("file://server/share/x", ["//server/share/x"]),
+    ("file://server/share/x", ["//server/share/x", "server/share/x"]),  # ADR 0071
     ("file:rel/x", ["rel/x"]),
     ("file:///a?b", ["/a?b", "/a"]),
     ("https://x/y", []),

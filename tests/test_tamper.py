@@ -484,7 +484,8 @@ def test_protect_paths_from_the_config_are_enforced(project: Project) -> None:
     """Attack: ``[protect] paths`` was validated but never consulted, so files a team listed
     there were only as safe as the ordinary scopes."""
     project.configure(WIDE_OPEN + '\n[protect]\npaths = ["Makefile", "ci/**", "!ci/scratch/**"]\n')
-    for rel in ("Makefile", "ci/deploy.yml", "ci/a/b.sh"):
+    # a name with no '/' is read at any depth, as gitignore reads it (ADR 0071): src/Makefile too
+    for rel in ("Makefile", "ci/deploy.yml", "ci/a/b.sh", "src/Makefile"):
         for caller in CALLERS:
             decision, code, _ = project.judge(
                 "Write",
@@ -493,7 +494,7 @@ def test_protect_paths_from_the_config_are_enforced(project: Project) -> None:
                 env={"ORCHESTRATOR_BOUNDARY_PHASE": "warn"},
             )
             assert (decision, code) == ("deny", "TAMPER"), (rel, caller)
-    for rel in ("ci/scratch/x", "src/Makefile"):
+    for rel in ("ci/scratch/x", "src/Makefile.am"):
         decision, code, _ = project.judge(
             "Write", {"file_path": str(project.root / rel), "content": ""}, agent="coder"
         )

@@ -32,7 +32,13 @@ from orchestrator_boundary.config_values import (
 from orchestrator_boundary.contracts_config import DelegationConfig, Deliverable, Intent
 from orchestrator_boundary.digests import blake2b, sha256
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.tools import ToolClass, tool_list_notes, unknown_tool_names
+from orchestrator_boundary.tools import (
+    BUILTIN,
+    ToolClass,
+    fixed_class_names,
+    tool_list_notes,
+    unknown_tool_names,
+)
 from orchestrator_boundary.values import as_dict, frozen
 from orchestrator_boundary.wire import CONFIG_ENV
 
@@ -217,6 +223,11 @@ def config_notes(config: Config) -> list[str]:
     for name, guess in unknown_tool_names(config.tools):
         hint = f"; did you mean {guess!r}?" if guess else "."
         notes.append(f"tools: no Claude Code tool is named {name!r}{hint}")
+    for name in fixed_class_names(config.tools):
+        notes.append(
+            f"tools: {name} keeps its own class ({BUILTIN[name].value}): the guard reads what "
+            "it changes from that class, so the entry is ignored."
+        )
     return notes
 
 

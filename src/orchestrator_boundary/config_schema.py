@@ -155,8 +155,15 @@ class AuditConfig(_Strict):
     keep: int = Field(default=20, ge=1)
 
 
+def _widened(patterns: list[str]) -> list[str]:
+    return _valid_patterns(scope.widened(patterns))
+
+
 class ProtectConfig(_Strict):
-    paths: Patterns = Field(default_factory=list)  # more files no agent may change
+    # more files no agent may change, read as widely as meant (``scope.widened``, ADR 0071)
+    paths: Annotated[list[str], AfterValidator(_valid_patterns), AfterValidator(_widened)] = Field(
+        default_factory=list
+    )
     bypass_opens: bool = False  # let AMPLIFIER_BYPASS_BOUNDARY open protected files too
 
 

@@ -275,6 +275,7 @@ _GIT_BASH_DRIVE = re.compile(r"/([A-Za-z])(?=/|$)")
 _MOUNTED_DRIVE = re.compile(r"[/\\](?:cygdrive|mnt)[/\\]([A-Za-z])(?=[/\\]|$)", re.I)
 # macOS: the data volume's firmlink, the same files as the path without it
 _MACOS_DATA = "/System/Volumes/Data/"
+_PROC_CWD = re.compile(r"/proc/(?:self|thread-self|[0-9]+)/cwd(/.*|$)", re.S)
 
 
 def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
@@ -287,7 +288,8 @@ def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
       (its literal reading, ``<current drive>:\\c\\Users``, is what PowerShell or an MCP
       server would open: checked against the protected set only); ``/cygdrive/c/`` and
       ``/mnt/c/`` are read both ways; the stream and share spellings (``windows_spelling``).
-    - POSIX: backslashes as separators too; macOS's ``/System/Volumes/Data/x`` as ``/x``."""
+    - POSIX: backslashes as separators too; macOS's ``/System/Volumes/Data/x`` as ``/x``; a
+      path with ``..`` also with it undone on the text (``_lexical``)."""
     spelt = [raw]
     trimmed = raw.strip(TRIMMED)
     if trimmed and trimmed != raw:
@@ -313,8 +315,20 @@ def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
                 found.append(text.replace("\\", "/"))
             if text.startswith(_MACOS_DATA):
                 found.append(text[len(_MACOS_DATA) - 1 :])
+            found += [n for n in map(_lexical, found) if n and n not in found]
         out += [f for f in found if f not in out]
     return out, [a for a in aliases if a not in out]
+
+
+def _lexical(path: str) -> str | None:
+    """``path`` with its ``..`` undone on the text, as Node's ``path.resolve`` (Claude Code's
+    file tools, Node MCP servers) undoes it, when that differs from what the file system does:
+    after a symlink, ``link/..`` is the link's folder, not its target's parent (ADR 0071)."""
+    if not path.startswith("/") or ".." not in path.split("/"):
+        return None
+    import posixpath  # only for a path that climbs
+
+    return posixpath.normpath(path)
 
 
 def on_drive(path: str, root: str) -> str:
@@ -338,6 +352,9 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
     spelt, aliases = readings(raw, windows)
     if windows:  # `\Users\x` is on the current drive: the project's, as Claude Code reads it
         spelt = list(dict.fromkeys(on_drive(r, root) for r in spelt))
+    # /proc/self/cwd is the cwd of the process that opens it (Claude Code's, a server's), not
+    # the hook's: read in the root too (ADR 0071)
+    spelt += [root + m[1] for m in map(_PROC_CWD.match, spelt) if m and root + m[1] not in spelt]
     # posixpath.isabs of a str is startswith("/")
     absolute = [r for r in spelt if (ntpath.isabs(r) if windows else r.startswith("/"))]
     if not absolute:

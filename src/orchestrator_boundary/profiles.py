@@ -5,7 +5,9 @@ profile (every tool; writes anywhere inside the project root). ``TYPE`` matches 
 matches a ``subagent_type`` to a definition (ADR 0053): the exact name first, else the same
 name ignoring case, whitespace, dashes and underscores (``[agents.Coder]`` judges the agent
 type ``coder``, ``[agents.general_purpose]`` judges ``general-purpose``); a profile that only
-differed in spelling would otherwise be skipped, and the subagent would get every tool.
+differed in spelling would otherwise be skipped, and the subagent would get every tool. A
+name with a wildcard (``[agents."*-reviewer"]``) is a pattern, tried after those, in the
+config's order (ADR 0071).
 
 A fork of the main agent (``agent_type`` "fork": the main agent's whole conversation and every
 tool) is a subagent like any other by default; ``[subagents] fork = "orchestrator"`` judges it
@@ -55,9 +57,22 @@ def profile(agents: Mapping[str, AgentProfile], agent_type: str | None) -> Named
         for name, found in agents.items():
             if name != "*" and agent_key(name) == key:
                 return name, found
+        # a name with a wildcard (``[agents."*-reviewer"]``) is a pattern: no agent type has
+        # one, so read literally it judged none, and the agent got no profile (ADR 0071)
+        for name, found in agents.items():
+            if name != "*" and _matches(name, agent_type, key):
+                return name, found
     if "*" in agents:
         return "*", agents["*"]
     return None
+
+
+def _matches(name: str, agent_type: str, key: str) -> bool:
+    if not any(c in name for c in "*?["):
+        return False
+    import fnmatch  # only for a profile named by a pattern
+
+    return fnmatch.fnmatchcase(agent_type, name) or fnmatch.fnmatchcase(key, agent_key(name))
 
 
 def main_label(session: Session) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from orchestrator_boundary.paths import FileSystem, Located, fold
 from orchestrator_boundary.protect_claude import CONFIG_DIRS, CONFIG_FILES, GLOBAL_CONFIGS
+from orchestrator_boundary.protect_hooks import hook_scripts
 from orchestrator_boundary.values import frozen
 
 # .mcp.json: the project's MCP servers, programs Claude Code starts with no hook asked; a
@@ -94,6 +95,7 @@ class Protected:
     label: str
     prefix: bool = False  # any path starting with it (rotated audit files: audit.jsonl.1, ...)
     unless: tuple[str, ...] = ()  # for a prefix: what may follow it and is not protected
+    run: bool = False  # a file programs run or read (a hook's script): a word naming it is no write
 
 
 def protected_set(
@@ -110,14 +112,14 @@ def protected_set(
     """The protected set for this project, indexed for the root's file system."""
     entries: list[Protected] = []
 
-    def add(path: str, folder: bool, label: str) -> None:
-        entries.append(Protected(path, folder, label))
+    def add(path: str, folder: bool, label: str, run: bool = False) -> None:
+        entries.append(Protected(path, folder, label, run=run))
         try:
             real = fs.realpath(path)
         except (OSError, ValueError):
             return
         if real != path:
-            entries.append(Protected(real, folder, label))
+            entries.append(Protected(real, folder, label, run=run))
 
     for rel in PROJECT_FILES:
         add(posixpath.join(root, rel), False, rel)
@@ -150,6 +152,8 @@ def protected_set(
     entries.extend(env_file_entries(root))
     for path, folder, label in kept_runtime(runtime, root, home):
         add(path, folder, label)
+    for path, label in hook_scripts(root, home, claude_config_dir, fs):  # ADR 0071
+        add(path, False, label, run=True)
     env_roots = [root]
     with contextlib.suppress(OSError, ValueError):
         env_roots.append(fs.realpath(root))
@@ -269,7 +273,8 @@ def index(
         parent = key
         while "/" in parent:
             parent = parent.rpartition("/")[0]
-            holders.setdefault(parent, entry)
+            if holders.setdefault(parent, entry).run:  # another entry names the folder first
+                holders[parent] = entry
     below = tuple(k + "/" for k in folders)
     env_below = tuple(dict.fromkeys(compared(r, insensitive) + "/" for r in env_roots))
     return ProtectedSet(

@@ -129,11 +129,12 @@ def could_name(
     compiled = re.compile(pattern, re.IGNORECASE if insensitive else 0)
     spelled = fold(raw.replace("\\", "/"), insensitive)
 
-    def counts(key: str, prefix: bool = False) -> bool:
-        return not literal or _spells(spelled, key.rpartition("/")[2], prefix)
+    def counts(key: str, prefix: bool = False, run: bool = False) -> bool:
+        # a word handed to a program names a script it runs or reads (ADR 0071), as an env file
+        return not literal or (not run and _spells(spelled, key.rpartition("/")[2], prefix))
 
     for key, entry in protected.exact.items():
-        if counts(key) and compiled.fullmatch(key):
+        if counts(key, run=entry.run) and compiled.fullmatch(key):
             return entry
     head = spelled.rpartition("/")[0]
     if head:  # a name directly in a protected folder the text spells out (`$X/agents/a.md`)
@@ -145,7 +146,9 @@ def could_name(
         if counts(prefix.rstrip("."), prefix=True) and compiled.fullmatch(prefix + "1"):
             return entry
     for key, holder in protected.holders.items():
-        if any(above(key, compared(x, insensitive)) for x in anchors) or not counts(key):
+        if any(above(key, compared(x, insensitive)) for x in anchors):
+            continue
+        if not counts(key, run=holder.run):
             continue
         if compiled.fullmatch(key):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")

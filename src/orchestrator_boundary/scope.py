@@ -3,10 +3,14 @@
 Every pattern is anchored: ``STATE.md`` is the root's ``STATE.md`` only, ``**/STATE.md`` any
 depth, ``src/*`` one folder level, ``src/**`` everything below ``src``. A pattern names exactly
 what it reads: ``STATE.md`` does not cover ``STATE.md/x`` (only a trailing ``/`` or ``/**``
-covers a folder's contents). Patterns starting with ``/`` or ``~/`` (expanded by the config
-loader) are absolute filesystem patterns, for lists that may name places outside the root
-(``/tmp/**``). ``!pattern`` excludes, and an exclusion always wins over an inclusion,
-whatever the order. Relative patterns never match a path outside the root.
+covers a folder's contents). An exclusion is read as widely as it is meant (ADR 0071): it
+covers what is below what it names (``!src/secrets``), and one with no ``/`` but a trailing
+one is at any depth, as in gitignore (``!*.pem``, ``!secrets/``), unless it starts with ``./``
+(``!./Makefile``: the root's). A leading ``./`` is dropped. Patterns starting with ``/`` or
+``~/`` (expanded by the config loader) are absolute filesystem patterns, for lists that may
+name places outside the root (``/tmp/**``). ``!pattern`` excludes, and an exclusion always
+wins over an inclusion, whatever the order. Relative patterns never match a path outside the
+root.
 """
 
 from __future__ import annotations
@@ -67,6 +71,13 @@ def _regex(glob: str, text: str) -> re.Pattern[str]:
     return regex
 
 
+def _dotless(body: str) -> str:
+    """``body`` without its leading ``./`` (``./src/**`` is the root's ``src/**``, ADR 0071)."""
+    while body.startswith("./"):
+        body = body[2:].lstrip("/") or "."
+    return body
+
+
 @lru_cache(maxsize=1024)
 def _compile(text: str, insensitive: bool) -> Compiled:
     body = text[1:] if text.startswith("!") else text
@@ -77,20 +88,27 @@ def _compile(text: str, insensitive: bool) -> Compiled:
     drive = re.match(r"[A-Za-z]:[/\\]", body) is not None  # Windows: C:/Temp/**, C:\\Temp\\**
     if drive:
         body = body.replace("\\", "/")
+    here, body = body.startswith("./"), _dotless(body)  # ``./name``: the root's name only
     absolute = drive or body.startswith("/")
+    exclude = text.startswith("!")
+    # An exclusion is read as widely as a person means it (ADR 0071): as gitignore reads it,
+    # one with no '/' but a trailing one is at any depth (``!*.pem``, ``!secrets/``), and
+    # every exclusion covers what is below what it names (``!src/secrets``)
     anchored = "/" + body.lstrip("/")
+    if exclude and not (absolute or here) and "/" not in body.rstrip("/"):
+        anchored = "/**" + anchored
     # ``**/*`` is every path: pathspec translates it to ``.``, which matches a path's first
     # character only, so it is read as a folder pattern (everything below the root, ADR 0065)
-    folder = anchored.endswith("/") or anchored.endswith("/**") or anchored == "/**/*"
+    folder = exclude or anchored.endswith(("/", "/**")) or anchored == "/**/*"
     glob = fold(anchored, insensitive)
-    return Compiled(text, text.startswith("!"), absolute, folder, glob, _regex(glob, text))
+    return Compiled(text, exclude, absolute, folder, glob, _regex(glob, text))
 
 
 def translations(patterns: Iterable[str]) -> dict[str, str]:
     """The regular expression of each of ``patterns``, read case-sensitively and folded (for
     the compiled config to keep); patterns that cannot be used are left out."""
     out: dict[str, str] = {}
-    for text in patterns:
+    for text in (r for p in patterns for r in _readings(p)):
         for insensitive in (False, True):
             try:
                 c = _compile(text, insensitive)
@@ -108,7 +126,7 @@ def known(translated: Mapping[str, str]) -> None:
 
 def validate(patterns: Sequence[str]) -> None:
     """Raise PatternError for the first pattern that cannot be used (translated here)."""
-    for text in patterns:
+    for text in (r for p in patterns for r in _readings(p)):
         _compile(text, False)
 
 
@@ -147,7 +165,35 @@ def _match(
 @lru_cache(maxsize=256)
 def _compiled(patterns: tuple[str, ...], insensitive: bool) -> tuple[Compiled, ...]:
     """A list's patterns compiled, exclusions first so that they win whatever their order."""
-    return tuple(sorted((_compile(p, insensitive) for p in patterns), key=lambda c: not c.exclude))
+    every = (_compile(r, insensitive) for p in patterns for r in _readings(p))
+    return tuple(sorted(every, key=lambda c: not c.exclude))
+
+
+def _readings(text: str) -> tuple[str, ...]:
+    """``text``, and for an exclusion with a backslash, also read with it as a separator:
+    ``!src\\secrets\\**`` written on Windows excludes ``src/secrets/**`` (in gitignore a
+    backslash escapes, and it excluded nothing). Only an exclusion: it fails closed (ADR 0071)."""
+    if text.startswith("!") and "\\" in text:
+        return text, text.replace("\\", "/")
+    return (text,)
+
+
+def widened(patterns: Sequence[str]) -> list[str]:
+    """A list of what no agent may change (``[protect] paths``) read as widely as it is meant,
+    as an exclusion is (ADR 0071): each entry also with backslashes as separators, a name with
+    no ``/`` at any depth, a folder for itself and what is below it. Its own exclusions (files
+    it leaves unprotected) stay as they are: read narrowly, they protect more."""
+    out = dict.fromkeys(patterns)
+    for text in patterns:
+        if text.startswith("!"):
+            continue
+        body = _dotless(text.replace("\\", "/"))
+        here = text.startswith((".\\", "./"))  # ``./name``: the root's name only
+        if not (here or body.startswith("/")) and "/" not in body.rstrip("/"):
+            body = "**/" + body
+        stem = body[:-3] if body.endswith("/**") else body.rstrip("/")
+        out.update(dict.fromkeys(p for p in (body, stem, stem + "/**") if p.strip("/*")))
+    return list(out)
 
 
 def compiled(patterns: Sequence[str], insensitive: bool = False) -> tuple[Compiled, ...]:
@@ -185,10 +231,10 @@ def _exclusion_heads(
 ) -> tuple[tuple[str, bool, str], ...]:
     """(exclusion, absolute?, its literal head folded) for each exclusion that has a head."""
     out = []
-    for text in patterns:
+    for text in (r for p in patterns for r in _readings(p)):
         if not text.startswith("!"):
             continue
-        body = text[1:]
+        body = _dotless(text[1:])
         head: list[str] = []
         for part in body.strip("/").split("/"):
             if not part or any(c in part for c in "*?[\\"):

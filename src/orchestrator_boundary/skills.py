@@ -41,8 +41,8 @@ def skill_files(name: str, context: Context) -> list[str]:
     """The files a skill or command called ``name`` may be loaded from, in the project's
     ``.claude`` and the user's Claude folder (``$CLAUDE_CONFIG_DIR``, else ``~/.claude``):
     ``skills/NAME/SKILL.md`` (or a SKILL.md whose front matter names it) and
-    ``commands/NAME.md`` (``a:b`` is ``commands/a/b.md``). Plugin skills live in the
-    protected plugins folder and are not read."""
+    ``commands/NAME.md`` (``a:b`` is ``commands/a/b.md``); a plugin's (``plugin:name``) below
+    the user's plugins folder (``_plugin_files``)."""
     if not name or any(bad in name for bad in ("\x00", "/", "\\", "..")):
         return []
     mod = ntpath if context.fs.windows else posixpath
@@ -56,12 +56,34 @@ def skill_files(name: str, context: Context) -> list[str]:
         if ":" not in name:
             out.append(mod.join(base, "skills", name, "SKILL.md"))
         out.append(mod.join(base, "commands", *name.split(":")) + ".md")
+    if ":" in name:
+        out += _plugin_files(name, bases[1:], context)
     for base in bases:
         for path in context.fs.files_below(mod.join(base, "skills"), SKILL_SCAN):
             if mod.basename(path) != "SKILL.md" or path in out:
                 continue
             text = context.fs.script_text(path, SKILL_MAX_BYTES)
             if text is None or front_matter_name(text) == name:  # unread: it may be the one
+                out.append(path)
+    return out
+
+
+PLUGIN_SCAN = 4096  # files looked at below the user's plugins folder for a plugin's skill
+
+
+def _plugin_files(name: str, bases: list[str], context: Context) -> list[str]:
+    """A plugin's skill or command (``plugin:skill``, ``plugin:ns:command``): the file below
+    the user's ``plugins`` folder, in a folder named for the plugin, at ``skills/NAME/SKILL.md``
+    or ``commands/NAME.md``. The file is protected, but the call's args are pasted into its
+    ``!`` lines as shell text (ADR 0071)."""
+    plugin, _, rest = name.partition(":")
+    ends = ("/skills/" + rest + "/SKILL.md", "/commands/" + rest.replace(":", "/") + ".md")
+    out = []
+    for base in bases:
+        folder = (base + "/plugins").replace("\\", "/")
+        for path in context.fs.files_below(folder, PLUGIN_SCAN):
+            slashed = path.replace("\\", "/")
+            if slashed.endswith(ends) and f"/{plugin}/" in slashed[len(folder) :]:
                 out.append(path)
     return out
 
@@ -102,12 +124,32 @@ def _hook_commands(front: str) -> list[str]:
     return out
 
 
+# the CLI's placeholders for one of the arguments: $ARGUMENTS[0], $0, $1, ${1}
+_POSITIONAL = re.compile(r"\$ARGUMENTS\[\d+\]|\$\{?\d+\}?")
+
+
+def _pasted(command: str, args: str) -> list[str]:
+    """``command`` with the call's ``args`` in place of ``$ARGUMENTS`` and of each positional
+    placeholder (ADR 0071). An argument is a part of ``args``, with its quotes taken off
+    (``"x; rm y"`` is one argument, ``x; rm y``): each is read as the whole ``args``, and as
+    ``args`` without quotes, which covers whichever part it is."""
+    if not _POSITIONAL.search(command):
+        return [command.replace("$ARGUMENTS", args)]
+    unquoted = args.replace('"', "").replace("'", "")
+    out = []
+    for value in dict.fromkeys((args, unquoted)):
+        pasted = _POSITIONAL.sub(value.replace("\\", "\\\\"), command)  # a literal, not a template
+        out.append(pasted.replace("$ARGUMENTS", args))
+    return out
+
+
 def skill_commands(text: str, args: str) -> list[str]:
     """The shell commands Claude Code runs when the Skill tool loads ``text`` (a SKILL.md or a
     command file), as observed on 2.1.330: each ``!`cmd``` and each ```` ```! ```` block of the
-    body, with ``$ARGUMENTS`` replaced by the call's ``args`` (the CLI substitutes before it runs
-    them, so the arguments are shell text), and the ``command:`` of each hook in the front
-    matter. No PreToolUse hook sees any of them."""
+    body, with ``$ARGUMENTS`` (and ``$ARGUMENTS[N]``, ``$N``: ``_pasted``) replaced by the
+    call's ``args`` (the CLI substitutes before it runs them, so the arguments are shell
+    text), and the ``command:`` of each hook in the front matter. No PreToolUse hook sees
+    any of them."""
     body, front = text.lstrip("\ufeff"), ""
     if body.startswith("---"):
         end = body.find("\n---", 3)
@@ -115,7 +157,7 @@ def skill_commands(text: str, args: str) -> list[str]:
             front, body = body[3:end], body[end + 4 :]
     found = [m.group(1) for m in _BANG_INLINE.finditer(body)]
     found += [m.group(1) for m in _BANG_BLOCK.finditer(body)]
-    found = [c.replace("$ARGUMENTS", args) for c in found]
+    found = [pasted for c in found for pasted in _pasted(c, args)]
     if "hooks" in front:
         found += _hook_commands(front)
     return [c for c in found if c.strip()]

@@ -29,6 +29,7 @@ Beyond the paths, ``arguments`` gives (issue 13's attack suite):
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shlex
 from collections import deque
@@ -151,33 +152,27 @@ def file_uri_paths(uri: str) -> list[str]:
     out: list[str] = []
     for part in cuts:
         for decoded in dict.fromkeys((unquote(part), part)):
-            path = _uri_path(decoded)
-            if path and path not in out:
-                out.append(path)
+            out += [p for p in _uri_paths(decoded) if p and p not in out]
     return out
 
 
-def _uri_path(rest: str) -> str:
+def _uri_paths(rest: str) -> tuple[str, ...]:
     if rest.startswith("//"):
         host, sep, tail = rest[2:].partition("/")
-        if host.lower() in ("", "localhost", "127.0.0.1"):
-            rest = sep + tail
-        else:
-            return "//" + host + sep + tail  # file://server/share/x: a UNC path
+        if host.lower() not in ("", "localhost", "127.0.0.1"):
+            # file://server/share/x: a UNC path; a server that only cuts "file://" off reads
+            # the rest as its own path (file://./x, file://~/x, file://.claude/x: ADR 0071)
+            return "//" + host + sep + tail, rest[2:]
+        rest = sep + tail
     if rest.startswith("/") and _DRIVE.match(rest[1:]):
         rest = rest[1:]  # file:///C:/x
     if _DRIVE.match(rest) and rest[1] == "|":
         rest = rest[0] + ":" + rest[2:]  # file:///C|/x, the old spelling
-    return rest
-
-
-def _before_nul(text: str) -> str:
-    """``text`` up to its first NUL: what a server in C opens when it passes the string on."""
-    return text.partition("\x00")[0]
+    return (rest,)
 
 
 def _candidates(text: str, hinted: bool) -> list[str]:
-    text = _before_nul(text)
+    text = text.partition("\x00")[0]  # up to a NUL: what a server in C opens
     if not text or len(text) > MAX_CHARS or "\n" in text:
         return []
     out = []
@@ -272,9 +267,12 @@ _GLUED = re.compile(r"[^=\"'$`\s]+=(\S.*)")
 def _loose_readings(node: str) -> list[str]:
     """A one-line string as it may name a file: as it is (up to a NUL), and the path glued to
     an option (``--out=PATH``, ``KEY=PATH``: ADR 0066) first; nothing for a web address."""
-    text = _before_nul(node).strip()
+    text = node.partition("\x00")[0].strip()
     if not text or _WEB_URL.match(text):
         return []
+    if len(text) > MAX_LOOSE_CHARS:  # a long path spelt out with ./ or a/../ (ADR 0071)
+        short = posixpath.normpath(text.replace("\\", "/"))
+        return [short] if len(short) <= MAX_LOOSE_CHARS and len(text.split()) == 1 else []
     glued = _GLUED.match(text)
     return [glued[1], text] if glued else [text]
 
@@ -301,10 +299,14 @@ _TOO_DEEP = object()
 
 
 def _home_reading(path: str, home: str | None) -> str | None:
-    """``~/x`` as the home folder's ``x``: MCP file servers expand it themselves."""
-    if not home or not (path == "~" or path.startswith(("~/", "~\\"))):
+    """``~/x`` (``$HOME/x``, ``%USERPROFILE%\\x``...) as MCP servers expand it (ADR 0071)."""
+    head, _, rest = path.replace("\\", "/").partition("/")
+    if not home or head.lower() not in _HOME_WORDS:
         return None
-    return home.rstrip("/\\") + "/" + path[2:]
+    return home.rstrip("/\\") + "/" + rest
+
+
+_HOME_WORDS = ("~", "$home", "${home}", "%userprofile%", "$env:userprofile", "${env:userprofile}")
 
 
 @mutable
@@ -378,7 +380,7 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
             if len(out) > MAX_PATHS:
                 found.complete = False
                 break
-            if not paths and len(node) <= MAX_LOOSE_CHARS and "\n" not in node:
+            if not paths and len(node) <= MAX_CHARS and "\n" not in node:
                 _keep(loose, _loose_readings(node), home)
         if not found.complete:
             break

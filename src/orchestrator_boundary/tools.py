@@ -216,16 +216,30 @@ _CHANGES = frozenset({
     "write", "edit", "create", "delete", "remove", "move", "rename", "copy", "patch", "apply",
     "replace", "insert", "append", "update", "set", "put", "save", "upload", "mkdir", "rm", "mv",
     "cp", "touch", "truncate", "chmod", "link", "commit", "push", "exec", "execute", "run",
-    "shell", "command", "install",
+    "shell", "command", "install", "overwrite", "modify", "upsert", "store", "rewrite",
+    "download", "export", "dump", "extract", "unzip", "clone", "checkout", "merge", "revert",
+    "reset", "restore", "sync", "generate", "format", "fix", "refactor", "persist", "symlink",
+})  # fmt: skip
+
+
+# Words that say a tool only reads: a name with none of them may change files too (ADR 0071:
+# ``overwriteFile``, ``upsert_doc``, ``download_to`` said no word of ``_CHANGES``).
+_READS = frozenset({
+    "read", "get", "list", "search", "find", "query", "view", "show", "describe", "stat",
+    "lookup", "fetch", "browse", "inspect", "count", "diff", "log", "status", "cat", "head",
+    "tail", "grep", "glob", "ls", "tree", "info", "retrieve", "select", "explain", "preview",
 })  # fmt: skip
 
 
 def says_it_changes(name: str) -> bool:
-    """``name``'s last part (after ``mcp__server__``) holds a word of ``_CHANGES``."""
+    """``name``'s last part (after ``mcp__server__``) holds a word of ``_CHANGES``, or no word
+    that says it reads (``_READS``): it may change files."""
     import re  # only for a tool a config pattern reclassified
 
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name.rpartition("__")[2])
-    return any(w.lower() in _CHANGES for w in words)
+    words = [
+        w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name.rpartition("__")[2])
+    ]
+    return any(w in _CHANGES for w in words) or not any(w in _READS for w in words)
 
 
 def _is_pattern(entry: str) -> bool:
@@ -304,8 +318,24 @@ class Classification:
     source: str  # "builtin", "config: tools.NAME", "default: unknown"
 
 
+# Built-in tools whose class decides which part of their input the guard reads: the file a
+# write tool names, the command an execute tool runs, the commands a skill runs (``skills``),
+# the folder Artifact saves into (``targets.OUT_DIR_TOOLS``), the delegation contract an Agent
+# call must meet (``contract_rules.AGENT_TOOLS``). ``[tools]`` does not move them:
+# ``"Write" = "read"`` or a pattern such as ``"Notebook*" = "read"`` would stop every check of
+# what they change, the protected files too (ADR 0071).
+FIXED_CLASS = frozenset({
+    *PATH_KEYS, *COMMAND_KEYS, "Skill", "SlashCommand", "Artifact", "ArtifactData", "Agent", "Task",
+})  # fmt: skip
+
+
+def fixed_class_names(names: Iterable[str]) -> list[str]:
+    """The ``[tools]`` entries that name a built-in tool of ``FIXED_CLASS``, in the order given."""
+    return [name for name in dict.fromkeys(names) if name in FIXED_CLASS]
+
+
 def classify(name: str, overrides: Mapping[str, ToolClass] | None = None) -> Classification:
-    if overrides:
+    if overrides and name not in FIXED_CLASS:
         if name in overrides:
             return Classification(overrides[name], f"config: tools.{name}")
         patterns = [p for p in overrides if "*" in p or "?" in p or "[" in p]

@@ -1,0 +1,116 @@
+"""The files Claude Code's settings run: hook commands, the status line, the helpers. ADR 0071.
+
+Claude Code runs a settings file's hook commands on every matching event, its ``statusLine``
+command while the session is open, and its helpers (``apiKeyHelper``, ``awsAuthRefresh``...)
+when it needs them, with no PreToolUse hook asked: a script one of them names
+(``"command": "python3 tools/format_hook.py"``) is code that runs outside the guard, as a
+skill's ``!`` lines are (ADR 0053). Whoever changes the script changes what the hook does, so
+each existing file a command's words name is protected, as the settings file is.
+
+The same holds for the programs the project's ``.mcp.json`` starts (``"command": "node",
+"args": ["scripts/mcp_server.js"]``): Claude Code starts them with no hook asked. Read from
+the project's settings (shared and local), its ``.mcp.json`` and the user's settings, through
+the Setup's file system (a payload judged on another machine reads none: string rules only).
+"""
+
+from __future__ import annotations
+
+import json
+import ntpath
+import posixpath
+import re
+from collections.abc import Iterator
+
+from orchestrator_boundary.paths import FileSystem
+
+SETTINGS_MAX_BYTES = 256 * 1024  # a larger settings file is not read for its commands
+MAX_COMMANDS = 64  # commands read per settings file
+MAX_WORDS = 64  # words read per command
+MAX_DEPTH = 8  # how deep the settings' JSON is walked for commands
+# keys whose string value is a command Claude Code runs: hooks' and the status line's
+# "command", and the helpers that print credentials or headers
+COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport"})
+ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
+# the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
+_ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
+_HOME_VARS = re.compile(r"^~(?=[/\\]|$)|\$\{?(?:HOME|env:USERPROFILE)\}?|%USERPROFILE%", re.I)
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
+
+
+def settings_files(root: str, home: str | None, config_dir: str | None) -> list[tuple[str, str]]:
+    """(path, label) of each settings file whose commands are read."""
+    out = [
+        (posixpath.join(root, ".claude", name), f".claude/{name}")
+        for name in ("settings.json", "settings.local.json")
+    ]
+    out.append((posixpath.join(root, ".mcp.json"), ".mcp.json"))  # the servers it starts
+    if config_dir:
+        out.append(
+            (posixpath.join(config_dir, "settings.json"), "$CLAUDE_CONFIG_DIR/settings.json")
+        )
+    elif home:
+        out.append((posixpath.join(home, ".claude", "settings.json"), "~/.claude/settings.json"))
+    return out
+
+
+def _commands(node: object, key: str, depth: int) -> Iterator[str]:
+    if isinstance(node, str):
+        if key in COMMAND_KEYS or key == ARGS_KEY or key.endswith("Helper"):
+            yield node
+    elif depth < MAX_DEPTH and isinstance(node, dict):
+        for k, v in node.items():
+            yield from _commands(v, str(k), depth + 1)
+    elif depth < MAX_DEPTH and isinstance(node, list):
+        for v in node:
+            yield from _commands(v, key, depth + 1)
+
+
+def _words(command: str, windows: bool) -> list[str]:
+    import shlex  # only when a settings file names a command
+
+    try:  # a Windows command keeps its backslashes: its quoted words are only unquoted
+        words = shlex.split(command, comments=True) if not windows else _QUOTED.findall(command)
+    except ValueError:
+        words = command.split()
+    words = [w[1:-1] if len(w) > 1 and w[0] == w[-1] and w[0] in "\"'" else w for w in words]
+    out = []
+    for word in words[:MAX_WORDS]:
+        # the words of a command inside a word (bash -c "python3 tools/x.py; make"), and the
+        # path glued to an option or a variable (--config=tools/x.toml, VAR=path)
+        for part in re.split(r"[\s;&|()<>`]+", word) if word else ():
+            out += [part, part.partition("=")[2]] if "=" in part else [part]
+    return [w for w in out if w]
+
+
+def _path(word: str, root: str, home: str | None, windows: bool) -> str | None:
+    word = _ROOT_VARS.sub(lambda _: root, word)
+    if home:
+        word = _HOME_VARS.sub(lambda _: home, word)
+    if not word or "$" in word or "%" in word or "\x00" in word:
+        return None
+    if windows:  # hooks run in the project folder
+        return ntpath.normpath(ntpath.join(root, word))
+    return posixpath.normpath(posixpath.join(root, word))
+
+
+def hook_scripts(
+    root: str, home: str | None, config_dir: str | None, fs: FileSystem
+) -> list[tuple[str, str]]:
+    """(path, label) of each existing regular file a settings command names."""
+    out: dict[str, str] = {}
+    for settings, label in settings_files(root, home, config_dir):
+        text = fs.script_text(settings, SETTINGS_MAX_BYTES)
+        if not text:
+            continue
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        for n, command in enumerate(_commands(data, "", 0)):
+            if n >= MAX_COMMANDS:
+                break
+            for word in _words(command, fs.windows):
+                path = _path(word, root, home, fs.windows)
+                if path and path not in out and path != root and fs.identity(path) is not None:
+                    out[path] = f"a file a command in {label} runs"
+    return list(out.items())
