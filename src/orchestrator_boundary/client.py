@@ -2,17 +2,14 @@
 
 Claude Code starts a new process for every hook call, so this module is what that process runs.
 It imports nothing beyond ``os``, ``sys``, ``_socket`` and the import-free ``wire`` leaf (no
-``json``, ``re`` or ``socket``): it reads the payload bytes, sends them with the hook's own
-environment to the project's evaluator (``orchestrator_boundary.daemon``) over a Unix socket and
-writes back the answer.
+``json``, ``re`` or ``socket``): it sends the payload with the hook's own environment to the
+project's evaluator (``orchestrator_boundary.daemon``) over a Unix socket, writes the answer.
 
 Whenever the evaluator cannot answer (disabled, no socket, refused, timeout, a reply it does
 not understand, another version) the call is judged in this process by the same
 ``shell.evaluate``: nothing ever fails open because the evaluator is missing. A missing
-evaluator is started in the background for the next call.
-
-Runnable by path without ``site`` (``python -I -S .../client.py PreToolUse``) or imported by
-the thin ``hooks/*.py`` entry scripts.
+evaluator is started in the background for the next call. Runnable by path without ``site``
+(``python -I -S .../client.py PreToolUse``) or imported by the thin ``hooks/*.py`` entries.
 """
 
 from __future__ import annotations
@@ -37,8 +34,7 @@ DEFAULT_TIMEOUT = wire.DEFAULT_TIMEOUT  # seconds; well below any hook timeout, 
 
 def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
     """Send one request; the reply's fields, or None when the evaluator gave no usable answer.
-    Raises Impostor when the listener, or the writer of the reply, is not a verified evaluator
-    (nothing is sent to a listener that fails)."""
+    Raises Impostor when the listener (sent nothing) or the reply's writer is not verified."""
     from orchestrator_boundary import peer
 
     reply = peer.exchange(path, root, fields, timeout)
@@ -52,10 +48,8 @@ def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[b
 
 def starting(path: str) -> bool:
     """True when an evaluator holds the lock (it is importing the policy): don't start another.
-
     Many hooks run at once; without this each would start a process that only finds the lock
-    taken. A probe that races with a starting evaluator costs one such process, nothing more.
-    """
+    taken. A probe that races with a starting evaluator costs one such process, nothing more."""
     import fcntl
 
     try:
@@ -73,10 +67,8 @@ def starting(path: str) -> bool:
 
 def start_daemon(path: str, root: str) -> None:
     """Start the evaluator for ``path`` in the background, detached from this hook's pipes.
-
     Double fork + setsid: it is nobody's child and holds none of Claude Code's pipes open.
-    Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits.
-    """
+    Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits."""
     if starting(path):
         return
     env = {k: v for k, v in os.environb.items() if k != wire.BYPASS_ENV.encode()}
@@ -193,18 +185,36 @@ def judge_here(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
 
 
 def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, bytes, bytes]:
-    """The package itself cannot run (a broken install): block, unless the phase says not to.
-
-    Exit 1 or a traceback would let the call through (fail open), so it is exit 2 with one
-    line, or exit 0 with the line when ``ORCHESTRATOR_BOUNDARY_PHASE`` is ``off``/``warn``.
-    """
+    """The package itself cannot run (a broken install): exit 2 with one line (exit 1 or a
+    traceback would fail open), or exit 0 with the line in off and warn: the phase of
+    ``ORCHESTRATOR_BOUNDARY_PHASE``, else of the config's own ``phase`` line (``config_phase``;
+    before, a warn project blocked every call, ADR 0072). Other events never block."""
     line = (
         "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
     ).encode("utf-8", "backslashreplace")[:2000]
     phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()  # no os.environb on Windows
     if event not in wire.TOOL_EVENTS:  # observed and lifecycle events never block
         return 0, b"", line
-    return (0 if phase in ("off", "warn") else 2), b"", line
+    return (0 if (phase or config_phase(os.environ)) in ("off", "warn") else 2), b"", line
+
+
+def config_phase(environ: Mapping[str, str]) -> str:
+    """The top-level ``phase = "..."`` line of the project's config as the committed launcher
+    reads it (ADR 0058), in the project of ``CLAUDE_PROJECT_DIR`` (else the working folder) or
+    the nearest configured folder above (ADR 0054); '' when none is read."""
+    try:
+        root = os.path.abspath(environ.get(wire.PROJECT_DIR_ENV) or os.getcwd())
+        root = wire.configured_above(root, wire.user_home(environ)) or root
+        with open(os.path.join(root, environ.get(wire.CONFIG_ENV) or wire.CONFIG_PATH), "rb") as fh:
+            lines = fh.read(1 << 16).decode("utf-8", "replace").lstrip("\ufeff").splitlines()
+    except (OSError, ValueError):
+        return ""
+    for key, eq, value in (line.partition("=") for line in lines):
+        if key.strip().startswith("["):
+            break
+        if eq and key.strip() == "phase":
+            return value.partition("#")[0].strip().strip("\"'").strip().lower()
+    return ""
 
 
 STDIN_WAIT_S = 4  # whole seconds (an alarm); Claude Code closes stdin at once
@@ -220,10 +230,9 @@ def _stdin_late(_signum: int, _frame: object) -> None:
 
 def read_stdin() -> tuple[bytes, bool]:
     """stdin up to one byte over the limit, and whether it was closed in time. A writer that
-    never closes it would hold the hook until Claude Code's timeout, which lets the call
-    through (without ``onFailure``): after ``STDIN_WAIT_S`` what came is judged (cut short,
-    it is not JSON: refused). A read that fails ends the input likewise, never exit 1; stdin
-    left non-blocking (Claude Code's is a blocking socket) is made blocking first. ADR 0063."""
+    never closes it would hold the hook until Claude Code's timeout, which fails open: after
+    ``STDIN_WAIT_S`` what came is judged (cut short, not JSON: refused). A failed read ends it
+    likewise; non-blocking stdin (Claude Code's is a blocking socket) made blocking (ADR 0063)."""
     import _signal  # type: ignore[import-not-found]  # built in, loaded at start-up
 
     timed = hasattr(_signal, "SIGALRM")
@@ -329,13 +338,11 @@ def _block_reason(out: bytes) -> str | None:
 
 
 def run(event: str, *, leave_fast: bool = False) -> int:
-    """One hook call: stdin -> verdict on stdout/stderr -> exit code.
-
-    ``leave_fast`` (the registered entry, a process of its own): once the evaluator answered
-    and the answer is written, the process ends with ``os._exit``. Nothing of this process is
-    left to finish then (the answer went out by ``os.write``, no file is open, no thread runs),
-    and the interpreter's shutdown would cost more than the rest of the call (ADR 0039). A call
-    judged here ends normally: its audit line and state stores close on the way out."""
+    """One hook call: stdin -> verdict on stdout/stderr -> exit code. ``leave_fast`` (the
+    registered entry, a process of its own): once the evaluator answered and the answer is
+    written, the process ends with ``os._exit``: nothing is left to finish (the answer went out
+    by ``os.write``, no file is open, no thread runs), and the interpreter's shutdown would
+    cost more than the rest of the call (ADR 0039). A call judged here ends normally."""
     closed = hold_std_fds()
     raw, ended = read_stdin()
     impostor = ""

@@ -1,0 +1,209 @@
+"""A new team's journey, round ten (ADR 0072): the committed launcher on a Windows machine whose
+``HOME`` is not its ``USERPROFILE``, a phase line written with tabs, and a broken installation
+in a project that is in warn."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from orchestrator_boundary import client, registration
+
+SH = shutil.which("sh") or "/bin/sh"
+BARE_PATH = "/usr/bin:/bin"  # no interpreter with the package on it
+PACKAGE = Path(client.__file__).parent
+
+
+def _shim(root: Path) -> Path:
+    shim = root / ".claude" / "orchestrator-boundary" / "launch.sh"
+    shim.parent.mkdir(parents=True)
+    shim.write_text(registration.shim_text(), encoding="utf-8")
+    return shim
+
+
+def _pointer(home: Path, tmp_path: Path, name: str) -> None:
+    """A pointer under ``home``'s Claude folder to a stand-in "interpreter" that says ``name``
+    and exits 0 (what an agent's own pointer would do: let every call through)."""
+    exe = tmp_path / f"{name}.sh"
+    exe.write_text(f"#!/bin/sh\necho {name}\nexit 0\n")
+    exe.chmod(0o755)
+    folder = home / ".claude" / "orchestrator-boundary"
+    folder.mkdir(parents=True)
+    (folder / "launcher").write_text(f"{exe}\n{exe}\n")
+
+
+@pytest.mark.parametrize(
+    ("os_name", "profile", "runs"),
+    [
+        ("Windows_NT", True, "profile"),
+        ("Windows_NT", False, "home"),
+        ("", True, "home"),
+    ],
+    ids=[
+        "windows: Claude Code's home is USERPROFILE, not a HOME set for Git Bash",
+        "windows without USERPROFILE: HOME",
+        "linux with a stray USERPROFILE: HOME",
+    ],
+)
+def test_the_launcher_reads_the_pointer_where_install_wrote_it(
+    tmp_path: Path, os_name: str, profile: bool, runs: str
+) -> None:
+    """``install`` writes the pointer under Claude Code's own ``~`` (``wire.user_home``:
+    USERPROFILE on Windows, ADR 0061), and only there is it protected. The launcher read
+    ``$HOME``'s: on a Windows machine whose HOME is a network drive, the teammate's install was
+    not found ("not installed": unguarded in warn, every call blocked in enforce), and a
+    pointer anyone wrote under HOME, unprotected, decided what ran as the guard."""
+    root = tmp_path / "proj"
+    shim = _shim(root)
+    home, userprofile = tmp_path / "h", tmp_path / "up"
+    _pointer(home, tmp_path, "home")
+    _pointer(userprofile, tmp_path, "profile")
+    env = {"PATH": BARE_PATH, "HOME": str(home), "CLAUDE_PROJECT_DIR": str(root)}
+    if os_name:
+        env["OS"] = os_name
+    if profile:
+        env["USERPROFILE"] = str(userprofile)
+    done = subprocess.run(
+        [SH, str(shim), "PreToolUse", "enforce"],
+        input="{}",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+        check=False,
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, runs), done.stderr
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ('phase\t=\t"enforce"\n', 2),
+        ('\tphase = "enforce"\n', 2),
+        ('phase = "enforce"\n', 2),
+        ('phase = "warn"\n', 0),
+    ],
+    ids=["tabs around =", "an indenting tab", "spaces (control)", "warn (control)"],
+)
+def test_the_launcher_without_an_installation_reads_a_phase_line_with_tabs(
+    tmp_path: Path, line: str, code: int
+) -> None:
+    """TOML allows tabs around ``=``; the launcher's reader took only spaces, so a phase set to
+    enforce by hand with tabs was not seen and the settings' stale ``warn`` argument let a
+    teammate without the package through, unguarded."""
+    root = tmp_path / "proj"
+    shim = _shim(root)
+    (root / ".claude" / "boundary.toml").write_text("# config\n" + line + "\n[orchestrator]\n")
+    done = subprocess.run(
+        [SH, str(shim), "PreToolUse", "warn"],
+        input=json.dumps({"session_id": "s1"}),
+        capture_output=True,
+        text=True,
+        env={"PATH": BARE_PATH, "HOME": str(tmp_path / "home")},
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == code, done.stderr
+
+
+def _broken_copy(tmp_path: Path) -> Path:
+    """A copy of the package whose policy cannot be imported (a dependency that is missing or
+    built for another Python): the launcher, hook_main and client still load."""
+    copy = tmp_path / "site" / "orchestrator_boundary"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shell = copy / "shell.py"
+    shell.write_text("import a_dependency_that_is_not_there  # noqa\n" + shell.read_text())
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("config", "env", "code"),
+    [
+        ('phase = "warn"\n', {}, 0),
+        ('phase = "off"\n', {}, 0),
+        ('phase = "enforce"\n', {}, 2),
+        ('phase = "ask"\n', {}, 2),
+        (None, {}, 2),
+        ('[orchestrator]\nphase = "warn"\n', {}, 2),
+        ('phase = "warn"\n', {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}, 2),
+        ('phase = "enforce"\n', {"ORCHESTRATOR_BOUNDARY_PHASE": "warn"}, 0),
+    ],
+    ids=[
+        "warn: goes through",
+        "off: goes through",
+        "enforce: blocks (control)",
+        "ask: blocks (control)",
+        "no config: blocks (control)",
+        "a key in a table is not the phase",
+        "the variable beats the config (enforce)",
+        "the variable beats the config (warn)",
+    ],
+)
+def test_a_broken_installation_follows_the_configs_phase(
+    tmp_path: Path, config: str | None, env: dict[str, str], code: int
+) -> None:
+    """README: a broken install blocks in enforce and ask, and lets calls through in warn and
+    off. The hook took the phase only from ORCHESTRATOR_BOUNDARY_PHASE, which the launcher never
+    sets: a project in warn (the phase a new team starts in) had every tool call blocked."""
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    if config is not None:
+        (root / ".claude" / "boundary.toml").write_text(config)
+    launcher = _broken_copy(tmp_path) / "launcher.py"
+    payload = {
+        "session_id": "s",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(root / "a.py"), "content": ""},
+    }
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(launcher), "PreToolUse"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env={
+            "PATH": BARE_PATH,
+            "HOME": str(tmp_path / "home"),
+            "CLAUDE_PROJECT_DIR": str(root),
+            "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+            **env,
+        },
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (code, b""), done.stderr
+    assert done.stderr.startswith(b"orchestrator-boundary: cannot load the policy")
+
+
+@pytest.mark.parametrize(
+    ("text", "phase"),
+    [
+        ('phase = "warn"\n', "warn"),
+        ("\ufeffphase='Enforce'  # by hand\n", "enforce"),
+        ('# phase = "warn"\nphase = "enforce"\n', "enforce"),
+        ('phase_x = "warn"\n', ""),
+        ('[a]\nphase = "warn"\n', ""),
+        ("", ""),
+    ],
+    ids=[
+        "plain",
+        "BOM, quotes, case, comment",
+        "a comment is not it",
+        "another key",
+        "a table",
+        "empty",
+    ],
+)
+def test_config_phase_reads_the_top_level_phase_line(tmp_path: Path, text: str, phase: str) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "boundary.toml").write_text(text, encoding="utf-8")
+    sub = tmp_path / "src"
+    sub.mkdir()
+    assert client.config_phase({"CLAUDE_PROJECT_DIR": str(tmp_path)}) == phase
+    # a session started below the project (ADR 0054) reads the same config
+    assert client.config_phase({"CLAUDE_PROJECT_DIR": str(sub)}) == phase
