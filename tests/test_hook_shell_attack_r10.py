@@ -1,0 +1,95 @@
+"""The hook process attacked, round ten (ADR 0072): the plugin's entry on a ``python3`` that
+cannot import the package."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _plugin_without_package(tmp_path: Path) -> Path:
+    """The plugin's ``hooks/hook.py`` beside a ``src/orchestrator_boundary`` that cannot be
+    imported: what ``python3 -I -S hook.py`` meets on a machine whose python3 lacks the
+    package (or has a broken copy of it)."""
+    plugin = tmp_path / "plugin"
+    shutil.copytree(REPO / "hooks", plugin / "hooks")
+    broken = plugin / "src" / "orchestrator_boundary"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("")
+    (broken / "hook_main.py").write_text("import a_module_that_is_not_there  # noqa\n")
+    return plugin / "hooks" / "hook.py"
+
+
+@pytest.mark.parametrize(
+    ("event", "phase", "code"),
+    [
+        ("PreToolUse", "", 2),
+        ("PostToolUse", "", 2),
+        ("PreToolUse", "enforce", 2),
+        ("PreToolUse", "warn", 0),
+        ("PreToolUse", "off", 0),
+        ("PostToolUseFailure", "", 0),
+        ("SubagentStop", "", 0),
+        ("Stop", "", 0),
+        ("SessionEnd", "", 0),
+    ],
+)
+def test_the_plugin_entry_without_the_package_blocks_tool_calls(
+    tmp_path: Path, event: str, phase: str, code: int
+) -> None:
+    """A traceback exits 1: Claude Code before 2.1.295 ignores ``onFailure`` and lets the call
+    through, unguarded and unrecorded. Now a tool call gets exit 2 with one line saying what
+    to install (exit 0 under ORCHESTRATOR_BOUNDARY_PHASE=warn/off, the documented rollback);
+    a stop or an observed event is never held."""
+    hook = _plugin_without_package(tmp_path)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    if phase:
+        env["ORCHESTRATOR_BOUNDARY_PHASE"] = phase
+    payload = {"session_id": "s", "hook_event_name": event, "tool_name": "Write"}
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(hook), event],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (code, b""), done.stderr
+    err = done.stderr.decode()
+    assert "Traceback" not in err
+    assert err.startswith("orchestrator-boundary: ") and err.count("\n") == 1, err
+    assert "cannot import the package" in err
+
+
+def test_the_plugin_entry_with_the_package_still_answers(tmp_path: Path) -> None:
+    """Control: the checkout's own entry judges a call (a main agent's Read: no answer)."""
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    payload = {
+        "session_id": "s",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(root / "a.py")},
+    }
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(REPO / "hooks" / "hook.py"), "PreToolUse"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "CLAUDE_PROJECT_DIR": str(root),
+            "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        },
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, b""), done.stderr
