@@ -93,3 +93,39 @@ def test_the_plugin_entry_with_the_package_still_answers(tmp_path: Path) -> None
         check=False,
     )
     assert (done.returncode, done.stdout) == (0, b""), done.stderr
+
+
+@pytest.mark.parametrize(
+    ("event", "phase", "code"),
+    [
+        ("PreToolUse", "", 2),
+        ("PostToolUse", "", 2),
+        ("PreToolUse", "warn", 0),
+        ("Stop", "", 0),
+        ("PostToolUseFailure", "", 0),
+    ],
+)
+def test_the_registered_launcher_of_a_half_installed_package_never_exits_1(
+    tmp_path: Path, event: str, phase: str, code: int
+) -> None:
+    """``pip install --upgrade`` removes the old files before it writes the new ones: a hook
+    started in between finds ``launcher.py`` but not ``hook_main.py``. The launcher died with
+    a traceback, exit 1, which lets the call through wherever ``onFailure`` is not set."""
+    package = Path(__import__("orchestrator_boundary").__file__).parent
+    copy = tmp_path / "site" / "orchestrator_boundary"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "hook_main.py").unlink()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    if phase:
+        env["ORCHESTRATOR_BOUNDARY_PHASE"] = phase
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(copy / "launcher.py"), event],
+        input=b"{}",
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (code, b""), done.stderr
+    err = done.stderr.decode()
+    assert err.startswith("orchestrator-boundary: cannot load the package") and err.count("\n") == 1

@@ -16,4 +16,9 @@ if __name__ == "__main__":
             del sys.modules[_name]
         sys.dont_write_bytecode, sys.pycache_prefix = True, os.devnull
         from orchestrator_boundary.hook_main import main
+    except ImportError as _exc:  # the package half there (an upgrade under way): never exit 1
+        sys.stderr.write(f"orchestrator-boundary: cannot load the package ({_exc}); reinstall it\n")
+        _phase = os.environ.get("ORCHESTRATOR_BOUNDARY_PHASE", "").strip().lower()
+        _tool = sys.argv[1:2] in (["PreToolUse"], ["PostToolUse"], ["pre"], ["post"])
+        sys.exit(2 if _tool and _phase not in ("off", "warn") else 0)  # as cannot_load, ADR 0072
     sys.exit(main(sys.argv))
