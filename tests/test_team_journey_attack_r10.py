@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from orchestrator_boundary import client, registration
+from orchestrator_boundary.cmd_install import apply, plan
+from orchestrator_boundary.cmd_phase import effective
 
 SH = shutil.which("sh") or "/bin/sh"
 BARE_PATH = "/usr/bin:/bin"  # no interpreter with the package on it
@@ -207,3 +209,50 @@ def test_config_phase_reads_the_top_level_phase_line(tmp_path: Path, text: str, 
     assert client.config_phase({"CLAUDE_PROJECT_DIR": str(tmp_path)}) == phase
     # a session started below the project (ADR 0054) reads the same config
     assert client.config_phase({"CLAUDE_PROJECT_DIR": str(sub)}) == phase
+
+
+@pytest.mark.parametrize("scope", ["user", "managed"])
+@pytest.mark.parametrize(
+    ("existing", "phase", "written", "noted"),
+    [
+        (None, "enforce", 'phase = "enforce"\n', False),
+        (None, "ask", 'phase = "ask"\n', False),
+        (None, None, None, False),
+        ('phase = "warn"\n', "enforce", None, True),
+    ],
+    ids=[
+        "enforce asked, no config",
+        "ask asked, no config",
+        "no --phase: the repository is left alone",
+        "a config already: a note",
+    ],
+)
+def test_install_outside_the_project_keeps_the_phase_it_was_given(
+    tmp_path: Path,
+    scope: str,
+    existing: str | None,
+    phase: str | None,
+    written: str | None,
+    noted: bool,
+) -> None:
+    """``install --scope user --phase enforce`` wrote ``"onFailure": "block"`` into the user's
+    entries and nothing else: with no config, the project stayed in the default warn, every
+    violation went through, and the output never said so (only project and local scope wrote
+    the phase into a config, or said that ``--phase`` was ignored)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    cfg = root / ".claude" / "boundary.toml"
+    if existing is not None:
+        cfg.parent.mkdir()
+        cfg.write_text(existing)
+    env = {"HOME": str(tmp_path / "home"), "PATH": BARE_PATH}
+    res = plan("install", str(root), scope, phase=phase, environ=env)
+    made = [e.new for e in res.edits if e.path == str(cfg)]
+    assert made == ([written] if written else [])
+    assert any("--phase ignored" in n for n in res.notes) is noted
+    if scope == "user":
+        apply(res, env)
+        want = phase if written else (existing and "warn") or "warn"
+        assert effective(str(root), env)["phase"] == want
+        if written:  # no [audit] path: the trail stays in the user's Claude folder (ADR 0057)
+            assert "audit" not in cfg.read_text()
