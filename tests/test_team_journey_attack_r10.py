@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_windows_hook import hook_env, payload, run_windows_hook
 
 from orchestrator_boundary import client, registration
 from orchestrator_boundary.cmd_install import apply, plan
@@ -256,3 +257,31 @@ def test_install_outside_the_project_keeps_the_phase_it_was_given(
         assert effective(str(root), env)["phase"] == want
         if written:  # no [audit] path: the trail stays in the user's Claude folder (ADR 0057)
             assert "audit" not in cfg.read_text()
+
+
+@pytest.fixture
+def drive_c(tmp_path: Path) -> Path:
+    """Drive C: with the project of ``test_windows_hook`` on it."""
+    c = tmp_path / "C"
+    (c / "Users" / "dev" / "proj" / ".claude").mkdir(parents=True)
+    (c / "Users" / "dev" / "AppData" / "Local" / "Temp").mkdir(parents=True)
+    return c
+
+
+@pytest.mark.parametrize(("config", "code"), [('phase = "warn"\n', 0), ('phase = "enforce"\n', 2)])
+def test_a_broken_installation_on_windows_follows_the_configs_phase(
+    drive_c: Path, tmp_path: Path, config: str, code: int
+) -> None:
+    """The same on Windows (simulated): the config is found under ``C:\\`` through ``ntpath``."""
+    (drive_c / "Users" / "dev" / "proj" / ".claude" / "boundary.toml").write_text(config)
+    broken = tmp_path / "site" / "orchestrator_boundary"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('__version__ = "0"\n')
+    for name in ("client.py", "wire.py"):
+        (broken / name).write_bytes((PACKAGE / name).read_bytes())
+    env = {k: v for k, v in hook_env(drive_c).items() if k != "ORCHESTRATOR_BOUNDARY_PHASE"}
+    done = run_windows_hook(
+        drive_c, [str(broken / "client.py"), "PreToolUse"], payload("Write"), env, tmp_path / "r"
+    )
+    assert (done.returncode, done.stdout) == (code, b""), done.stderr[-1500:]
+    assert done.stderr.startswith(b"orchestrator-boundary: cannot load the policy")
