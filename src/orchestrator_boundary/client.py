@@ -46,59 +46,6 @@ def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[b
     return answer
 
 
-def starting(path: str) -> bool:
-    """True when an evaluator holds the lock (it is importing the policy): don't start another.
-    Many hooks run at once; without this each would start a process that only finds the lock
-    taken. A probe that races with a starting evaluator costs one such process, nothing more."""
-    import fcntl
-
-    try:
-        fd = os.open(wire.lock_path(path), os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
-    return False
-
-
-def start_daemon(path: str, root: str) -> None:
-    """Start the evaluator for ``path`` in the background, detached from this hook's pipes.
-    Double fork + setsid: it is nobody's child and holds none of Claude Code's pipes open.
-    Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits."""
-    if starting(path):
-        return
-    env = {k: v for k, v in os.environb.items() if k != wire.BYPASS_ENV.encode()}
-    from orchestrator_boundary import peer
-
-    argv = [*peer.evaluator_argv(path), os.fsencode(root)]
-    try:
-        pid = os.fork()
-    except OSError:
-        return
-    if pid:
-        try:
-            os.waitpid(pid, 0)
-        except OSError:
-            pass
-        return
-    try:  # first child
-        os.setsid()
-        if os.fork():
-            os._exit(0)
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-        os.closerange(3, 1024)
-        os.chdir("/")
-        os.execve(sys.executable, argv, env)
-    finally:
-        os._exit(0)
-
-
 def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     """The evaluator's answer, or None when the call must be judged in-process."""
     import _socket
@@ -136,7 +83,7 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     try:
         answer = request(path, root, fields, timeout)
     except (FileNotFoundError, ConnectionRefusedError):
-        start_daemon(path, root)
+        peer.start_daemon(path, root)
         return None
     except (OSError, ValueError):
         return None  # timeout, reset, a reply cut short: judge here
@@ -218,6 +165,41 @@ def config_phase(environ: Mapping[str, str]) -> str:
 
 
 STDIN_WAIT_S = 4  # whole seconds (an alarm); Claude Code closes stdin at once
+# From the hook's start. Claude Code kills a hook at its timeout (10 s as installed) and then
+# lets the call through unless onFailure is set (2.1.295+): a deliberate answer comes first.
+DEADLINE_S = 8.0
+
+
+class HookDeadline(Exception):
+    """Judging ran past ``DEADLINE_S`` (raised by the timer, inside ``shell.evaluate``'s guard
+    when it is there: the trail then records it as an internal error). ADR 0072."""
+
+
+def _late(_signum: int, _frame: object) -> None:
+    raise HookDeadline(f"judging this call took more than {DEADLINE_S:g} s")
+
+
+def judge_in_time(
+    raw: bytes, event: str, impostor: str, started: float
+) -> tuple[int, bytes, bytes]:
+    """``judge_here`` under a one-shot timer ending ``DEADLINE_S`` after ``started``
+    (``os.times().elapsed``); none where there is no SIGALRM (Windows) or off the main thread."""
+    import _signal  # type: ignore[import-not-found]  # built in, loaded at start-up
+
+    try:
+        try:
+            try:
+                _signal.signal(_signal.SIGALRM, _late)
+                left = DEADLINE_S - (os.times().elapsed - started)
+                _signal.setitimer(_signal.ITIMER_REAL, max(left, 0.5))
+            except (AttributeError, ValueError, OSError):
+                pass
+            return judge_here(raw, event, impostor)
+        finally:
+            if hasattr(_signal, "setitimer"):
+                _signal.setitimer(_signal.ITIMER_REAL, 0)
+    except HookDeadline as exc:  # also when it fired in the finally above: one shot, no more
+        return cannot_load(exc, event)
 
 
 class _StdinLate(Exception):
@@ -233,7 +215,7 @@ def read_stdin() -> tuple[bytes, bool]:
     never closes it would hold the hook until Claude Code's timeout, which fails open: after
     ``STDIN_WAIT_S`` what came is judged (cut short, not JSON: refused). A failed read ends it
     likewise; non-blocking stdin (Claude Code's is a blocking socket) made blocking (ADR 0063)."""
-    import _signal  # type: ignore[import-not-found]  # built in, loaded at start-up
+    import _signal  # built in, loaded at start-up (its stubs: see judge_in_time)
 
     timed = hasattr(_signal, "SIGALRM")
     if timed:
@@ -343,6 +325,7 @@ def run(event: str, *, leave_fast: bool = False) -> int:
     written, the process ends with ``os._exit``: nothing is left to finish (the answer went out
     by ``os.write``, no file is open, no thread runs), and the interpreter's shutdown would
     cost more than the rest of the call (ADR 0039). A call judged here ends normally."""
+    started = os.times().elapsed
     closed = hold_std_fds()
     raw, ended = read_stdin()
     impostor = ""
@@ -354,7 +337,7 @@ def run(event: str, *, leave_fast: bool = False) -> int:
         answer = None
     answered_there = answer is not None
     if answer is None:
-        answer = judge_here(raw, event, impostor)
+        answer = judge_in_time(raw, event, impostor, started)
     code, out, err = answer
     if not ended:
         err += (
@@ -383,18 +366,10 @@ def post_tool_use_main() -> int:
     return run("PostToolUse")
 
 
-EVENT_ARGS = {
-    "pre": "PreToolUse",
-    "post": "PostToolUse",
-    "PreToolUse": "PreToolUse",
-    "PostToolUse": "PostToolUse",
-    "SubagentStop": "SubagentStop",  # delegation contracts (ADR 27)
-    "Stop": "Stop",
-    "SessionEnd": "SessionEnd",
-}
+EVENT_ARGS = {"pre": "PreToolUse", "post": "PostToolUse", **{e: e for e in wire.EVENTS}}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in EVENT_ARGS:
-        sys.stderr.write("usage: client.py PreToolUse|PostToolUse|SubagentStop|Stop|SessionEnd\n")
+        sys.stderr.write("usage: client.py %s\n" % "|".join(wire.EVENTS))
         sys.exit(2)  # a misregistered hook blocks rather than failing open
     sys.exit(run(EVENT_ARGS[sys.argv[1]]))
