@@ -285,3 +285,14 @@ def test_a_broken_installation_on_windows_follows_the_configs_phase(
     )
     assert (done.returncode, done.stdout) == (code, b""), done.stderr[-1500:]
     assert done.stderr.startswith(b"orchestrator-boundary: cannot load the policy")
+
+
+def test_config_phase_never_waits_on_a_fifo(tmp_path: Path) -> None:
+    """``cannot_load`` may run after the judgement deadline fired, with no timer left: a FIFO
+    in the config's place reads as no phase line (block), never as a wait."""
+    import os
+
+    fifo = tmp_path / "boundary.toml"
+    os.mkfifo(fifo)
+    env = {"CLAUDE_PROJECT_DIR": str(tmp_path), "ORCHESTRATOR_BOUNDARY_CONFIG": str(fifo)}
+    assert client.config_phase(env) == ""

@@ -152,10 +152,16 @@ def config_phase(environ: Mapping[str, str]) -> str:
     try:
         root = os.path.abspath(environ.get(wire.PROJECT_DIR_ENV) or os.getcwd())
         root = wire.configured_above(root, wire.user_home(environ)) or root
-        with open(os.path.join(root, environ.get(wire.CONFIG_ENV) or wire.CONFIG_PATH), "rb") as fh:
-            lines = fh.read(1 << 16).decode("utf-8", "replace").lstrip("\ufeff").splitlines()
+        path = os.path.join(root, environ.get(wire.CONFIG_ENV) or wire.CONFIG_PATH)
+        # never blocks: a FIFO in the config's place reads as empty (no timer runs by now)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            data = os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
     except (OSError, ValueError):
         return ""
+    lines = data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
     for key, eq, value in (line.partition("=") for line in lines):
         if key.strip().startswith("["):
             break
