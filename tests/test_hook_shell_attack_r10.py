@@ -221,3 +221,26 @@ def test_a_command_that_takes_the_analysis_past_any_timeout_is_answered_in_time(
     denied = done.returncode == 0 and b'"permissionDecision": "deny"' in done.stdout
     assert denied or done.returncode == 2, done.stderr[-500:]
     assert len(lines) == 1
+
+
+def test_the_deadline_leaves_a_callers_sigalrm_as_it_found_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``client.run`` also runs in process (tests, the pytest plugin): the deadline's timer is
+    disarmed and the caller's SIGALRM handler put back once the call is judged."""
+    import signal
+
+    from orchestrator_boundary import client
+
+    def mine(_signum: int, _frame: object) -> None:  # pragma: no cover - never fires
+        raise AssertionError
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    old = signal.signal(signal.SIGALRM, mine)
+    try:
+        client.judge_in_time(b"", "Stop", "", 0.0)
+        assert signal.getsignal(signal.SIGALRM) is mine
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, old)

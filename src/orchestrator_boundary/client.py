@@ -192,18 +192,21 @@ def judge_in_time(
     (``os.times().elapsed``); none where there is no SIGALRM (Windows) or off the main thread."""
     import _signal  # type: ignore[import-not-found]  # built in, loaded at start-up
 
+    armed = False
     try:
         try:
             try:
-                _signal.signal(_signal.SIGALRM, _late)
+                old = _signal.signal(_signal.SIGALRM, _late)
                 left = DEADLINE_S - (os.times().elapsed - started)
                 _signal.setitimer(_signal.ITIMER_REAL, max(left, 0.5))
+                armed = True
             except (AttributeError, ValueError, OSError):
                 pass
             return judge_here(raw, event, impostor)
         finally:
-            if hasattr(_signal, "setitimer"):
+            if armed:  # only the timer set here: a caller's own SIGALRM is put back
                 _signal.setitimer(_signal.ITIMER_REAL, 0)
+                _signal.signal(_signal.SIGALRM, old)
     except HookDeadline as exc:  # also when it fired in the finally above: one shot, no more
         return cannot_load(exc, event)
 
