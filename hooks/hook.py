@@ -19,7 +19,29 @@ elif "site" not in sys.modules:  # -S outside a checkout: the package is install
 
     site.main()
 
-from orchestrator_boundary.hook_main import main  # noqa: E402
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")
+
+
+def without_package(exc: ImportError) -> int:
+    """``python3`` without the package: one line, and exit 2 for a tool call (unless
+    ORCHESTRATOR_BOUNDARY_PHASE says off or warn), as ``client.cannot_load`` answers. A
+    traceback exits 1, which only ``onFailure`` (Claude Code 2.1.295+) turns into a block:
+    an older CLI let every call through, unguarded and unrecorded (ADR 0072)."""
+    sys.stderr.write(
+        f"orchestrator-boundary: {sys.executable} cannot import the package ({exc}). Make "
+        "python3 on PATH a Python 3.11+ that has it (pip install orchestrator-boundary).\n"
+    )
+    event = sys.argv[1] if len(sys.argv) > 1 else ""
+    phase = os.environ.get("ORCHESTRATOR_BOUNDARY_PHASE", "").strip().lower()
+    return 2 if event in TOOL_EVENTS and phase not in ("off", "warn") else 0
+
+
+try:
+    from orchestrator_boundary.hook_main import main
+except ImportError as _exc:
+    if __name__ != "__main__":
+        raise
+    sys.exit(without_package(_exc))
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

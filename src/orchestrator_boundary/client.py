@@ -2,17 +2,14 @@
 
 Claude Code starts a new process for every hook call, so this module is what that process runs.
 It imports nothing beyond ``os``, ``sys``, ``_socket`` and the import-free ``wire`` leaf (no
-``json``, ``re`` or ``socket``): it reads the payload bytes, sends them with the hook's own
-environment to the project's evaluator (``orchestrator_boundary.daemon``) over a Unix socket and
-writes back the answer.
+``json``, ``re`` or ``socket``): it sends the payload with the hook's own environment to the
+project's evaluator (``orchestrator_boundary.daemon``) over a Unix socket, writes the answer.
 
 Whenever the evaluator cannot answer (disabled, no socket, refused, timeout, a reply it does
 not understand, another version) the call is judged in this process by the same
 ``shell.evaluate``: nothing ever fails open because the evaluator is missing. A missing
-evaluator is started in the background for the next call.
-
-Runnable by path without ``site`` (``python -I -S .../client.py PreToolUse``) or imported by
-the thin ``hooks/*.py`` entry scripts.
+evaluator is started in the background for the next call. Runnable by path without ``site``
+(``python -I -S .../client.py PreToolUse``) or imported by the thin ``hooks/*.py`` entries.
 """
 
 from __future__ import annotations
@@ -37,8 +34,7 @@ DEFAULT_TIMEOUT = wire.DEFAULT_TIMEOUT  # seconds; well below any hook timeout, 
 
 def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[bytes] | None:
     """Send one request; the reply's fields, or None when the evaluator gave no usable answer.
-    Raises Impostor when the listener, or the writer of the reply, is not a verified evaluator
-    (nothing is sent to a listener that fails)."""
+    Raises Impostor when the listener (sent nothing) or the reply's writer is not verified."""
     from orchestrator_boundary import peer
 
     reply = peer.exchange(path, root, fields, timeout)
@@ -48,63 +44,6 @@ def request(path: str, root: str, fields: list[bytes], timeout: float) -> list[b
     if len(answer) != 3 or answer[0] not in (b"0", b"2"):
         return None
     return answer
-
-
-def starting(path: str) -> bool:
-    """True when an evaluator holds the lock (it is importing the policy): don't start another.
-
-    Many hooks run at once; without this each would start a process that only finds the lock
-    taken. A probe that races with a starting evaluator costs one such process, nothing more.
-    """
-    import fcntl
-
-    try:
-        fd = os.open(wire.lock_path(path), os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
-    return False
-
-
-def start_daemon(path: str, root: str) -> None:
-    """Start the evaluator for ``path`` in the background, detached from this hook's pipes.
-
-    Double fork + setsid: it is nobody's child and holds none of Claude Code's pipes open.
-    Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits.
-    """
-    if starting(path):
-        return
-    env = {k: v for k, v in os.environb.items() if k != wire.BYPASS_ENV.encode()}
-    from orchestrator_boundary import peer
-
-    argv = [*peer.evaluator_argv(path), os.fsencode(root)]
-    try:
-        pid = os.fork()
-    except OSError:
-        return
-    if pid:
-        try:
-            os.waitpid(pid, 0)
-        except OSError:
-            pass
-        return
-    try:  # first child
-        os.setsid()
-        if os.fork():
-            os._exit(0)
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-        os.closerange(3, 1024)
-        os.chdir("/")
-        os.execve(sys.executable, argv, env)
-    finally:
-        os._exit(0)
 
 
 def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
@@ -144,7 +83,7 @@ def via_daemon(raw: bytes, event: str) -> tuple[int, bytes, bytes] | None:
     try:
         answer = request(path, root, fields, timeout)
     except (FileNotFoundError, ConnectionRefusedError):
-        start_daemon(path, root)
+        peer.start_daemon(path, root)
         return None
     except (OSError, ValueError):
         return None  # timeout, reset, a reply cut short: judge here
@@ -193,21 +132,83 @@ def judge_here(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
 
 
 def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, bytes, bytes]:
-    """The package itself cannot run (a broken install): block, unless the phase says not to.
-
-    Exit 1 or a traceback would let the call through (fail open), so it is exit 2 with one
-    line, or exit 0 with the line when ``ORCHESTRATOR_BOUNDARY_PHASE`` is ``off``/``warn``.
-    """
+    """The package itself cannot run (a broken install): exit 2 with one line (exit 1 or a
+    traceback would fail open), or exit 0 with the line in off and warn: the phase of
+    ``ORCHESTRATOR_BOUNDARY_PHASE``, else of the config's own ``phase`` line (``config_phase``;
+    before, a warn project blocked every call, ADR 0072). Other events never block."""
     line = (
         "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
     ).encode("utf-8", "backslashreplace")[:2000]
     phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()  # no os.environb on Windows
     if event not in wire.TOOL_EVENTS:  # observed and lifecycle events never block
         return 0, b"", line
-    return (0 if phase in ("off", "warn") else 2), b"", line
+    return (0 if (phase or config_phase(os.environ)) in ("off", "warn") else 2), b"", line
+
+
+def config_phase(environ: Mapping[str, str]) -> str:
+    """The top-level ``phase = "..."`` line of the project's config as the committed launcher
+    reads it (ADR 0058), in the project of ``CLAUDE_PROJECT_DIR`` (else the working folder) or
+    the nearest configured folder above (ADR 0054); '' when none is read."""
+    try:
+        root = os.path.abspath(environ.get(wire.PROJECT_DIR_ENV) or os.getcwd())
+        root = wire.configured_above(root, wire.user_home(environ)) or root
+        path = os.path.join(root, environ.get(wire.CONFIG_ENV) or wire.CONFIG_PATH)
+        # never blocks: a FIFO in the config's place reads as empty (no timer runs by now)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            data = os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
+    except (OSError, ValueError):
+        return ""
+    lines = data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
+    for key, eq, value in (line.partition("=") for line in lines):
+        if key.strip().startswith("["):
+            break
+        if eq and key.strip() == "phase":
+            return value.partition("#")[0].strip().strip("\"'").strip().lower()
+    return ""
 
 
 STDIN_WAIT_S = 4  # whole seconds (an alarm); Claude Code closes stdin at once
+# From the hook's start. Claude Code kills a hook at its timeout (10 s as installed) and then
+# lets the call through unless onFailure is set (2.1.295+): a deliberate answer comes first.
+DEADLINE_S = 8.0
+
+
+class HookDeadline(Exception):
+    """Judging ran past ``DEADLINE_S`` (raised by the timer, inside ``shell.evaluate``'s guard
+    when it is there: the trail then records it as an internal error). ADR 0072."""
+
+
+def _late(_signum: int, _frame: object) -> None:
+    raise HookDeadline(f"judging this call took more than {DEADLINE_S:g} s")
+
+
+def judge_in_time(
+    raw: bytes, event: str, impostor: str, started: float
+) -> tuple[int, bytes, bytes]:
+    """``judge_here`` under a one-shot timer ending ``DEADLINE_S`` after ``started``
+    (``os.times().elapsed``); none where there is no SIGALRM (Windows) or off the main thread."""
+    import _signal  # type: ignore[import-not-found]  # built in, loaded at start-up
+
+    armed = False
+    try:
+        try:
+            try:
+                old = _signal.signal(_signal.SIGALRM, _late)
+                left = DEADLINE_S - (os.times().elapsed - started)
+                _signal.setitimer(_signal.ITIMER_REAL, max(left, 0.5))
+                armed = True
+            except (AttributeError, ValueError, OSError):
+                pass
+            return judge_here(raw, event, impostor)
+        finally:
+            if armed:  # only the timer set here: a caller's own SIGALRM is put back
+                _signal.setitimer(_signal.ITIMER_REAL, 0)
+                _signal.signal(_signal.SIGALRM, old)
+    except HookDeadline as exc:  # also when it fired in the finally above: one shot, no more
+        return cannot_load(exc, event)
 
 
 class _StdinLate(Exception):
@@ -220,11 +221,10 @@ def _stdin_late(_signum: int, _frame: object) -> None:
 
 def read_stdin() -> tuple[bytes, bool]:
     """stdin up to one byte over the limit, and whether it was closed in time. A writer that
-    never closes it would hold the hook until Claude Code's timeout, which lets the call
-    through (without ``onFailure``): after ``STDIN_WAIT_S`` what came is judged (cut short,
-    it is not JSON: refused). A read that fails ends the input likewise, never exit 1; stdin
-    left non-blocking (Claude Code's is a blocking socket) is made blocking first. ADR 0063."""
-    import _signal  # type: ignore[import-not-found]  # built in, loaded at start-up
+    never closes it would hold the hook until Claude Code's timeout, which fails open: after
+    ``STDIN_WAIT_S`` what came is judged (cut short, not JSON: refused). A failed read ends it
+    likewise; non-blocking stdin (Claude Code's is a blocking socket) made blocking (ADR 0063)."""
+    import _signal  # built in, loaded at start-up (its stubs: see judge_in_time)
 
     timed = hasattr(_signal, "SIGALRM")
     if timed:
@@ -329,13 +329,12 @@ def _block_reason(out: bytes) -> str | None:
 
 
 def run(event: str, *, leave_fast: bool = False) -> int:
-    """One hook call: stdin -> verdict on stdout/stderr -> exit code.
-
-    ``leave_fast`` (the registered entry, a process of its own): once the evaluator answered
-    and the answer is written, the process ends with ``os._exit``. Nothing of this process is
-    left to finish then (the answer went out by ``os.write``, no file is open, no thread runs),
-    and the interpreter's shutdown would cost more than the rest of the call (ADR 0039). A call
-    judged here ends normally: its audit line and state stores close on the way out."""
+    """One hook call: stdin -> verdict on stdout/stderr -> exit code. ``leave_fast`` (the
+    registered entry, a process of its own): once the evaluator answered and the answer is
+    written, the process ends with ``os._exit``: nothing is left to finish (the answer went out
+    by ``os.write``, no file is open, no thread runs), and the interpreter's shutdown would
+    cost more than the rest of the call (ADR 0039). A call judged here ends normally."""
+    started = os.times().elapsed
     closed = hold_std_fds()
     raw, ended = read_stdin()
     impostor = ""
@@ -347,7 +346,7 @@ def run(event: str, *, leave_fast: bool = False) -> int:
         answer = None
     answered_there = answer is not None
     if answer is None:
-        answer = judge_here(raw, event, impostor)
+        answer = judge_in_time(raw, event, impostor, started)
     code, out, err = answer
     if not ended:
         err += (
@@ -376,18 +375,10 @@ def post_tool_use_main() -> int:
     return run("PostToolUse")
 
 
-EVENT_ARGS = {
-    "pre": "PreToolUse",
-    "post": "PostToolUse",
-    "PreToolUse": "PreToolUse",
-    "PostToolUse": "PostToolUse",
-    "SubagentStop": "SubagentStop",  # delegation contracts (ADR 27)
-    "Stop": "Stop",
-    "SessionEnd": "SessionEnd",
-}
+EVENT_ARGS = {"pre": "PreToolUse", "post": "PostToolUse", **{e: e for e in wire.EVENTS}}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in EVENT_ARGS:
-        sys.stderr.write("usage: client.py PreToolUse|PostToolUse|SubagentStop|Stop|SessionEnd\n")
+        sys.stderr.write("usage: client.py %s\n" % "|".join(wire.EVENTS))
         sys.exit(2)  # a misregistered hook blocks rather than failing open
     sys.exit(run(EVENT_ARGS[sys.argv[1]]))

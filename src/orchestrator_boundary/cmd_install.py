@@ -199,6 +199,8 @@ def plan(
     if action == "install" and scope in ("project", "local"):
         _plan_project_files(res, project, phase)
         res.notes.extend(filter(None, [start_folder_note(project)]))
+    elif action == "install" and phase:  # user, managed: the phase lives in the config alone
+        _plan_config(res, project, phase, f'phase = "{phase}"\n')  # as `phase` writes it
     if action == "install" and scope == "project":  # the shim is shell form (ADR 0058)
         res.notes.extend(filter(None, [windows_shell_note(env, platform)]))
     if action == "uninstall":
@@ -253,18 +255,12 @@ def _plan_machine_files(
         res.actions.append(f"pointed {pointer} at this installation")
 
 
-def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
+def _plan_config(res: Result, project: str, phase: str | None, text: str) -> None:
+    """``text`` as the project's config when it has none; else a note that ``--phase`` is not
+    written (``orchestrator-boundary phase`` changes it, keeping the file's comments)."""
     cfg = os.path.join(project, DEFAULT_CONFIG_PATH)
     if not os.path.exists(cfg):
-        res.edits.append(
-            FileEdit(
-                cfg,
-                None,
-                starter_config(phase or DEFAULT_PHASE.value),
-                "starter config",
-                backup=False,
-            )
-        )
+        res.edits.append(FileEdit(cfg, None, text, "starter config", backup=False))
         res.actions.append(
             f"wrote a starter {DEFAULT_CONFIG_PATH} (phase {phase or DEFAULT_PHASE.value})"
         )
@@ -272,6 +268,10 @@ def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
         res.notes.append(
             f"{cfg} exists; --phase ignored (use: orchestrator-boundary phase {phase})"
         )
+
+
+def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
+    _plan_config(res, project, phase, starter_config(phase or DEFAULT_PHASE.value))
     if in_git_repo(project):
         gi = os.path.join(project, ".gitignore")
         gi_old = sf.read_text(gi)

@@ -1,6 +1,6 @@
 """The resident evaluator: one process per user and project keeps the policy imported. ADR 0009.
 
-Started on demand by ``client.start_daemon`` as ``python -I -S daemon.py SOCKET ROOT``. It
+Started on demand by ``peer.start_daemon`` as ``python -I -S daemon.py SOCKET ROOT``. It
 answers each request with ``shell.evaluate`` (so its verdicts are the in-process ones), using
 the environment and working folder the hook process sent, never its own. It
 
@@ -17,7 +17,7 @@ the environment and working folder the hook process sent, never its own. It
   ``wire.MAX_EVALUATOR_ENV_BYTES``).
 
 The client verifies this process before it sends anything (ADR 0026): its executable and its
-exact command line, as ``client.start_daemon`` gives it.
+exact command line, as ``peer.start_daemon`` gives it.
 
 Evaluations run one at a time (a lock): the policy keeps per-process caches and the working
 folder is process-wide. Reading requests and writing replies happen in a thread per connection.

@@ -1,6 +1,4 @@
-"""The registered hook entry: ``"<python>" -I -S "<package>/launcher.py" EVENT [user]`` (ADR 0023).
-Compiled on every call, so it only finds its package and hands over to ``hook_main.main`` (ADR
-0039); a cached ``.pyc`` cut short by a full disk is passed over for the sources (ADR 0057)."""
+"""`<python> -I -S launcher.py EVENT [user]`: finds its package, runs hook_main (ADR 0023, 0039)."""
 
 import os
 import sys
@@ -12,8 +10,11 @@ if __name__ == "__main__":
     try:
         from orchestrator_boundary.hook_main import main
     except (EOFError, ValueError):  # a cached .pyc cut short: read the sources (ADR 0057)
-        for _name in [n for n in sys.modules if n.startswith("orchestrator_boundary")]:
-            del sys.modules[_name]
+        [sys.modules.pop(n) for n in list(sys.modules) if n.startswith("orchestrator_boundary")]
         sys.dont_write_bytecode, sys.pycache_prefix = True, os.devnull
         from orchestrator_boundary.hook_main import main
+    except ImportError as _e:  # half installed (an upgrade under way): never exit 1 (ADR 0072)
+        sys.stderr.write(f"orchestrator-boundary: cannot load the package ({_e}); reinstall it\n")
+        _off = os.environ.get("ORCHESTRATOR_BOUNDARY_PHASE", "").strip().lower() in ("off", "warn")
+        sys.exit(2 if sys.argv[1:2] in (["PreToolUse"], ["PostToolUse"]) and not _off else 0)
     sys.exit(main(sys.argv))

@@ -1,7 +1,7 @@
 """Who is behind the evaluator's socket: the checks of ADR 0026.
 
 The hook client believes an evaluator only when the process listening on the socket, and the
-process that wrote every byte of its reply, is the evaluator ``client.start_daemon`` starts:
+process that wrote every byte of its reply, is the evaluator ``start_daemon`` starts:
 our uid, our pid namespace, this interpreter, exactly its command line. Like ``client``, this
 imports nothing beyond ``os``, ``sys``, ``_socket`` and ``wire``: it runs in every hook call.
 """
@@ -180,3 +180,54 @@ def exchange(path: str, root: str, fields: list[bytes], timeout: float) -> bytes
         return read_reply(sock, writer, wire.MAX_REPLY_BYTES)
     finally:
         sock.close()
+
+
+def starting(path: str) -> bool:
+    """True when an evaluator holds the lock (it is importing the policy): don't start another.
+    Many hooks run at once; without this each would start a process that only finds the lock
+    taken. A probe that races with a starting evaluator costs one such process, nothing more."""
+    import fcntl
+
+    try:
+        fd = os.open(wire.lock_path(path), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def start_daemon(path: str, root: str) -> None:
+    """Start the evaluator for ``path`` in the background, detached from this hook's pipes.
+    Double fork + setsid: it is nobody's child and holds none of Claude Code's pipes open.
+    Two hooks may both try; the evaluator takes an exclusive lock first and the loser exits."""
+    if starting(path):
+        return
+    env = {k: v for k, v in os.environb.items() if k != wire.BYPASS_ENV.encode()}
+    argv = [*evaluator_argv(path), os.fsencode(root)]
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        try:  # noqa: SIM105 - no contextlib on the hook path (ADR 0009)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        return
+    try:  # first child
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        os.closerange(3, 1024)
+        os.chdir("/")
+        os.execve(sys.executable, argv, env)  # noqa: S606 - the evaluator, by exact argv
+    finally:
+        os._exit(0)

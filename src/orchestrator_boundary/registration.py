@@ -19,8 +19,7 @@ Five events are registered (ADR 0033): the tool events PreToolUse and PostToolUs
 deliverables, the stop summary and state cleaning need (ADR 0027).
 
 ``"onFailure": "block"`` goes on the tool entries in enforce and ask, never in warn or off, and
-never on a lifecycle entry: a failure there must not hold a stop (Claude Code ignores it on
-Stop and SubagentStop anyway).
+never on a lifecycle entry: a failure there must not hold a stop (Claude Code ignores it there).
 """
 
 from __future__ import annotations
@@ -328,7 +327,8 @@ print(m.__file__)' </dev/null 2>/dev/null) || return 1
 
 if [ -n "${@PYENV@:-}" ]; then probe "$@PYENV@"; fi
 
-claude=${CLAUDE_CONFIG_DIR:-${HOME:-.}/.claude}
+case ${OS:-} in Windows_NT) home=${USERPROFILE:-${HOME:-.}} ;; *) home=${HOME:-.} ;; esac # ADR 0072
+claude=${CLAUDE_CONFIG_DIR:-$home/.claude} # where install put the pointer: Claude Code's ~
 pointer="$claude/orchestrator-boundary/launcher"
 if [ -f "$pointer" ]; then
   { IFS= read -r exe; IFS= read -r script; } <"$pointer"
@@ -360,7 +360,7 @@ hint='@HINT@'
 if [ -z "${ORCHESTRATOR_BOUNDARY_PHASE:-}" ]; then # the committed config's phase wins (ADR 0058)
   cfg=${ORCHESTRATOR_BOUNDARY_CONFIG:-${0%/*}/../boundary.toml}
   case $cfg in /* | [A-Za-z]:* | "${0%/*}"/*) ;; *) cfg="$root/$cfg" ;; esac
-  said=$(sed -n '/^ *\[/q; s/^ *phase *= *.\([A-Za-z]*\).*/\1/p' "$cfg" 2>/dev/null)
+  said=$(tr '\t' ' ' 2>/dev/null <"$cfg" | sed -n '/^ *\[/q; s/^ *phase *= *.\([A-Za-z]*\).*/\1/p')
   phase=${said:-$phase}
 fi
 phase=$(printf '%s' "$phase" | tr 'A-Z' 'a-z')
