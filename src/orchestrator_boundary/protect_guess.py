@@ -7,7 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from orchestrator_boundary.paths import fold
+from orchestrator_boundary.paths import MAX_PATH_CHARS, fold
 from orchestrator_boundary.protect import Protected, ProtectedSet, above, compared, env_label
 
 _DYNAMIC = re.compile(
@@ -121,7 +121,9 @@ def could_name(
     directly inside a protected folder, or a folder that holds one (not the ``anchors``, as in
     ``hit``), or an env file below the project root. ``literal``: only an entry whose own name
     is spelled out in ``raw`` counts (for text that did not parse, where every word is a
-    guess)."""
+    guess). A word longer than any path is not searched (``_too_long``)."""
+    if len(raw) > MAX_PATH_CHARS:
+        return _too_long(raw, protected, literal)
     pattern = _pattern(raw, cwd, home, windows)
     if pattern is None:
         return None
@@ -153,6 +155,27 @@ def could_name(
         if compiled.fullmatch(key):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
     return _env_file(spelled, protected, cwd, home, windows)
+
+
+def _too_long(raw: str, protected: ProtectedSet, literal: bool) -> Protected | None:
+    """A word longer than ``MAX_PATH_CHARS``: made into a pattern and matched, it would take
+    longer than Claude Code waits for the hook (a one-word megabyte: 11 s). What expands in it
+    can still make it a short path (``${X:0:000...0}``), so it is not let go either (ADR 0074):
+    a word of text that did not parse counts when it spells a protected name, as every such
+    word does; any other such target counts as any protected file."""
+    if not literal:
+        return Protected(raw[:200], False, f"any file (a path over {MAX_PATH_CHARS} characters)")
+    spelled = fold(raw.replace("\\", "/"), protected.insensitive)
+    named = [*protected.exact.items(), *protected.folders.items(), *protected.holders.items()]
+    for key, entry in named:
+        if not entry.run and _spells(spelled, key.rpartition("/")[2]):
+            return entry
+    for prefix, entry in protected.prefixes:
+        if _spells(spelled, prefix.rstrip(".").rpartition("/")[2], prefix=True):
+            return entry
+    if protected.env_below and _spells(spelled, ".env", prefix=True):
+        return Protected(raw[:200], False, "an env file")
+    return None
 
 
 def _env_file(
