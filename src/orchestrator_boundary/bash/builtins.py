@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
+from orchestrator_boundary.bash import zsh_math
 from orchestrator_boundary.bash.envvars import NAME, settable_name
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
@@ -60,7 +61,10 @@ def _printf(prog: str, args: list[Word], env: Env) -> Outcome:
         return opaque(prog, f"{args[0].text} is not a literal: it may be printf -v")
     if args and args[0].value == "-v" and (len(args) < 2 or not _settable(args[1])):
         return opaque(prog, "printf -v sets a variable that is not a plain, harmless name")
-    return read_only(prog, "known read-only")
+    numbers = zsh_math.printf_numbers(
+        prog, args[2:] if args and args[0].value == "-v" else args, env
+    )
+    return numbers or read_only(prog, "known read-only")
 
 
 def _hash(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -205,4 +209,5 @@ HANDLERS = {
     "ag": _by_name,
     "ack": _by_name,
     "file": _file,
+    **dict.fromkeys(zsh_math.COUNTED, zsh_math.count),
 }

@@ -15,6 +15,7 @@ from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word, program_word, word
+from orchestrator_boundary.bash.zsh_redirect import clobbered
 
 State = tuple[str | None, str | None]  # the working directory after success / after failure
 
@@ -109,6 +110,8 @@ def _redirect(
         fds[fd] = found
     if found is not None and (op in _WRITE_OPS or op == ">&"):
         fx.append(found)
+    zsh = clobbered(w, dests, cwd) if op in _WRITE_OPS or op == ">&" else None
+    fx.extend([zsh] if zsh is not None else [])
 
 
 def _heredoc(

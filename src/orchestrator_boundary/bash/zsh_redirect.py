@@ -1,0 +1,42 @@
+"""zsh's clobbering redirects, read as Bash reads them too (ADR 0070).
+
+zsh (the shell macOS runs the Bash tool in) reads ``>!``, ``>>!``, ``&>!``, ``&>>!`` and
+``>&!`` as ``>|``: write even when ``noclobber`` is set. ``echo x >! f`` and ``echo x >!f``
+write ``f`` there; Bash writes a file named ``!`` (with ``f`` an argument) or ``!f``. The
+grammar reads Bash, so the redirect's first destination is ``!``: the file zsh writes is named
+as well, so that both shells' targets are judged (observed, zsh 5.9 and Bash 5.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.outcome import Fx
+from orchestrator_boundary.bash.parse import text_in
+from orchestrator_boundary.bash.paths import is_device, resolve
+from orchestrator_boundary.bash.words import word
+
+
+def clobbered(w: Any, dests: list[Any], cwd: str | None) -> Fx | None:
+    """The file zsh writes for a redirect whose destination words are ``dests`` (in the
+    walker ``w``), when the first starts with an unquoted ``!``; None otherwise."""
+    code, env = w.code, w.env
+    first = text_in(code, dests[0])
+    if not first.startswith("!") or (first == "!" and len(dests) < 2):
+        return None
+    if first == "!":
+        target = word(dests[1], env.home, code, cwd, w.known)
+        literal, text = target.literal, target.text
+    else:
+        target = word(dests[0], env.home, code, cwd, w.known)
+        value, text = target.literal, first[1:]
+        literal = value[1:] if value and value.startswith("!") else None
+        if literal is not None and literal[:1] == "~":
+            # `>!~/x`: zsh expands the tilde after the `!`; the word as Bash reads it does not
+            home = literal == "~" or literal.startswith("~/")
+            literal = env.home + literal[1:] if home and env.home else None
+    resolved = resolve(literal, cwd, backslash_sep=env.backslash_sep)
+    if is_device(resolved, literal or "", windows=env.windows):
+        return None
+    return Fx(EffectKind.WRITE, literal or text, resolved, "zsh redirect '>!'")

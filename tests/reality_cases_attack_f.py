@@ -1,0 +1,65 @@
+"""Rows for issue 12's table from attack round ten (ADR 0070), each observed in a throwaway
+folder: what zsh (the shell macOS runs the Bash tool in) reads differently from Bash, run here
+as ``zsh -f -c`` (the rows need zsh), and macOS's ``arch``, which runs its program (label-only:
+Linux's arch refuses operands). ``reality_cases`` adds them to its ``ROWS``.
+
+Observed here (zsh 5.9, Bash 5.2): zsh evaluates the count of shift, exit, return, break and
+continue, and printf's numeric arguments (``%d``, ``%x``, ``%f``, a ``*`` width), as arithmetic,
+and runs the command substitutions of a subscript in it (``path`` and ``argv`` are arrays in
+every zsh); Bash refuses such a count. zsh's ``>!``, ``>>!``, ``&>!``, ``>&!`` write the word after
+the ``!``; Bash writes a file named ``!`` (or ``!out``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reality_cases import Row
+
+ZSH = ("zsh",)
+# Bash refuses `shift 'path[$(touch x)]'` (numeric argument required) and runs nothing; the
+# analysis answers for zsh as well, so that twin is no row here (a read-only row finds no write)
+# inside the double quotes of `zsh -fc "..."`: zsh gets 'path[$(touch x)]'
+ZSUB = "'path[\\$(touch x)]'"
+MAC = "macOS only: arch(1) there runs its program (Linux's arch refuses operands)"
+
+
+def rows() -> list[Row]:
+    """The rows; ``reality_cases`` calls this once its helpers exist (it imports this module)."""
+    from reality_cases import R, W
+
+    return [
+        # --- 1. zsh evaluates a count or a number as arithmetic -----------------------------
+        W("1", "f-zsh-shift-subscript", f'zsh -fc "shift {ZSUB}"', "x", needs=ZSH),
+        W("1", "f-zsh-exit-argv", "zsh -fc \"exit 'argv[\\$(touch x)]'\"", "x", needs=ZSH),
+        W("1", "f-zsh-return-subscript", f'zsh -fc "f() {{ return {ZSUB}; }}; f"', "x",
+          needs=ZSH),
+        W("1", "f-zsh-break-subscript", f'zsh -fc "for i in 1; do break {ZSUB}; done"', "x",
+          needs=ZSH),
+        W("1", "f-zsh-continue-subscript", f'zsh -fc "for i in 1; do continue {ZSUB}; done"',
+          "x", needs=ZSH),
+        W("1", "f-zsh-printf-d", f"zsh -fc \"printf %d {ZSUB}\"", "x", needs=ZSH),
+        W("1", "f-zsh-printf-star", f"zsh -fc \"printf '%*s' {ZSUB} a\"", "x", needs=ZSH),
+        W("1", "f-zsh-printf-x", f"zsh -fc \"printf -v n %x {ZSUB}\"", "x", needs=ZSH),
+        R("1", "f-zsh-printf-s", f"zsh -fc \"printf '%s\\n' {ZSUB}\"", needs=ZSH),
+        R("1", "f-zsh-printf-c", f"zsh -fc \"printf '%c' {ZSUB}\"", needs=ZSH),
+        R("1", "f-zsh-exit-status", "zsh -fc 'true; exit $?'", needs=ZSH),
+        R("1", "f-zsh-printf-d-literal", "zsh -fc \"printf '%d %x\\n' 5 10\"", needs=ZSH),
+        # --- 1. zsh's clobbering redirects write the word after the `!` ---------------------
+        W("1", "f-zsh-gt-bang", "zsh -fc 'echo hi >! out'", "out", needs=ZSH),
+        W("1", "f-zsh-gt-bang-glued", "zsh -fc 'echo hi >!out'", "out", needs=ZSH),
+        W("1", "f-zsh-append-bang", "zsh -fc 'echo hi >>! out'", "out", needs=ZSH),
+        W("1", "f-zsh-amp-gt-bang", "zsh -fc 'echo hi &>! out'", "out", needs=ZSH),
+        W("1", "f-zsh-gt-amp-bang", "zsh -fc 'echo hi >&! out'", "out", needs=ZSH),
+        W("1", "f-zsh-fd-gt-bang", "zsh -fc 'ls nothing 2>! err'", "err", needs=ZSH),
+        W("1", "f-zsh-escaped-bang", "zsh -fc 'echo hi >\\! out'", "!", needs=ZSH),
+        W("1", "f-bash-gt-bang", "echo hi >! out", "!"),
+        W("1", "f-bash-gt-bang-glued", "echo hi >!out", "!out"),
+        # --- 1. macOS arch runs its program --------------------------------------------------
+        W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
+        W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),
+        W("1", "f-arch-arch-name", "arch -arch arm64 tee out < f", "out", label_only=MAC),
+        R("1", "f-arch", "arch"),
+        R("1", "f-arch-ls", "arch -x86_64 ls", label_only=MAC),
+    ]  # fmt: skip

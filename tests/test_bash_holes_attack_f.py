@@ -1,0 +1,165 @@
+"""Attack round ten on the Bash analysis (ADR 0070): what zsh, the shell macOS runs the Bash
+tool in, reads differently from Bash, and a macOS wrapper the analysis took for a printer.
+
+- zsh evaluates the count of ``shift``, ``exit``, ``return``, ``break`` and ``continue``, and
+  every argument ``printf`` formats as a number, as arithmetic; a subscript in it is expanded
+  first, so ``shift 'path[$(touch x)]'`` runs ``touch x``. These were ``read_only``.
+- zsh reads ``>!``, ``>>!``, ``&>!``, ``>&!`` as ``>|``: ``cat f >! .claude/settings.json``
+  writes the settings; the analysis named a file ``!`` only (Bash's reading).
+- macOS's ``arch -x86_64 CMD`` runs CMD; ``arch`` was a read-only printer.
+
+The Bash rows were each observed (zsh 5.9, Bash 5.2; ``arch`` from its macOS manual, label-only
+in ``tests/reality_cases_attack_f.py``). Each finding row failed before its fix; each control
+row keeps its answer. A ``None`` among the named paths is a write whose target is unknown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_holes import Case, check, table
+from harden_support import bash_violation
+
+from orchestrator_boundary.bash import Status
+
+R, WR, OP = Status.READ_ONLY, Status.WRITES, Status.OPAQUE
+SUB = "'path[$(touch /w/p/x)]'"
+
+# --- zsh's arithmetic arguments ----------------------------------------------------------
+MATH: list[Case] = [
+    ("shift-subscript", f"shift {SUB}", OP, ("/w/p/x",)),
+    ("exit-subscript", f"exit {SUB}", OP, ("/w/p/x",)),
+    ("return-subscript", f"f() {{ return {SUB}; }}; f", OP, ("/w/p/x",)),
+    ("break-subscript", f"for i in 1; do break {SUB}; done", OP, ("/w/p/x",)),
+    ("continue-subscript", f"for i in 1; do continue {SUB}; done", OP, ("/w/p/x",)),
+    ("argv-subscript-relative", "exit 'argv[$(touch x)]'", OP, ("/w/p/x",)),
+    ("printf-d", f"printf '%d' {SUB}", OP, ("/w/p/x",)),
+    ("printf-star-width", f"printf '%*s' {SUB} a", OP, ("/w/p/x",)),
+    ("printf-v-x", f"printf -v n '%x' {SUB}", OP, ("/w/p/x",)),
+    ("printf-dashdash-f", f"printf -- '%.1f' {SUB}", OP, ("/w/p/x",)),
+    ("printf-positional", f"printf '%1$d' {SUB}", OP, ("/w/p/x",)),
+    ("printf-computed-format", f'printf "$F" {SUB}', OP, ()),
+    # a value the text does not show may hold such a subscript (`$(( $x ))` is opaque too)
+    ("shift-variable", 'shift "$n"', OP, ()),
+    ("exit-substitution", "exit $(cat f)", OP, ()),
+    ("printf-d-variable", "printf '%d\\n' \"$n\"", OP, ()),
+    ("shift-glob", "shift a[1]", OP, ()),
+    # controls: plain counts, numbers the shell gives, formats with no number
+    ("shift", "shift", R, ()),
+    ("shift-2", "shift 2", R, ()),
+    ("exit-status", "exit $?", R, ()),
+    ("exit-status-quoted", 'exit "$?"', R, ()),
+    ("exit-pipestatus", "exit ${PIPESTATUS[0]}", R, ()),
+    ("exit-count", "exit $#", R, ()),
+    ("break-2", "for i in 1; do break 2; done", R, ()),
+    ("printf-s-subscript", f"printf '%s\\n' {SUB}", R, ()),
+    ("printf-s-variable", "printf '%s\\n' \"$n\"", R, ()),
+    ("printf-d-literal", "printf '%d %05.2f\\n' 5 3.14", R, ()),
+    ("printf-percent-only", "printf '100%%\\n'", R, ()),
+    ("printf-c", f"printf '%c' {SUB}", R, ()),
+]  # fmt: skip
+
+# --- zsh's clobbering redirects --------------------------------------------------------------
+CLOBBER: list[Case] = [
+    ("gt-bang", "echo hi >! out", WR, ("/w/p/out", "/w/p/!")),
+    ("gt-bang-glued", "echo hi >!out", WR, ("/w/p/out", "/w/p/!out")),
+    ("append-bang", "echo hi >>! out", WR, ("/w/p/out",)),
+    ("amp-gt-bang", "make &>! build.log", OP, ("/w/p/build.log",)),
+    ("gt-amp-bang", "echo hi >&! out", WR, ("/w/p/out",)),
+    ("fd-gt-bang", "ls 2>! err.txt", WR, ("/w/p/err.txt",)),
+    ("bang-quoted-target", 'echo hi >! "a b"', WR, ("/w/p/a b",)),
+    ("bang-home", "echo hi >!~/x", WR, ("/home/u/x",)),
+    ("bang-variable", 'echo hi >! "$F"', WR, (None,)),
+    ("bang-settings", "cat f >! .claude/settings.json", WR, ("/w/p/.claude/settings.json",)),
+    # controls: Bash's own forms, a quoted `!`, a device
+    ("gt", "echo hi > out", WR, ("/w/p/out",)),
+    ("gt-pipe", "echo hi >| out", WR, ("/w/p/out",)),
+    ("escaped-bang", "echo hi >\\! out", WR, ("/w/p/!",)),
+    ("bang-dev-null", "ls >! /dev/null", WR, ("/w/p/!",)),
+    ("dup", "echo hi 1>&2", R, ()),
+]  # fmt: skip
+
+# --- macOS arch runs its program -------------------------------------------------------------
+ARCH: list[Case] = [
+    ("arch-x86-touch", "arch -x86_64 touch x", WR, ("/w/p/x",)),
+    ("arch-arm64-shell", "arch -arm64 /bin/bash -c 'touch x'", WR, ("/w/p/x",)),
+    ("arch-arch-name", "arch -arch arm64 -arch x86_64 touch x", WR, ("/w/p/x",)),
+    ("arch-clear-env", "arch -c -x86_64 tee out", WR, ("/w/p/out",)),
+    ("arch-env-dangerous", "arch -e BASH_ENV=x -arm64 bash -c echo", OP, ()),
+    ("arch-env-code", "arch -e 'PAGER=touch p' -x86_64 git log", OP, ("/w/p/p",)),
+    ("arch-env-no-value", "arch -e FOO -arm64 ls", OP, ()),
+    ("arch-computed", "arch -arm64 $cmd", OP, ()),
+    ("arch-no-program", "arch -x86_64", OP, ()),
+    # controls: printing the architecture, read-only programs under another architecture
+    ("arch", "arch", R, ()),
+    ("arch-ls", "arch -x86_64 ls -la", R, ()),
+    ("arch-unset", "arch -d LANG -arm64 cat f", R, ()),
+]  # fmt: skip
+
+
+@table(MATH)
+def test_zsh_arithmetic_arguments(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+
+
+@table(CLOBBER)
+def test_zsh_clobbering_redirects(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+
+
+@table(ARCH)
+def test_arch_runs_its_program(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+
+
+# --- the policy: TAMPER for every agent, writes refused to the main agent ---------------------
+TAMPER = [
+    ("clobber-settings", "cat f >! .claude/settings.json"),
+    ("clobber-settings-glued", "echo '{}' >!.claude/settings.json"),
+    ("clobber-append-settings", "echo x >>! .claude/settings.json"),
+    ("arch-settings", "arch -x86_64 cp f .claude/settings.json"),
+    ("zsh-shift-settings", "shift 'path[$(cp f .claude/settings.json)]'"),
+    ("zsh-printf-settings", "printf %d 'argv[$(echo {} > .claude/settings.json)]'"),
+]
+SUBAGENT = {"agent_id": "a1", "agent_type": "coder"}
+CONFIG = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["src/**"]\n'
+
+
+@pytest.mark.parametrize("command", [t[1] for t in TAMPER], ids=[t[0] for t in TAMPER])
+def test_a_protected_file_written_through_zsh_or_arch_is_tamper(
+    tmp_path: Path, command: str
+) -> None:
+    assert bash_violation(tmp_path, CONFIG, command) == "TAMPER"
+    assert bash_violation(tmp_path, CONFIG, command, **SUBAGENT) == "TAMPER"
+
+
+WRITES = [
+    ("clobber-src", "echo x >! src/app.py", "BASH_WRITE"),
+    ("arch-src", "arch -arm64 cp a src/app.py", "BASH_WRITE"),
+    # controls: ordinary reading work stays allowed
+    ("printf-count", "printf '%s files\\n' \"$(ls | wc -l)\"", "-"),
+    ("exit-status", "grep -q x f; exit $?", "-"),
+    ("arch-ls", "arch -arm64 ls -la", "-"),
+]
+
+
+@pytest.mark.parametrize(("command", "code"), [w[1:] for w in WRITES], ids=[w[0] for w in WRITES])
+def test_the_main_agent_in_enforce(tmp_path: Path, command: str, code: str) -> None:
+    assert bash_violation(tmp_path, CONFIG, command) == code
+
+
+SCOPED = [
+    ("clobber-docs", "cd src && echo x >! ../docs/a.md", "SCOPE_VIOLATION"),
+    ("clobber-glued-docs", "echo x >!docs/a.md", "SCOPE_VIOLATION"),
+    ("arch-docs", "arch -x86_64 tee docs/a.md < f", "SCOPE_VIOLATION"),
+    ("zsh-exit-docs", "exit 'argv[$(touch docs/a.md)]'", "SCOPE_VIOLATION"),
+    # controls: inside the scope
+    ("clobber-src", "cd src && echo x >! app.py", "-"),
+    ("arch-src", "arch -arm64 cp src/a.py src/b.py", "-"),
+]
+
+
+@pytest.mark.parametrize(("command", "code"), [w[1:] for w in SCOPED], ids=[w[0] for w in SCOPED])
+def test_a_subagent_stays_in_its_scope(tmp_path: Path, command: str, code: str) -> None:
+    assert bash_violation(tmp_path, CONFIG, command, **SUBAGENT) == code
