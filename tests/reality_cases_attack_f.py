@@ -54,6 +54,10 @@ def rows() -> list[Row]:
         W("1", "f-zsh-gt-amp-bang", "zsh -fc 'echo hi >&! out'", "out", needs=ZSH),
         W("1", "f-zsh-fd-gt-bang", "zsh -fc 'ls nothing 2>! err'", "err", needs=ZSH),
         W("1", "f-zsh-escaped-bang", "zsh -fc 'echo hi >\\! out'", "!", needs=ZSH),
+        W("1", "f-zsh-bang-first", "zsh -fc '>! out echo hi'", "out", needs=ZSH),
+        W("1", "f-zsh-bang-alone", "zsh -fc '>! out' < /dev/null", "out", needs=ZSH),
+        W("1", "f-zsh-fd-bang-first", "zsh -fc '2>! err ls nothing'", "err", needs=ZSH),
+        W("1", "f-bash-bang-first", ">! out echo hi", "!"),
         W("1", "f-bash-gt-bang", "echo hi >! out", "!"),
         W("1", "f-bash-gt-bang-glued", "echo hi >!out", "!out"),
         # --- 1. macOS arch runs its program --------------------------------------------------

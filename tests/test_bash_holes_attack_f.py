@@ -72,6 +72,12 @@ CLOBBER: list[Case] = [
     ("bang-home", "echo hi >!~/x", WR, ("/home/u/x",)),
     ("bang-variable", 'echo hi >! "$F"', WR, (None,)),
     ("bang-settings", "cat f >! .claude/settings.json", WR, ("/w/p/.claude/settings.json",)),
+    # `>! F CMD`: zsh writes F, the word Bash runs, and runs CMD (with none, cat)
+    ("bang-first", ">! out ls -la", OP, ("/w/p/out", "/w/p/!")),
+    ("bang-first-alone", ">! out", OP, ("/w/p/out",)),
+    ("bang-first-fd", "2>! err ls", OP, ("/w/p/err",)),
+    ("bang-first-runs", ">! x rm -rf src", OP, ("/w/p/x", "/w/p/src")),
+    ("bang-first-program", ">! rm -rf src", OP, ("/w/p/rm", "/w/p/src")),
     # controls: Bash's own forms, a quoted `!`, a device
     ("gt", "echo hi > out", WR, ("/w/p/out",)),
     ("gt-pipe", "echo hi >| out", WR, ("/w/p/out",)),
@@ -118,12 +124,16 @@ TAMPER = [
     ("clobber-settings", "cat f >! .claude/settings.json"),
     ("clobber-settings-glued", "echo '{}' >!.claude/settings.json"),
     ("clobber-append-settings", "echo x >>! .claude/settings.json"),
+    ("clobber-first-settings", ">! .claude/settings.json"),
+    ("clobber-first-settings-cmd", "2>! .claude/settings.json echo"),
     ("arch-settings", "arch -x86_64 cp f .claude/settings.json"),
     ("zsh-shift-settings", "shift 'path[$(cp f .claude/settings.json)]'"),
     ("zsh-printf-settings", "printf %d 'argv[$(echo {} > .claude/settings.json)]'"),
 ]
 SUBAGENT = {"agent_id": "a1", "agent_type": "coder"}
 CONFIG = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["src/**"]\n'
+# a subagent that may write anywhere but the protected files
+WIDE = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'
 
 
 @pytest.mark.parametrize("command", [t[1] for t in TAMPER], ids=[t[0] for t in TAMPER])
@@ -131,7 +141,7 @@ def test_a_protected_file_written_through_zsh_or_arch_is_tamper(
     tmp_path: Path, command: str
 ) -> None:
     assert bash_violation(tmp_path, CONFIG, command) == "TAMPER"
-    assert bash_violation(tmp_path, CONFIG, command, **SUBAGENT) == "TAMPER"
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "TAMPER"
 
 
 WRITES = [

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator_boundary.bash.model import EffectKind
-from orchestrator_boundary.bash.outcome import Fx
-from orchestrator_boundary.bash.parse import text_in
+from orchestrator_boundary.bash.outcome import Fx, runs_code
+from orchestrator_boundary.bash.parse import decode, text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import word
 
@@ -40,3 +40,25 @@ def clobbered(w: Any, dests: list[Any], cwd: str | None) -> Fx | None:
     if is_device(resolved, literal or "", windows=env.windows):
         return None
     return Fx(EffectKind.WRITE, literal or text, resolved, "zsh redirect '>!'")
+
+
+def prefixed(
+    w: Any, redirects: list[Any], name: Any, node: Any, env: Any
+) -> tuple[list[Fx], list[Any]]:
+    """A command that starts with ``>! F`` (the `!` alone): zsh writes F, the word Bash runs
+    as the program, and runs the words after it (``>! out ls`` runs ``ls`` into out; with
+    none, zsh's NULLCMD, cat). The file, and the commands of the rest as zsh runs them."""
+    first = next((r for r in redirects if r.type == "file_redirect"), None)
+    if first is None or name is None or first.start_byte > name.start_byte:
+        return [], []
+    dests = first.children_by_field_name("destination")
+    if len(dests) != 1 or text_in(w.code, dests[0]) != "!":
+        return [], []
+    target = word(name, env.home, w.code, env.cwd, w.known)
+    literal = target.literal
+    fx = Fx(
+        EffectKind.WRITE, literal or target.text, resolve(literal, env.cwd), "zsh redirect '>!'"
+    )
+    rest = decode(node.text[name.end_byte - node.start_byte :]).strip()
+    note = "zsh: `>! FILE CMD` runs CMD"
+    return [fx], list(runs_code("", rest, env, note).inner) if rest else []
