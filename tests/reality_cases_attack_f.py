@@ -60,6 +60,11 @@ def rows() -> list[Row]:
         W("1", "f-bash-bang-first", ">! out echo hi", "!"),
         W("1", "f-bash-gt-bang", "echo hi >! out", "!"),
         W("1", "f-bash-gt-bang-glued", "echo hi >!out", "!out"),
+        # --- 1. zsh's precommand modifiers run the command after them ------------------------
+        W("1", "f-zsh-noglob", "zsh -fc 'noglob touch x'", "x", needs=ZSH),
+        W("1", "f-zsh-nocorrect", "zsh -fc 'nocorrect touch x'", "x", needs=ZSH),
+        W("1", "f-zsh-dash", "zsh -fc ': ; - touch x'", "x", needs=ZSH),
+        R("1", "f-zsh-noglob-ls", "zsh -fc 'noglob ls'", needs=ZSH),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

@@ -86,6 +86,19 @@ CLOBBER: list[Case] = [
     ("dup", "echo hi 1>&2", R, ()),
 ]  # fmt: skip
 
+# --- zsh's precommand modifiers run the command after them -----------------------------------
+PRECOMMAND: list[Case] = [
+    ("noglob-touch", "noglob touch x", WR, ("/w/p/x",)),
+    ("nocorrect-rm", "nocorrect rm -rf src", WR, ("/w/p/src",)),
+    ("dash-touch", ": ; - touch x", WR, ("/w/p/x",)),
+    ("noglob-dash-cp", "noglob - cp f .claude/settings.json", WR, ("/w/p/.claude/settings.json",)),
+    ("noglob-pattern", "noglob rm *.txt", WR, ()),
+    # controls: read-only commands stay read-only
+    ("noglob-git-status", "noglob git status", R, ()),
+    ("nocorrect-ls", "nocorrect ls -la", R, ()),
+    ("dash-ls", ": ; - ls", R, ()),
+]  # fmt: skip
+
 # --- macOS arch runs its program -------------------------------------------------------------
 ARCH: list[Case] = [
     ("arch-x86-touch", "arch -x86_64 touch x", WR, ("/w/p/x",)),
@@ -114,6 +127,11 @@ def test_zsh_clobbering_redirects(command: str, status: Status, named: tuple[str
     check(command, status, named)
 
 
+@table(PRECOMMAND)
+def test_zsh_precommand_modifiers(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+
+
 @table(ARCH)
 def test_arch_runs_its_program(command: str, status: Status, named: tuple[str, ...]) -> None:
     check(command, status, named)
@@ -127,6 +145,7 @@ TAMPER = [
     ("clobber-first-settings", ">! .claude/settings.json"),
     ("clobber-first-settings-cmd", "2>! .claude/settings.json echo"),
     ("arch-settings", "arch -x86_64 cp f .claude/settings.json"),
+    ("noglob-settings", "noglob cp f .claude/settings.json"),
     ("zsh-shift-settings", "shift 'path[$(cp f .claude/settings.json)]'"),
     ("zsh-printf-settings", "printf %d 'argv[$(echo {} > .claude/settings.json)]'"),
 ]
@@ -147,6 +166,8 @@ def test_a_protected_file_written_through_zsh_or_arch_is_tamper(
 WRITES = [
     ("clobber-src", "echo x >! src/app.py", "BASH_WRITE"),
     ("arch-src", "arch -arm64 cp a src/app.py", "BASH_WRITE"),
+    ("noglob-src", "noglob rm -rf src", "BASH_WRITE"),
+    ("nocorrect-src", "nocorrect cp a src/app.py", "BASH_WRITE"),
     # controls: ordinary reading work stays allowed
     ("printf-count", "printf '%s files\\n' \"$(ls | wc -l)\"", "-"),
     ("exit-status", "grep -q x f; exit $?", "-"),

@@ -32,6 +32,11 @@ SIMPLE: dict[str, Spec] = {
     ),
     "command": spec("pvV"),
     "coproc": spec(),
+    # zsh's precommand modifiers (ADR 0070): no globbing, no spelling correction, argv[0] with
+    # a leading `-`; Bash finds no such command and runs nothing
+    "noglob": spec(),
+    "nocorrect": spec(),
+    "-": spec(),
 }  # fmt: skip
 
 ENV = spec(
