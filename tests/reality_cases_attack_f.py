@@ -65,6 +65,14 @@ def rows() -> list[Row]:
         W("1", "f-zsh-nocorrect", "zsh -fc 'nocorrect touch x'", "x", needs=ZSH),
         W("1", "f-zsh-dash", "zsh -fc ': ; - touch x'", "x", needs=ZSH),
         R("1", "f-zsh-noglob-ls", "zsh -fc 'noglob ls'", needs=ZSH),
+        # --- 1. wrappers that run a command after their options (and chrt/taskset's number) -
+        W("1", "f-chrt", "chrt -o 0 touch x", "x", needs=("chrt",)),
+        W("1", "f-taskset", "taskset 0x1 touch x", "x", needs=("taskset",)),
+        W("1", "f-taskset-cpu-list", "taskset -c 0 touch x", "x", needs=("taskset",)),
+        W("1", "f-setsid", "setsid -w touch x", "x", needs=("setsid",)),
+        R("1", "f-chrt-max", "chrt -m", needs=("chrt",)),
+        R("1", "f-taskset-ls", "taskset -c 0 ls", needs=("taskset",)),
+        R("1", "f-setsid-ls", "setsid -w ls", needs=("setsid",)),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

@@ -99,6 +99,26 @@ PRECOMMAND: list[Case] = [
     ("dash-ls", ": ; - ls", R, ()),
 ]  # fmt: skip
 
+# --- wrappers that were opaque with no effect: the write passed with bash.opaque = allow -------
+WRAPPERS: list[Case] = [
+    ("chrt-priority", "chrt -o 0 touch x", WR, ("/w/p/x",)),
+    ("chrt-bare-priority", "chrt 10 rm -rf src", WR, ("/w/p/src",)),
+    ("taskset-mask", "taskset 0x1 tee out", WR, ("/w/p/out",)),
+    ("taskset-cpu-list", "taskset -c 0,1 cp a src/b", WR, ("/w/p/src/b",)),
+    ("setsid", "setsid tee out", WR, ("/w/p/out",)),
+    ("setsid-fork", "setsid -f touch x", WR, ("/w/p/x",)),
+    ("chronic", "chronic touch x", WR, ("/w/p/x",)),
+    ("winpty", "winpty python -c \"open('x', 'w')\"", WR, ("/w/p/x",)),
+    ("winpty-unknown-option", "winpty -Xallow-non-tty touch x", OP, ()),
+    # controls
+    ("chrt-pid", "chrt -p 1234", R, ()),
+    ("chrt-max", "chrt -m", R, ()),
+    ("taskset-pid", "taskset -p 1234", R, ()),
+    ("taskset-ls", "taskset -c 1 ls", R, ()),
+    ("setsid-wait-ls", "setsid -w ls", R, ()),
+    ("winpty-ls", "winpty ls", R, ()),
+]  # fmt: skip
+
 # --- macOS arch runs its program -------------------------------------------------------------
 ARCH: list[Case] = [
     ("arch-x86-touch", "arch -x86_64 touch x", WR, ("/w/p/x",)),
@@ -129,6 +149,11 @@ def test_zsh_clobbering_redirects(command: str, status: Status, named: tuple[str
 
 @table(PRECOMMAND)
 def test_zsh_precommand_modifiers(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+
+
+@table(WRAPPERS)
+def test_wrappers_run_their_command(command: str, status: Status, named: tuple[str, ...]) -> None:
     check(command, status, named)
 
 
@@ -167,6 +192,8 @@ WRITES = [
     ("clobber-src", "echo x >! src/app.py", "BASH_WRITE"),
     ("arch-src", "arch -arm64 cp a src/app.py", "BASH_WRITE"),
     ("noglob-src", "noglob rm -rf src", "BASH_WRITE"),
+    ("setsid-src", "setsid cp a src/app.py", "BASH_WRITE"),
+    ("chrt-src", "chrt 0 rm -rf src", "BASH_WRITE"),
     ("nocorrect-src", "nocorrect cp a src/app.py", "BASH_WRITE"),
     # controls: ordinary reading work stays allowed
     ("printf-count", "printf '%s files\\n' \"$(ls | wc -l)\"", "-"),

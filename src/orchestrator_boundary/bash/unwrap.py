@@ -28,7 +28,7 @@ from orchestrator_boundary.bash.unwrap_data import (
 )
 from orchestrator_boundary.bash.unwrap_env import env_wrapper, options, sudo
 from orchestrator_boundary.bash.words import Word, lit, may_split, unknown
-from orchestrator_boundary.bash.wrappers_more import arch, multicall
+from orchestrator_boundary.bash.wrappers_more import after_operand, arch, multicall
 from orchestrator_boundary.values import replace
 
 Step = tuple[list[Word], Env] | Outcome | None
@@ -311,6 +311,8 @@ _SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
     "busybox": lambda args, env: multicall("busybox", args, env),
     "toybox": lambda args, env: multicall("toybox", args, env),
     "arch": arch,
+    "chrt": lambda args, env: after_operand("chrt", args, env),
+    "taskset": lambda args, env: after_operand("taskset", args, env),
     "env": env_wrapper,
     "sudo": sudo,
     "timeout": _timeout,

@@ -4,6 +4,8 @@ binaries (``busybox APPLET``) and macOS's ``arch`` (ADR 0070)."""
 from __future__ import annotations
 
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
+from orchestrator_boundary.bash.unwrap_data import AFTER_OPERAND
+from orchestrator_boundary.bash.unwrap_env import options
 from orchestrator_boundary.bash.words import Word, lit
 
 Step = tuple[list[Word], Env] | Outcome | None
@@ -53,3 +55,14 @@ def arch(args: list[Word], env: Env) -> Step:
     if i >= len(args):
         return opaque("arch", "arch without a program: its effects cannot be known")
     return [lit("env"), *cleared, *unset, *assigned, *args[i:]], env
+
+
+def after_operand(prog: str, args: list[Word], env: Env) -> Step:
+    """``chrt [OPTIONS] PRIORITY CMD`` / ``taskset [OPTIONS] MASK CMD`` run CMD; with ``-p``
+    (or only the operand, or ``-m``: chrt prints the priorities) no command runs."""
+    parsed = options(prog, args, AFTER_OPERAND[prog])
+    if isinstance(parsed, Outcome):
+        return parsed
+    if parsed.has("-p", "--pid") or len(parsed.rest) < 2:
+        return read_only(prog, f"{prog}: acts on a process, runs no command")
+    return parsed.rest[1:], env
