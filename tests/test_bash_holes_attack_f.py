@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_holes import Case, check, table
+from bash_holes import Case, analysed, check, table
 from harden_support import bash_violation
 
 from orchestrator_boundary.bash import Status
@@ -119,6 +119,24 @@ WRAPPERS: list[Case] = [
     ("winpty-ls", "winpty ls", R, ()),
 ]  # fmt: skip
 
+# --- PowerShell: .NET methods that write, called by name (label-only: no PowerShell here) ------
+POWERSHELL: list[Case] = [
+    ("ps-delete-result", "(Get-Item x).Delete()", OP, (None,)),
+    ("ps-moveto", "(gi x).MoveTo('y')", OP, (None,)),
+    ("ps-copyto-variable", "$f = gi x; $f.CopyTo('y')", OP, (None,)),
+    ("ps-member-name", "gci src | % Delete", OP, (None,)),
+    ("ps-member-name-param", "ls | ForEach-Object -MemberName Delete", OP, (None,)),
+    ("ps-foreach-alias", "gci *.log | foreach Delete", OP, (None,)),
+    ("ps-block-delete", "Get-ChildItem | % { $_.Delete() }", OP, (None,)),
+    ("ps-download-file", "(New-Object Net.WebClient).DownloadFile('u', 'x')", OP, (None,)),
+    ("ps-xml-save", "$x = [xml](gc a.xml); $x.Save('a.xml')", OP, (None,)),
+    # controls: methods and members that only read or make a new value
+    ("ps-string-replace", "(gc f).Replace('a', 'b')", OP, ()),
+    ("ps-to-string", "(Get-Date).ToString('yyyy')", OP, ()),
+    ("ps-member-name-read", "gci | % FullName", OP, ()),
+    ("ps-block-read", "gci | % { $_.Name }", R, ()),
+]  # fmt: skip
+
 # --- macOS arch runs its program -------------------------------------------------------------
 ARCH: list[Case] = [
     ("arch-x86-touch", "arch -x86_64 touch x", WR, ("/w/p/x",)),
@@ -155,6 +173,15 @@ def test_zsh_precommand_modifiers(command: str, status: Status, named: tuple[str
 @table(WRAPPERS)
 def test_wrappers_run_their_command(command: str, status: Status, named: tuple[str, ...]) -> None:
     check(command, status, named)
+
+
+@table(POWERSHELL)
+def test_powershell_methods_that_write(
+    command: str, status: Status, named: tuple[str, ...]
+) -> None:
+    check(command, status, named, shell="powershell")
+    if not named:  # a control: no write at all
+        assert not analysed(command, "powershell").effects
 
 
 @table(ARCH)
