@@ -27,7 +27,7 @@ MAC = "macOS only: arch(1) there runs its program (Linux's arch refuses operands
 
 def rows() -> list[Row]:
     """The rows; ``reality_cases`` calls this once its helpers exist (it imports this module)."""
-    from reality_cases import R, W
+    from reality_cases import GIT, R, W
 
     return [
         # --- 1. zsh evaluates a count or a number as arithmetic -----------------------------
@@ -73,6 +73,12 @@ def rows() -> list[Row]:
         R("1", "f-chrt-max", "chrt -m", needs=("chrt",)),
         R("1", "f-taskset-ls", "taskset -c 0 ls", needs=("taskset",)),
         R("1", "f-setsid-ls", "setsid -w ls", needs=("setsid",)),
+        # --- 2. git config writes the file --file names, abbreviated or clustered ----------
+        W("2", "f-git-config-fil", "git config --fil=x a.b c", "x", seed=GIT),
+        W("2", "f-git-config-fil-separate", "git config --fil x a.b c", "x", seed=GIT),
+        W("2", "f-git-config-zf", "git config -zf x a.b c", "x", seed=GIT),
+        W("2", "f-git-config-f-glued", "git config -fx a.b c", "x", seed=GIT),
+        R("2", "f-git-config-f-get", "git config -f f --get a.b", seed=GIT),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

@@ -137,6 +137,23 @@ POWERSHELL: list[Case] = [
     ("ps-block-read", "gci | % { $_.Name }", R, ()),
 ]  # fmt: skip
 
+# --- git config's file, however the option is spelled ----------------------------------------
+GIT_CONFIG: list[Case] = [
+    ("config-fil", "git config --fil=x a.b c", OP, ("/w/p/x",)),
+    ("config-fil-separate", "git config --fil x a.b c", OP, ("/w/p/x",)),
+    ("config-file", "git config --file=x a.b c", WR, ("/w/p/x",)),
+    ("config-f", "git config -f x a.b c", WR, ("/w/p/x",)),
+    ("config-f-glued", "git config -fx a.b c", WR, ("/w/p/x",)),
+    ("config-zf", "git config -zf x a.b c", WR, ("/w/p/x",)),
+    ("config-file-unset", "git config --file=x --unset a.b", WR, ("/w/p/x",)),
+    ("config-f-variable", 'git config -f "$F" a.b c', OP, (None,)),
+    # controls
+    ("config-f-get", "git config -f x --get a.b", R, ()),
+    ("config-f-list", "git config -f x -l", R, ()),
+    ("config-set", "git config a.b c", WR, ("/w/p/.git/config",)),
+    ("config-global", "git config --global a.b c", WR, ("/home/u/.gitconfig",)),
+]  # fmt: skip
+
 # --- macOS arch runs its program -------------------------------------------------------------
 ARCH: list[Case] = [
     ("arch-x86-touch", "arch -x86_64 touch x", WR, ("/w/p/x",)),
@@ -184,6 +201,11 @@ def test_powershell_methods_that_write(
         assert not analysed(command, "powershell").effects
 
 
+@table(GIT_CONFIG)
+def test_git_config_names_its_file(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+
+
 @table(ARCH)
 def test_arch_runs_its_program(command: str, status: Status, named: tuple[str, ...]) -> None:
     check(command, status, named)
@@ -198,6 +220,8 @@ TAMPER = [
     ("clobber-first-settings-cmd", "2>! .claude/settings.json echo"),
     ("arch-settings", "arch -x86_64 cp f .claude/settings.json"),
     ("noglob-settings", "noglob cp f .claude/settings.json"),
+    ("git-config-fil-settings", "git config --fil=.claude/settings.json a.b c"),
+    ("git-config-fil-separate-settings", "git config --fil .claude/settings.json a.b c"),
     ("zsh-shift-settings", "shift 'path[$(cp f .claude/settings.json)]'"),
     ("zsh-printf-settings", "printf %d 'argv[$(echo {} > .claude/settings.json)]'"),
 ]
@@ -221,6 +245,7 @@ WRITES = [
     ("noglob-src", "noglob rm -rf src", "BASH_WRITE"),
     ("setsid-src", "setsid cp a src/app.py", "BASH_WRITE"),
     ("chrt-src", "chrt 0 rm -rf src", "BASH_WRITE"),
+    ("git-config-file-src", "git config -f src/x.cfg a.b c", "BASH_WRITE"),
     ("nocorrect-src", "nocorrect cp a src/app.py", "BASH_WRITE"),
     # controls: ordinary reading work stays allowed
     ("printf-count", "printf '%s files\\n' \"$(ls | wc -l)\"", "-"),
@@ -239,9 +264,11 @@ SCOPED = [
     ("clobber-glued-docs", "echo x >!docs/a.md", "SCOPE_VIOLATION"),
     ("arch-docs", "arch -x86_64 tee docs/a.md < f", "SCOPE_VIOLATION"),
     ("zsh-exit-docs", "exit 'argv[$(touch docs/a.md)]'", "SCOPE_VIOLATION"),
+    ("git-config-fil-docs", "git config --fil=docs/x a.b c", "SCOPE_VIOLATION"),
     # controls: inside the scope
     ("clobber-src", "cd src && echo x >! app.py", "-"),
     ("arch-src", "arch -arm64 cp src/a.py src/b.py", "-"),
+    ("git-config-file-src", "git config --file src/x.cfg a.b c", "-"),
 ]
 
 
