@@ -79,6 +79,13 @@ def rows() -> list[Row]:
         W("2", "f-git-config-zf", "git config -zf x a.b c", "x", seed=GIT),
         W("2", "f-git-config-f-glued", "git config -fx a.b c", "x", seed=GIT),
         R("2", "f-git-config-f-get", "git config -f f --get a.b", seed=GIT),
+        # --- 6. sqlite3 statements that write the file they name ----------------------------
+        W("6", "f-sqlite-vacuum-into-readonly", "sqlite3 -readonly :memory: \"VACUUM INTO 'v'\"",
+          "v", needs=("sqlite3",)),
+        W("6", "f-sqlite-attach", "sqlite3 :memory: \"ATTACH 'x.db' AS y\"", "x.db",
+          needs=("sqlite3",)),
+        R("6", "f-sqlite-readonly-select", "sqlite3 -readonly :memory: 'select 1'",
+          needs=("sqlite3",)),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

@@ -154,6 +154,20 @@ GIT_CONFIG: list[Case] = [
     ("config-global", "git config --global a.b c", WR, ("/home/u/.gitconfig",)),
 ]  # fmt: skip
 
+# --- sqlite3 statements that write a file they name ------------------------------------------
+SQLITE: list[Case] = [
+    ("vacuum-into-readonly", "sqlite3 -readonly db \"VACUUM INTO 'v'\"", WR, ("/w/p/v",)),
+    ("vacuum-schema-into", "sqlite3 db \"vacuum main into 'v';\"", WR, ("/w/p/db", "/w/p/v")),
+    ("vacuum-into-expression", "sqlite3 db \"VACUUM INTO 'a' || 'b'\"", WR, (None,)),
+    ("attach", "sqlite3 :memory: \"ATTACH 'x.db' AS y\"", WR, ("/w/p/x.db",)),
+    ("attach-database-dq", "sqlite3 db 'ATTACH DATABASE \"x.db\" AS y'", WR, ("/w/p/x.db",)),
+    ("attach-uri", "sqlite3 db \"ATTACH 'file:x.db?mode=rwc' AS y\"", WR, (None,)),
+    # controls
+    ("vacuum", "sqlite3 db 'VACUUM'", WR, ("/w/p/db",)),
+    ("attach-memory", "sqlite3 db \"ATTACH ':memory:' AS y\"", WR, ("/w/p/db",)),
+    ("readonly-select", "sqlite3 -readonly db 'select 1'", R, ()),
+]  # fmt: skip
+
 # --- macOS arch runs its program -------------------------------------------------------------
 ARCH: list[Case] = [
     ("arch-x86-touch", "arch -x86_64 touch x", WR, ("/w/p/x",)),
@@ -206,6 +220,13 @@ def test_git_config_names_its_file(command: str, status: Status, named: tuple[st
     check(command, status, named)
 
 
+@table(SQLITE)
+def test_sqlite_names_the_files_it_writes(
+    command: str, status: Status, named: tuple[str, ...]
+) -> None:
+    check(command, status, named)
+
+
 @table(ARCH)
 def test_arch_runs_its_program(command: str, status: Status, named: tuple[str, ...]) -> None:
     check(command, status, named)
@@ -222,6 +243,8 @@ TAMPER = [
     ("noglob-settings", "noglob cp f .claude/settings.json"),
     ("git-config-fil-settings", "git config --fil=.claude/settings.json a.b c"),
     ("git-config-fil-separate-settings", "git config --fil .claude/settings.json a.b c"),
+    ("sqlite-vacuum-into-settings", "sqlite3 src/db \"VACUUM INTO '.claude/settings.json'\""),
+    ("sqlite-attach-settings", "sqlite3 src/db \"ATTACH '.claude/settings.json' AS s\""),
     ("zsh-shift-settings", "shift 'path[$(cp f .claude/settings.json)]'"),
     ("zsh-printf-settings", "printf %d 'argv[$(echo {} > .claude/settings.json)]'"),
 ]
@@ -265,10 +288,13 @@ SCOPED = [
     ("arch-docs", "arch -x86_64 tee docs/a.md < f", "SCOPE_VIOLATION"),
     ("zsh-exit-docs", "exit 'argv[$(touch docs/a.md)]'", "SCOPE_VIOLATION"),
     ("git-config-fil-docs", "git config --fil=docs/x a.b c", "SCOPE_VIOLATION"),
+    ("sqlite-vacuum-docs", "sqlite3 src/db \"VACUUM INTO 'docs/x.db'\"", "SCOPE_VIOLATION"),
+    ("sqlite-attach-docs", "sqlite3 src/db \"ATTACH 'docs/x.db' AS s\"", "SCOPE_VIOLATION"),
     # controls: inside the scope
     ("clobber-src", "cd src && echo x >! app.py", "-"),
     ("arch-src", "arch -arm64 cp src/a.py src/b.py", "-"),
     ("git-config-file-src", "git config --file src/x.cfg a.b c", "-"),
+    ("sqlite-vacuum-src", "sqlite3 src/db \"VACUUM INTO 'src/copy.db'\"", "-"),
 ]
 
 
