@@ -188,7 +188,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("cd-redirect-after-or", "cd /tmp || echo x > f", WR, (W("/w/p/f"),)),
     ("cd-redirect-on-group", "cd /tmp && { echo a; } > g", WR, (W("/tmp/g"),)),
     ("redir-negated-list", "! true && ls > n", WR, (W("/w/p/n"),)),
-    ("cd-then-git", "cd repo && git add -A", WR, (W("/w/p/repo/.git"),)),
+    ("cd-then-git", "cd repo && git add -A", WR, (W("/w/p/repo/.git"), W("/w/p/.git"))),
     # --- unwrapping -----------------------------------------------------------------------
     ("bash-c", "bash -c 'rm -rf build'", WR, (D("/w/p/build"),)),
     ("sh-c", 'sh -c "echo hi > x"', WR, (W("/w/p/x"),)),

@@ -79,6 +79,10 @@ def rows() -> list[Row]:
         W("2", "f-git-config-zf", "git config -zf x a.b c", "x", seed=GIT),
         W("2", "f-git-config-f-glued", "git config -fx a.b c", "x", seed=GIT),
         R("2", "f-git-config-f-get", "git config -f f --get a.b", seed=GIT),
+        # --- 2. git in a subfolder writes the repository above -------------------------------
+        W("2", "f-git-cd-config", "cd src && git config a.b c", ".git/config", seed=GIT),
+        W("2", "f-git-C-config", "git -C src config a.b c", ".git/config", seed=GIT),
+        R("2", "f-git-C-status", "git -C src log --oneline", seed=GIT),
         # --- 6. sqlite3 statements that write the file they name ----------------------------
         W("6", "f-sqlite-vacuum-into-readonly", "sqlite3 -readonly :memory: \"VACUUM INTO 'v'\"",
           "v", needs=("sqlite3",)),

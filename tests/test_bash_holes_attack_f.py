@@ -154,6 +154,21 @@ GIT_CONFIG: list[Case] = [
     ("config-global", "git config --global a.b c", WR, ("/home/u/.gitconfig",)),
 ]  # fmt: skip
 
+# --- git in a subfolder writes the repository it finds above -------------------------------
+REPOSITORY: list[Case] = [
+    ("cd-config", "cd src && git config core.hooksPath h", WR, ("/w/p/.git/config",)),
+    ("C-config", "git -C src config core.fsmonitor x", WR, ("/w/p/.git/config",)),
+    ("C-deep-commit", "git -C src/a commit -m x", WR, ("/w/p/src/a/.git", "/w/p/src/.git",
+                                                      "/w/p/.git")),
+    ("cd-add", "cd src && git add a.py", WR, ("/w/p/.git",)),
+    ("cd-fsck-lost-found", "cd src && git fsck --lost-found", WR, ("/w/p/.git/lost-found",)),
+    # controls: where the command starts, a repository made where it is said, reading
+    ("config-here", "git config a.b c", WR, ("/w/p/.git/config",)),
+    ("cd-init", "cd src && git init", WR, ("/w/p/src/.git",)),
+    ("cd-status", "cd src && git status", R, ()),
+    ("outside", "git -C ../o commit -m x", WR, ("/w/o/.git",)),
+]  # fmt: skip
+
 # --- sqlite3 statements that write a file they name ------------------------------------------
 SQLITE: list[Case] = [
     ("vacuum-into-readonly", "sqlite3 -readonly db \"VACUUM INTO 'v'\"", WR, ("/w/p/v",)),
@@ -218,6 +233,18 @@ def test_powershell_methods_that_write(
 @table(GIT_CONFIG)
 def test_git_config_names_its_file(command: str, status: Status, named: tuple[str, ...]) -> None:
     check(command, status, named)
+
+
+@table(REPOSITORY)
+def test_git_writes_the_repository_above(
+    command: str, status: Status, named: tuple[str, ...]
+) -> None:
+    check(command, status, named)
+
+
+def test_git_init_in_a_subfolder_names_no_repository_above() -> None:
+    assert "/w/p/.git" not in {e.resolved for e in analysed("cd src && git init").effects}
+    assert "/w/.git" not in {e.resolved for e in analysed("git commit -m x").effects}
 
 
 @table(SQLITE)
@@ -289,6 +316,8 @@ SCOPED = [
     ("zsh-exit-docs", "exit 'argv[$(touch docs/a.md)]'", "SCOPE_VIOLATION"),
     ("git-config-fil-docs", "git config --fil=docs/x a.b c", "SCOPE_VIOLATION"),
     ("sqlite-vacuum-docs", "sqlite3 src/db \"VACUUM INTO 'docs/x.db'\"", "SCOPE_VIOLATION"),
+    ("git-cd-config-root", "cd src && git config core.hooksPath h", "SCOPE_VIOLATION"),
+    ("git-C-config-root", "git -C src config core.fsmonitor 'touch x'", "SCOPE_VIOLATION"),
     ("sqlite-attach-docs", "sqlite3 src/db \"ATTACH 'docs/x.db' AS s\"", "SCOPE_VIOLATION"),
     # controls: inside the scope
     ("clobber-src", "cd src && echo x >! app.py", "-"),

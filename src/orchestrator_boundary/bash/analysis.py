@@ -185,6 +185,7 @@ def _bash(
         _NESTED,
         windows=is_windows(start),
         scripts=scripts,
+        start=start,
     )
     out = _evaluated(root, source, budget)
     tracking = known_vars.plan(root, command, command if command.isascii() else None)
