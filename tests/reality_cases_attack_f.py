@@ -90,6 +90,17 @@ def rows() -> list[Row]:
           needs=("sqlite3",)),
         R("6", "f-sqlite-readonly-select", "sqlite3 -readonly :memory: 'select 1'",
           needs=("sqlite3",)),
+        # --- 6. python -m: standard modules that write what their arguments name ------------
+        W("6", "f-py-m-zipfile-create", "python3 -I -m zipfile -c z.zip f", "z.zip"),
+        W("6", "f-py-m-tarfile", "python3 -I -m tarfile -c t.tar f && "
+          "python3 -I -m tarfile -e t.tar d", "t.tar", "d"),
+        W("6", "f-py-m-gzip", "python3 -I -m gzip f", "f.gz"),
+        W("6", "f-py-m-zipapp", "python3 -I -m zipapp src -m main:x", "src.pyz"),
+        W("6", "f-py-m-pydoc-w", "python3 -I -m pydoc -w json", "json.html"),
+        W("6", "f-py-m-cprofile-o", "python3 -I -m cProfile -o prof.out src/main.py", "prof.out"),
+        R("6", "f-py-m-pydoc-read", "python3 -I -m pydoc json", provable=False),
+        R("6", "f-py-m-zipfile-list", "python3 -I -m zipfile -l src/main.py || true",
+          provable=False),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

@@ -169,6 +169,29 @@ REPOSITORY: list[Case] = [
     ("outside", "git -C ../o commit -m x", WR, ("/w/o/.git",)),
 ]  # fmt: skip
 
+# --- python -m: standard modules that write what their arguments name ----------------------
+PY_MODULES: list[Case] = [
+    ("zipfile-create", "python3 -m zipfile -c z.zip a b", OP, ("/w/p/z.zip",)),
+    ("zipfile-extract", "python3 -m zipfile -e z.zip out", OP, ("/w/p/out",)),
+    ("tarfile-create", "python3 -I -m tarfile --create t.tar a", OP, ("/w/p/t.tar",)),
+    ("tarfile-extract-here", "python3 -m tarfile -e t.tar", OP, ("/w/p",)),
+    ("gzip", "python3 -m gzip a b", OP, ("/w/p/a.gz", "/w/p/b.gz")),
+    ("gunzip", "python3 -m gzip -d a.gz", OP, ("/w/p/a",)),
+    ("zipapp", "python3 -m zipapp src", OP, ("/w/p/src.pyz",)),
+    ("zipapp-output", "python3 -m zipapp src -o .claude/x", OP, ("/w/p/.claude/x",)),
+    ("pydoc-w", "python3 -m pydoc -w os ./m.py", OP, ("/w/p/os.html", "/w/p/m.html")),
+    ("cprofile-o", "python3 -m cProfile -o p.out s.py", OP, ("/w/p/p.out",)),
+    ("cprofile-o-glued", "python3 -m cProfile -op.out s.py", OP, ("/w/p/p.out",)),
+    ("pickletools-o", "python3 -m pickletools --output=d.txt p.pkl", OP, ("/w/p/d.txt",)),
+    ("ensurepip", "python3 -m ensurepip", OP, (None,)),
+    # controls: listing, showing, printing
+    ("zipfile-list", "python3 -m zipfile -l z.zip", OP, ()),
+    ("tarfile-list", "python3 -m tarfile -l t.tar", OP, ()),
+    ("pydoc-show", "python3 -m pydoc os", OP, ()),
+    ("gzip-stdin", "python3 -m gzip < f", OP, ()),
+    ("zipapp-info", "python3 -m zipapp --info a.pyz", OP, ()),
+]  # fmt: skip
+
 # --- sqlite3 statements that write a file they name ------------------------------------------
 SQLITE: list[Case] = [
     ("vacuum-into-readonly", "sqlite3 -readonly db \"VACUUM INTO 'v'\"", WR, ("/w/p/v",)),
@@ -247,6 +270,13 @@ def test_git_init_in_a_subfolder_names_no_repository_above() -> None:
     assert "/w/.git" not in {e.resolved for e in analysed("git commit -m x").effects}
 
 
+@table(PY_MODULES)
+def test_python_modules_that_write(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+    if not named:  # a control: no write at all
+        assert not analysed(command).effects
+
+
 @table(SQLITE)
 def test_sqlite_names_the_files_it_writes(
     command: str, status: Status, named: tuple[str, ...]
@@ -293,6 +323,8 @@ WRITES = [
     ("clobber-src", "echo x >! src/app.py", "BASH_WRITE"),
     ("arch-src", "arch -arm64 cp a src/app.py", "BASH_WRITE"),
     ("noglob-src", "noglob rm -rf src", "BASH_WRITE"),
+    ("py-m-zipfile-src", "python3 -m zipfile -c src/x.zip a", "BASH_WRITE"),
+    ("py-m-gzip-src", "python3 -m gzip src/app.py", "BASH_WRITE"),
     ("setsid-src", "setsid cp a src/app.py", "BASH_WRITE"),
     ("chrt-src", "chrt 0 rm -rf src", "BASH_WRITE"),
     ("git-config-file-src", "git config -f src/x.cfg a.b c", "BASH_WRITE"),
