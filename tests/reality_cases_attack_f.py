@@ -27,7 +27,7 @@ MAC = "macOS only: arch(1) there runs its program (Linux's arch refuses operands
 
 def rows() -> list[Row]:
     """The rows; ``reality_cases`` calls this once its helpers exist (it imports this module)."""
-    from reality_cases import GIT, R, W
+    from reality_cases import GIT, PATCH, R, W
 
     return [
         # --- 1. zsh evaluates a count or a number as arithmetic -----------------------------
@@ -101,6 +101,8 @@ def rows() -> list[Row]:
         R("6", "f-py-m-pydoc-read", "python3 -I -m pydoc json", provable=False),
         R("6", "f-py-m-zipfile-list", "python3 -I -m zipfile -l src/main.py || true",
           provable=False),
+        # --- 1. patch writes the files its diff names, below the folder it runs in ----------
+        W("1", "f-patch-i", "patch -s -p0 -i p.diff", "f", seed=PATCH, needs=("patch",)),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

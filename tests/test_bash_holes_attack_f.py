@@ -348,6 +348,9 @@ SCOPED = [
     ("zsh-exit-docs", "exit 'argv[$(touch docs/a.md)]'", "SCOPE_VIOLATION"),
     ("git-config-fil-docs", "git config --fil=docs/x a.b c", "SCOPE_VIOLATION"),
     ("sqlite-vacuum-docs", "sqlite3 src/db \"VACUUM INTO 'docs/x.db'\"", "SCOPE_VIOLATION"),
+    # the files a patch names are below the folder it runs in (GNU patch refuses `..`)
+    ("patch-stdin-root", "patch -p0 < src/x.diff", "SCOPE_VIOLATION"),
+    ("patch-i-root", "patch -p1 -i src/x.diff", "SCOPE_VIOLATION"),
     ("git-cd-config-root", "cd src && git config core.hooksPath h", "SCOPE_VIOLATION"),
     ("git-C-config-root", "git -C src config core.fsmonitor 'touch x'", "SCOPE_VIOLATION"),
     ("sqlite-attach-docs", "sqlite3 src/db \"ATTACH 'docs/x.db' AS s\"", "SCOPE_VIOLATION"),
