@@ -152,7 +152,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("venv-python-c", ".venv/bin/python -c 'print(1)'", R, ()),
     ("venv-pip", ".venv/bin/pip install x", WR, (W(None),)),
     ("less-not-read-only", "less f", OP, ()),
-    ("history-not-read-only", "history -w h.txt", OP, ()),
+    ("history-not-read-only", "history -w h.txt", WR, (W("/w/p/h.txt"),)),
     ("export-cmdsub", "export V=$(touch v)", OP, (W("/w/p/v"),)),  # exports V
     ("export-cmdsub-lc", "export v=$(touch v)", WR, (W("/w/p/v"),)),
     ("local-decl", "declare -a arr=(1 2)", R, ()),

@@ -103,6 +103,10 @@ def rows() -> list[Row]:
           provable=False),
         # --- 1. patch writes the files its diff names, below the folder it runs in ----------
         W("1", "f-patch-i", "patch -s -p0 -i p.diff", "f", seed=PATCH, needs=("patch",)),
+        # --- 1. history -w FILE writes (an empty list truncates) FILE ------------------------
+        W("1", "f-history-w", "history -w f", "f"),
+        W("1", "f-history-a", "history -s x; history -a h", "h"),
+        R("1", "f-history-list", "history"),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

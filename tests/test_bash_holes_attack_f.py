@@ -192,6 +192,24 @@ PY_MODULES: list[Case] = [
     ("zipapp-info", "python3 -m zipapp --info a.pyz", OP, ()),
 ]  # fmt: skip
 
+# --- history -w FILE truncates FILE ----------------------------------------------------------
+HISTORY: list[Case] = [
+    ("history-w", "history -w src/app.py", WR, ("/w/p/src/app.py",)),
+    ("history-a", "history -a h", WR, ("/w/p/h",)),
+    ("history-cluster", "history -cw h", WR, ("/w/p/h",)),
+    ("history-w-histfile", "history -w", WR, (None,)),
+    ("zsh-fc-W", "fc -W h", WR, ("/w/p/h",)),
+    ("zsh-fc-A", "fc -A h", WR, ("/w/p/h",)),
+    ("fc-reruns", "fc -s", OP, ()),
+    ("history-d", "history -d 3", OP, ()),
+    # controls
+    ("history", "history", R, ()),
+    ("history-count", "history 5", R, ()),
+    ("history-clear", "history -c", R, ()),
+    ("history-read", "history -r f", R, ()),
+    ("fc-list", "fc -l", R, ()),
+]  # fmt: skip
+
 # --- sqlite3 statements that write a file they name ------------------------------------------
 SQLITE: list[Case] = [
     ("vacuum-into-readonly", "sqlite3 -readonly db \"VACUUM INTO 'v'\"", WR, ("/w/p/v",)),
@@ -277,6 +295,11 @@ def test_python_modules_that_write(command: str, status: Status, named: tuple[st
         assert not analysed(command).effects
 
 
+@table(HISTORY)
+def test_history_writes_its_file(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+
+
 @table(SQLITE)
 def test_sqlite_names_the_files_it_writes(
     command: str, status: Status, named: tuple[str, ...]
@@ -298,6 +321,7 @@ TAMPER = [
     ("clobber-first-settings-cmd", "2>! .claude/settings.json echo"),
     ("arch-settings", "arch -x86_64 cp f .claude/settings.json"),
     ("noglob-settings", "noglob cp f .claude/settings.json"),
+    ("history-w-settings", "history -w .claude/settings.json"),
     ("git-config-fil-settings", "git config --fil=.claude/settings.json a.b c"),
     ("git-config-fil-separate-settings", "git config --fil .claude/settings.json a.b c"),
     ("sqlite-vacuum-into-settings", "sqlite3 src/db \"VACUUM INTO '.claude/settings.json'\""),
@@ -325,6 +349,7 @@ WRITES = [
     ("noglob-src", "noglob rm -rf src", "BASH_WRITE"),
     ("py-m-zipfile-src", "python3 -m zipfile -c src/x.zip a", "BASH_WRITE"),
     ("py-m-gzip-src", "python3 -m gzip src/app.py", "BASH_WRITE"),
+    ("history-w-src", "history -w src/app.py", "BASH_WRITE"),
     ("setsid-src", "setsid cp a src/app.py", "BASH_WRITE"),
     ("chrt-src", "chrt 0 rm -rf src", "BASH_WRITE"),
     ("git-config-file-src", "git config -f src/x.cfg a.b c", "BASH_WRITE"),

@@ -193,7 +193,26 @@ def _ulimit(prog: str, args: list[Word], env: Env) -> Outcome:
     return read_only(prog, "ulimit")
 
 
+def _history(prog: str, args: list[Word], env: Env) -> Outcome:
+    """history -w/-a [FILE] (and zsh's fc -W/-A [FILE]) write the history list to FILE, or to
+    $HISTFILE: an empty list truncates FILE (observed: `bash -c 'history -w f'` empties f).
+    Listing, -c, -s, -r, -n change no file; fc without -l/-W/-A/-R runs commands again."""
+    writing = ("-w", "-a") if prog == "history" else ("-W", "-A")
+    letters = "".join((a.value or "?")[1:] for a in args if (a.value or "-").startswith("-"))
+    files = [a for a in args if a.value is None or not a.value.startswith("-")]
+    if any(flag[1] in letters for flag in writing):
+        named = env.fx_many(EffectKind.WRITE, files, f"{prog} writes the history")
+        return writes(prog, named or [env.fx(EffectKind.WRITE, None, "$HISTFILE")])
+    if "?" in letters or (prog == "fc" and not any(c in letters for c in "lR")):
+        return opaque(prog, f"{prog}: runs commands again, or a word that is not a literal")
+    if prog == "history" and "d" in letters:
+        return opaque(prog, "history -d: an offset the shell evaluates")
+    return read_only(prog, "lists or changes the history list only")
+
+
 HANDLERS = {
+    "history": _history,
+    "fc": _history,
     "ulimit": _ulimit,
     "cmd": _cmd,
     "read": _read,
