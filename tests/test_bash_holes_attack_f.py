@@ -58,6 +58,14 @@ MATH: list[Case] = [
     ("printf-d-literal", "printf '%d %05.2f\\n' 5 3.14", R, ()),
     ("printf-percent-only", "printf '100%%\\n'", R, ()),
     ("printf-c", f"printf '%c' {SUB}", R, ()),
+    # zsh's read -t TIMEOUT is arithmetic too; `$NAME[...]` subscripts the parameter
+    ("read-t-subscript", f"read -t {SUB} x < /dev/null", OP, ("/w/p/x",)),
+    ("read-t-variable", 'read -t "$T" x', OP, ()),
+    ("dollar-name-subscript", "a=(1 2); echo $a['path[$(touch /w/p/x)]']", WR, ("/w/p/x",)),
+    ("dollar-path-subscript", "echo \"$path['$(touch /w/p/x)']\"", WR, ("/w/p/x",)),
+    ("read-t-number", "read -rt 0.5 x", R, ()),
+    ("dollar-name-plain-subscript", "echo $a[1] ${a[2]}", R, ()),
+    ("quoted-text", "grep 'x[$(y)]' f", R, ()),
 ]  # fmt: skip
 
 # --- zsh's clobbering redirects --------------------------------------------------------------

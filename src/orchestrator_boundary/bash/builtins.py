@@ -49,6 +49,11 @@ def _read(prog: str, args: list[Word], env: Env) -> Outcome:
                     return runs_code(prog, callback, env, f"{prog} -C runs a callback")
                 if letter == "a" and not _settable(given):
                     return opaque(prog, "the array name is not a plain, harmless name")
+                timed = zsh_math.evaluated(
+                    prog, [given] if letter == "t" and given else [], env, ""
+                )
+                if timed.status is not Status.READ_ONLY:  # zsh: the timeout is arithmetic
+                    return timed
                 break
         elif value != "--" and not _settable(args[i]):
             return opaque(prog, f"{prog} sets {value}: not a plain, harmless name")

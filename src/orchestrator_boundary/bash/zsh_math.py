@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 
-from orchestrator_boundary.bash.model import Status
+from orchestrator_boundary.bash.model import Command, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.values import replace
 
 # a printf conversion zsh reads as a number: %d %i %o %u %x %X %e %E %f %F %g %G %a %A, or a
 # width or precision given as `*` (the number comes from the next argument)
@@ -75,3 +76,24 @@ def printf_numbers(prog: str, args: list[Word], env: Env) -> Outcome | None:
         return None
     result = evaluated(prog, args[1:], env, "known read-only")
     return None if result.status is Status.READ_ONLY else result
+
+
+# zsh subscripts an unbraced parameter: `$a[...]`, `$path[...]`; the subscript is arithmetic
+# whose command substitutions run, quoted or not (observed: `a=(1 2); echo
+# $a['path[$(touch x)]']` creates x); Bash reads `$a` then the literal text
+_SUBSCRIPTED = re.compile(r"(?<!\\)\$[A-Za-z_][A-Za-z0-9_]*\[([^\]\n]*(?:\$\(|`)[^\n]*)")
+
+
+def subscripted(command: str, env: Env) -> list[Command]:
+    """The commands zsh runs in the subscripts of ``$NAME[...]`` words of ``command``: each
+    subscript's text, its quotes taken out, analysed as code (``: TEXT``)."""
+    found = [m.group(1) for m in _SUBSCRIPTED.finditer(command)]
+    if not found:
+        return []
+    code = "\n".join(": " + text.replace("'", " ").replace('"', " ") for text in found)
+    found_commands = runs_code("", code, env, "zsh subscripts $NAME[...]").inner
+    # text that is no shell code is zsh's error, not a refusal here: opaque, not unparseable
+    return [
+        replace(c, status=Status.OPAQUE) if c.status is Status.UNPARSEABLE else c
+        for c in found_commands
+    ]
