@@ -61,8 +61,10 @@ MATH: list[Case] = [
     # zsh's read -t TIMEOUT is arithmetic too; `$NAME[...]` subscripts the parameter
     ("read-t-subscript", f"read -t {SUB} x < /dev/null", OP, ("/w/p/x",)),
     ("read-t-variable", 'read -t "$T" x', OP, ()),
-    ("dollar-name-subscript", "a=(1 2); echo $a['path[$(touch /w/p/x)]']", WR, ("/w/p/x",)),
-    ("dollar-path-subscript", "echo \"$path['$(touch /w/p/x)']\"", WR, ("/w/p/x",)),
+    ("dollar-name-subscript", "a=(1 2); echo $a['path[$(touch /w/p/x)]']", OP, ("/w/p/x",)),
+    ("dollar-name-value-subscript", 'echo "$a[i]"', OP, ()),
+    ("dollar-name-numbers", "echo $a[1] $a[-1] $a[2,3]", R, ()),
+    ("dollar-path-subscript", "echo \"$path['$(touch /w/p/x)']\"", OP, ("/w/p/x",)),
     ("read-t-number", "read -rt 0.5 x", R, ()),
     ("dollar-name-plain-subscript", "echo $a[1] ${a[2]}", R, ()),
     ("quoted-text", "grep 'x[$(y)]' f", R, ()),

@@ -84,16 +84,26 @@ def printf_numbers(prog: str, args: list[Word], env: Env) -> Outcome | None:
 _SUBSCRIPTED = re.compile(r"(?<!\\)\$[A-Za-z_][A-Za-z0-9_]*\[([^\]\n]*(?:\$\(|`)[^\n]*)")
 
 
+# the subscript of `$NAME[...]`, and those that are plain numbers (`$a[1]`, `$a[-1]`, `$a[2,3]`)
+_SUBSCRIPT = re.compile(r"(?<!\\)\$[A-Za-z_][A-Za-z0-9_]*\[([^\]\n]*)\]")
+_NUMBERS = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)?")
+
+
 def subscripted(command: str, env: Env) -> list[Command]:
     """The commands zsh runs in the subscripts of ``$NAME[...]`` words of ``command``: each
-    subscript's text, its quotes taken out, analysed as code (``: TEXT``)."""
+    subscript's text, its quotes taken out, analysed as code (``: TEXT``). A subscript that is
+    not a plain number evaluates variables' values as arithmetic (`x='path[$(cmd)]'; echo
+    $a[x]` runs cmd): opaque, as `$(( x ))` is."""
+    odd = [m for m in _SUBSCRIPT.finditer(command) if not _NUMBERS.fullmatch(m.group(1))]
+    note = "zsh evaluates the subscript of $NAME[...] as arithmetic on values"
+    marker = [Command(odd[0].group(0)[:200], "", Status.OPAQUE, (), note)] if odd else []
     found = [m.group(1) for m in _SUBSCRIPTED.finditer(command)]
     if not found:
-        return []
+        return marker
     code = "\n".join(": " + text.replace("'", " ").replace('"', " ") for text in found)
     found_commands = runs_code("", code, env, "zsh subscripts $NAME[...]").inner
     # text that is no shell code is zsh's error, not a refusal here: opaque, not unparseable
-    return [
+    return marker + [
         replace(c, status=Status.OPAQUE) if c.status is Status.UNPARSEABLE else c
         for c in found_commands
     ]
