@@ -22,6 +22,7 @@ ZSH = ("zsh",)
 # analysis answers for zsh as well, so that twin is no row here (a read-only row finds no write)
 # inside the double quotes of `zsh -fc "..."`: zsh gets 'path[$(touch x)]'
 ZSUB = "'path[\\$(touch x)]'"
+WIN = "Windows only: Git Bash runs cmd.exe and the System32 programs"
 MAC = "macOS only: arch(1) there runs its program (Linux's arch refuses operands)"
 
 
@@ -115,6 +116,12 @@ def rows() -> list[Row]:
         W("1", "f-history-w", "history -w f", "f"),
         W("1", "f-history-a", "history -s x; history -a h", "h"),
         R("1", "f-history-list", "history"),
+        # --- 1. Windows programs in Git Bash, cmd.exe's file commands -----------------------
+        W("1", "f-cmd-del", "cmd //c del x", "x", label_only=WIN),
+        W("1", "f-cmd-copy", "cmd //c copy a b", "b", label_only=WIN),
+        W("1", "f-robocopy", "robocopy a b //E", "b", label_only=WIN),
+        W("1", "f-xcopy", "xcopy a b //E //I", "b", label_only=WIN),
+        R("1", "f-cmd-type", "cmd //c type f", label_only=WIN, provable=False),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

@@ -220,6 +220,26 @@ HISTORY: list[Case] = [
     ("fc-list", "fc -l", R, ()),
 ]  # fmt: skip
 
+# --- Windows programs in Git Bash, and cmd.exe's file commands ------------------------------
+WINDOWS: list[Case] = [
+    ("cmd-copy", "cmd //c copy a b", OP, ("/w/p/b",)),
+    ("cmd-del", "cmd.exe /c \"del /Q x\"", OP, ("/w/p/x",)),
+    ("cmd-second-command", "cmd /c \"echo hi & del x\"", OP, ("/w/p/x",)),
+    ("cmd-md-move", "cmd /c \"md d && move a d\"", OP, ("/w/p/d", "/w/p/a")),
+    ("cmd-ren", "cmd /c ren a b", OP, ("/w/p/a", "/w/p/b")),
+    ("cmd-mklink", "cmd /c mklink l t", OP, ("/w/p/l",)),
+    ("robocopy", "robocopy src .claude //E", OP, ("/w/p/.claude",)),
+    ("xcopy", "xcopy a b //E", OP, ("/w/p/b",)),
+    ("icacls-grant", "icacls x /grant a:F", OP, ("/w/p/x",)),
+    ("icacls-save", "icacls x /save acl.txt", OP, ("/w/p/acl.txt",)),
+    ("attrib", "attrib +r x", OP, ("/w/p/x",)),
+    # controls: showing
+    ("cmd-type", "cmd /C type f", OP, ()),
+    ("cmd-dir", "cmd /c dir", OP, ()),
+    ("icacls-show", "icacls x", OP, ()),
+    ("attrib-show", "attrib x", OP, ()),
+]  # fmt: skip
+
 # --- sqlite3 statements that write a file they name ------------------------------------------
 SQLITE: list[Case] = [
     ("vacuum-into-readonly", "sqlite3 -readonly db \"VACUUM INTO 'v'\"", WR, ("/w/p/v",)),
@@ -310,6 +330,15 @@ def test_history_writes_its_file(command: str, status: Status, named: tuple[str,
     check(command, status, named)
 
 
+@table(WINDOWS)
+def test_windows_programs_name_their_files(
+    command: str, status: Status, named: tuple[str, ...]
+) -> None:
+    check(command, status, named)
+    if not named:  # a control: no write at all
+        assert not analysed(command).effects
+
+
 @table(SQLITE)
 def test_sqlite_names_the_files_it_writes(
     command: str, status: Status, named: tuple[str, ...]
@@ -332,6 +361,7 @@ TAMPER = [
     ("arch-settings", "arch -x86_64 cp f .claude/settings.json"),
     ("noglob-settings", "noglob cp f .claude/settings.json"),
     ("history-w-settings", "history -w .claude/settings.json"),
+    ("robocopy-settings", "robocopy x .claude settings.json"),
     ("git-config-fil-settings", "git config --fil=.claude/settings.json a.b c"),
     ("git-config-fil-separate-settings", "git config --fil .claude/settings.json a.b c"),
     ("sqlite-vacuum-into-settings", "sqlite3 src/db \"VACUUM INTO '.claude/settings.json'\""),
@@ -360,6 +390,8 @@ WRITES = [
     ("py-m-zipfile-src", "python3 -m zipfile -c src/x.zip a", "BASH_WRITE"),
     ("py-m-gzip-src", "python3 -m gzip src/app.py", "BASH_WRITE"),
     ("history-w-src", "history -w src/app.py", "BASH_WRITE"),
+    ("cmd-del-src", "cmd //c del src\\app.py", "BASH_WRITE"),
+    ("robocopy-src", "robocopy a src", "BASH_WRITE"),
     ("setsid-src", "setsid cp a src/app.py", "BASH_WRITE"),
     ("chrt-src", "chrt 0 rm -rf src", "BASH_WRITE"),
     ("git-config-file-src", "git config -f src/x.cfg a.b c", "BASH_WRITE"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
-from orchestrator_boundary.bash import zsh_math
+from orchestrator_boundary.bash import windows_native, zsh_math
 from orchestrator_boundary.bash.envvars import NAME, settable_name
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
@@ -174,6 +174,9 @@ def _cmd(prog: str, args: list[Word], env: Env) -> Outcome:
         return opaque(prog, "cmd.exe: an interactive shell or a line that is not literal")
     line = " ".join(v or "" for v in values[start + 1 :])
     fx = [env.fx(EffectKind.WRITE, t, "cmd redirect") for t in cmd_redirects(line)]
+    # each command of the line, up to its redirects: `del x`, `copy a b` (windows_native)
+    parts = [re.split(r"[<>]", part)[0].split() for part in re.split(r"[&|]+", line)]
+    fx += [f for words in parts for f in windows_native.cmd_line(words, env)]
     return opaque(prog, "cmd.exe command line", fx)
 
 
@@ -216,6 +219,7 @@ def _history(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 HANDLERS = {
+    **dict.fromkeys(("robocopy", "xcopy", "attrib", "icacls"), windows_native.native),
     "history": _history,
     "fc": _history,
     "ulimit": _ulimit,
