@@ -122,6 +122,9 @@ def rows() -> list[Row]:
         W("1", "f-robocopy", "robocopy a b //E", "b", label_only=WIN),
         W("1", "f-xcopy", "xcopy a b //E //I", "b", label_only=WIN),
         R("1", "f-cmd-type", "cmd //c type f", label_only=WIN, provable=False),
+        # --- 1. less -o FILE copies a piped input it shows to FILE (with a terminal) --------
+        W("1", "f-less-o", "cat f | less -E -o l", "l", tty=True, needs=("less",)),
+        W("1", "f-less-O-glued", "cat f | less -E -Ol", "l", tty=True, needs=("less",)),
         # --- 1. macOS arch runs its program --------------------------------------------------
         W("1", "f-arch-touch", "arch -x86_64 touch x", "x", label_only=MAC),
         W("1", "f-arch-shell", "arch -arm64 /bin/bash -c 'touch x'", "x", label_only=MAC),

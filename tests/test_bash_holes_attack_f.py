@@ -240,6 +240,20 @@ WINDOWS: list[Case] = [
     ("attrib-show", "attrib x", OP, ()),
 ]  # fmt: skip
 
+# --- less copies what it shows to its log file -------------------------------------------------
+LESS: list[Case] = [
+    ("less-o", "cat f | less -o log.txt", OP, ("/w/p/log.txt",)),
+    ("less-O-glued", "less -Olog f", OP, ("/w/p/log",)),
+    ("less-cluster", "less -So log f", OP, ("/w/p/log",)),
+    ("less-log-file", "less --log-file=log.txt f", OP, ("/w/p/log.txt",)),
+    ("less-log-abbreviated", "less --log-f=log.txt f", OP, ("/w/p/log.txt",)),
+    ("less-LOG-FILE", "less --LOG-FILE log.txt f", OP, ("/w/p/log.txt",)),
+    # controls: less as a pager stays opaque (LESSOPEN, lesskey) with no write
+    ("less", "less f", OP, ()),
+    ("less-raw", "less -R f", OP, ()),
+    ("less-follow", "less +F f", OP, ()),
+]  # fmt: skip
+
 # --- sqlite3 statements that write a file they name ------------------------------------------
 SQLITE: list[Case] = [
     ("vacuum-into-readonly", "sqlite3 -readonly db \"VACUUM INTO 'v'\"", WR, ("/w/p/v",)),
@@ -339,6 +353,13 @@ def test_windows_programs_name_their_files(
         assert not analysed(command).effects
 
 
+@table(LESS)
+def test_less_names_its_log_file(command: str, status: Status, named: tuple[str, ...]) -> None:
+    check(command, status, named)
+    if not named:  # a control: no write at all
+        assert not analysed(command).effects
+
+
 @table(SQLITE)
 def test_sqlite_names_the_files_it_writes(
     command: str, status: Status, named: tuple[str, ...]
@@ -390,6 +411,7 @@ WRITES = [
     ("py-m-zipfile-src", "python3 -m zipfile -c src/x.zip a", "BASH_WRITE"),
     ("py-m-gzip-src", "python3 -m gzip src/app.py", "BASH_WRITE"),
     ("history-w-src", "history -w src/app.py", "BASH_WRITE"),
+    ("less-o-src", "cat f | less -o src/app.py", "BASH_WRITE"),
     ("cmd-del-src", "cmd //c del src\\app.py", "BASH_WRITE"),
     ("robocopy-src", "robocopy a src", "BASH_WRITE"),
     ("setsid-src", "setsid cp a src/app.py", "BASH_WRITE"),

@@ -218,7 +218,27 @@ def _history(prog: str, args: list[Word], env: Env) -> Outcome:
     return read_only(prog, "lists or changes the history list only")
 
 
+def _less(prog: str, args: list[Word], env: Env) -> Outcome:
+    """less runs LESSOPEN and reads lesskey files (opaque), and with -o/-O FILE or
+    --log-file/--LOG-FILE=FILE (any prefix from --log) copies what it shows to FILE."""
+    logs: list[Word | None] = []
+    for i, arg in enumerate(args):
+        value = arg.value or ""
+        name, eq, attached = value.partition("=")
+        following = args[i + 1] if i + 1 < len(args) else None
+        if len(name) >= 5 and "--log-file".startswith(name.lower()):
+            logs.append(Word(arg.text, attached) if eq else following)
+        elif value[:1] == "-" and value[1:2] != "-" and value.lstrip("-")[-1:] in ("o", "O"):
+            logs.append(following)  # -o FILE, -So FILE
+        elif value[:1] == "-" and value[1:2] != "-" and ("o" in value or "O" in value):
+            after = value.replace("O", "o").partition("o")[2]
+            logs.append(Word(after, after))  # -oFILE
+    fx = [env.fx(EffectKind.WRITE, w, "less log file") for w in logs]
+    return opaque(prog, "less runs LESSOPEN and reads lesskey files", fx)
+
+
 HANDLERS = {
+    "less": _less,
     **dict.fromkeys(("robocopy", "xcopy", "attrib", "icacls"), windows_native.native),
     "history": _history,
     "fc": _history,
