@@ -1175,6 +1175,11 @@ import reality_cases_attack_e  # noqa: E402
 
 ROWS += reality_cases_attack_e.rows()
 
+# round ten: zsh's arithmetic arguments and clobbering redirects, macOS arch (ADR 0070)
+import reality_cases_attack_f  # noqa: E402
+
+ROWS += reality_cases_attack_f.rows()
+
 
 # --- what the analysis says about a row -------------------------------------------------------
 

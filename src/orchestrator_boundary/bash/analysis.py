@@ -25,6 +25,7 @@ from orchestrator_boundary.bash.paths import is_windows, normalize_cwd
 from orchestrator_boundary.bash.powershell import analyze_powershell, powershell_commands
 from orchestrator_boundary.bash.walk import Walker
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.bash.zsh_math import subscripted
 
 # tree-sitter-bash 0.25's scanner corrupts memory on code points from U+20000 up (seen here:
 # random text with them crashes the process within a few thousand parses), and a crashed hook
@@ -74,7 +75,7 @@ class _Nested:
             return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
         out = _evaluated(root, source, env.budget)
         Walker(env, out, source, code).block(root.named_children, env.cwd, env.nesting + 1)
-        return out
+        return out + (subscripted(code, env) if "[" in code else [])
 
     def powershell(self, code: str, env: Env) -> list[Command]:
         return powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
@@ -185,11 +186,12 @@ def _bash(
         _NESTED,
         windows=is_windows(start),
         scripts=scripts,
+        start=start,
     )
     out = _evaluated(root, source, budget)
     tracking = known_vars.plan(root, command, command if command.isascii() else None)
     Walker(env, out, source, command, tracking).block(root.named_children, env.cwd, 0)
-    out = _expand_aliases(out, env)
+    out = _expand_aliases(out, env) + (subscripted(command, env) if "[" in command else [])
     if evaluates_values(out):  # the values it may run are analysed as the code they may be
         out += [
             c

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
+from orchestrator_boundary.bash import windows_native, zsh_math
 from orchestrator_boundary.bash.envvars import NAME, settable_name
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
@@ -48,6 +49,11 @@ def _read(prog: str, args: list[Word], env: Env) -> Outcome:
                     return runs_code(prog, callback, env, f"{prog} -C runs a callback")
                 if letter == "a" and not _settable(given):
                     return opaque(prog, "the array name is not a plain, harmless name")
+                timed = zsh_math.evaluated(
+                    prog, [given] if letter == "t" and given else [], env, ""
+                )
+                if timed.status is not Status.READ_ONLY:  # zsh: the timeout is arithmetic
+                    return timed
                 break
         elif value != "--" and not _settable(args[i]):
             return opaque(prog, f"{prog} sets {value}: not a plain, harmless name")
@@ -60,7 +66,10 @@ def _printf(prog: str, args: list[Word], env: Env) -> Outcome:
         return opaque(prog, f"{args[0].text} is not a literal: it may be printf -v")
     if args and args[0].value == "-v" and (len(args) < 2 or not _settable(args[1])):
         return opaque(prog, "printf -v sets a variable that is not a plain, harmless name")
-    return read_only(prog, "known read-only")
+    numbers = zsh_math.printf_numbers(
+        prog, args[2:] if args and args[0].value == "-v" else args, env
+    )
+    return numbers or read_only(prog, "known read-only")
 
 
 def _hash(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -165,6 +174,9 @@ def _cmd(prog: str, args: list[Word], env: Env) -> Outcome:
         return opaque(prog, "cmd.exe: an interactive shell or a line that is not literal")
     line = " ".join(v or "" for v in values[start + 1 :])
     fx = [env.fx(EffectKind.WRITE, t, "cmd redirect") for t in cmd_redirects(line)]
+    # each command of the line, up to its redirects: `del x`, `copy a b` (windows_native)
+    parts = [re.split(r"[<>]", part)[0].split() for part in re.split(r"[&|]+", line)]
+    fx += [f for words in parts for f in windows_native.cmd_line(words, env)]
     return opaque(prog, "cmd.exe command line", fx)
 
 
@@ -189,7 +201,47 @@ def _ulimit(prog: str, args: list[Word], env: Env) -> Outcome:
     return read_only(prog, "ulimit")
 
 
+def _history(prog: str, args: list[Word], env: Env) -> Outcome:
+    """history -w/-a [FILE] (and zsh's fc -W/-A [FILE]) write the history list to FILE, or to
+    $HISTFILE: an empty list truncates FILE (observed: `bash -c 'history -w f'` empties f).
+    Listing, -c, -s, -r, -n change no file; fc without -l/-W/-A/-R runs commands again."""
+    writing = ("-w", "-a") if prog == "history" else ("-W", "-A")
+    letters = "".join((a.value or "?")[1:] for a in args if (a.value or "-").startswith("-"))
+    files = [a for a in args if a.value is None or not a.value.startswith("-")]
+    if any(flag[1] in letters for flag in writing):
+        named = env.fx_many(EffectKind.WRITE, files, f"{prog} writes the history")
+        return writes(prog, named or [env.fx(EffectKind.WRITE, None, "$HISTFILE")])
+    if "?" in letters or (prog == "fc" and not any(c in letters for c in "lR")):
+        return opaque(prog, f"{prog}: runs commands again, or a word that is not a literal")
+    if prog == "history" and "d" in letters:
+        return opaque(prog, "history -d: an offset the shell evaluates")
+    return read_only(prog, "lists or changes the history list only")
+
+
+def _less(prog: str, args: list[Word], env: Env) -> Outcome:
+    """less runs LESSOPEN and reads lesskey files (opaque), and with -o/-O FILE or
+    --log-file/--LOG-FILE=FILE (any prefix from --log) copies what it shows to FILE."""
+    logs: list[Word | None] = []
+    for i, arg in enumerate(args):
+        value = arg.value or ""
+        name, eq, attached = value.partition("=")
+        following = args[i + 1] if i + 1 < len(args) else None
+        if len(name) >= 5 and "--log-file".startswith(name.lower()):
+            logs.append(Word(arg.text, attached) if eq else following)
+        elif value[:1] == "-" and value[1:2] != "-" and value.lstrip("-")[-1:] in ("o", "O"):
+            logs.append(following)  # -o FILE, -So FILE
+        elif value[:1] == "-" and value[1:2] != "-" and ("o" in value or "O" in value):
+            after = value.replace("O", "o").partition("o")[2]
+            logs.append(Word(after, after))  # -oFILE
+    fx = [env.fx(EffectKind.WRITE, w, "less log file") for w in logs]
+    return opaque(prog, "less runs LESSOPEN and reads lesskey files", fx)
+
+
 HANDLERS = {
+    "less": _less,
+    **dict.fromkeys(("robocopy", "xcopy", "attrib", "icacls"), windows_native.native),
+    "history": _history,
+    "fc": _history,
     "ulimit": _ulimit,
     "cmd": _cmd,
     "read": _read,
@@ -205,4 +257,5 @@ HANDLERS = {
     "ag": _by_name,
     "ack": _by_name,
     "file": _file,
+    **dict.fromkeys(zsh_math.COUNTED, zsh_math.count),
 }

@@ -18,6 +18,7 @@ from orchestrator_boundary.bash.readonly_data import (
 )
 from orchestrator_boundary.bash.unwrap import prepares, run_script, unwrap
 from orchestrator_boundary.bash.words import Word, may_be_option
+from orchestrator_boundary.bash.zsh_math import COUNTED
 from orchestrator_boundary.values import replace
 
 _ALIASES = {
@@ -120,7 +121,7 @@ def _help_is_harmless(prog: str, handler: object) -> bool:
 
 
 # handlers that judge words that are not literals themselves (builtins.py, declared.py)
-_OWN_WORDS = frozenset({"printf", "test", "[", *DECLARED})
+_OWN_WORDS = frozenset({"printf", "test", "[", *DECLARED, *COUNTED})
 
 
 # `"$(cat <<'EOF'\nfix: ...\nEOF\n)"` (git commit -m): the word is the here-document's text,

@@ -23,6 +23,7 @@ from orchestrator_boundary.bash.git_modes import (
     TAG_LISTING,
     TAG_LISTING_MORE,
     WORKTREE_LIST,
+    config_files,
     global_config,
     rewrites_tree,
 )
@@ -205,13 +206,14 @@ def _config(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
         or not q.pos
     ):
         return _verdict(sub, j, env, "git config read")
+    files = config_files(args)  # `--fil=F` too, which the danger list reads as --filters
     if q.has("--global"):
-        target = Fx(W, "~/.gitconfig", resolve(".gitconfig", env.home), "git config --global")
-    elif q.has("--system") or q.has("--file", "-f"):
-        target = Fx(W, "", None, "git config --system / --file")
+        targets = [Fx(W, "~/.gitconfig", resolve(".gitconfig", env.home), "git config --global")]
+    elif q.has("--system") or files:
+        targets = env.fx_many(W, files, "git config --file") or [Fx(W, "", None, "--system")]
     else:
-        target = env.fx(W, lit(".git/config"), "git config set")
-    return checked("git", j.unknown, writes("git", [target]))
+        targets = [env.fx(W, lit(".git/config"), "git config set")]
+    return checked("git", [*j.unknown, *filter(None, [j.running])], writes("git", targets))
 
 
 def _stash(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:

@@ -135,3 +135,20 @@ def global_config(sub: str, args: list[Word], home: str | None) -> list[Word]:
     if sub == "maintenance" and words and (words[0] is None or words[0] in _MAINTENANCE_GLOBAL):
         return [Word("~/.gitconfig", home.rstrip("/") + "/.gitconfig" if home else None)]
     return []
+
+
+def config_files(args: list[Word]) -> list[Word]:
+    """The files `git config -f F`, `-zfF`, `--file=F` name; git takes any abbreviation from
+    `--fil` (`--fil=F` writes F, observed), which the danger list reads as `--filters`."""
+    found: list[Word] = []
+    for i, arg in enumerate(args):
+        value = arg.value or ""
+        following = args[i + 1] if i + 1 < len(args) else Word(arg.text, None)
+        name, eq, attached = value.partition("=")
+        if len(name) >= 5 and "--file".startswith(name):
+            found.append(Word(arg.text, attached) if eq else following)
+        elif value.startswith("-") and not value.startswith("--"):
+            letters = value[1:].lstrip("lze")  # the flags git config clusters before -f
+            if letters[:1] == "f":
+                found.append(Word(letters[1:], letters[1:]) if letters[1:] else following)
+    return found

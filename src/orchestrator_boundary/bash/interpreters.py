@@ -25,6 +25,7 @@ from orchestrator_boundary.bash.outcome import (
 from orchestrator_boundary.bash.paths import resolve
 from orchestrator_boundary.bash.perl_argv import opened
 from orchestrator_boundary.bash.py_compiled import compileall_module, py_compile_module
+from orchestrator_boundary.bash.py_modules import writing_module
 from orchestrator_boundary.bash.py_path import guarded as py_guarded
 from orchestrator_boundary.bash.py_path import module_guarded, safe_path_flag, shadowable_imports
 from orchestrator_boundary.bash.readonly_data import names
@@ -190,7 +191,8 @@ def _module(prog: str, module: str | None, rest: list[Word], env: Env) -> Outcom
     if module == "venv":
         targets = [a for a in rest if a.value is None or not a.value.startswith("-")]
         return writes(prog, env.fx_many(EffectKind.WRITE, targets, "python -m venv directory"))
-    return opaque(prog, f"python -m {module}: runs a module")
+    found = writing_module(prog, module, rest, env)  # zipfile -c, gzip, pydoc -w, ...
+    return found or opaque(prog, f"python -m {module}: runs a module")
 
 
 # node options that change neither what runs nor where anything is written (a loader, a

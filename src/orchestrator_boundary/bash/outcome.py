@@ -116,6 +116,7 @@ class Env:
     backslash_sep: bool = False
     windows: bool = False  # the shell runs on Windows (a drive-letter cwd): NUL is a device
     scripts: tuple[tuple[str, str], ...] = ()  # script files read for this analysis: (path, text)
+    start: str | None = None  # the folder the whole command starts in (git_repo)
 
     def at(self, cwd: str | None) -> Env:
         return replace(self, cwd=cwd)
@@ -137,6 +138,7 @@ class Env:
             backslash_sep=self.backslash_sep,
             windows=self.windows,
             scripts=self.scripts,
+            start=self.start,
         )
 
     def fx(self, kind: EffectKind, word: Word | str | None, source: str) -> Fx:

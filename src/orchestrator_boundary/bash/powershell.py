@@ -6,6 +6,8 @@ the common item/content cmdlets and their aliases; anything else is opaque.
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash import powershell_data as data
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_UNWRAP, Budget, BudgetExhausted
 from orchestrator_boundary.bash.model import (
@@ -162,7 +164,7 @@ class _Ps:
             i += 1
         if name in self.read_only:
             return Status.READ_ONLY, name, "caller's read-only command", []
-        if name in ("foreach-object", "%") and _member_call(words[1:], params):
+        if name in ("foreach-object", "%", "foreach") and _member_call(words[1:], params):
             return self.rest_opaque(words[1:], depth, "ForEach-Object calls a member by name")
         if name in data.WHATIF and params.get("-whatif", "-") in ("", "$true", "true", "1"):
             return Status.READ_ONLY, name, "-WhatIf only reports", []
@@ -189,11 +191,15 @@ class _Ps:
     def rest_opaque(
         self, rest: list[Tok], depth: int, note: str, program: str = ""
     ) -> tuple[Status, str, str, list[Fx]]:
-        """Opaque; the groups and script blocks among ``rest`` are analysed as if they ran."""
+        """Opaque; the groups and script blocks among ``rest`` are analysed as if they ran. A
+        .NET method that writes, called by name (``(gi x).Delete()``, ``$f.CopyTo('y')``, ``ls
+        | % Delete``), is a write to a place the text does not fix (ADR 0070)."""
         for tok in rest:
             if tok[0] == "block":
                 self.run(tok[1], depth + 1)
-        return Status.OPAQUE, program, note, []
+        named = [m for t in (program, *(t[1] for t in rest if t[0] == "word")) for m in _writer(t)]
+        fx = [Fx(EffectKind.WRITE, "", None, f"{m}(): a .NET method that writes") for m in named]
+        return Status.OPAQUE, program, note, fx[:1]
 
     def listed(self, name: str, params: dict[str, str | None]) -> tuple[Status, str, str, list[Fx]]:
         """A read-only cmdlet, unless it is a native program here or a parameter starts one."""
@@ -329,3 +335,19 @@ def _member_call(args: list[Tok], params: dict[str, str | None]) -> bool:
     object by name (FileInfo.Delete deletes the file); only script blocks are analysed."""
     plain = [t for t in args if t[0] != "block" and not (t[2] or t[1]).startswith("-")]
     return "-membername" in params or bool(plain)
+
+
+# methods of FileInfo / DirectoryInfo, XmlDocument, images, WebClient and ZipFile that write
+# (not String.Replace: `(gc f).Replace('a', 'b')` only makes a new string)
+_WRITERS = re.compile(
+    r"(?:^|\.)(delete|moveto|copyto|encrypt|decrypt|create|createsubdirectory|createtext|"
+    r"appendtext|openwrite|save|downloadfile|downloadfileasync|downloadfiletaskasync|"
+    r"setaccesscontrol|createassymboliclink|extracttodirectory|extracttofile|"
+    r"createfromdirectory|createentryfromfile)\Z",
+    re.IGNORECASE,
+)
+
+
+def _writer(raw: str) -> list[str]:
+    found = _WRITERS.search(raw)
+    return [found.group(1)] if found else []

@@ -15,6 +15,7 @@ from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
 from orchestrator_boundary.bash.parse import text_in
 from orchestrator_boundary.bash.paths import is_device, resolve
 from orchestrator_boundary.bash.words import Word, program_word, word
+from orchestrator_boundary.bash.zsh_redirect import clobbered, prefixed
 
 State = tuple[str | None, str | None]  # the working directory after success / after failure
 
@@ -109,6 +110,8 @@ def _redirect(
         fds[fd] = found
     if found is not None and (op in _WRITE_OPS or op == ">&"):
         fx.append(found)
+    zsh = clobbered(w, dests, cwd) if op in _WRITE_OPS or op == ">&" else None
+    fx.extend([zsh] if zsh is not None else [])
 
 
 def _heredoc(
@@ -260,7 +263,7 @@ def simple_command(
         (None, [], "") if node is None else _children(w, node, cwd, depth, redirect_nodes)
     )
     args = [word(a, env.home, w.code, cwd, w.known) for a in arg_nodes]
-    fx: list[Fx] = []
+    fx, zsh = prefixed(w, redirect_nodes, name, node, env.for_command(cwd, None, depth))
     followers: list[Any] = []
     fds: Fds = {}
     stdin = _redirects(w, redirect_nodes, cwd, depth, args, fx, followers, fds)
@@ -298,7 +301,7 @@ def simple_command(
         fx += boundary_cli.spelled(fx, text, stdin)
     effects = tuple(Effect(f.kind, f.path, f.resolved, text, f.source, f.names) for f in fx)
     w.out.append(Command(text, program, status, effects, why, script))
-    w.out.extend(inner)
+    w.out.extend([*inner, *zsh])
     _followers(w, followers, cwd, depth)
     return ok, fail
 

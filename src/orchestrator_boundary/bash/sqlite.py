@@ -43,6 +43,13 @@ _SQLITE_VALUED = frozenset({"nullvalue", "separator", "newline", "cmd"})
 
 _SQL_WRITEFILE = re.compile(r"\bwritefile\s*\(\s*'([^']*)'", re.IGNORECASE)
 _SQL_WRITEFILE_NAME = re.compile(r"\bwritefile\b", re.IGNORECASE)
+# `VACUUM INTO 'f'` writes a copy of the database to f, also from a -readonly one; `ATTACH
+# 'f' AS s` creates f (observed, sqlite 3.40): a literal name, else a file the text does not fix
+_SQL_FILE_STATEMENT = re.compile(r"\b(?:vacuum\b[^;]*?\binto|attach(?:\s+database)?)\b", re.I)
+_SQL_FILE_NAMED = re.compile(
+    r"""\b(?:vacuum(?:\s+\w+)?\s+into|attach(?:\s+database)?)\s*(['"])([^'"]*)\1\s*(?:;|as\b|$)""",
+    re.IGNORECASE,
+)
 # every dot command of sqlite3 3.40-3.47; the shell takes any prefix of a name (`.sh` is
 # `.shell`, `.o` is `.output`), the first match in its own order winning, so a prefix counts
 # as every command it may stand for (observed: `.sh touch y`, `.o y`, `.tr y`, `.cl y`)
@@ -161,7 +168,7 @@ def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
         # the database file is created (empty) when it does not exist (observed, ADR 0049)
         return opaque(prog, "sqlite3 creates the database file when it is missing")
     named, runs = _sql_targets(texts)
-    fx = db + env.fx_many(W, named, "sqlite3 writes a file")
+    fx = db + env.fx_many(W, named, "sqlite3 writes a file") + _file_statements(texts, env)
     mentions = sum(len(_SQL_WRITEFILE_NAME.findall(t)) for t in texts)
     if mentions > sum(len(_SQL_WRITEFILE.findall(t)) for t in texts):
         # `"writefile"('f', ..)`, `writefile/**/('f', ..)`: a file this reading cannot name
@@ -170,3 +177,17 @@ def sqlite3(prog: str, args: list[Word], env: Env) -> Outcome:
         code = "\n".join(c for c in runs if c is not None) if None not in runs else None
         return runs_code(prog, code, env, "sqlite3 runs a shell command or loads a file", fx)
     return writes(prog, fx or [Fx(W, "", None, "sqlite3 statement that writes")])
+
+
+def _file_statements(texts: list[str], env: Env) -> list[Fx]:
+    """The files `VACUUM INTO 'f'` and `ATTACH 'f' AS s` write; a write the text does not
+    locate for one whose file is not a plain literal (an expression, a `file:` URI)."""
+    fx: list[Fx] = []
+    for text in texts:
+        named = [m.group(2) for m in _SQL_FILE_NAMED.finditer(text)]
+        files = [n for n in named if n not in ("", ":memory:")]  # the two that are no file
+        plain = [n for n in files if not n.startswith("file:")]
+        fx += env.fx_many(W, [lit(n) for n in plain], "sqlite3 VACUUM INTO / ATTACH file")
+        if len(_SQL_FILE_STATEMENT.findall(text)) > len(named) or len(plain) < len(files):
+            fx.append(Fx(W, "", None, "sqlite3 VACUUM INTO / ATTACH"))
+    return fx

@@ -149,8 +149,10 @@ def _patch(prog: str, args: list[Word], env: Env) -> Outcome:
         fx += here.fx_many(W, [out], "patch -o output")
     elif parsed.pos:
         fx += here.fx_many(W, parsed.pos[:1], "patch target file")
-    else:  # the files named inside the patch: unknown here
-        fx.append(Fx(W, "", None, "patch: files named in the patch"))
+    else:  # the files named inside the patch, anywhere below here: the folder, as `git
+        # apply` and `tar -x` name it (not "somewhere", which a subagent's scope does not
+        # check: `patch -p0 < x.diff` could rewrite .claude/settings.json, ADR 0070)
+        fx.append(here.fx(W, ".", "patch: files named in the patch"))
     return checked(prog, parsed.unknown, writes(prog, fx))
 
 

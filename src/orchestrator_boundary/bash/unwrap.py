@@ -28,6 +28,7 @@ from orchestrator_boundary.bash.unwrap_data import (
 )
 from orchestrator_boundary.bash.unwrap_env import env_wrapper, options, sudo
 from orchestrator_boundary.bash.words import Word, lit, may_split, unknown
+from orchestrator_boundary.bash.wrappers_more import after_operand, arch, multicall
 from orchestrator_boundary.values import replace
 
 Step = tuple[list[Word], Env] | Outcome | None
@@ -306,22 +307,12 @@ def _lower(args: list[Word]) -> list[str]:
     return [(a.value or "").lower().replace("/", "-", 1) for a in args]
 
 
-def _multicall(prog: str, args: list[Word], env: Env) -> Step:
-    """``busybox APPLET args`` / ``toybox APPLET args`` run ``APPLET args``: the applet is the
-    program (``busybox sh -c '...'``); ``--list`` and ``--help`` only print."""
-    if not args:
-        return read_only(prog, "lists its applets")
-    first = args[0].value
-    if first in ("--list", "--list-full", "--help"):
-        return read_only(prog, f"{prog} {first}")
-    if first is None or first.startswith("-"):  # --install makes links; anything else unknown
-        return opaque(prog, f"{prog} {args[0].text}: its effects cannot be known")
-    return args, env
-
-
 _SPECIAL: dict[str, Callable[[list[Word], Env], Step]] = {
-    "busybox": lambda args, env: _multicall("busybox", args, env),
-    "toybox": lambda args, env: _multicall("toybox", args, env),
+    "busybox": lambda args, env: multicall("busybox", args, env),
+    "toybox": lambda args, env: multicall("toybox", args, env),
+    "arch": arch,
+    "chrt": lambda args, env: after_operand("chrt", args, env),
+    "taskset": lambda args, env: after_operand("taskset", args, env),
     "env": env_wrapper,
     "sudo": sudo,
     "timeout": _timeout,

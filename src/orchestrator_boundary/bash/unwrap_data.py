@@ -18,8 +18,6 @@ SIMPLE: dict[str, Spec] = {
     "stdbuf": spec("", "ioe", "input= output= error= help version"),
     "doas": spec("Lns", "aCu"),
     "caffeinate": spec("dimsu", "tw"),
-    "chrt": spec("abdfhiomprRTPDv", "", "all-tasks batch deadline fifo help idle max other pid rr "
-                 "reset-on-fork sched-runtime= sched-period= sched-deadline= verbose version"),
     "unbuffer": spec("p"),
     "bunx": spec("", "p", "package= bun silent"),
     "uvx": spec(
@@ -32,6 +30,22 @@ SIMPLE: dict[str, Spec] = {
     ),
     "command": spec("pvV"),
     "coproc": spec(),
+    # zsh's precommand modifiers (ADR 0070): no globbing, no spelling correction, argv[0] with
+    # a leading `-`; Bash finds no such command and runs nothing
+    "noglob": spec(),
+    "nocorrect": spec(),
+    "-": spec(),
+    # util-linux setsid; moreutils chronic; winpty (Git Bash), whose -X options stay unknown
+    "setsid": spec("cfwhV", "", "ctty fork wait help version"),
+    "chronic": spec("ev"),
+    "winpty": spec("h", "", "mouse showkey version help"),
+}  # fmt: skip
+# wrappers whose first operand is a number before the command (`chrt 10 cmd`, `taskset 0x3
+# cmd`); with -p they act on a running process (ADR 0070)
+AFTER_OPERAND: dict[str, Spec] = {
+    "chrt": spec("abdfhiomprRTPDv", "", "all-tasks batch deadline fifo help idle max other pid rr "
+                 "reset-on-fork sched-runtime= sched-period= sched-deadline= verbose version"),
+    "taskset": spec("acphV", "", "all-tasks cpu-list pid help version"),
 }  # fmt: skip
 
 ENV = spec(
