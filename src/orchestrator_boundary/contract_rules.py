@@ -55,6 +55,8 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     if ledger is None:
         return None
     if not target.write:
+        if unplaced(call, target):  # DELEGATION_SCOPE: no other rule can key it (ADR 0073)
+            return delegation_scope(call, target, ledger)
         named = _named_argument(call, target)
         if named is None:
             return None
@@ -64,6 +66,15 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
         if found is not None:
             return found
     return None
+
+
+def unplaced(call: Call, target: Target) -> bool:
+    """A subagent's write the Bash analysis found at a place the command's text does not fix
+    (``patch -p0 < d.diff``, ``cp a "src/$N"``, ``sed -i ... src/*.py``, after a ``cd`` it
+    could not follow). The write rules leave it to a subagent's profile (``write=False``);
+    a delegation's scope cannot place it, so it is outside (ADR 0073). An opaque command's
+    words (``shown`` empty) are guesses at names, not a write found."""
+    return target.guessed and bool(target.shown) and not call.main
 
 
 _NAMED: list[tuple[object, frozenset[str]]] = []  # the last unknown-tool call's path arguments
@@ -112,7 +123,18 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         contracts=call.rules.contracts,
         makes_folder=program_of(target) == "mkdir",
     )
+    if found is not None and unplaced(call, target):
+        from orchestrator_boundary.values import replace
+
+        found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
+
+
+NAME_THEM = (
+    "Name each file the command changes in its text (`sed -i 's/a/b/' src/auth/x.py "
+    "src/auth/y.py`, no glob or variable), or change them with Edit; if they lie outside the "
+    "scope: "
+)
 
 
 def other_names(call: Call, target: Target, ledger: Ledger) -> Violation | None:
