@@ -14,6 +14,11 @@ import pytest
 import reality
 from conftest import run_hook
 
+from orchestrator_boundary.ledger import StoreLedger, after, before
+from orchestrator_boundary.paths import Located
+from orchestrator_boundary.payload import HookPayload
+from orchestrator_boundary.state import Store, state_path
+
 CONFIG = """\
 phase = "enforce"
 
@@ -164,3 +169,143 @@ def test_the_rows_write_where_they_are_said_to(command: str, changed: str) -> No
     outcome = reality.run(command, reality.Seed(files=PROJECT_FILES))
     assert not outcome.timed_out, outcome.describe()
     assert changed in outcome.paths, outcome.describe()
+
+
+# ---- 2. a write of a folder holds the files in it --------------------------------------------
+
+FOLDER_WRITES = [
+    "cp -r src/auth/. src/billing",
+    "rsync -a src/auth/ src/billing/",
+    "tar -C src/billing -xf t.tar",
+    "unzip -o t.zip -d src/billing",
+    "git checkout HEAD -- src/billing",
+]
+SHARED = """\
+phase = "enforce"
+
+[intents."shared"]
+owned_scope = ["src/**"]
+
+[delegation]
+leases = "{leases}"
+"""
+
+
+def _two_on_one_intent(project: Path, leases: str) -> Team:
+    team = Team(project, leases)
+    (project / ".claude" / "boundary.toml").write_text(SHARED.format(leases=leases))
+    team.launch("a1", "Bring the billing helpers over.\nIntent: shared")
+    team.launch("a2", "Fix the payment rounding.\nIntent: shared")
+    return team
+
+
+@pytest.mark.parametrize("first", FOLDER_WRITES)
+@pytest.mark.parametrize(
+    ("leases", "code"), [("enforce", "FILE_LEASED"), ("off", "STALE_FILE")], ids=["leases", "off"]
+)
+def test_another_subagents_write_of_the_folder_holds_its_files(
+    project: Path, first: str, leases: str, code: str
+) -> None:
+    """a1 wrote the folder src/billing (every file in it); a2's write of src/billing/pay.py
+    was neither FILE_LEASED nor STALE_FILE: the lease and the record were at `src/billing`,
+    and both rules only looked at the file and below it."""
+    team = _two_on_one_intent(project, leases)
+    assert team.bash("a1", first) == "-"
+    assert team.write("a2", "src/billing/pay.py") == code
+    assert team.bash("a2", "echo v3 > src/billing/pay.py") == code
+
+
+def test_reading_the_file_again_clears_the_folder_write(project: Path) -> None:
+    """Control (leases off): a2 reads pay.py after a1's folder write, then writes it."""
+    team = _two_on_one_intent(project, "off")
+    assert team.bash("a1", "cp -r src/auth/. src/billing") == "-"
+    team.read("a2", "src/billing/pay.py")
+    assert team.bash("a2", "echo v3 > src/billing/pay.py") == "-"
+    assert team.write("a2", "src/auth/forms.py") == "-"  # outside the folder a1 wrote
+
+
+@pytest.mark.parametrize("leases", ["off", "enforce"])
+def test_the_readme_two_subagent_delegation_goes_through(project: Path, leases: str) -> None:
+    """Control: README's example, two intents delegated side by side; each writes, formats
+    and tests its own folder, and the main agent commits after them."""
+    team = Team(project, leases)
+    team.launch("a1", "Fix the login bug.\nIntent: auth")
+    team.launch("a2", "Fix the rounding.\nIntent: billing")
+    steps = [
+        ("a1", "write", "src/auth/login.py"),
+        ("a2", "write", "src/billing/pay.py"),
+        ("a1", "bash", "mkdir -p tests/auth && touch tests/auth/test_login.py"),
+        ("a2", "bash", "sed -i s/v1/v2/ src/billing/pay.py"),
+        ("a1", "bash", "cp -r src/auth/. tests/auth/fixtures"),
+        ("a2", "write", "src/billing/new.py"),
+        ("a1", "write", "src/auth/forms.py"),
+        ("a1", "bash", "python -m pytest -q tests/auth"),
+    ]
+    for agent, how, arg in steps:
+        got = team.write(agent, arg) if how == "write" else team.bash(agent, arg)
+        assert got == "-", (agent, arg, got)
+
+
+# ---- 3. a refused call claims nothing -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("leases", "first"),
+    [
+        ("enforce", "echo a > src/billing/new.py && echo b > src/auth/x.py"),
+        ("enforce", "echo a > src/billing/new.py; echo b > docs/x.md"),
+        ("off", "echo a > src/billing/new.py && echo b > src/auth/x.py"),
+    ],
+)
+def test_a_refused_call_leaves_no_lease_and_no_running_write(
+    project: Path, leases: str, first: str
+) -> None:
+    """a1 (`Scope: src/billing/**`) is refused at its command's second file: the first had
+    already been leased to it and marked as its running write, and stayed so: a2's write of
+    src/billing/new.py, a file a1 never changed, was FILE_LEASED ("which changed it") until
+    a1 stopped, or STALE_FILE ("a write still running")."""
+    team = Team(project, leases)
+    (project / ".claude" / "boundary.toml").write_text(SHARED.format(leases=leases))
+    team.launch("a1", "Add the invoice model.\nIntent: shared\nScope: src/billing/**")
+    team.launch("a2", "Fix the rounding.\nIntent: shared")
+    assert team.bash("a1", first) == "DELEGATION_SCOPE"
+    assert team.bash("a2", "echo c > src/billing/new.py") == "-"
+
+
+def test_an_accepted_write_still_holds_its_file(project: Path) -> None:
+    """Control: a1's write that goes ahead keeps its lease against a2."""
+    team = Team(project, "enforce")
+    (project / ".claude" / "boundary.toml").write_text(SHARED.format(leases="enforce"))
+    team.launch("a1", "Add the invoice model.\nIntent: shared\nScope: src/billing/**")
+    team.launch("a2", "Fix the rounding.\nIntent: shared")
+    assert team.bash("a1", "echo a > src/billing/new.py") == "-"
+    assert team.bash("a2", "echo c > src/billing/new.py") == "FILE_LEASED"
+
+
+def test_a_refused_write_gives_back_the_row_it_replaced(tmp_path: Path) -> None:
+    """The agent's own record of the file (what it read) comes back: its next write is judged
+    against the content it saw, as before the refused call."""
+    trail = str(tmp_path / "b" / "audit.jsonl")
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "f.py").write_text("seen\n")
+    f = Located(str(root / "src/f.py"), (str(root / "src/f.py"),), ("src/f.py",), "")
+
+    def ledger(event: str) -> StoreLedger:
+        payload = HookPayload(hook_event_name=event, session_id="s", transcript_path="",
+                              cwd=str(root), agent_id="a", agent_type="coder", tool_name="Bash")  # fmt: skip
+        return StoreLedger(trail, payload, False, "enforce", str(root))
+
+    from orchestrator_boundary.contracts import Contracts
+
+    contracts = Contracts({}, {}, leases="enforce")
+    after(contracts, HookPayload(hook_event_name="PostToolUse", session_id="s", agent_id="a",
+                                 tool_name="Read"), ledger("PostToolUse"), f, ())  # fmt: skip
+    store = Store(state_path(trail))
+    saw = store.seen("s", "a", "src/f.py")
+    pre = ledger("PreToolUse")
+    assert pre.lease(f) is None and pre.unseen_write(f) == ""  # both claimed
+    assert store.lease("s", "src/f.py") is not None
+    before(contracts, pre.payload, pre, denied=True)
+    assert store.seen("s", "a", "src/f.py") == saw
+    assert store.lease("s", "src/f.py") is None
