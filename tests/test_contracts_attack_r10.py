@@ -309,3 +309,42 @@ def test_a_refused_write_gives_back_the_row_it_replaced(tmp_path: Path) -> None:
     before(contracts, pre.payload, pre, denied=True)
     assert store.seen("s", "a", "src/f.py") == saw
     assert store.lease("s", "src/f.py") is None
+
+
+# ---- 4. a subagent's foreground subagent ----------------------------------------------------
+
+
+def _nested(team: Team, meta: dict[str, Any]) -> str:
+    """a1 (Intent: auth) starts c1 in the foreground: no PostToolUse names c1 while it runs,
+    only its meta.json (Claude Code 2.1.330 writes agentType, toolUseId, spawnDepth, no
+    parent). c1's write outside a1's scope."""
+    team.launch("a1", "Fix the login.\nIntent: auth")
+    agent_input = {"description": "helper", "prompt": "Fix the forms.\nScope: src/auth/forms.py",
+                   "run_in_background": False}  # fmt: skip
+    pre = team.payload("PreToolUse", "Agent", agent_input, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    folder = team.project.parent / "sess" / "subagents"
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = {"agentType": "general-purpose", "toolUseId": pre["tool_use_id"], **meta}
+    (folder / "agent-c1.meta.json").write_text(json.dumps(meta))
+    return team.write("c1", "src/billing/pay.py")
+
+
+@pytest.mark.parametrize(
+    "meta", [{"spawnDepth": 2}, {"spawnDepth": 2, "parentAgentId": "a1"}], ids=["cli", "named"]
+)
+def test_a_foreground_subagent_of_a_subagent_keeps_its_parents_scope(
+    project: Path, meta: dict[str, Any]
+) -> None:
+    """The meta.json names no parent, the Agent call names a1: the record was unknown ("its
+    meta.json names parent None"), so c1 was not narrowed at all and wrote src/billing."""
+    assert _nested(Team(project), meta) == "DELEGATION_SCOPE"
+
+
+def test_a_meta_file_that_names_another_parent_is_still_not_believed(project: Path) -> None:
+    """Control: a parent the meta.json names and the Agent call does not stays a disagreement
+    (an unknown record, ADR 0050), and with `require` every write of it is refused."""
+    team = Team(project)
+    config = (project / ".claude" / "boundary.toml").read_text()
+    (project / ".claude" / "boundary.toml").write_text(config + "require = true\n")
+    assert _nested(team, {"spawnDepth": 2, "parentAgentId": "zz"}) == "DELEGATION_SCOPE"
