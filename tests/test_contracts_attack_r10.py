@@ -348,3 +348,62 @@ def test_a_meta_file_that_names_another_parent_is_still_not_believed(project: Pa
     config = (project / ".claude" / "boundary.toml").read_text()
     (project / ".claude" / "boundary.toml").write_text(config + "require = true\n")
     assert _nested(team, {"spawnDepth": 2, "parentAgentId": "zz"}) == "DELEGATION_SCOPE"
+
+
+# ---- 5. Scope: lines spelled oddly -----------------------------------------------------------
+
+DECORATED = [
+    "**Scope:** `src/auth/**`, `tests/auth/**`",
+    "- Scope: src\\auth\\**",
+    "- Scope: ./src/auth/**",
+    "  Scope: {src,tests}/auth/**",
+    '- Scope: "src/auth/**"',
+    "## Scope: C:/proj/src/auth/**",
+    "> Scope: ~/proj/src/auth/**",
+    '- Intent: "auth"',
+]
+
+
+@pytest.mark.parametrize("line", DECORATED)
+def test_a_decorated_directive_in_a_refused_spelling_refuses_the_call(line: str) -> None:
+    """A line a person reads as a contract, holding patterns, is refused rather than ignored
+    (ADR 0050); one whose patterns were back-ticked each, quoted, or spelled with `\\`, `./`,
+    `~`, braces or a drive letter was read as prose: the subagent ran unnarrowed."""
+    from orchestrator_boundary.contracts import Breach, Contracts, check_launch
+
+    got = check_launch(Contracts({}, {}), f"Fix the login.\n{line}", None, None)
+    assert isinstance(got, Breach) and "plainly at the start of a line" in got.reason, got
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**Scope:** only the auth module",
+        "- Scope: the login flow, nothing else",
+        "Scope of work: the login form",
+        "**Scope:**",
+    ],
+)
+def test_prose_after_a_scope_word_stays_prose(line: str) -> None:
+    from orchestrator_boundary.contracts import Contracts, Launch, check_launch
+
+    got = check_launch(Contracts({}, {}), f"Fix the login.\n{line}", None, None)
+    assert isinstance(got, Launch) and not got.scope.sets, got
+
+
+@pytest.mark.parametrize("pattern", [".", "./src/**", "src/./auth/**", "src//auth/**", "src/a/."])
+def test_a_scope_pattern_with_a_dot_or_empty_folder_is_refused(pattern: str) -> None:
+    """Patterns are compared with resolved paths: `./src/**` matched no file, so every write
+    of the subagent was refused (a delegation lost to a spelling)."""
+    from orchestrator_boundary.contracts import Breach, Contracts, check_launch
+
+    got = check_launch(Contracts({}, {}), f"Fix it.\nScope: {pattern}", None, None)
+    assert isinstance(got, Breach) and "without './'" in got.reason, got
+
+
+@pytest.mark.parametrize("pattern", [".github/**", "src/.hidden/**", ".env.example", "/src/**"])
+def test_dot_names_are_still_patterns(pattern: str) -> None:
+    from orchestrator_boundary.contracts import Contracts, Launch, check_launch
+
+    got = check_launch(Contracts({}, {}), f"Fix it.\nScope: {pattern}", None, None)
+    assert isinstance(got, Launch), got
