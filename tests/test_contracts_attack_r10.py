@@ -407,3 +407,43 @@ def test_dot_names_are_still_patterns(pattern: str) -> None:
 
     got = check_launch(Contracts({}, {}), f"Fix it.\nScope: {pattern}", None, None)
     assert isinstance(got, Launch), got
+
+
+# ---- 6. trace: a write through a folder, a name in another case ------------------------------
+
+
+def test_trace_lists_a_write_through_the_files_folder(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """a1's `cp -r` into src/billing rewrote pay.py; the trail names the folder. `trace
+    src/billing/pay.py` said "no agent's write of this file is in the trail" (exit 3)."""
+    from orchestrator_boundary.cli import main
+
+    team = _two_on_one_intent(project, "off")
+    assert team.bash("a1", "cp -r src/auth/. src/billing") == "-"
+    monkeypatch.chdir(project)
+    assert main(["trace", "src/billing/pay.py", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["who"], c["through"]) for c in data["changes"]] == [
+        ("subagent general-purpose (a1)", "src/billing"),
+    ]
+    assert "through its folder src/billing" in data["finding"]
+    team.read("a2", "src/billing/pay.py")
+    assert team.write("a2", "src/billing/pay.py") == "-"
+    assert main(["trace", "src/billing/pay.py", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["through"] for c in data["changes"]] == ["src/billing", None]
+    assert "last recorded write" in data["finding"]
+
+
+def test_trace_reads_names_as_a_case_insensitive_disk_does() -> None:
+    """On macOS and Windows `src/App.py` and `SRC/app.py` are one file: a write recorded under
+    one spelling was lost to `trace` under the other."""
+    from orchestrator_boundary.cmd_trace import changes
+
+    records = [
+        {"event": "PostToolUse", "trace": [{"path": "SRC/app.py", "sha256": "x"}]},
+        {"event": "PostToolUse", "trace": [{"path": "Src", "sha256": None}]},
+    ]
+    assert len(changes(records, {"src/App.py"}, {"src"}, insensitive=True)) == 2
+    assert changes(records, {"src/App.py"}, {"src"}, insensitive=False) == []
