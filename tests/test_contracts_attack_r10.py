@@ -447,3 +447,26 @@ def test_trace_reads_names_as_a_case_insensitive_disk_does() -> None:
     ]
     assert len(changes(records, {"src/App.py"}, {"src"}, insensitive=True)) == 2
     assert changes(records, {"src/App.py"}, {"src"}, insensitive=False) == []
+
+
+# ---- 7. leases = "warn" notes only what enforce would refuse ----------------------------------
+
+
+@pytest.mark.parametrize("command", ["sed -i s/v1/v2/ src/billing/*.py", 'cp x "src/billing/$N"'])
+def test_warn_notes_no_lease_for_a_write_the_text_does_not_place(
+    project: Path, command: str
+) -> None:
+    """enforce cannot key such a write (no FILE_LEASED); warn looked its text up as a file
+    name, found a1's lease of the folder (`src/billing/*.py` is inside `src/billing`), noted
+    a conflict `report` counts, and leased the text itself to a2."""
+    team = Team(project, "warn")
+    team.launch("a1", "Bring the helpers over.")
+    team.launch("a2", "Fix the rounding.")
+    assert team.bash("a1", "cp -r src/auth/. src/billing") == "-"
+    pre = team.payload("PreToolUse", "Bash", {"command": command}, "a2")
+    assert run_hook(pre, team.env)[1] is None
+    trail = project / ".claude" / "boundary" / "audit.jsonl"
+    assert "leased_to" not in json.loads(trail.read_text().splitlines()[-1])
+    store = Store(state_path(str(trail)))
+    assert store.lease("s1", "src/billing") is not None  # a1's own stays
+    assert store.lease("s1", command.split()[-1]) is None

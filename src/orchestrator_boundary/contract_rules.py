@@ -201,17 +201,23 @@ def overwriting(
     paths: Sequence[str], bash: BashAnalysis | None, root: str, insensitive: bool
 ) -> list[str]:
     """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
-    git's own ``.git``): ``leases = "warn"`` notes no lease for them, as enforce skips them."""
+    git's own ``.git``), and those its text does not place (``src/*.py``, ``"$F"``: no file
+    to key): ``leases = "warn"`` notes no lease for them, as enforce skips them (0073)."""
     if bash is None:
         return list(paths)
     quiet: set[str] = set()
     loud: set[str] = set()
+    unplaced = {e.path for e in bash.effects if e.resolved is None}
     for e in bash.effects:
         if e.resolved is not None:
             keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
             (quiet if keep else loud).add(os.path.normpath(e.resolved))
     quiet -= loud
-    return [x for x in paths if os.path.normpath(os.path.join(root, x)) not in quiet]
+    return [
+        x
+        for x in paths
+        if x not in unplaced and os.path.normpath(os.path.join(root, x)) not in quiet
+    ]
 
 
 def program_of(target: Target) -> str:
