@@ -470,3 +470,34 @@ def test_warn_notes_no_lease_for_a_write_the_text_does_not_place(
     store = Store(state_path(str(trail)))
     assert store.lease("s1", "src/billing") is not None  # a1's own stays
     assert store.lease("s1", command.split()[-1]) is None
+
+
+GIT = """\
+phase = "enforce"
+
+[intents."shared"]
+owned_scope = ["src/**", ".git", ".git/**"]
+
+[delegation]
+leases = "{leases}"
+"""
+
+
+@pytest.mark.parametrize("leases", ["off", "enforce"])
+def test_a_git_command_after_another_subagents_commit_is_no_overwrite(
+    project: Path, leases: str
+) -> None:
+    """Control for the folder rule: git writes and locks its repository folder itself (ADR
+    0065), so a1's `git commit` does not hold `.git/config` against a2's `git config`."""
+    team = Team(project, leases)
+    (project / ".claude" / "boundary.toml").write_text(GIT.format(leases=leases))
+    team.launch("a1", "Commit the login fix.\nIntent: shared")
+    team.launch("a2", "Set up the remote.\nIntent: shared")
+    for agent, command in [
+        ("a1", "git add src/auth/login.py"),
+        ("a1", "git commit -qm login"),
+        ("a2", "git config user.email a2@example.com"),
+        ("a2", "git remote add origin https://example.com/r.git"),
+        ("a2", "git commit -qm remote --allow-empty"),
+    ]:
+        assert team.bash(agent, command) == "-", (agent, command)

@@ -75,11 +75,13 @@ WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported 
 
 
 # Another agent's write at :p, below it, or of a folder holding it (:r: the project's root
-# when :p is in it), that agent :a has not read or written since (``unseen_write``)
+# when :p is in it; not a repository's .git, which git commands write and lock themselves,
+# ADR 0065), that agent :a has not read or written since (``unseen_write``, ADR 0073)
 _UNSEEN = (
     "SELECT o.agent, o.path, o.wrote FROM seen o WHERE o.session = :s AND o.wrote >= 1 "
     "AND o.agent != :a AND (o.path = :p OR substr(o.path, 1, :n) = :p || '/' OR "
-    "substr(:p, 1, length(o.path) + 1) = o.path || '/' OR o.path = :r) "
+    "substr(:p, 1, length(o.path) + 1) = o.path || '/' AND o.path != '.git' "
+    "AND substr(o.path, -5) != '/.git' OR o.path = :r) "
     "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
     "AND m.agent = :a AND m.ts >= o.ts AND (m.path = o.path OR m.path = :p AND "
     "(substr(:p, 1, length(o.path) + 1) = o.path || '/' OR o.path = :r))) "
@@ -165,14 +167,15 @@ def claim_lease(
     undo: list[Claim] | None = None,
 ) -> Lease | Unavailable | None:
     """Before a write: the running subagent that holds ``path``, a file below it or a folder
-    that holds it (``root``: as ``unseen_write``'s, ADR 0073), else ``path`` is
+    that holds it (``root``: as ``unseen_write``'s; not .git, ADR 0073), else ``path`` is
     now leased to ``agent_id``: one transaction, so of two subagents asking at once, the
     second is told (ADR 0050)."""
     now = store.clock()
     live = (
         "FROM leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
         "WHERE l.session = :s AND (l.path = :p OR substr(l.path, 1, :n) = :p || '/' OR "
-        "substr(:p, 1, length(l.path) + 1) = l.path || '/' OR l.path = :r) "
+        "substr(:p, 1, length(l.path) + 1) = l.path || '/' AND l.path != '.git' "
+        "AND substr(l.path, -5) != '/.git' OR l.path = :r) "
         "AND l.agent_id != :a AND a.running = 1 AND l.ts > :since"
     )
     args = {
