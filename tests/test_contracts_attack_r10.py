@@ -501,3 +501,12 @@ def test_a_git_command_after_another_subagents_commit_is_no_overwrite(
         ("a2", "git commit -qm remote --allow-empty"),
     ]:
         assert team.bash(agent, command) == "-", (agent, command)
+
+
+def test_a_new_file_in_a_folder_another_subagent_wrote_is_no_overwrite(project: Path) -> None:
+    """Control for the folder rule: a2 adds a new test beside the fixtures a1 copied in; no
+    file of a1's is there to overwrite, so the folder does not hold it (leases on)."""
+    team = _two_on_one_intent(project, "enforce")
+    assert team.bash("a1", "cp -r src/auth/. src/billing") == "-"
+    assert team.write("a2", "src/billing/test_new.py") == "-"
+    assert team.write("a2", "src/billing/pay.py") == "FILE_LEASED"

@@ -37,9 +37,11 @@ def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
 
 def root_above(located: Located, root: str, insensitive: bool) -> str:
     """The state's name of the project's root (``locate`` names it by its absolute path, the
-    files in it by relative ones) when ``located`` is in it, else "": a write of the root
-    (``git stash pop``) wrote every file in it (ADR 0073)."""
-    return fold(root, insensitive) if located.inside and root else ""
+    files in it by relative ones) when ``located`` is there in it, else "": a write of the
+    root (``git stash pop``) or of a folder wrote the files in it (ADR 0073); a file made
+    there since (a new test beside copied fixtures) overwrites nothing of it."""
+    there = located.inside and located.absolute and os.path.lexists(located.absolute)
+    return fold(root, insensitive) if there and root else ""
 
 
 def unseen_label(who: str, path: str, running: bool, key: str, display: str, absolute: str) -> str:
