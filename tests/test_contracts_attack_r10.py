@@ -510,3 +510,46 @@ def test_a_new_file_in_a_folder_another_subagent_wrote_is_no_overwrite(project: 
     assert team.bash("a1", "cp -r src/auth/. src/billing") == "-"
     assert team.write("a2", "src/billing/test_new.py") == "-"
     assert team.write("a2", "src/billing/pay.py") == "FILE_LEASED"
+
+
+# ---- 8. git pathspec magic ------------------------------------------------------------------
+
+MAGIC = [
+    "cd src/auth && git checkout -- ':/*.py'",
+    "git -C src/auth checkout HEAD -- ':/'",
+    "cd src/auth && git restore --source=HEAD -- ':(top)src/billing'",
+    "cd src/auth && git checkout -- ':(top,glob)**/*.py'",
+    "cd src/auth && git checkout -- ':!login.py'",
+]
+
+
+@pytest.mark.parametrize("command", MAGIC)
+def test_a_git_pathspec_with_magic_is_outside_a_delegation(project: Path, command: str) -> None:
+    """`:/` and `:(top)` make a pathspec start at the top of the repository, `:!` names what
+    it leaves out: the analysis read `src/auth/:/*.py` as a file inside `src/auth/**`, so a
+    subagent delegated src/auth rewrote every file of the repository from there."""
+    team = Team(project)
+    team.launch("a1", "Fix the login.\nIntent: auth")
+    assert team.bash("a1", command) == "DELEGATION_SCOPE"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git checkout -- src/auth/login.py",
+        "cd src/auth && git checkout -- login.py",
+        "git -C src/auth restore login.py",
+    ],
+)
+def test_a_plain_git_pathspec_inside_the_scope_goes_through(project: Path, command: str) -> None:
+    team = Team(project)
+    team.launch("a1", "Fix the login.\nIntent: auth")
+    assert team.bash("a1", command) == "-"
+
+
+def test_a_pathspec_from_the_top_rewrites_a_file_outside_the_folder() -> None:
+    """Reality: from src/auth, `git checkout -- ':/*.py'` restores src/billing/pay.py."""
+    seed = reality.Seed(git=True, files=PROJECT_FILES[:2], setup="echo v9 > src/billing/pay.py")
+    outcome = reality.run("cd src/auth && git checkout -- ':/*.py'", seed)
+    assert not outcome.timed_out, outcome.describe()
+    assert "src/billing/pay.py" in outcome.paths, outcome.describe()
