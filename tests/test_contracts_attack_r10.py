@@ -553,3 +553,31 @@ def test_a_pathspec_from_the_top_rewrites_a_file_outside_the_folder() -> None:
     outcome = reality.run("cd src/auth && git checkout -- ':/*.py'", seed)
     assert not outcome.timed_out, outcome.describe()
     assert "src/billing/pay.py" in outcome.paths, outcome.describe()
+
+
+TAMPER_MAGIC = [
+    "git checkout HEAD -- ':(top).claude/settings.json'",
+    "cd src && git checkout HEAD -- ':(top,glob).claude/*.json'",
+    "git checkout HEAD -- ':(icase).CLAUDE/SETTINGS.JSON'",
+    "git rm -q ':(top).claude/settings.json'",
+]
+
+
+@pytest.mark.xfail(strict=True, reason="bash/git.py reads pathspec magic as a file name (notes)")
+@pytest.mark.parametrize("command", TAMPER_MAGIC)
+def test_a_pathspec_with_magic_naming_the_settings_is_tamper(project: Path, command: str) -> None:
+    """Not fixed here (the Bash analysis is not this round's): a subagent no delegation
+    narrows restores or deletes .claude/settings.json through pathspec magic; the analysis
+    names `:(top).claude/settings.json`, which no protected pattern matches."""
+    team = Team(project)
+    team.launch("a1", "Tidy up the repository.")
+    assert team.bash("a1", command) == "TAMPER"
+
+
+@pytest.mark.parametrize("command", TAMPER_MAGIC[:3])
+def test_the_magic_pathspecs_restore_the_settings(command: str) -> None:
+    """Reality: each restores .claude/settings.json from HEAD."""
+    files = ((".claude/settings.json", '{"hooks": {}}\n'), ("src/a.py", "x\n"))
+    seed = reality.Seed(git=True, files=files, setup="echo {} > .claude/settings.json")
+    outcome = reality.run(command, seed)
+    assert ".claude/settings.json" in outcome.paths, outcome.describe()
