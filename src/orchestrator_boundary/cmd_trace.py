@@ -21,7 +21,8 @@ from typing import Any
 from orchestrator_boundary import audit, wire
 from orchestrator_boundary.cli_project import find_root, trail_environ
 from orchestrator_boundary.config import Config, ConfigProblem, config_path, load_config
-from orchestrator_boundary.fs import sha256_of
+from orchestrator_boundary.fs import RealFileSystem, sha256_of
+from orchestrator_boundary.paths import fold
 from orchestrator_boundary.report import iter_records
 from orchestrator_boundary.setups import audit_setting
 
@@ -43,14 +44,25 @@ def _who(rec: Mapping[str, Any]) -> str:
     return "main agent"
 
 
-def changes(records: Iterable[Mapping[str, Any]], keys: set[str]) -> list[dict[str, Any]]:
-    """The PostToolUse trace entries for any of ``keys`` (the path as the trail names it)."""
+def changes(
+    records: Iterable[Mapping[str, Any]],
+    keys: set[str],
+    folders: set[str] | None = None,
+    insensitive: bool = False,
+) -> list[dict[str, Any]]:
+    """The PostToolUse trace entries for any of ``keys`` (the path as the trail names it), or
+    for one of the ``folders`` that hold it (``cp -r x/. src/c`` wrote the files in it:
+    ``through``); names compared as the disk does (ADR 0073)."""
+    keys = {fold(k, insensitive) for k in keys}
+    folders = {fold(f, insensitive) for f in folders or ()}
     out = []
     for rec in records:
         if rec.get("event") != "PostToolUse" or not isinstance(rec.get("trace"), list):
             continue
         for entry in rec["trace"]:
-            if not isinstance(entry, dict) or entry.get("path") not in keys:
+            path = entry.get("path") if isinstance(entry, dict) else None
+            named = fold(path, insensitive) if isinstance(path, str) else None
+            if named is None or (named not in keys and named not in folders):
                 continue
             d = rec.get("delegation")
             d = d if isinstance(d, dict) else {}
@@ -66,6 +78,7 @@ def changes(records: Iterable[Mapping[str, Any]], keys: set[str]) -> list[dict[s
                     "intent": d.get("intent"),
                     "unknown": d.get("unknown"),
                     "session_id": rec.get("session_id"),
+                    "through": path if named in folders else None,
                 }
             )
     return out
@@ -82,6 +95,8 @@ def finding(found: list[dict[str, Any]], current: str | None, exists: bool) -> t
         return False, "the file cannot be read (or is not a regular file): nothing to compare"
     if not found:
         return False, "no agent's write of this file is in the trail"
+    if found[-1].get("through"):  # a folder has no content hash to compare
+        return True, f"it was last written through its folder {found[-1]['through']}"
     if found[-1]["sha256"] == current:
         return True, "its content is the last recorded write's"
     for c in reversed(found[:-1]):
@@ -94,12 +109,16 @@ def finding(found: list[dict[str, Any]], current: str | None, exists: bool) -> t
     return False, "its content matches no recorded write: it was changed outside any agent"
 
 
-def _keys(path: str, root: str) -> set[str]:
+def _keys(path: str, root: str) -> tuple[set[str], set[str]]:
+    """(the names the trail may give the file, those of the folders in the project that hold
+    it: relative, the root by its absolute path, as ``locate`` names them)."""
     full = os.path.realpath(os.path.abspath(path))
     keys = {full, os.path.abspath(path)}
-    if full.startswith(root.rstrip(os.sep) + os.sep):
-        keys.add(os.path.relpath(full, root).replace(os.sep, "/"))
-    return keys
+    if not full.startswith(root.rstrip(os.sep) + os.sep):
+        return keys, set()
+    rel = os.path.relpath(full, root).replace(os.sep, "/")
+    parts = rel.split("/")[:-1]
+    return keys | {rel}, {root, *("/".join(parts[:n]) for n in range(1, len(parts) + 1))}
 
 
 def _line(c: Mapping[str, Any]) -> str:
@@ -127,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"trace: no audit trail at {trail}\n")
         return EXIT_ERROR
     try:
-        found = changes(iter_records(files), _keys(args.path, root))
+        keys, folders = _keys(args.path, root)
+        insensitive = RealFileSystem().case_insensitive(root)
+        found = changes(iter_records(files), keys, folders, insensitive)
     except OSError as exc:
         sys.stderr.write(f"trace: cannot read the audit trail ({exc})\n")
         return EXIT_ERROR

@@ -13,8 +13,10 @@ from __future__ import annotations
 import os
 import re
 
+from orchestrator_boundary.paths import Located
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.values import replace
 from orchestrator_boundary.violation import Code, Violation
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -54,7 +56,13 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     ledger = call.context.ledger
     if ledger is None:
         return None
+    if target.write and not call.main and _pathspec_magic(target):
+        unfixed = "a git pathspec with magic (`:/`, `:(top)`, `:!`): the files are git's choice"
+        located = Located(target.located.raw, (), (), unfixed)
+        target = replace(target, located=located, write=False, guessed=True)
     if not target.write:
+        if unplaced(call, target):  # DELEGATION_SCOPE: no other rule can key it (ADR 0073)
+            return delegation_scope(call, target, ledger)
         named = _named_argument(call, target)
         if named is None:
             return None
@@ -64,6 +72,22 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
         if found is not None:
             return found
     return None
+
+
+def _pathspec_magic(target: Target) -> bool:
+    """A git command's target spelled with pathspec magic (``cd src/a && git checkout --
+    ':/*.py'`` is every .py file of the repository, not ``src/a/:/*.py``): the analysis reads
+    it as a file name (ADR 0073; the Bash analysis should read the magic itself)."""
+    return program_of(target) == "git" and "/:" in "/" + target.located.raw.replace("\\", "/")
+
+
+def unplaced(call: Call, target: Target) -> bool:
+    """A subagent's write the Bash analysis found at a place the command's text does not fix
+    (``patch -p0 < d.diff``, ``cp a "src/$N"``, ``sed -i ... src/*.py``, after a ``cd`` it
+    could not follow). The write rules leave it to a subagent's profile (``write=False``);
+    a delegation's scope cannot place it, so it is outside (ADR 0073). An opaque command's
+    words (``shown`` empty) are guesses at names, not a write found."""
+    return target.guessed and bool(target.shown) and not call.main
 
 
 _NAMED: list[tuple[object, frozenset[str]]] = []  # the last unknown-tool call's path arguments
@@ -112,7 +136,16 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         contracts=call.rules.contracts,
         makes_folder=program_of(target) == "mkdir",
     )
+    if found is not None and unplaced(call, target):
+        found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
+
+
+NAME_THEM = (
+    "Name each file the command changes in its text (`sed -i 's/a/b/' src/auth/x.py "
+    "src/auth/y.py`, no glob or variable), or change them with Edit; if they lie outside the "
+    "scope: "
+)
 
 
 def other_names(call: Call, target: Target, ledger: Ledger) -> Violation | None:
@@ -179,17 +212,23 @@ def overwriting(
     paths: Sequence[str], bash: BashAnalysis | None, root: str, insensitive: bool
 ) -> list[str]:
     """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
-    git's own ``.git``): ``leases = "warn"`` notes no lease for them, as enforce skips them."""
+    git's own ``.git``), and those its text does not place (``src/*.py``, ``"$F"``: no file
+    to key): ``leases = "warn"`` notes no lease for them, as enforce skips them (0073)."""
     if bash is None:
         return list(paths)
     quiet: set[str] = set()
     loud: set[str] = set()
+    unplaced = {e.path for e in bash.effects if e.resolved is None}
     for e in bash.effects:
         if e.resolved is not None:
             keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
             (quiet if keep else loud).add(os.path.normpath(e.resolved))
     quiet -= loud
-    return [x for x in paths if os.path.normpath(os.path.join(root, x)) not in quiet]
+    return [
+        x
+        for x in paths
+        if x not in unplaced and os.path.normpath(os.path.join(root, x)) not in quiet
+    ]
 
 
 def program_of(target: Target) -> str:

@@ -264,8 +264,8 @@ def resolve(
         return problem
     recorded_type = str(launch.get("agent_type") or "")
     parent = launch.get("parent")
-    meta_parent = meta.get("parentAgentId") if meta is not None else None
-    if meta is not None and (meta_parent or None) != (parent or None):
+    meta_parent = (meta or {}).get("parentAgentId", parent)  # 2.1.330 names none (0073)
+    if (meta_parent or None) != (parent or None):
         return UnknownDelegation(
             agent_id, f"its meta.json names parent {meta_parent!r}, the Agent call {parent!r}"
         )

@@ -75,6 +75,9 @@ def _bare(line: str) -> str:
 
 
 _QUOTES = frozenset("`\"'")
+_LIST_SEPARATORS = re.compile("[,;\uff0c\u3001\uff1b\u060c\uff64]")
+# a `.` folder or an empty one (past a leading `/`): patterns compare resolved paths (ADR 0073)
+_NO_NAME = re.compile(r"(?:^|/)\.(?:/|$)|(?<=.)//")
 # braces and what other languages separate a list with: a pattern holding one names nothing
 _NOT_A_LIST = frozenset("{};\uff0c\u3001\uff1b\u060c\uff64")
 
@@ -129,6 +132,13 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
                 f"{item[:60]!r}: list each pattern, separated by ',' (`src/a/**, docs/a/**`); "
                 "braces are not pattern syntax",
             )
+        if _NO_NAME.search(item.lstrip("!")):  # `./src/**`, `.`, `src//a`: match no file
+            return DirectiveError(
+                line,
+                SCOPE_KEY,
+                f"{item[:60]!r}: a '.' or empty folder names no project file; write "
+                "`src/auth/**`, relative to the project root, without './'",
+            )
         if item.lstrip("!").startswith("~"):  # never expanded here: a folder named "~"
             return DirectiveError(
                 line, SCOPE_KEY, f"{item[:60]!r}: write patterns relative to the project root"
@@ -148,10 +158,14 @@ def _reads_as_value(key: str, rest: str, line: int) -> bool:
     """What follows a decorated or look-alike key would be a valid value of that key: one
     intent id, or a list of patterns. Only then was a contract meant (ADR 0050); prose after
     a key in a Markdown list or in bold is a prompt's prose."""
-    text = rest.strip(" \t*_`")
+    text = rest.strip(" \t*_`'\"")
     if key == INTENT_KEY:
         return INTENT_ID.fullmatch(text) is not None
-    return not isinstance(_scope_patterns(text, line), DirectiveError)
+    # words without a space between commas: patterns, in a spelling a plain line refuses
+    # too (back-ticked or quoted each, `src\\auth`, `./src`, `~`, braces) still meant a
+    # contract, which was ignored (ADR 0073); prose has words apart
+    items = [item.strip(" \t*_`'\"") for item in _LIST_SEPARATORS.split(text)]
+    return all(item and not any(c.isspace() for c in item) for item in items)
 
 
 def parse_directives(prompt: str) -> Directives:

@@ -1,10 +1,8 @@
 """The shell's side of delegation contracts (ADR 0027): the ``Ledger`` the contract rules
-read, what each hook event leaves in the state store, and the answer to SubagentStop.
-
-Shell side: it reads the subagent's meta.json, hashes files and talks to ``state.Store``. Every
-step that cannot reach the store gives its deliberate answer (an unknown delegation, no stale
-or lease finding, a stop that is not blocked) and says so in the audit line; none raises.
-"""
+read, what each hook event leaves in the state store, and the answer to SubagentStop. It
+reads the subagent's meta.json, hashes files and talks to ``state.Store``. Every step that
+cannot reach the store gives its deliberate answer (an unknown delegation, no stale or lease
+finding, a stop that is not blocked) and says so in the audit line; none raises."""
 
 from __future__ import annotations
 
@@ -59,11 +57,11 @@ class StoreLedger:
         self.agent = payload.agent_id or MAIN
         self.insensitive, self.leases = insensitive, leases
         self._record: Record | None = None
+        self.claims: list[Any] = []  # what this call's rules claimed (``release``, ADR 0073)
         self.unavailable = False  # a read could not reach the store (for the audit line)
 
     def key(self, located: Located) -> str:
-        """The state's name for a file whatever its spelling (``locate`` resolves ``./a``,
-        ``a/../a``, links; case is folded on a disk that ignores it: ADR 0050)."""
+        """The state's name for a file as ``locate`` resolved it, case folded if need be."""
         return fold(located.display, self.insensitive)
 
     def record(self) -> Record | None:
@@ -105,35 +103,35 @@ class StoreLedger:
         return files.label(who)
 
     def unseen_write(self, located: Located) -> str:
-        """Another agent's write at ``located`` (or a file in it), running or whose content is
-        still there, this agent has not seen since ("subagent X wrote src/a.py"); "" when none,
-        and this agent's write is then marked as running (``state_claims``, ADR 0059)."""
+        """Another agent's write there, in it or of a folder holding it, unseen by this agent
+        ("subagent X wrote src/a.py"); "": none, and this write is claimed (ADR 0059, 0073)."""
         import orchestrator_boundary.state_claims as claims  # loaded with the store
 
         key, sha = self.key(located), self.current(located)
-        got = self._note(claims.unseen_write(self.store, self.session, self.agent, key, sha))
+        root = files.root_above(located, self.root, self.insensitive)
+        got = self._note(
+            claims.unseen_write(self.store, self.session, self.agent, key, sha, root, self.claims)
+        )
         if got is None:
             alias = self._alias(located, leases=False)
             return f"{files.label(alias[0])} wrote {alias[2]} (a hard link to it)" if alias else ""
         if not isinstance(got, tuple) or located.absolute is None:
             return ""
         who, path, running = got
-        full = located.absolute + path[len(key) :] if path != key else located.absolute
-        if running:
-            return f"{files.label(who)} wrote {path} (a write still running)"
-        return f"{files.label(who)} wrote {path}" if os.path.lexists(full) else ""
+        return files.unseen_label(who, path, running, key, located.display, located.absolute)
 
     def lease(self, located: Located) -> Lease | Unavailable | None:
-        """The running subagent that holds ``located`` (or a file in it). Before a subagent's
-        write with leases on, asking is claiming: a free file is leased to it (ADR 0050)."""
+        """The running subagent that holds ``located``, a file in it or a folder holding it;
+        before a subagent's write, asking is claiming a free file (ADR 0050, 0073)."""
         import orchestrator_boundary.state_claims as claims  # loaded with the store
 
         key = self.key(located)
         agent_id = self.payload.agent_id
         if agent_id and self.leases != "off" and self.payload.hook_event_name == PRE:
             desc = getattr(self.record(), "description", "") or agent_id
+            root = files.root_above(located, self.root, self.insensitive)
             found: Lease | Unavailable | None = self._note(
-                claims.claim_lease(self.store, self.session, key, agent_id, desc)
+                claims.claim_lease(self.store, self.session, key, agent_id, desc, root, self.claims)
             )
         else:
             found = self._note(self.store.lease(self.session, key))
@@ -202,7 +200,11 @@ def launch_of(contracts: Contracts, payload: HookPayload, ledger: StoreLedger) -
 
 def before(contracts: Contracts, payload: HookPayload, ledger: StoreLedger, denied: bool) -> None:
     """PreToolUse: an Agent call that goes ahead leaves its contract (or its refusal) for the
-    subagent it starts."""
+    subagent it starts. A call refused writes nothing: what its rules claimed goes (0073)."""
+    if denied and ledger.claims:
+        from orchestrator_boundary.state_claims import release
+
+        release(ledger.store, ledger.session, ledger.agent, ledger.claims)
     if payload.tool_name not in AGENT_TOOLS or denied or not payload.tool_use_id:
         return
     from orchestrator_boundary.contracts import Launch
@@ -366,8 +368,7 @@ class ToolCall:
         return [self._located(raw) for raw in named]
 
     def _leased(self, paths: Sequence[str], me: str, bash: BashAnalysis | None) -> dict[str, Any]:
-        """``leases = "warn"``: the files this call would write (``overwriting``) that another
-        running subagent holds, for the audit line (FILE_LEASED in ``enforce``)."""
+        """``leases = "warn"``: the files it writes another subagent holds (FILE_LEASED)."""
         from orchestrator_boundary.contract_rules import overwriting
         from orchestrator_boundary.delegation import Lease  # loaded with the store
 
@@ -386,8 +387,7 @@ def contracts_call(payload: HookPayload, s: Setup) -> ToolCall:
 
 
 def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
-    """SubagentStop and SessionEnd against the state store (``lifecycle``); the session
-    summary at Stop with ``[report] stop_summary = true``."""
+    """SubagentStop, SessionEnd (``lifecycle``); the summary at Stop (``stop_summary``)."""
     if payload.hook_event_name == "Stop":
         if not s.config.report.stop_summary or payload.stop_hook_active is True:
             return "", {}

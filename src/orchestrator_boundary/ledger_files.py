@@ -10,13 +10,14 @@ import os
 
 from orchestrator_boundary.contract_tables import MAIN
 from orchestrator_boundary.fs import open_regular, read_regular
+from orchestrator_boundary.paths import fold
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from orchestrator_boundary.paths import FileSystem
+    from orchestrator_boundary.paths import FileSystem, Located
 
 
 def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
@@ -32,6 +33,28 @@ def read_meta(transcript_path: str, agent_id: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def root_above(located: Located, root: str, insensitive: bool) -> str:
+    """The state's name of the project's root (``locate`` names it by its absolute path, the
+    files in it by relative ones) when ``located`` is there in it, else "": a write of the
+    root (``git stash pop``) or of a folder wrote the files in it (ADR 0073); a file made
+    there since (a new test beside copied fixtures) overwrites nothing of it."""
+    there = located.inside and located.absolute and os.path.lexists(located.absolute)
+    return fold(root, insensitive) if there and root else ""
+
+
+def unseen_label(who: str, path: str, running: bool, key: str, display: str, absolute: str) -> str:
+    """Another agent's write at ``path`` (``state_claims.unseen_write``) as the stale rule
+    names it, for a write at ``key``; "" when it finished and its file is gone. ``path`` is
+    ``key``, a file below it, or a folder that holds it (ADR 0073)."""
+    below = path[: len(key) + 1] == key + "/"
+    full = absolute + path[len(key) :] if below else absolute
+    if path != key and not below:  # its write of a folder that holds this file
+        path = f"{display} (in the folder {path} it wrote)"
+    if running:
+        return f"{label(who)} wrote {path} (a write still running)"
+    return f"{label(who)} wrote {path}" if os.path.lexists(full) else ""
 
 
 def _safe_id(agent_id: str) -> bool:

@@ -74,8 +74,36 @@ def task_stopped(store: Store, session: str, response: object) -> None:
 WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported back (ADR 0059)
 
 
+# Another agent's write at :p, below it, or of a folder holding it (:r: the project's root
+# when :p is a file there in it, else "" and no folder counts; not a repository's .git,
+# which git writes and locks itself, ADR 0065), that :a has not read or written since
+# (``unseen_write``, ADR 0073)
+_UNSEEN = (
+    "SELECT o.agent, o.path, o.wrote FROM seen o WHERE o.session = :s AND o.wrote >= 1 "
+    "AND o.agent != :a AND (o.path = :p OR substr(o.path, 1, :n) = :p || '/' OR :r != '' "
+    "AND (substr(:p, 1, length(o.path) + 1) = o.path || '/' AND o.path != '.git' "
+    "AND substr(o.path, -5) != '/.git' OR o.path = :r)) "
+    "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
+    "AND m.agent = :a AND m.ts >= o.ts AND (m.path = o.path OR m.path = :p AND "
+    "(substr(:p, 1, length(o.path) + 1) = o.path || '/' OR o.path = :r))) "
+    "AND (o.wrote = :w OR NOT EXISTS (SELECT 1 FROM seen n "
+    "WHERE n.session = o.session AND n.agent = :a AND n.path = :p)) "
+    "AND (:main OR EXISTS (SELECT 1 FROM agents b LEFT JOIN launches l "
+    "ON l.session = b.session AND l.tool_use_id = b.tool_use_id "
+    "WHERE b.session = o.session AND b.agent_id = :a "
+    "AND MIN(b.ts, COALESCE(l.ts, b.ts)) <= o.ts)) "
+    "ORDER BY o.ts DESC LIMIT 1"
+)
+
+
 def unseen_write(
-    store: Store, session: str, agent: str, path: str, sha: str | None = None
+    store: Store,
+    session: str,
+    agent: str,
+    path: str,
+    sha: str | None = None,
+    root: str = "",
+    undo: list[Claim] | None = None,
 ) -> tuple[str, str, bool] | Unavailable | None:
     """(the agent, the path, still running) of the latest write by another agent at ``path``
     or below it that ``agent`` has not read or written since (``UNAVAILABLE`` when
@@ -90,44 +118,40 @@ def unseen_write(
     For a subagent, only a write made while it ran counts: after it was launched (its Agent
     call) or first seen. One started after that write was delegated with the write already
     done (a formatter run by the next agent), which is a hand-over, not two agents at once;
-    one not seen yet starts now. The main agent runs all along: every write counts."""
+    one not seen yet starts now. The main agent runs all along: every write counts.
+
+    A write of a folder holding ``path`` (``cp -r x/. src/c``; ``root``: the project's root,
+    when ``path`` is in it) wrote the files in it: it counts until ``agent`` reads or writes
+    ``path`` after it. ``undo`` gets the claim, for ``release`` if the call is refused (0073)."""
     got: list[tuple[str, str, bool]] = []
 
     def claim(c: sqlite3.Connection) -> None:
         row = c.execute(
-            "SELECT o.agent, o.path, o.wrote FROM seen o WHERE o.session = ? AND o.wrote >= 1 "
-            "AND o.agent != ? AND (o.path = ? OR substr(o.path, 1, ?) = ?) "
-            "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
-            "AND m.agent = ? AND m.path = o.path AND m.ts >= o.ts) "
-            "AND (o.wrote = ? OR NOT EXISTS (SELECT 1 FROM seen n WHERE n.session = o.session "
-            "AND n.agent = ? AND n.path = ?)) "
-            "AND (? OR EXISTS (SELECT 1 FROM agents b LEFT JOIN launches l "
-            "ON l.session = b.session AND l.tool_use_id = b.tool_use_id "
-            "WHERE b.session = o.session AND b.agent_id = ? "
-            "AND MIN(b.ts, COALESCE(l.ts, b.ts)) <= o.ts)) "
-            "ORDER BY o.ts DESC LIMIT 1",
-            (
-                session,
-                agent,
-                path,
-                len(path) + 1,
-                path + "/",
-                agent,
-                WRITING,
-                agent,
-                path,
-                agent == MAIN,
-                agent,
-            ),
+            _UNSEEN,
+            {
+                "s": session,
+                "a": agent,
+                "p": path,
+                "n": len(path) + 1,
+                "r": root,
+                "w": WRITING,
+                "main": agent == MAIN,
+            },
         ).fetchone()
         if row:
             got.append((row[0], row[1], row[2] == WRITING))
             return
+        prior = c.execute(
+            "SELECT sha256, wrote, ts FROM seen WHERE session = ? AND agent = ? AND path = ?",
+            (session, agent, path),
+        ).fetchone()
         c.execute(
             "INSERT OR REPLACE INTO seen VALUES (?, ?, ?, ?, ?, ?)",
             (session, agent, path, sha, WRITING, store.clock()),
         )
         _bound(c, "seen")
+        if undo is not None:
+            undo.append(("seen", path, tuple(prior) if prior else None))
 
     if store._pending is not None or not store._write(claim):
         return UNAVAILABLE
@@ -135,18 +159,34 @@ def unseen_write(
 
 
 def claim_lease(
-    store: Store, session: str, path: str, agent_id: str, description: str
+    store: Store,
+    session: str,
+    path: str,
+    agent_id: str,
+    description: str,
+    root: str = "",
+    undo: list[Claim] | None = None,
 ) -> Lease | Unavailable | None:
-    """Before a write: the running subagent that holds ``path`` or a file below it, else
-    ``path`` is now leased to ``agent_id``: one transaction, so of two subagents asking
-    at once, the second is told (ADR 0050)."""
+    """Before a write: the running subagent that holds ``path``, a file below it or a folder
+    that holds it (``root``: as ``unseen_write``'s; not .git, ADR 0073), else ``path`` is
+    now leased to ``agent_id``: one transaction, so of two subagents asking at once, the
+    second is told (ADR 0050)."""
     now = store.clock()
     live = (
         "FROM leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
-        "WHERE l.session = ? AND (l.path = ? OR substr(l.path, 1, ?) = ?) "
-        "AND l.agent_id != ? AND a.running = 1 AND l.ts > ?"
+        "WHERE l.session = :s AND (l.path = :p OR substr(l.path, 1, :n) = :p || '/' OR "
+        ":r != '' AND (substr(:p, 1, length(l.path) + 1) = l.path || '/' "
+        "AND l.path != '.git' AND substr(l.path, -5) != '/.git' OR l.path = :r)) "
+        "AND l.agent_id != :a AND a.running = 1 AND l.ts > :since"
     )
-    args = (session, path, len(path) + 1, path + "/", agent_id, now - LEASE_TTL_S)
+    args = {
+        "s": session,
+        "p": path,
+        "n": len(path) + 1,
+        "r": root,
+        "a": agent_id,
+        "since": now - LEASE_TTL_S,
+    }
     upsert = (
         "INSERT INTO leases VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, path) DO "
         "UPDATE SET agent_id = excluded.agent_id, description = excluded.description, "
@@ -162,12 +202,51 @@ def claim_lease(
         if row:
             got.append(Lease(row[0], row[1] or ""))
             return
+        mine = c.execute(
+            "SELECT 1 FROM leases WHERE session = ? AND path = ? AND agent_id = ?",
+            (session, path, agent_id),
+        ).fetchone()
         c.execute(upsert, (session, path, agent_id, description, now))
         _bound(c, "leases")
+        if undo is not None and mine is None:
+            undo.append(("lease", path, None))
 
     if store._pending is not None or not store._write(claim):
         return UNAVAILABLE
     return got[0] if got else None
+
+
+# What a call's PreToolUse claimed before its verdict: ("seen", path, the row it replaced)
+# or ("lease", path, None), a lease it did not hold before.
+Claim = tuple[str, str, "tuple[object, ...] | None"]
+
+
+def release(store: Store, session: str, agent: str, undo: list[Claim]) -> None:
+    """A refused call writes nothing: what its PreToolUse claimed goes (its new leases, its
+    writes marked as running, the rows these replaced back). Else a subagent whose command
+    was refused at a later file held the earlier ones "which changed it" against every
+    other subagent until it stopped, and its write stayed "still running" (ADR 0073)."""
+
+    def undo_all(c: sqlite3.Connection) -> None:
+        for kind, path, prior in reversed(undo):
+            if kind == "lease":
+                c.execute(
+                    "DELETE FROM leases WHERE session = ? AND path = ? AND agent_id = ?",
+                    (session, path, agent),
+                )
+                continue
+            c.execute(
+                "DELETE FROM seen WHERE session = ? AND agent = ? AND path = ? AND wrote = ?",
+                (session, agent, path, WRITING),
+            )
+            if prior is not None:
+                c.execute(
+                    "INSERT OR IGNORE INTO seen VALUES (?, ?, ?, ?, ?, ?)",
+                    (session, agent, path, *prior),
+                )
+
+    if undo:
+        store._write(undo_all)
 
 
 def others(
