@@ -530,7 +530,8 @@ def test_a_git_pathspec_with_magic_is_outside_a_delegation(project: Path, comman
     subagent delegated src/auth rewrote every file of the repository from there."""
     team = Team(project)
     team.launch("a1", "Fix the login.\nIntent: auth")
-    assert team.bash("a1", command) == "DELEGATION_SCOPE"
+    # ':/' alone is the whole repository from its top, which holds the settings (ADR 0074)
+    assert team.bash("a1", command) in ("DELEGATION_SCOPE", "TAMPER")
 
 
 @pytest.mark.parametrize(
@@ -563,12 +564,11 @@ TAMPER_MAGIC = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="bash/git.py reads pathspec magic as a file name (notes)")
 @pytest.mark.parametrize("command", TAMPER_MAGIC)
 def test_a_pathspec_with_magic_naming_the_settings_is_tamper(project: Path, command: str) -> None:
-    """Not fixed here (the Bash analysis is not this round's): a subagent no delegation
-    narrows restores or deletes .claude/settings.json through pathspec magic; the analysis
-    names `:(top).claude/settings.json`, which no protected pattern matches."""
+    """A subagent no delegation narrows restored or deleted .claude/settings.json through
+    pathspec magic: the analysis named `:(top).claude/settings.json`, which no protected
+    pattern matches. bash/git_pathspec.py reads the magic now (ADR 0074)."""
     team = Team(project)
     team.launch("a1", "Tidy up the repository.")
     assert team.bash("a1", command) == "TAMPER"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 
-from orchestrator_boundary.paths import Located
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.values import replace
@@ -56,10 +55,6 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     ledger = call.context.ledger
     if ledger is None:
         return None
-    if target.write and not call.main and _pathspec_magic(target):
-        unfixed = "a git pathspec with magic (`:/`, `:(top)`, `:!`): the files are git's choice"
-        located = Located(target.located.raw, (), (), unfixed)
-        target = replace(target, located=located, write=False, guessed=True)
     if not target.write:
         if unplaced(call, target):  # DELEGATION_SCOPE: no other rule can key it (ADR 0073)
             return delegation_scope(call, target, ledger)
@@ -72,13 +67,6 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
         if found is not None:
             return found
     return None
-
-
-def _pathspec_magic(target: Target) -> bool:
-    """A git command's target spelled with pathspec magic (``cd src/a && git checkout --
-    ':/*.py'`` is every .py file of the repository, not ``src/a/:/*.py``): the analysis reads
-    it as a file name (ADR 0073; the Bash analysis should read the magic itself)."""
-    return program_of(target) == "git" and "/:" in "/" + target.located.raw.replace("\\", "/")
 
 
 def unplaced(call: Call, target: Target) -> bool:

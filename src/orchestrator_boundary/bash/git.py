@@ -27,13 +27,8 @@ from orchestrator_boundary.bash.git_modes import (
     global_config,
     rewrites_tree,
 )
-from orchestrator_boundary.bash.git_options import (
-    READING,
-    RUNS_TEXT,
-    WRITING,
-    Judged,
-    judge,
-)
+from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
+from orchestrator_boundary.bash.git_pathspec import pathspecs
 from orchestrator_boundary.bash.git_settings import hidden_setting, setting
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
@@ -243,7 +238,7 @@ def _checkout(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
         # `git checkout REV PATH...` restores the PATHs; a lone word is a branch or a
         # file, and both readings count
         paths = p.pos[1:] or p.pos
-    fx = env.fx_many(W, paths, f"git {sub} path") if paths and not _index_only(sub, p) else []
+    fx = pathspecs(env, W, paths, f"git {sub} path") if paths and not _index_only(sub, p) else []
     if not paths or p.has("--staged", "-S") or (sub == "checkout" and dashdash is None):
         fx.append(_repo(env, f"git {sub}"))
     if sub == "checkout" and dashdash is None and len(p.pos) == 1:  # a branch or a commit
@@ -259,7 +254,7 @@ def _index_only(sub: str, p: Parsed) -> bool:  # restore --staged (-S may hide -
 def _rm(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     if p.has("--cached"):
         return writes("git", [_repo(env, "git rm --cached (index)")])
-    return writes("git", [*env.fx_many(D, p.pos, "git rm path"), _repo(env, "git rm index")])
+    return writes("git", [*pathspecs(env, D, p.pos, "git rm path"), _repo(env, "git rm index")])
 
 
 def _mv(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
@@ -278,7 +273,7 @@ def _clean(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
     if j.parsed.has("-n", "--dry-run"):
         return _verdict(sub, j, env, "git clean dry run")
     targets = _paths_after_dashdash(args) or p.pos or [lit(".")]
-    return writes("git", env.fx_many(D, targets, "git clean untracked files"))
+    return writes("git", pathspecs(env, D, targets, "git clean untracked files"))
 
 
 def _apply(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
