@@ -1,16 +1,14 @@
 """The Setup of a call (root, config, phase, protected set) and the one cache that keeps it.
 
-Shell side: this module reads the environment mapping it is given, ``stat``s the config file
-and resolves paths. A Setup (the resolved root, the compiled config, and the policy's Context
-incl. the protected set: ~20 realpath() calls) is reused by a long-lived process (the resident
-evaluator, replay) for at most ``SetupCache.ttl`` seconds after its file-system facts were
-gathered, so a new symlink is seen within that. The root and the protected set are also
-shared between Setups (another environment, the same project) under the same bound. A config
-file is reloaded as soon as its content changes, on the next call (``config_key``, ADR 0036):
-its key is its device, inode, size, mtime and ctime, plus a hash of its bytes while those
-could still be shared by a later edit (a ctime or mtime within ``RACY_NS`` of the moment the
-key is taken, or later) and always on Windows. The environment a Setup reads is in its key
-(``KEY_ENV``). A one-shot hook process gathers everything once anyway.
+Shell side: it reads the environment mapping it is given, ``stat``s the config file and
+resolves paths. A Setup (root, compiled config, the Context with the protected set) is reused
+by a long-lived process (evaluator, replay) for at most ``SetupCache.ttl`` seconds after its
+file-system facts were gathered, so a new symlink is seen within that. The root and the
+protected set are shared between Setups (same project) under the same bound. A config file is
+reloaded as soon as its content changes, on the next call (``config_key``, ADR 0036): its key
+is its device, inode, size, mtime and ctime, plus a hash of its bytes while those could still
+be shared by a later edit (a ctime or mtime within ``RACY_NS`` of the moment the key is taken,
+or later) and always on Windows. The environment a Setup reads is in its key (``KEY_ENV``).
 """
 
 from __future__ import annotations
@@ -321,6 +319,8 @@ class SetupCache:
         cfg_file = config_file or config_path(root, environ)
         compiled_dir = evaluator_dir(environ) if self.compiled else None
         loaded, rules = self.config(cfg_file, home, compiled_dir)
+        if not config_file and environ.get(wire.CONFIG_ENV) and not os.path.lexists(cfg_file):
+            loaded = ConfigProblem(cfg_file, "", f"named by {wire.CONFIG_ENV} but missing")
         phase, source, problem = phase_of(loaded, environ, phase_override)
         audit_file = audit.trail_path(root, audit_setting(rules.config, environ))
         bypass = bypass_requested(environ)
