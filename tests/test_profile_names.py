@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from harden_support import Project, make_project
 
-from orchestrator_boundary.profiles import agent_key, profile
+from orchestrator_boundary.agent_names import agent_key
+from orchestrator_boundary.profiles import profile
 from orchestrator_boundary.testing import make_payload, run_hook
 
 ENFORCE = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}

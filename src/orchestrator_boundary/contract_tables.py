@@ -80,8 +80,9 @@ def compile_contracts(
 
 
 def profile_of(contracts: Contracts, agent_type: str) -> tuple[str, Profile] | None:
-    if agent_type in contracts.profiles:
-        return agent_type, contracts.profiles[agent_type]
-    if "*" in contracts.profiles:
-        return "*", contracts.profiles["*"]
-    return None
+    """The agent type's contract profile, picked as the write rules pick theirs: the same
+    spellings and wildcard names (``profiles.profile_name``, ADR 0074)."""
+    from orchestrator_boundary.agent_names import profile_name
+
+    name = profile_name(contracts.profiles, agent_type)
+    return None if name is None else (name, contracts.profiles[name])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from orchestrator_boundary.agent_names import profile_name
 from orchestrator_boundary.config import AgentProfile
 from orchestrator_boundary.ruleset import RuleSet
 from orchestrator_boundary.session import Session, SessionKind
@@ -36,43 +37,10 @@ def judged_as_main(session: Session, rules: RuleSet) -> bool:
     return rules.fork_as_main and session.agent_type == FORK
 
 
-def agent_key(name: str) -> str:
-    """``name`` as Claude Code 2.1.330 compares agent types: NFKC, lower case, without
-    whitespace, dashes (any dash punctuation) and underscores."""
-    import unicodedata  # only for a profile named otherwise than the agent type
-
-    folded = unicodedata.normalize("NFKC", name).lower()
-    return "".join(
-        c for c in folded if not (c.isspace() or c == "_" or unicodedata.category(c) == "Pd")
-    )
-
-
 def profile(agents: Mapping[str, AgentProfile], agent_type: str | None) -> Named | None:
-    """The profile for ``agent_type``, and the name it is configured under: the exact name,
-    else the first (in the config's order) that Claude Code would take for the same type."""
-    if agent_type and agent_type in agents:
-        return agent_type, agents[agent_type]
-    if agent_type and agent_key(agent_type):
-        key = agent_key(agent_type)
-        for name, found in agents.items():
-            if name != "*" and agent_key(name) == key:
-                return name, found
-        # a name with a wildcard (``[agents."*-reviewer"]``) is a pattern: no agent type has
-        # one, so read literally it judged none, and the agent got no profile (ADR 0071)
-        for name, found in agents.items():
-            if name != "*" and _matches(name, agent_type, key):
-                return name, found
-    if "*" in agents:
-        return "*", agents["*"]
-    return None
-
-
-def _matches(name: str, agent_type: str, key: str) -> bool:
-    if not any(c in name for c in "*?["):
-        return False
-    import fnmatch  # only for a profile named by a pattern
-
-    return fnmatch.fnmatchcase(agent_type, name) or fnmatch.fnmatchcase(key, agent_key(name))
+    """The profile for ``agent_type``, and the name it is configured under (``profile_name``)."""
+    name = profile_name(agents, agent_type)
+    return None if name is None else (name, agents[name])
 
 
 def main_label(session: Session) -> str:
