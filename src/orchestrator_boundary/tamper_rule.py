@@ -51,6 +51,14 @@ def _configured(call: Call, located: Located) -> Protected | None:
                 if match.allowed:
                     label = f"protected by [protect] paths ({match.pattern})"
                     return Protected(absolute, False, label)
+    # a folder that holds what a pattern names: deleting or moving it (`rm -rf infra` for
+    # `infra/prod/**`) changes those files without naming them; only a pattern's literal head
+    # can be compared so (ADR 0074), as for a scope's exclusions
+    heads = ["!" + p for p in patterns if not p.startswith("!")]
+    held = scope.exclusion_within(located, heads, call.insensitive)
+    if held is not None and located.absolutes:
+        label = f"a folder holding what [protect] paths names ({held[1:]})"
+        return Protected(located.absolutes[0], True, label)
     return None
 
 
