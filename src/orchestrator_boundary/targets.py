@@ -82,8 +82,7 @@ class Call:
 # A call's targets, its Bash analysis and command text (None for other tools).
 Touches = tuple[tuple[Target, ...], "BashAnalysis | None", str | None]
 # What works out a call's touches reads: the payload, the compiled config, the Context, whether
-# the main agent's rules apply, whether the root's file system folds case. (Passed as they are,
-# so that the Call is built once, with its touches.)
+# the main agent's rules apply, whether the root folds case (so the Call is built once).
 Touch = Callable[[HookPayload, RuleSet, Context, bool, bool], Touches]
 
 
@@ -302,10 +301,9 @@ LOOSE_LOCATED = 256  # loose strings of an unknown tool's input looked up in the
 def _unknown_touches(
     payload: HookPayload, rules: RuleSet, context: Context, main: bool, insensitive: bool
 ) -> Touches:
-    """An unknown tool (an MCP filesystem server, a plugin) may write: any argument that
-    names a file is checked against the protected set, and so is any other string that names
-    a protected entry (a relative path under an odd key, a file a patch names, a path inside
-    serialised JSON); a command line it runs is analysed as Bash (issue 13, point 7)."""
+    """An unknown tool (an MCP server, a plugin) may write: any argument that names a file,
+    any other string that names a protected entry, and a glob when its name says it changes
+    files, meet the protected set; a command line it runs is analysed as Bash (issue 13)."""
     from orchestrator_boundary.tool_args import OVERFLOW, arguments  # only an unknown tool's
 
     found = arguments(payload.tool_input, context.home)
@@ -318,6 +316,9 @@ def _unknown_touches(
     for raw in raws:
         located = locate(raw, context.root, context.fs, insensitive)
         targets.append(Target(located, located.display, config=False, write=False))
+        if any(c in raw for c in "*?[") and says_it_changes(payload.tool_name):  # ADR 0074
+            glob = Located(raw, (), (), "a glob the tool expands")  # as a Bash glob is read
+            targets.append(Target(glob, raw, config=False, write=False, guessed=True))
     for command in found.commands:
         words = command not in found.code  # code is read as code (its reads stay allowed)
         targets += _command_targets(command, payload, rules, context, insensitive, words)
@@ -328,9 +329,8 @@ def _unknown_touches(
 
 
 # Tools of another class that save files where their input says: Artifact's read_file saves
-# "<out_dir>/<published path>" and read_db with out_dir saves JSON files there (2.1.330; by
-# default in the CLI's scratchpad, outside the project). The folder is the target: a write
-# into it, TAMPER when it is or holds a protected entry (as ``tar -C DIR x`` is judged).
+# "<out_dir>/<published path>", read_db with out_dir JSON files (2.1.330). The folder is the
+# target: a write into it, TAMPER when it is or holds a protected entry (as ``tar -C DIR x``).
 OUT_DIR_TOOLS = frozenset({"Artifact", "ArtifactData"})
 
 
