@@ -97,6 +97,9 @@ DOCTOR = [
     ("built-in", '[agents.general-purpose]\nwrite_scope = ["**"]\n', (), "ok"),
     ("catch-all", '[agents."*"]\nwrite_scope = ["**"]\n', (), "ok"),
     ("undefined", '[agents.coder]\ntools = ["Write"]\n[agents.ghost]\n', ("coder",), "warn"),
+    # a wildcard name and another spelling apply to the types they match (ADR 0071, 0074)
+    ("pattern", '[agents."*-reviewer"]\nwrite_scope = []\n', ("code-reviewer",), "ok"),
+    ("spelling", "[agents.Code_Reviewer]\nwrite_scope = []\n", ("code-reviewer",), "ok"),
 ]
 
 

@@ -2,13 +2,15 @@
 
 A profile (``[agents.coder]``) whose agent type has no definition in ``.claude/agents/*.md``
 (project or user) and is not a built-in never applies, and the deny hint does not name it:
-the model would get "Agent type 'coder' not found" (issue 14 point 4).
+the model would get "Agent type 'coder' not found" (issue 14 point 4). A profile applies
+to the types the write rules give it: other spellings, and a wildcard name's matches (0074).
 """
 
 from __future__ import annotations
 
 from orchestrator_boundary import wire
 from orchestrator_boundary.agent_defs import agent_folders, defined_agents
+from orchestrator_boundary.agent_names import profile_name
 from orchestrator_boundary.config import ConfigProblem, config_path, load_config
 from orchestrator_boundary.doctor_context import OK, WARN, Check, Context
 from orchestrator_boundary.fs import RealFileSystem
@@ -22,7 +24,8 @@ def check_agent_definitions(ctx: Context) -> Check:
     config_dir = ctx.environ.get(wire.CLAUDE_CONFIG_DIR_ENV) or None
     defined = defined_agents(agent_folders(ctx.root, ctx.home, config_dir), RealFileSystem())
     profiles = [name for name in loaded.agents if name != "*"]
-    missing = [n for n in profiles if n not in defined and n not in BUILT_IN_AGENTS]
+    types = [*defined, *BUILT_IN_AGENTS]  # a profile applies to a type as the rules pick it
+    missing = [n for n in profiles if not any(profile_name([n], t) == n for t in types)]
     if not missing:
         return Check("agent types", OK, f"{len(profiles)} profile(s), each with a definition")
     listed = ", ".join(missing)
