@@ -141,7 +141,7 @@ def test_named_writes_inside_the_scope_go_through(project: Path, command: str) -
 def test_the_refusal_says_to_name_the_files(project: Path) -> None:
     team = Team(project)
     team.launch("a1", "Fix the login.\nIntent: auth\nScope: src/auth/**")
-    pre = team.payload("PreToolUse", "Bash", {"command": "sed -i s/a/b/ src/auth/*.py"}, "a1")
+    pre = team.payload("PreToolUse", "Bash", {"command": "sed -i s/a/b/ src/*/login.py"}, "a1")
     reason = run_hook(pre, team.env)[1]["hookSpecificOutput"]["permissionDecisionReason"]  # type: ignore[index]
     assert "Name each file the command changes" in reason
     assert "the target cannot be determined from the command text" in reason

@@ -10,7 +10,9 @@ changed the file.
 
 from __future__ import annotations
 
+import ntpath
 import os
+import posixpath
 import re
 
 from orchestrator_boundary.targets import Call, Target
@@ -26,6 +28,7 @@ if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call tha
     from orchestrator_boundary.bash.model import BashAnalysis
     from orchestrator_boundary.contracts import Breach
     from orchestrator_boundary.delegation import Delegation, Ledger
+    from orchestrator_boundary.paths import Located
 
 PRE = "PreToolUse"
 # the tools Claude Code refuses on a file changed since the agent read it (ADR 0027)
@@ -123,10 +126,32 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         what=_what(call, target),
         contracts=call.rules.contracts,
         makes_folder=program_of(target) == "mkdir",
+        below=_glob_folder(call, target) if unplaced(call, target) else None,
     )
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
+
+
+# a glob whose folder the text fixes: a few plain names, then one name with `*` or `?`
+_FOLDER_GLOB = re.compile(r"(/?(?:[\w.+@%=,-]+/)*)([\w.+@%=,*?-]*[*?][\w.+@%=,*?-]*)")
+
+
+def _glob_folder(call: Call, target: Target) -> Located | None:
+    """The folder all that a Bash glob can match lies below (``src/auth/*.py``: src/auth;
+    bash's ``*`` does not cross a ``/``, globstar's ``**`` stays below it), when the text
+    fixes that folder: plain names, no ``..``, no ``cd`` before it in the command (0074)."""
+    from orchestrator_boundary.tamper_rule import MOVES
+
+    m = _FOLDER_GLOB.fullmatch(target.located.raw)
+    if m is None or ".." in m[1].split("/") or MOVES.search(call.command or ""):
+        return None
+    ctx = call.context
+    join = ntpath.join if ctx.fs.windows else posixpath.join
+    folder = join(call.payload.cwd or ctx.root, m[1] or ".")
+    from orchestrator_boundary.paths import locate
+
+    return locate(folder, ctx.root, ctx.fs, call.insensitive)
 
 
 NAME_THEM = (

@@ -32,6 +32,7 @@ from orchestrator_boundary.delegation import (
     UnknownDelegation,
     covers_everything,
     disjoint,
+    holds_all_below,
     leads_into,
     parse_directives,
     resolve_type,
@@ -280,10 +281,12 @@ def delegation_scope(
     what: str,
     contracts: Contracts | None = None,
     makes_folder: bool = False,
+    below: Located | None = None,
 ) -> Breach | None:
     """A subagent's write outside its delegation's effective scope (its intents read as
     ``contracts`` says now). ``what``: "Write of" or "`cmd` writes". ``makes_folder``: the
-    write only makes the folder (``mkdir``), which may be one on the way to the scope."""
+    write only makes the folder (``mkdir``), which may be one on the way to the scope.
+    ``below``: the write is somewhere below that folder (a glob's, ADR 0074)."""
     if record is None:
         return None
     if isinstance(record, Delegation) and contracts is not None:
@@ -311,6 +314,8 @@ def delegation_scope(
             REPORT_BACK,
             located.display,
         )
+    if below is not None and holds_all_below(below, record.scope, insensitive):
+        return None
     miss = within(located, record.scope, insensitive)
     if miss is None or (makes_folder and leads_into(located, record.scope, insensitive)):
         return None

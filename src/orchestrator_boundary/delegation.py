@@ -18,7 +18,7 @@ from orchestrator_boundary.directives import NO_DIRECTIVES as NO_DIRECTIVES
 from orchestrator_boundary.directives import DirectiveError as DirectiveError
 from orchestrator_boundary.directives import Directives as Directives
 from orchestrator_boundary.directives import parse_directives as parse_directives
-from orchestrator_boundary.paths import Located
+from orchestrator_boundary.paths import Located, fold
 from orchestrator_boundary.values import transient
 
 BUILT_IN_TYPES = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup", "fork")
@@ -144,6 +144,31 @@ def leads_into(located: Located, effective: EffectiveScope, insensitive: bool) -
         or folder_leads_into(located, s.patterns, insensitive)
         for s in effective.sets
     )
+
+
+def holds_all_below(folder: Located, effective: EffectiveScope, insensitive: bool) -> bool:
+    """Does every set cover every file at any depth below the folder ``folder`` (where all
+    that a glob like ``src/auth/*.py`` can match lies)? Only when the set has no exclusion
+    and an inclusion ``G/**`` (or ``**``) with a literal ``G`` that is the folder or above it,
+    for every reading of it in the project (ADR 0074)."""
+    if not folder.inside or not folder.relatives:
+        return False
+
+    def holds(patterns: Sequence[str], rel: str) -> bool:
+        if any(p.startswith("!") for p in patterns):
+            return False
+        for p in patterns:
+            text = p.removeprefix("./")
+            head = "" if text in ("**", "**/*") else text[:-3] if text.endswith("/**") else None
+            if head is None or head.startswith("/") or any(c in head for c in "*?[\\"):
+                continue
+            head = fold(head.strip("/"), insensitive)
+            if not head or rel == head or rel.startswith(head + "/"):
+                return True
+        return False
+
+    rels = [fold(r.strip("/"), insensitive) for r in folder.relatives]
+    return all(holds(s.patterns, r) for s in effective.sets for r in rels)
 
 
 def folder_leads_into(located: Located, patterns: Sequence[str], insensitive: bool) -> bool:

@@ -114,7 +114,7 @@ def _control(target: Target) -> Violation:
 
 
 # a word that moves the working folder: after it, a relative path may be relative to anywhere
-_MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
+MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
 _WORDS = re.compile(r"[^\s;&|<>()]+")
 # a path glued to an option: --out=PATH, KEY=PATH, -oPATH; on Windows also /out:PATH
 _GLUED = re.compile(r"^[^=\"'$`]*=(.+)|^-[A-Za-z0-9](.+)|^/[A-Za-z]+:(.+)")
@@ -148,7 +148,7 @@ def _could_name(call: Call, target: Target) -> Protected | None:
     """A target the text does not fix (a glob, a variable, after a ``cd`` not followed, a word
     of text that did not parse): the protected entry it could name, for any agent."""
     ctx, command = call.context, call.command or ""
-    cwd = None if _MOVES.search(command) else (call.payload.cwd or ctx.root)
+    cwd = None if MOVES.search(command) else (call.payload.cwd or ctx.root)
     anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
     raw = target.located.raw
     unread = target.words and not target.opaque
