@@ -244,6 +244,15 @@ def overwriting(
     ]
 
 
+def overwritten(
+    written: Sequence[Located], bash: BashAnalysis | None, root: str, insensitive: bool
+) -> list[Located]:
+    """Of what a call wrote, what it may have overwritten (``overwriting``): a folder
+    ``mkdir`` made and git's own ``.git`` take no lease after the call (ADR 0074)."""
+    kept = set(overwriting([w.display for w in written], bash, root, insensitive))
+    return [w for w in written if w.display in kept]
+
+
 def program_of(target: Target) -> str:
     """ "git" or "mkdir" when that is the program of the command that names ``target`` and
     it does not delete it, else ""."""

@@ -225,11 +225,14 @@ def after(
     ledger: StoreLedger,
     read: Located | None,
     written: Sequence[Located],
+    leased: Sequence[Located] | None = None,
 ) -> None:
-    """PostToolUse: the Agent call's link to its subagent; what the agent read (``read``) or
-    wrote (with the content hash now); its leases; its deliverable counts."""
+    """PostToolUse: the Agent call's link to its subagent; what the agent read or wrote (hashed
+    now); its leases (``leased``: what it may have overwritten, ADR 0074); its counts."""
     with ledger.store.batch() as result:
-        _record_after(contracts, payload, ledger, read, written)
+        _record_after(
+            contracts, payload, ledger, read, written, written if leased is None else leased
+        )
     ledger.unavailable |= not result[0]
 
 
@@ -239,6 +242,7 @@ def _record_after(
     ledger: StoreLedger,
     read: Located | None,
     written: Sequence[Located],
+    leased: Sequence[Located],
 ) -> None:
     import orchestrator_boundary.delegation as delegation  # loaded with the store
     import orchestrator_boundary.state_claims as claims
@@ -260,7 +264,7 @@ def _record_after(
         desc = record.description if isinstance(record, delegation.Delegation) else ""
         store.note_running(session, payload.agent_id, desc)
         if contracts.leases != "off":
-            for located in written:
+            for located in leased:
                 store.take_lease(
                     session, ledger.key(located), payload.agent_id, desc or payload.agent_id
                 )
@@ -347,18 +351,18 @@ class ToolCall:
                 paths = [x.display for x in self._named(p)] if unknown else verdict.assessment.paths
                 extra = self._leased(paths, p.agent_id, verdict.assessment.bash)
         elif p.hook_event_name == POST:
-            raw = p.tool_input.get("file_path")
-            read = (
-                self._located(raw)
-                if p.tool_name == "Read" and isinstance(raw, str) and raw
-                else None
-            )
+            raw = p.tool_input.get("file_path") if p.tool_name == "Read" else None
+            read = self._located(raw) if isinstance(raw, str) and raw else None
             written = [
                 self._located(t["path"]) for t in trace or () if isinstance(t.get("path"), str)
             ]
             if verdict.assessment.classification.tool_class is ToolClass.UNKNOWN:
                 written += self._named(p)  # an MCP tool's path arguments: it may have written
-            after(contracts, p, self.view, read, written)
+            bash, root = verdict.assessment.bash, self.s.root
+            from orchestrator_boundary.contract_rules import overwritten  # not mkdir's
+
+            leased = overwritten(written, bash, root, self.insensitive)
+            after(contracts, p, self.view, read, written, leased)
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}
@@ -380,10 +384,6 @@ class ToolCall:
             if isinstance(holder, Lease) and holder.agent_id != me:
                 held[path] = f"{holder.description} ({holder.agent_id})"
         return {"leased_to": held} if held else {}
-
-
-def contracts_call(payload: HookPayload, s: Setup) -> ToolCall:
-    return ToolCall(payload, s)
 
 
 def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:

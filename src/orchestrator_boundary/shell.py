@@ -22,7 +22,7 @@ from orchestrator_boundary.errors import (
     ProjectGone,
 )
 from orchestrator_boundary.fs import sha256_of
-from orchestrator_boundary.ledger import LIFECYCLE_EVENTS, contracts_call, lifecycle_call
+from orchestrator_boundary.ledger import LIFECYCLE_EVENTS, ToolCall, lifecycle_call
 from orchestrator_boundary.payload import TOOL_EVENTS, HookPayload, parse_payload
 from orchestrator_boundary.phase import Phase
 from orchestrator_boundary.policy import assess
@@ -180,7 +180,7 @@ def _tool_call(
     payload: HookPayload, s: Setup, clock: Callable[[], float], environ: Mapping[str, str]
 ) -> tuple[HookAnswer, dict[str, Any]]:
     """A tool event: the verdict with the delegation ledger, the state it leaves, the line."""
-    ledger = contracts_call(payload, s)
+    ledger = ToolCall(payload, s)
     verdict = judge(payload, s, ledger.view)
     answer = render(verdict)
     trace = traces(payload, verdict, s.root) or None
