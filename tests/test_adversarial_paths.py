@@ -248,6 +248,11 @@ class InsensitiveFS:
     def identity(self, path: str) -> None:
         return None  # no hard links on this double
 
+    def script_text(self, path: str, limit: int) -> str | None:
+        from orchestrator_boundary.fs import RealFileSystem  # files' text as they are
+
+        return RealFileSystem().script_text(path, limit)
+
     def files_below(self, folder: str, limit: int) -> list[str]:
         return []
 
