@@ -785,7 +785,8 @@ def test_targets_that_cannot_name_a_protected_file_keep_their_rules(
     project: Project, command: str
 ) -> None:
     env = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
-    assert project.judge("Bash", {"command": command}, agent="coder", env=env)[1] is None
+    # the coder's write_scope (src/**) may refuse them: tests/test_unplaced_scope.py (0075)
+    assert project.judge("Bash", {"command": command}, agent="coder", env=env)[1] != "TAMPER"
     assert project.judge("Bash", {"command": command}, env=env)[1] != "TAMPER"
 
 

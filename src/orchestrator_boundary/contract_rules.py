@@ -126,7 +126,7 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         what=_what(call, target),
         contracts=call.rules.contracts,
         makes_folder=program_of(target) == "mkdir",
-        below=_glob_folder(call, target) if unplaced(call, target) else None,
+        below=glob_folder(call, target) if unplaced(call, target) else None,
     )
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
@@ -137,7 +137,7 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
 _FOLDER_GLOB = re.compile(r"(/?(?:[\w.+@%=,-]+/)*)([\w.+@%=,*?-]*[*?][\w.+@%=,*?-]*)")
 
 
-def _glob_folder(call: Call, target: Target) -> Located | None:
+def glob_folder(call: Call, target: Target) -> Located | None:
     """The folder all that a Bash glob can match lies below (``src/auth/*.py``: src/auth;
     bash's ``*`` does not cross a ``/``, globstar's ``**`` stays below it), when the text
     fixes that folder: plain names, no ``..``, no ``cd`` before it in the command (0074)."""

@@ -192,8 +192,43 @@ def _on_the_way(located: Located, patterns: Sequence[str], insensitive: bool) ->
 def write_rule(call: Call, target: Target) -> Violation | None:
     """The write rules for one target: the main agent's allow list, a subagent's scope."""
     if not target.write:
-        return None
+        return _unplaced(call, target)
     judge = _orchestrator_write if call.main else _subagent_write
     # `mkdir -p src` for `src/**`: a folder on the way to where the agent may write (0068)
     makes_folder = bool(target.command) and _program(target) == "mkdir"
     return judge(call, target.located, target.command, makes_folder)
+
+
+def _unplaced(call: Call, target: Target) -> Violation | None:
+    """A subagent's Bash write at a place the text does not fix (``cp a "$D/x"``, ``xargs
+    rm``, ``patch -p0``), when its agent type has a ``write_scope``: outside it, unless it is
+    a glob whose folder the scope holds entirely (``sed -i ... src/*.py`` for ``src/**``), as
+    a delegation reads it (ADR 0073, 0075). Without a ``write_scope`` it may write anywhere in
+    the project, and the protected set is what guards such a target."""
+    named = call.profile
+    if call.main or named is None or named[1].write_scope is None:
+        return None
+    from orchestrator_boundary.contract_rules import glob_folder, unplaced
+
+    if not unplaced(call, target):
+        return None
+    from orchestrator_boundary.delegation import EffectiveScope, ScopeSet, holds_all_below
+
+    rule, patterns = f"agents.{named[0]}.write_scope", named[1].write_scope
+    folder = glob_folder(call, target)
+    held = EffectiveScope((ScopeSet(rule, tuple(patterns)),))
+    if folder is not None and holds_all_below(folder, held, call.insensitive):
+        return None
+    return Violation(
+        Code.SCOPE_VIOLATION,
+        rule,
+        f"{call.session.label}: {_ran(call, target.command)} writes {target.shown}, a place the "
+        "command text does not fix (a variable, a glob, a cd that cannot be followed), so it "
+        "may be outside its write scope.",
+        "Name each file the command changes in its text, inside your scope ("
+        + ", ".join(patterns)
+        + "), or change them with Edit. If the change belongs elsewhere, report back to the "
+        "main agent so it can reassign the work.",
+        None,
+        target.command,
+    )
