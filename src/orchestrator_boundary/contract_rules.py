@@ -10,9 +10,7 @@ changed the file.
 
 from __future__ import annotations
 
-import ntpath
 import os
-import posixpath
 import re
 
 from orchestrator_boundary.targets import Call, Target
@@ -126,32 +124,23 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         what=_what(call, target),
         contracts=call.rules.contracts,
         makes_folder=program_of(target) == "mkdir",
-        below=glob_folder(call, target) if unplaced(call, target) else None,
+        below=held_glob_folder(call, target) if unplaced(call, target) else None,
     )
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
 
 
-# a glob whose folder the text fixes: a few plain names, then one name with `*` or `?`
-_FOLDER_GLOB = re.compile(r"(/?(?:[\w.+@%=,-]+/)*)([\w.+@%=,*?-]*[*?][\w.+@%=,*?-]*)")
+def held_glob_folder(call: Call, target: Target) -> Located | None:
+    """The folder a glob's matches all lie below, when what it matches now stays there (no
+    link out of it, no hard link): ``glob_places`` (ADR 0074, 0076)."""
+    from orchestrator_boundary.glob_places import glob_folder, glob_matches, stays_in
 
-
-def glob_folder(call: Call, target: Target) -> Located | None:
-    """The folder all that a Bash glob can match lies below (``src/auth/*.py``: src/auth;
-    bash's ``*`` does not cross a ``/``, globstar's ``**`` stays below it), when the text
-    fixes that folder: plain names, no ``..``, no ``cd`` before it in the command (0074)."""
-    from orchestrator_boundary.tamper_rule import MOVES
-
-    m = _FOLDER_GLOB.fullmatch(target.located.raw)
-    if m is None or ".." in m[1].split("/") or MOVES.search(call.command or ""):
+    folder = glob_folder(call, target)
+    if folder is None:
         return None
-    ctx = call.context
-    join = ntpath.join if ctx.fs.windows else posixpath.join
-    folder = join(call.payload.cwd or ctx.root, m[1] or ".")
-    from orchestrator_boundary.paths import locate
-
-    return locate(folder, ctx.root, ctx.fs, call.insensitive)
+    matches = glob_matches(call, target, folder)
+    return folder if matches is not None and stays_in(matches, folder, call) else None
 
 
 NAME_THEM = (

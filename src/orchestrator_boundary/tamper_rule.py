@@ -14,6 +14,7 @@ import posixpath
 import re
 
 from orchestrator_boundary import scope
+from orchestrator_boundary.glob_places import MOVES, glob_folder, glob_matches
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.protect import Protected, env_label, hit, protected_reason
 from orchestrator_boundary.protect_guess import could_name
@@ -113,8 +114,6 @@ def _control(target: Target) -> Violation:
     )
 
 
-# a word that moves the working folder: after it, a relative path may be relative to anywhere
-MOVES = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|popd|chdir|Set-Location|sl)(?:$|[\s;&|)])")
 _WORDS = re.compile(r"[^\s;&|<>()]+")
 # a path glued to an option: --out=PATH, KEY=PATH, -oPATH; on Windows also /out:PATH
 _GLUED = re.compile(r"^[^=\"'$`]*=(.+)|^-[A-Za-z0-9](.+)|^/[A-Za-z]+:(.+)")
@@ -163,6 +162,17 @@ def _could_name(call: Call, target: Target) -> Protected | None:
             literal=target.words,
         )
         if entry is not None and not (target.opaque and env_label(entry.label) is not None):
+            return entry
+    return None if target.words else _through_matches(call, target)
+
+
+def _through_matches(call: Call, target: Target) -> Protected | None:
+    """A glob's matches now, resolved: ``tee src/*.json`` writes through a link
+    ``src/s.json -> ../.claude/settings.json`` (a symbolic or a hard one) (ADR 0076)."""
+    folder = glob_folder(call, target)
+    for match in (glob_matches(call, target, folder) or ()) if folder is not None else ():
+        entry = _guarded(call, match, target)
+        if entry is not None:
             return entry
     return None
 

@@ -208,14 +208,14 @@ def _unplaced(call: Call, target: Target) -> Violation | None:
     named = call.profile
     if call.main or named is None or named[1].write_scope is None:
         return None
-    from orchestrator_boundary.contract_rules import glob_folder, unplaced
+    from orchestrator_boundary.contract_rules import held_glob_folder, unplaced
 
     if not unplaced(call, target):
         return None
     from orchestrator_boundary.delegation import EffectiveScope, ScopeSet, holds_all_below
 
     rule, patterns = f"agents.{named[0]}.write_scope", named[1].write_scope
-    folder = glob_folder(call, target)
+    folder = held_glob_folder(call, target)
     held = EffectiveScope((ScopeSet(rule, tuple(patterns)),))
     if folder is not None and holds_all_below(folder, held, call.insensitive):
         return None
