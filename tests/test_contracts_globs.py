@@ -23,11 +23,12 @@ INSIDE = [
     "rm -f src/auth/*.py",
     "sed -i s/v1/v2/ ./src/auth/log*.py",
     "cp src/auth/login.py tests/auth/ && sed -i s/v1/v2/ tests/auth/*.py",
+    "cd src && sed -i s/v1/v2/ auth/*.py",  # the analysis follows the cd (ADR 0076)
 ]
 REFUSED = [
     "sed -i s/v1/v2/ src/billing/*.py",  # outside
     "sed -i s/v1/v2/ src/*/*.py",  # the folder is a glob too
-    "cd src && sed -i s/v1/v2/ auth/*.py",  # a cd: the folder is not fixed by the text
+    'cd "$D" && sed -i s/v1/v2/ auth/*.py',  # a cd the analysis cannot follow
     "sed -i s/v1/v2/ src/auth/../billing/*.py",  # `..`
     'sed -i s/v1/v2/ "$D"/*.py',  # a variable
     "sed -i s/v1/v2/ src/*",  # src/ is not held

@@ -30,7 +30,9 @@ ROWS = [
     ('echo x > "$D/x.txt"', "SCOPE_VIOLATION", "-"),
     ("ls | xargs rm", "SCOPE_VIOLATION", "-"),
     ("rm -f *.json", "SCOPE_VIOLATION", "-"),  # the root's files
-    ("cd docs && rm -f *.md", "SCOPE_VIOLATION", "-"),  # a cd: the folder is not fixed
+    ("cd docs && rm -f *.md", "SCOPE_VIOLATION", "-"),  # docs/*.md
+    ("cd src && rm -f *.pyc", "-", "-"),  # src/*.pyc: the analysis follows the cd
+    ('cd "$D" && rm -f *.pyc', "SCOPE_VIOLATION", "-"),  # a cd it cannot follow
     ('for f in src/*.py; do cp "$f" "$f.bak"; done', "SCOPE_VIOLATION", "-"),
     ("sed -i s/a/b/ src/*.py", "-", "-"),
     ("rm -f src/*.pyc src/lib/*.pyc", "-", "-"),
@@ -71,4 +73,6 @@ def test_the_glob_of_a_scoped_write_stays_in_its_folder() -> None:
     """Reality: `sed -i ... src/*.py` changes src's files only, not those below or beside."""
     files = (("src/a.py", "a\n"), ("src/lib/b.py", "a\n"), ("c.py", "a\n"))
     outcome = reality.run("sed -i s/a/b/ src/*.py", reality.Seed(files=files))
+    assert outcome.paths == frozenset({"src/a.py", "src/main.py"}), outcome.describe()
+    outcome = reality.run("cd src && sed -i s/a/b/ *.py", reality.Seed(files=files))
     assert outcome.paths == frozenset({"src/a.py", "src/main.py"}), outcome.describe()

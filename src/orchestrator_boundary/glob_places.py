@@ -28,7 +28,9 @@ def glob_folder(call: Call, target: Target) -> Located | None:
     """The folder all that the glob ``target`` can match lies below (``src/auth/*.py``:
     src/auth), when the text fixes it: plain names, no ``..``, no ``cd`` before it."""
     m = _FOLDER_GLOB.fullmatch(target.located.raw)
-    if m is None or ".." in m[1].split("/") or MOVES.search(call.command or ""):
+    if m is None or ".." in m[1].split("/"):
+        return None
+    if not m[1].startswith("/") and MOVES.search(call.command or ""):  # relative to where?
         return None
     ctx = call.context
     import ntpath

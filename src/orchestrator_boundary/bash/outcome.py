@@ -149,6 +149,10 @@ class Env:
             word = Word(word, word)
         target = word.literal
         resolved = resolve(target, self.cwd, backslash_sep=self.backslash_sep)
+        if target is None and word.glob and self.cwd and not self.windows:
+            # a glob read in the folder the analysis followed to (`cd src && rm *.pyc`): its
+            # text there, so the policy need not guess the folder (ADR 0076)
+            return Fx(kind, _in_folder(word.text, self.cwd), None, source)
         return Fx(kind, word.text if target is None else target, resolved, source)
 
     def fx_many(self, kind: EffectKind, words: list[Word], source: str) -> list[Fx]:
@@ -159,3 +163,11 @@ class Env:
         if word is None:
             return None
         return resolve(word.literal, self.cwd, backslash_sep=self.backslash_sep)
+
+
+def _in_folder(text: str, cwd: str) -> str:
+    """A relative glob's text read in ``cwd`` (``*.pyc`` in /p/src: ``/p/src/*.pyc``); any
+    other text as written."""
+    if text.startswith(("/", "~", "$", "'", '"', "\\")) or "`" in text:
+        return text
+    return cwd.rstrip("/") + "/" + (text[2:] if text.startswith("./") else text)
