@@ -49,6 +49,15 @@ def test_a_write_the_text_does_not_place_meets_the_write_scope(
     assert bash_violation(tmp_path, CONFIG, command, **OTHER) == other
 
 
+def test_a_scope_that_holds_every_path_holds_a_write_the_text_does_not_place(
+    tmp_path: Path,
+) -> None:
+    wide = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**", "/**"]\n'
+    assert bash_violation(tmp_path, wide, 'echo x > "$D/x.txt"', **CODER) == "-"
+    narrower = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'  # not /tmp
+    assert bash_violation(tmp_path, narrower, 'echo x > "$D/x.txt"', **CODER) == ("SCOPE_VIOLATION")
+
+
 def test_the_refusal_says_to_name_the_files(tmp_path: Path) -> None:
     from orchestrator_boundary.foreign import setup_for
     from orchestrator_boundary.payload import HookPayload

@@ -215,6 +215,8 @@ def _unplaced(call: Call, target: Target) -> Violation | None:
     from orchestrator_boundary.delegation import EffectiveScope, ScopeSet, holds_all_below
 
     rule, patterns = f"agents.{named[0]}.write_scope", named[1].write_scope
+    if _anywhere(patterns):  # `**` and `/**`: no place is outside it
+        return None
     folder = held_glob_folder(call, target)
     held = EffectiveScope((ScopeSet(rule, tuple(patterns)),))
     if folder is not None and holds_all_below(folder, held, call.insensitive):
@@ -231,4 +233,14 @@ def _unplaced(call: Call, target: Target) -> Violation | None:
         "main agent so it can reassign the work.",
         None,
         target.command,
+    )
+
+
+def _anywhere(patterns: Sequence[str]) -> bool:
+    """A scope that holds every path: everything in the project and everything outside it,
+    with no exclusion (``["**", "/**"]``)."""
+    if any(p.startswith("!") for p in patterns):
+        return False
+    return any(p in ("**", "**/*") for p in patterns) and any(
+        p in ("/**", "/**/*") for p in patterns
     )
