@@ -134,13 +134,12 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
 def held_glob_folder(call: Call, target: Target) -> Located | None:
     """The folder a glob's matches all lie below, when what it matches now stays there (no
     link out of it, no hard link): ``glob_places`` (ADR 0074, 0076)."""
-    from orchestrator_boundary.glob_places import glob_folder, glob_matches, stays_in
+    from orchestrator_boundary.glob_places import expanded, stays_in
 
-    folder = glob_folder(call, target)
-    if folder is None:
+    folder, matches = expanded(call, target)
+    if folder is None or matches is None:
         return None
-    matches = glob_matches(call, target, folder)
-    return folder if matches is not None and stays_in(matches, folder, call) else None
+    return folder if stays_in(matches, folder, call) else None
 
 
 NAME_THEM = (

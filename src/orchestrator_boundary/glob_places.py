@@ -66,6 +66,21 @@ def glob_matches(call: Call, target: Target, folder: Located) -> list[Located] |
     return found
 
 
+_LAST: list[tuple[object, str, tuple[Located | None, list[Located] | None]]] = []
+
+
+def expanded(call: Call, target: Target) -> tuple[Located | None, list[Located] | None]:
+    """(``glob_folder``, ``glob_matches`` there): the tamper rule, the write rules and the
+    contract rules each ask of one target in one call, so the folder is listed once."""
+    key = target.located.raw
+    if _LAST and _LAST[0][0] is call.payload and _LAST[0][1] == key:
+        return _LAST[0][2]
+    folder = glob_folder(call, target)
+    found = (folder, glob_matches(call, target, folder) if folder is not None else None)
+    _LAST[:] = [(call.payload, key, found)]
+    return found
+
+
 def stays_in(matches: list[Located], folder: Located, call: Call) -> bool:
     """Does every match stay below ``folder``: no link out of it, no second name (a hard
     link) that could be anywhere?"""

@@ -14,7 +14,7 @@ import posixpath
 import re
 
 from orchestrator_boundary import scope
-from orchestrator_boundary.glob_places import MOVES, glob_folder, glob_matches
+from orchestrator_boundary.glob_places import MOVES, expanded
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.protect import Protected, env_label, hit, protected_reason
 from orchestrator_boundary.protect_guess import could_name
@@ -169,8 +169,7 @@ def _could_name(call: Call, target: Target) -> Protected | None:
 def _through_matches(call: Call, target: Target) -> Protected | None:
     """A glob's matches now, resolved: ``tee src/*.json`` writes through a link
     ``src/s.json -> ../.claude/settings.json`` (a symbolic or a hard one) (ADR 0076)."""
-    folder = glob_folder(call, target)
-    for match in (glob_matches(call, target, folder) or ()) if folder is not None else ():
+    for match in expanded(call, target)[1] or ():
         entry = _guarded(call, match, target)
         if entry is not None:
             return entry
