@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterator
 
 from orchestrator_boundary.paths import FileSystem
+from orchestrator_boundary.protect_follow import followed
+from orchestrator_boundary.protect_plugins import plugin_sources
 
 SETTINGS_MAX_BYTES = 256 * 1024  # a larger settings file is not read for its commands
 MAX_COMMANDS = 64  # commands read per settings file
@@ -33,6 +35,7 @@ COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCrede
 ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
+_PLUGIN_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PLUGIN_ROOT\}?|%CLAUDE_PLUGIN_ROOT%", re.I)
 _HOME_VARS = re.compile(r"^~(?=[/\\]|$)|\$\{?(?:HOME|env:USERPROFILE)\}?|%USERPROFILE%", re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 
@@ -82,8 +85,12 @@ def _words(command: str, windows: bool) -> list[str]:
     return [w for w in out if w]
 
 
-def _path(word: str, root: str, home: str | None, windows: bool) -> str | None:
+def _path(
+    word: str, root: str, home: str | None, windows: bool, plugin: str | None = None
+) -> str | None:
     word = _ROOT_VARS.sub(lambda _: root, word)
+    if plugin:
+        word = _PLUGIN_VARS.sub(lambda _: plugin, word)
     if home:
         word = _HOME_VARS.sub(lambda _: home, word)
     if not word or "$" in word or "%" in word or "\x00" in word:
@@ -96,10 +103,15 @@ def _path(word: str, root: str, home: str | None, windows: bool) -> str | None:
 def hook_scripts(
     root: str, home: str | None, config_dir: str | None, fs: FileSystem
 ) -> list[tuple[str, str]]:
-    """(path, label) of each existing regular file a settings command names."""
+    """(path, label) of each existing regular file a settings command names, of each file
+    that makes a plugin the project holds run code, and of what those run in turn."""
     out: dict[str, str] = {}
-    for settings, label in settings_files(root, home, config_dir):
-        text = fs.script_text(settings, SETTINGS_MAX_BYTES)
+    sources = [(path, label, None) for path, label in settings_files(root, home, config_dir)]
+    plugins = plugin_sources(root, fs)  # ADR 0078
+    for path, label, plugin in sources + plugins:
+        text = fs.script_text(path, SETTINGS_MAX_BYTES)
+        if text is not None and (path, label, plugin) in plugins:  # it says what a plugin runs
+            out.setdefault(path, label)
         if not text:
             continue
         try:
@@ -110,7 +122,10 @@ def hook_scripts(
             if n >= MAX_COMMANDS:
                 break
             for word in _words(command, fs.windows):
-                path = _path(word, root, home, fs.windows)
-                if path and path not in out and path != root and fs.identity(path) is not None:
-                    out[path] = f"a file a command in {label} runs"
+                for base in (root, plugin) if plugin else (root,):
+                    named = _path(word, base, home, fs.windows, plugin)
+                    if named and named not in out and named != root and fs.identity(named):
+                        out[named] = f"a file a command in {label} runs"
+    bases = (root, *dict.fromkeys(p for _, _, p in plugins if p and p != root))
+    out.update(followed(list(out), bases, fs))  # what those run in turn, ADR 0078
     return list(out.items())

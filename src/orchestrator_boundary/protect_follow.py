@@ -1,0 +1,108 @@
+"""What a hook's script runs in turn: the code it sources, runs or imports. ADR 0078.
+
+A settings command names ``bash .claude/hooks/post.sh``; post.sh sources ``lib.sh``, runs
+``python3 scripts/check.py``, which imports ``rules``. Each of those runs with the hook, with
+no PreToolUse hook asked, so each is as much the hook as post.sh is (ADR 0071 protected only
+the first). ``followed`` reads each protected script's text for the code files it names and
+protects those that exist, ``LEVELS`` levels deep and ``MAX_FOLLOWED`` files at most.
+
+What counts as named, read on the text (no shell is parsed, no program run):
+- a word with a code file's extension (``scripts/check.py``, ``"$DIR/common.sh"``);
+- the word after a program that runs or sources it (``source``, ``.``, ``bash``, ``python3``,
+  ``node``...), extension or not (``. ./scripts/env_setup``);
+- a Python ``import x`` / ``from x.y import`` (``x.py``, ``x/y.py``, a package's
+  ``__init__.py``) next to the script, which Python puts first on ``sys.path``;
+- a JavaScript ``require('./x')`` / ``import ... from './x'`` next to the script, with the
+  extensions Node tries.
+Each is looked for next to the script and in the project root (hooks run there); a word
+that starts after a variable or a command substitution (``"$(dirname "$0")/lib.sh"``,
+``${BASH_SOURCE%/*}/x.sh``) is read as relative to both. Only existing regular files count, so
+data a script reads (``package.json``) stays an ordinary file.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+import re
+
+from orchestrator_boundary.paths import FileSystem
+
+SCRIPT_MAX_BYTES = 64 * 1024  # a longer script is not read for what it runs
+LEVELS = 3  # scripts read below the ones a settings command names
+MAX_FOLLOWED = 64  # files protected this way per project
+MAX_CANDIDATES = 128  # names read per script
+LABEL = "code a hook's script runs in turn"
+
+_EXT = (
+    r"(?:sh|bash|zsh|ksh|fish|py|pyw|js|mjs|cjs|ts|mts|cts|rb|pl|pm|php|lua|ps1|psm1|bat|cmd|tcl)"
+)
+_NAMED = re.compile(r"[\w.\-/\\~@+]*\w\." + _EXT + r"(?![\w.\-/\\])")
+_RUNNERS = (
+    r"source|\.|bash|sh|zsh|ksh|dash|exec|python[\d.]*|node|deno|bun|tsx|ruby|perl|php|"
+    r"pwsh|powershell|call"
+)
+_RUN = re.compile(
+    r"(?:^|[\s;&|(`])(?:" + _RUNNERS + r")\s+(?:-\S+\s+)*[\"']?([^\s;&|)`\"'<>]+)", re.M
+)
+_PY = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import|import[ \t]+([\w., \t]+))", re.M)
+_JS = re.compile(r"""(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)['"](\.\.?/[^'"]+)['"]""")
+# a variable's or a folder variable's spelling: shells, PowerShell, cmd
+_VARIABLE = re.compile(r"\$\{[^}\n]{0,200}\}|\$[A-Za-z_]\w*|\$\d|%~dp0|%\w+%")
+_JS_TRIES = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
+
+
+def _names(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(name, suffixes to try) for each code file ``text`` names."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    text = _VARIABLE.sub(" ", text)  # "$DIR/x.sh" -> " /x.sh": read below each base
+    out += [(m[0], ("",)) for m in _NAMED.finditer(text)]
+    out += [(m[1], ("",)) for m in _RUN.finditer(text)]
+    out += [(m[1], _JS_TRIES) for m in _JS.finditer(text)]
+    for m in _PY.finditer(text):
+        modules = [m[1]] if m[1] is not None else m[2].replace("\t", " ").split(",")
+        for module in modules:
+            dotted = module.strip().split(" ")[0].lstrip(".")
+            if dotted and all(p.isidentifier() for p in dotted.split(".")):
+                out.append((dotted.replace(".", "/"), (".py", "/__init__.py")))
+    return out[:MAX_CANDIDATES]
+
+
+def _places(name: str, here: str, bases: tuple[str, ...], windows: bool) -> list[str]:
+    """Where ``name`` may be: as it is when absolute, and (a word cut after a variable may
+    look absolute) below the script's folder and each of ``bases``."""
+    mod = ntpath if windows else posixpath
+    tail = name.lstrip("/\\")
+    out = [mod.normpath(name)] if mod.isabs(name) else []
+    if mod.isabs(tail):  # C:\\x: nothing to join
+        return out
+    return out + [mod.normpath(mod.join(base, tail)) for base in (here, *bases)]
+
+
+def followed(scripts: list[str], bases: tuple[str, ...], fs: FileSystem) -> dict[str, str]:
+    """{path: label} of each code file ``scripts`` run in turn, not already in ``scripts``;
+    ``bases[0]`` is the project root, the others the plugins' roots."""
+    root = bases[0]
+    seen = set(scripts)
+    out: dict[str, str] = {}
+    level = list(scripts)
+    mod = ntpath if fs.windows else posixpath
+    for _ in range(LEVELS):
+        found: list[str] = []
+        for script in level:
+            text = fs.script_text(script, SCRIPT_MAX_BYTES)
+            if not text:
+                continue
+            here = mod.dirname(script)
+            for name, suffixes in _names(text):
+                for place in _places(name, here, bases, fs.windows):
+                    for path in (place + s for s in suffixes):
+                        if path in seen or path == root or fs.identity(path) is None:
+                            continue
+                        seen.add(path)
+                        found.append(path)
+                        out[path] = LABEL
+                        if len(out) >= MAX_FOLLOWED:
+                            return out
+        level = found
+    return out

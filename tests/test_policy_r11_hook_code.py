@@ -1,0 +1,244 @@
+"""Round eleven: the code a hook runs in turn, and a project that is itself a plugin (ADR 0078).
+
+Each row runs the real decision (``shell.evaluate``) on a payload against a real project in
+tmp_path. Before round eleven only the files a settings command names were protected (ADR
+0071): a script that hook script ran or sourced, and every hook of a plugin the project is,
+were ordinary files a subagent could rewrite, and Claude Code then ran them with no hook asked.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harden_support import Project, make_project
+
+WARN = {"ORCHESTRATOR_BOUNDARY_PHASE": "warn"}
+CONFIG = """
+[orchestrator]
+write_allow = ["STATE.md", "docs/**"]
+
+[agents.coder]
+write_scope = ["**"]
+"""
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text)
+
+
+def _hook(command: str) -> dict[str, Any]:
+    return {
+        "PostToolUse": [
+            {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": command}]}
+        ]
+    }
+
+
+# ---- 1. what a hook script runs or sources ----
+SCRIPTS = {
+    ".claude/hooks/post.sh": (
+        '#!/bin/bash\nset -e\nsource "$(dirname "$0")/lib.sh"\n. ./scripts/env_setup\n'
+        'python3 scripts/check.py "$1"\nnode tools/notify.mjs || true\n'
+        "jq .name package.json > /dev/null\n"
+    ),
+    ".claude/hooks/lib.sh": "helper() { bash ../../scripts/deeper.sh; }\n",
+    "scripts/env_setup": "export X=1\n",
+    "scripts/check.py": "import rules\nfrom checks.style import run\nrun()\n",
+    "scripts/rules.py": "R = 1\n",
+    "scripts/checks/__init__.py": "",
+    "scripts/checks/style.py": "def run(): pass\n",
+    "scripts/deeper.sh": "echo deep\n",
+    "tools/notify.mjs": "import { send } from './send.js';\nconst u = require('./util')\n",
+    "tools/send.js": "export const send = 1\n",
+    "tools/util.js": "module.exports = 1\n",
+    "package.json": "{}\n",
+    "scripts/unrelated.py": "print(1)\n",
+}
+
+
+@pytest.fixture
+def chained(tmp_path: Path) -> Project:
+    p = make_project(tmp_path)
+    for rel, text in SCRIPTS.items():
+        _write(p.root, rel, text)
+    settings = {"hooks": _hook('bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/post.sh')}
+    (p.root / ".claude/settings.json").write_text(json.dumps(settings))
+    # the hook script lives outside .claude/hooks too: tools/run_hook.sh
+    p.configure(CONFIG)
+    return p
+
+
+# (id, path written by the coder, decision in warn, code)
+CHAINED: list[tuple[str, str, str, str | None]] = [
+    ("sourced-beside-it", ".claude/hooks/lib.sh", "deny", "TAMPER"),  # already: .claude/hooks/
+    ("dot-sourced", "scripts/env_setup", "deny", "TAMPER"),
+    ("run-by-python", "scripts/check.py", "deny", "TAMPER"),
+    ("python-import", "scripts/rules.py", "deny", "TAMPER"),
+    ("python-from-import", "scripts/checks/style.py", "deny", "TAMPER"),
+    ("run-by-node", "tools/notify.mjs", "deny", "TAMPER"),
+    ("js-import", "tools/send.js", "deny", "TAMPER"),
+    ("js-require-no-ext", "tools/util.js", "deny", "TAMPER"),
+    ("third-level", "scripts/deeper.sh", "deny", "TAMPER"),
+    # what stays: data a script reads, files it does not name
+    ("data-it-reads", "package.json", "none", None),
+    ("unrelated", "scripts/unrelated.py", "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rel", "decision", "code"), [r[1:] for r in CHAINED], ids=[r[0] for r in CHAINED]
+)
+def test_what_a_hook_script_runs_is_protected(
+    chained: Project, rel: str, decision: str, code: str | None
+) -> None:
+    given = {"file_path": str(chained.root / rel), "content": "x"}
+    assert chained.judge("Write", given, agent="coder", env=WARN)[:2] == (decision, code)
+
+
+def test_a_script_outside_dot_claude_sources_its_sibling(tmp_path: Path) -> None:
+    """The first script is not in .claude/hooks/: what it sources is followed all the same."""
+    p = make_project(tmp_path)
+    _write(p.root, "tools/hook.sh", 'DIR="${BASH_SOURCE%/*}"\nsource "$DIR/common.sh"\n')
+    _write(p.root, "tools/common.sh", "true\n")
+    (p.root / ".claude/settings.json").write_text(json.dumps({"hooks": _hook("tools/hook.sh")}))
+    p.configure(CONFIG)
+    given = {"file_path": str(p.root / "tools/common.sh"), "content": "x"}
+    assert p.judge("Write", given, agent="coder", env=WARN)[:2] == ("deny", "TAMPER")
+
+
+def test_following_is_bounded(tmp_path: Path) -> None:
+    """A chain longer than the levels read stops: the project still answers, and the first
+    levels are protected."""
+    p = make_project(tmp_path)
+    for n in range(12):
+        _write(p.root, f"chain/s{n}.sh", f"bash chain/s{n + 1}.sh\n")
+    (p.root / ".claude/settings.json").write_text(json.dumps({"hooks": _hook("bash chain/s0.sh")}))
+    p.configure(CONFIG)
+
+    def verdict(n: int) -> tuple[str, str | None]:
+        given = {"file_path": str(p.root / f"chain/s{n}.sh"), "content": "x"}
+        return p.judge("Write", given, agent="coder", env=WARN)[:2]
+
+    assert verdict(1) == ("deny", "TAMPER")
+    assert verdict(3) == ("deny", "TAMPER")
+    assert verdict(11) == ("none", None)
+
+
+# ---- 2. a project that is itself a plugin, or a marketplace of them ----
+PLUGIN_FILES = {
+    ".claude-plugin/plugin.json": json.dumps({"name": "mine", "hooks": "./config/more-hooks.json"}),
+    "hooks/hooks.json": json.dumps({"hooks": _hook("${CLAUDE_PLUGIN_ROOT}/hooks/format.sh")}),
+    "hooks/format.sh": "python3 ${CLAUDE_PLUGIN_ROOT}/lib/fmt.py\n",
+    "lib/fmt.py": "print(1)\n",
+    "config/more-hooks.json": json.dumps({"hooks": _hook("node ${CLAUDE_PLUGIN_ROOT}/bin/x.js")}),
+    "bin/x.js": "1\n",
+    ".lsp.json": json.dumps(
+        {"py": {"command": "python3", "args": ["${CLAUDE_PLUGIN_ROOT}/bin/lsp.py"]}}
+    ),
+    "bin/lsp.py": "1\n",
+    "src/app.py": "1\n",
+}
+
+
+@pytest.fixture
+def plugin(tmp_path: Path) -> Project:
+    p = make_project(tmp_path)
+    for rel, text in PLUGIN_FILES.items():
+        _write(p.root, rel, text)
+    p.configure(CONFIG)
+    return p
+
+
+PLUGIN: list[tuple[str, str, str, str | None]] = [
+    ("hooks-json", "hooks/hooks.json", "deny", "TAMPER"),
+    ("hook-script", "hooks/format.sh", "deny", "TAMPER"),
+    ("what-the-hook-script-runs", "lib/fmt.py", "deny", "TAMPER"),
+    ("hooks-file-the-manifest-names", "config/more-hooks.json", "deny", "TAMPER"),
+    ("its-command", "bin/x.js", "deny", "TAMPER"),
+    ("lsp-json", ".lsp.json", "deny", "TAMPER"),
+    ("lsp-server", "bin/lsp.py", "deny", "TAMPER"),
+    ("ordinary-code", "src/app.py", "none", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rel", "decision", "code"), [r[1:] for r in PLUGIN], ids=[r[0] for r in PLUGIN]
+)
+def test_a_plugin_projects_hooks_are_protected(
+    plugin: Project, rel: str, decision: str, code: str | None
+) -> None:
+    given = {"file_path": str(plugin.root / rel), "content": "x"}
+    assert plugin.judge("Write", given, agent="coder", env=WARN)[:2] == (decision, code)
+
+
+def test_hooks_json_is_ordinary_when_the_project_is_no_plugin(tmp_path: Path) -> None:
+    p = make_project(tmp_path)
+    _write(p.root, "hooks/hooks.json", "{}")
+    p.configure(CONFIG)
+    given = {"file_path": str(p.root / "hooks/hooks.json"), "content": "x"}
+    assert p.judge("Write", given, agent="coder", env=WARN)[:2] == ("none", None)
+
+
+MARKET_FILES = {
+    ".claude-plugin/marketplace.json": json.dumps(
+        {"name": "team", "plugins": [{"name": "fmt", "source": "./plugins/fmt"}]}
+    ),
+    "plugins/fmt/.claude-plugin/plugin.json": json.dumps({"name": "fmt"}),
+    "plugins/fmt/hooks/hooks.json": json.dumps({"hooks": _hook("${CLAUDE_PLUGIN_ROOT}/run.sh")}),
+    "plugins/fmt/run.sh": "true\n",
+    "tools/market/.claude-plugin/marketplace.json": json.dumps(
+        {
+            "name": "local",
+            "plugins": [{"name": "lint", "source": {"source": "local", "path": "./lint"}}],
+        }
+    ),
+    "tools/market/lint/.claude-plugin/plugin.json": json.dumps(
+        {
+            "name": "lint",
+            "mcpServers": {"s": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/srv.js"]}},
+        }
+    ),
+    "tools/market/lint/srv.js": "1\n",
+    "tools/market/lint/.mcp.json": "{}",
+}
+
+
+@pytest.fixture
+def market(tmp_path: Path) -> Project:
+    p = make_project(tmp_path)
+    for rel, text in MARKET_FILES.items():
+        _write(p.root, rel, text)
+    settings = {
+        "extraKnownMarketplaces": {
+            "local": {"source": {"source": "directory", "path": "./tools/market"}}
+        },
+        "enabledPlugins": {"lint@local": True},
+    }
+    (p.root / ".claude/settings.json").write_text(json.dumps(settings))
+    p.configure(CONFIG)
+    return p
+
+
+MARKET: list[tuple[str, str, str, str | None]] = [
+    ("listed-plugin-hooks", "plugins/fmt/hooks/hooks.json", "deny", "TAMPER"),
+    ("listed-plugin-script", "plugins/fmt/run.sh", "deny", "TAMPER"),
+    ("listed-plugin-manifest", "plugins/fmt/.claude-plugin/plugin.json", "deny", "TAMPER"),
+    ("settings-marketplace-manifest", "tools/market/.claude-plugin/marketplace.json", "deny", "TAMPER"),
+    ("settings-marketplace-plugin-manifest", "tools/market/lint/.claude-plugin/plugin.json", "deny", "TAMPER"),
+    ("inline-mcp-server-script", "tools/market/lint/srv.js", "deny", "TAMPER"),
+    ("plugin-mcp-json", "tools/market/lint/.mcp.json", "deny", "TAMPER"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rel", "decision", "code"), [r[1:] for r in MARKET], ids=[r[0] for r in MARKET]
+)
+def test_a_marketplaces_plugins_are_protected(
+    market: Project, rel: str, decision: str, code: str | None
+) -> None:
+    given = {"file_path": str(market.root / rel), "content": "x"}
+    assert market.judge("Write", given, agent="coder", env=WARN)[:2] == (decision, code)
