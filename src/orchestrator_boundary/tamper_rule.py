@@ -17,6 +17,8 @@ from orchestrator_boundary import scope
 from orchestrator_boundary.glob_places import MOVES, expanded
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.protect import Protected, env_label, hit, protected_reason
+from orchestrator_boundary.protect_git import LABEL as GIT_LABEL
+from orchestrator_boundary.protect_git import git_code, gits_own
 from orchestrator_boundary.protect_guess import could_name
 from orchestrator_boundary.protect_links import linked
 from orchestrator_boundary.protect_named import hit_named
@@ -100,7 +102,24 @@ def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
         entry = linked(reading, protected, ctx.fs)
         if entry is not None:
             return entry
+    entry = _git_code(call, readings, target)
+    if entry is not None:
+        return entry
     return _configured(call, located) if call.rules.config.protect.paths else None
+
+
+def _git_code(call: Call, readings: tuple[Located, ...], target: Target) -> Protected | None:
+    """A git hook or a git config file: code git runs with no hook asked (ADR 0078)."""
+    ctx = call.context
+    for reading in readings:
+        for absolute in reading.absolutes:
+            if git_code(absolute, ctx.root, ctx.home, call.insensitive):
+                from orchestrator_boundary.contract_rules import program_of  # git's own?
+
+                if target.command and gits_own(program_of(target), target.command):
+                    return None
+                return Protected(absolute, False, GIT_LABEL)
+    return None
 
 
 def _control(target: Target) -> Violation:
