@@ -242,3 +242,29 @@ def test_a_marketplaces_plugins_are_protected(
 ) -> None:
     given = {"file_path": str(market.root / rel), "content": "x"}
     assert market.judge("Write", given, agent="coder", env=WARN)[:2] == (decision, code)
+
+
+# ---- 3. a skill of a plugin the project holds ----
+# Before: `plugin:name` was looked up below the user's plugins folder only; the skill of a
+# plugin loaded from the project (`--plugin-dir .`, a local marketplace) was not read, so the
+# args the Skill call pastes into its ! lines ran unseen.
+TAMPERING = "x; echo {} > .claude/settings.json"
+
+
+@pytest.mark.parametrize("agent", [None, "coder"])
+@pytest.mark.parametrize(
+    ("skill", "args", "decision", "code"),
+    [
+        ("mine:fmt", TAMPERING, "deny", "TAMPER"),
+        ("mine:run", TAMPERING, "deny", "TAMPER"),
+        ("mine:fmt", "--check", "none", None),
+    ],
+    ids=["skill", "command", "harmless"],
+)
+def test_a_project_plugins_skill_pastes_args_that_are_judged(
+    plugin: Project, agent: str | None, skill: str, args: str, decision: str, code: str | None
+) -> None:
+    _write(plugin.root, "skills/fmt/SKILL.md", "---\nname: fmt\n---\n!`ruff format $ARGUMENTS`\n")
+    _write(plugin.root, "commands/run.md", "---\ndescription: d\n---\n!`make $1`\n")
+    got = plugin.judge("Skill", {"skill": skill, "args": args}, agent=agent, env=WARN)
+    assert got[:2] == (decision, code)
