@@ -268,3 +268,17 @@ def test_a_project_plugins_skill_pastes_args_that_are_judged(
     _write(plugin.root, "commands/run.md", "---\ndescription: d\n---\n!`make $1`\n")
     got = plugin.judge("Skill", {"skill": skill, "args": args}, agent=agent, env=WARN)
     assert got[:2] == (decision, code)
+
+
+def test_the_reason_names_what_runs_a_plugins_script(plugin: Project) -> None:
+    enforce = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    given = {"file_path": str(plugin.root / "hooks/format.sh"), "content": "x"}
+    assert (
+        "a command in hooks/hooks.json runs" in plugin.judge("Write", given, env=enforce)[2].stdout
+    )
+
+
+def test_the_reason_says_a_hook_runs_it_in_turn(chained: Project) -> None:
+    enforce = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
+    given = {"file_path": str(chained.root / "scripts/rules.py"), "content": "x"}
+    assert "a hook's script runs in turn" in chained.judge("Write", given, env=enforce)[2].stdout

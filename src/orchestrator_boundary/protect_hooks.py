@@ -37,6 +37,7 @@ ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each st
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
 _PLUGIN_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PLUGIN_ROOT\}?|%CLAUDE_PLUGIN_ROOT%", re.I)
 _HOME_VARS = re.compile(r"^~(?=[/\\]|$)|\$\{?(?:HOME|env:USERPROFILE)\}?|%USERPROFILE%", re.I)
+PLUGIN_LABEL = "a file that makes a plugin of the project run code (its hooks, its servers)"
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 
 
@@ -111,7 +112,7 @@ def hook_scripts(
     for path, label, plugin in sources + plugins:
         text = fs.script_text(path, SETTINGS_MAX_BYTES)
         if text is not None and (path, label, plugin) in plugins:  # it says what a plugin runs
-            out.setdefault(path, label)
+            out.setdefault(path, PLUGIN_LABEL)
         if not text:
             continue
         try:

@@ -33,7 +33,8 @@ DEFAULT_FILES = ("hooks/hooks.json", ".mcp.json", ".lsp.json")
 NAMING_KEYS = ("hooks", "mcpServers", "lspServers")
 SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 
-# (path, label, the plugin's root): a file whose commands Claude Code runs for a plugin
+# (path, how a label shows it, the plugin's root): a file whose commands Claude Code runs
+# for a plugin, or (root None) a marketplace manifest that says which plugins there are
 Source = tuple[str, str, str | None]
 
 
@@ -104,16 +105,22 @@ def plugin_roots(root: str, fs: FileSystem) -> list[str]:
     return list(dict.fromkeys(out))[:MAX_PLUGINS]
 
 
+def _shown(root: str, path: str) -> str:
+    """``path`` as a label shows it: relative to the root when below it."""
+    rel = path[len(root) :].replace("\\", "/").lstrip("/")
+    return rel if path.startswith(root) and rel else path
+
+
 def plugin_sources(root: str, fs: FileSystem) -> list[Source]:
     """The manifests, and the files of each plugin root whose commands Claude Code runs."""
     out: list[Source] = []
     for market in _marketplace_roots(root, fs):
         if market != root:  # the root's own .claude-plugin/ is protected as a folder
-            out.append((_join(fs, market, MARKETPLACE_JSON), "a marketplace of plugins", None))
+            path = _join(fs, market, MARKETPLACE_JSON)
+            out.append((path, _shown(root, path), None))
     for plugin in plugin_roots(root, fs):
         manifest = _join(fs, plugin, PLUGIN_JSON)
-        shown = "the plugin manifest" if plugin == root else "a plugin's manifest"
-        out.append((manifest, shown, plugin))  # its inline hooks and servers are read too
+        out.append((manifest, _shown(root, manifest), plugin))  # its inline hooks are read too
         named = list(DEFAULT_FILES)
         data = _json(fs, manifest)
         for key in NAMING_KEYS:
@@ -121,5 +128,6 @@ def plugin_sources(root: str, fs: FileSystem) -> list[Source]:
             values = value if isinstance(value, list) else [value]
             named += [v for v in values if isinstance(v, str) and v and "\x00" not in v]
         for rel in dict.fromkeys(named):
-            out.append((_join(fs, plugin, rel), "a file that makes a plugin run code", plugin))
+            path = _join(fs, plugin, rel)
+            out.append((path, _shown(root, path), plugin))
     return out
