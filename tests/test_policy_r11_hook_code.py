@@ -282,3 +282,51 @@ def test_the_reason_says_a_hook_runs_it_in_turn(chained: Project) -> None:
     enforce = {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
     given = {"file_path": str(chained.root / "scripts/rules.py"), "content": "x"}
     assert "a hook's script runs in turn" in chained.judge("Write", given, env=enforce)[2].stdout
+
+
+# ---- 4. what a skill, a command or an agent definition runs ----
+# Before: the skill's file was protected, not the script its `!` line runs, nor the script a
+# hook in the front matter of a skill, a command or an agent definition runs: Claude Code runs
+# them when it loads the skill (or while the subagent runs) with no hook asked.
+DEFINITIONS = {
+    ".claude/skills/gather/SKILL.md": "---\nname: gather\n---\n!`python3 scripts/gather.py`\n",
+    ".claude/agents/reviewer.md": (
+        "---\nname: reviewer\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
+        "        - type: command\n          command: ./scripts/agent_check.sh\n---\nReview.\n"
+    ),
+    ".claude/commands/ship.md": "---\ndescription: d\n---\n```!\nbash tools/ship\n```\n",
+    "scripts/gather.py": "1\n",
+    "scripts/agent_check.sh": "true\n",
+    "tools/ship": "true\n",
+    "docs/guide.md": "see docs\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("rel", "decision", "code"),
+    [
+        ("scripts/gather.py", "deny", "TAMPER"),
+        ("scripts/agent_check.sh", "deny", "TAMPER"),
+        ("tools/ship", "deny", "TAMPER"),
+        ("docs/guide.md", "none", None),
+    ],
+    ids=["skill-bang-line", "agent-front-matter-hook", "command-bang-block", "prose"],
+)
+def test_what_a_definition_runs_is_protected(
+    tmp_path: Path, rel: str, decision: str, code: str | None
+) -> None:
+    p = make_project(tmp_path)
+    for name, text in DEFINITIONS.items():
+        _write(p.root, name, text)
+    p.configure(CONFIG)
+    given = {"file_path": str(p.root / rel), "content": "x"}
+    assert p.judge("Write", given, agent="coder", env=WARN)[:2] == (decision, code)
+
+
+def test_what_a_users_skill_runs_is_protected(tmp_path: Path) -> None:
+    p = make_project(tmp_path)
+    _write(p.home, ".claude/skills/tidy/SKILL.md", "---\nname: tidy\n---\n!`node ~/bin/tidy.js`\n")
+    _write(p.home, "bin/tidy.js", "1\n")
+    p.configure(CONFIG)
+    given = {"file_path": str(p.home / "bin/tidy.js"), "content": "x"}
+    assert p.judge("Write", given, agent="coder", env=WARN)[:2] == ("deny", "TAMPER")

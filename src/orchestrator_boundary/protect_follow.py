@@ -1,5 +1,8 @@
 """What a hook's script runs in turn: the code it sources, runs or imports. ADR 0078.
 
+Also what a skill's ``!`` lines, and the hooks in the front matter of a skill, a command or
+an agent definition, name as code (``definitions``).
+
 A settings command names ``bash .claude/hooks/post.sh``; post.sh sources ``lib.sh``, runs
 ``python3 scripts/check.py``, which imports ``rules``. Each of those runs with the hook, with
 no PreToolUse hook asked, so each is as much the hook as post.sh is (ADR 0071 protected only
@@ -25,6 +28,7 @@ from __future__ import annotations
 import ntpath
 import posixpath
 import re
+from collections.abc import Iterable
 
 from orchestrator_boundary.paths import FileSystem
 
@@ -49,12 +53,15 @@ _PY = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import|import[ \t]+([\w.
 _JS = re.compile(r"""(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)['"](\.\.?/[^'"]+)['"]""")
 # a variable's or a folder variable's spelling: shells, PowerShell, cmd
 _VARIABLE = re.compile(r"\$\{[^}\n]{0,200}\}|\$[A-Za-z_]\w*|\$\d|%~dp0|%\w+%")
+_HOME = re.compile(r"(?<![\w~$])~(?=[/\\])|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE", re.I)
 _JS_TRIES = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
 
 
-def _names(text: str) -> list[tuple[str, tuple[str, ...]]]:
+def _names(text: str, home: str | None = None) -> list[tuple[str, tuple[str, ...]]]:
     """(name, suffixes to try) for each code file ``text`` names."""
     out: list[tuple[str, tuple[str, ...]]] = []
+    if home:  # ~/bin/x.js, $HOME/bin/x.js: the user's home
+        text = _HOME.sub(lambda _: home.rstrip("/\\"), text)
     text = _VARIABLE.sub(" ", text)  # "$DIR/x.sh" -> " /x.sh": read below each base
     out += [(m[0], ("",)) for m in _NAMED.finditer(text)]
     out += [(m[1], ("",)) for m in _RUN.finditer(text)]
@@ -79,11 +86,18 @@ def _places(name: str, here: str, bases: tuple[str, ...], windows: bool) -> list
     return out + [mod.normpath(mod.join(base, tail)) for base in (here, *bases)]
 
 
-def followed(scripts: list[str], bases: tuple[str, ...], fs: FileSystem) -> dict[str, str]:
-    """{path: label} of each code file ``scripts`` run in turn, not already in ``scripts``;
-    ``bases[0]`` is the project root, the others the plugins' roots."""
+def followed(
+    scripts: list[str],
+    bases: tuple[str, ...],
+    fs: FileSystem,
+    known: Iterable[str] = (),
+    label: str = LABEL,
+    home: str | None = None,
+) -> dict[str, str]:
+    """{path: label} of each code file ``scripts`` run in turn, not already in ``scripts``
+    or ``known``; ``bases[0]`` is the project root, the others the plugins' roots."""
     root = bases[0]
-    seen = set(scripts)
+    seen = {*scripts, *known}
     out: dict[str, str] = {}
     level = list(scripts)
     mod = ntpath if fs.windows else posixpath
@@ -94,15 +108,36 @@ def followed(scripts: list[str], bases: tuple[str, ...], fs: FileSystem) -> dict
             if not text:
                 continue
             here = mod.dirname(script)
-            for name, suffixes in _names(text):
+            for name, suffixes in _names(text, home):
                 for place in _places(name, here, bases, fs.windows):
                     for path in (place + s for s in suffixes):
                         if path in seen or path == root or fs.identity(path) is None:
                             continue
                         seen.add(path)
                         found.append(path)
-                        out[path] = LABEL
+                        out[path] = label
                         if len(out) >= MAX_FOLLOWED:
                             return out
         level = found
     return out
+
+
+# Skills, commands and agent definitions: Claude Code runs the ``!`` lines of a skill or a
+# command when it loads one, and the hooks in the front matter of each (an agent's while that
+# subagent runs), with no PreToolUse hook asked. The files themselves are protected
+# (``protect.CODE_DIRS``, ``.claude/agents``); the scripts they name are read from here.
+DEFINITION_DIRS = ("agents", "skills", "commands")
+MAX_DEFINITIONS = 256  # markdown files read per project (and per user folder)
+DEFINITIONS_LABEL = "code a skill, a command or an agent definition runs"
+
+
+def definitions(claude_dirs: list[str], fs: FileSystem) -> list[str]:
+    """The markdown files of the skills, commands and agent types below ``claude_dirs``
+    (the project's ``.claude``, the user's Claude folder)."""
+    mod = ntpath if fs.windows else posixpath
+    out: list[str] = []
+    for base in claude_dirs:
+        for name in DEFINITION_DIRS:
+            found = fs.files_below(mod.join(base, name), MAX_DEFINITIONS)
+            out += [f for f in found if f.lower().endswith(".md")]
+    return out[: MAX_DEFINITIONS * 2]

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from orchestrator_boundary.paths import FileSystem
-from orchestrator_boundary.protect_follow import followed
+from orchestrator_boundary.protect_follow import DEFINITIONS_LABEL, definitions, followed
 from orchestrator_boundary.protect_plugins import plugin_sources
 
 SETTINGS_MAX_BYTES = 256 * 1024  # a larger settings file is not read for its commands
@@ -128,5 +128,18 @@ def hook_scripts(
                     if named and named not in out and named != root and fs.identity(named):
                         out[named] = f"a file a command in {label} runs"
     bases = (root, *dict.fromkeys(p for _, _, p in plugins if p and p != root))
-    out.update(followed(list(out), bases, fs))  # what those run in turn, ADR 0078
+    out.update(followed(list(out), bases, fs, home=home))  # what those run in turn, ADR 0078
     return list(out.items())
+
+
+def definition_scripts(
+    root: str, home: str | None, config_dir: str | None, fs: FileSystem
+) -> list[tuple[str, str]]:
+    """(path, label) of each code file the ``!`` lines and front-matter hooks of the
+    project's and the user's skills, commands and agent definitions name (ADR 0078)."""
+    claude_dirs = [posixpath.join(root, ".claude")]
+    if config_dir or home:
+        claude_dirs.append(config_dir or posixpath.join(home or "", ".claude"))
+    docs = definitions(claude_dirs, fs)
+    found = followed(docs, (root,), fs, label=DEFINITIONS_LABEL, home=home)
+    return list(found.items())
