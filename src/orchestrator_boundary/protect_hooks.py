@@ -143,3 +143,10 @@ def definition_scripts(
     docs = definitions(claude_dirs, fs)
     found = followed(docs, (root,), fs, label=DEFINITIONS_LABEL, home=home)
     return list(found.items())
+
+
+def code_scripts(
+    root: str, home: str | None, config_dir: str | None, fs: FileSystem
+) -> list[tuple[str, str]]:
+    """``hook_scripts`` and ``definition_scripts``: every file protected for the code in it."""
+    return hook_scripts(root, home, config_dir, fs) + definition_scripts(root, home, config_dir, fs)
