@@ -330,3 +330,54 @@ def test_what_a_users_skill_runs_is_protected(tmp_path: Path) -> None:
     p.configure(CONFIG)
     given = {"file_path": str(p.home / "bin/tidy.js"), "content": "x"}
     assert p.judge("Write", given, agent="coder", env=WARN)[:2] == ("deny", "TAMPER")
+
+
+# ---- 5. a script a settings command names that does not exist yet; what `env` loads ----
+# Before: only an existing file a command names was protected: a hook whose script is missing
+# (deleted, not yet written) ran whatever a subagent wrote there next. The settings' `env`,
+# which Claude Code passes to every Bash command and hook, was not read: `BASH_ENV` is sourced
+# by each of them, `NODE_OPTIONS=--require x.js` loaded by every node.
+@pytest.fixture
+def pending(tmp_path: Path) -> Project:
+    p = make_project(tmp_path)
+    _write(p.root, "scripts/preload.js", "1\n")
+    _write(p.root, "src/a.py", "1\n")
+    settings = {
+        "hooks": {
+            "PostToolUse": [
+                {"hooks": [{"type": "command", "command": "python3 scripts/missing_hook.py"}]},
+                {"hooks": [{"type": "command", "command": "ruff check src --fix"}]},
+            ]
+        },
+        "env": {"BASH_ENV": "./scripts/env.sh", "NODE_OPTIONS": "--require ./scripts/preload.js"},
+    }
+    (p.root / ".claude/settings.json").write_text(json.dumps(settings))
+    p.configure(CONFIG)
+    return p
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "decision", "code"),
+    [
+        ("Write", {"file_path": "scripts/missing_hook.py"}, "deny", "TAMPER"),
+        ("Write", {"file_path": "scripts/env.sh"}, "deny", "TAMPER"),
+        ("Write", {"file_path": "scripts/preload.js"}, "deny", "TAMPER"),
+        # what stays: the folder a hook checks, and its files
+        ("Write", {"file_path": "src/a.py"}, "none", None),
+        ("Bash", {"command": "rm -rf src"}, "none", None),
+    ],
+    ids=[
+        "missing-hook-script",
+        "bash-env",
+        "node-options",
+        "checked-folder-file",
+        "checked-folder",
+    ],
+)
+def test_a_script_to_be_and_what_env_loads_are_protected(
+    pending: Project, tool: str, tool_input: dict[str, Any], decision: str, code: str | None
+) -> None:
+    given = dict(tool_input)
+    if "file_path" in given:
+        given = {"file_path": str(pending.root / given["file_path"]), "content": "x"}
+    assert pending.judge(tool, given, agent="coder", env=WARN)[:2] == (decision, code)

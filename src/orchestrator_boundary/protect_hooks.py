@@ -32,6 +32,9 @@ MAX_DEPTH = 8  # how deep the settings' JSON is walked for commands
 # keys whose string value is a command Claude Code runs: hooks' and the status line's
 # "command", and the helpers that print credentials or headers
 COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport"})
+# the variables a settings file (or a server) sets: Claude Code passes the settings' to every
+# Bash command and hook, where BASH_ENV is sourced and NODE_OPTIONS' --require loaded (0078)
+ENV_KEY = "env"
 ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
@@ -61,6 +64,8 @@ def _commands(node: object, key: str, depth: int) -> Iterator[str]:
     if isinstance(node, str):
         if key in COMMAND_KEYS or key == ARGS_KEY or key.endswith("Helper"):
             yield node
+    elif key == ENV_KEY and isinstance(node, dict):  # BASH_ENV, NODE_OPTIONS=--require x.js
+        yield from (v for v in node.values() if isinstance(v, str))
     elif depth < MAX_DEPTH and isinstance(node, dict):
         for k, v in node.items():
             yield from _commands(v, str(k), depth + 1)
@@ -101,6 +106,21 @@ def _path(
     return posixpath.normpath(posixpath.join(root, word))
 
 
+_SCRIPT_WORD = re.compile(r"[^-][^:]*\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1|bat|cmd)$")
+
+
+def _runs(word: str, path: str, fs: FileSystem) -> bool:
+    """``path`` (``word`` as a command gives it) is a file the command runs or reads: one
+    that exists, or one that does not yet but is spelt as a script (``scripts/hook.py``,
+    ``./x``): whoever makes it first makes the hook's code (ADR 0078). A folder is not."""
+    if fs.identity(path) is not None:
+        return True
+    looks = _SCRIPT_WORD.match(word) is not None or (
+        "/" in word.lstrip("/") and not word.startswith("-") and "://" not in word
+    )
+    return looks and not fs.files_below(path, 1)
+
+
 def hook_scripts(
     root: str, home: str | None, config_dir: str | None, fs: FileSystem
 ) -> list[tuple[str, str]]:
@@ -125,7 +145,7 @@ def hook_scripts(
             for word in _words(command, fs.windows):
                 for base in (root, plugin) if plugin else (root,):
                     named = _path(word, base, home, fs.windows, plugin)
-                    if named and named not in out and named != root and fs.identity(named):
+                    if named and named not in out and named != root and _runs(word, named, fs):
                         out[named] = f"a file a command in {label} runs"
     bases = (root, *dict.fromkeys(p for _, _, p in plugins if p and p != root))
     out.update(followed(list(out), bases, fs, home=home))  # what those run in turn, ADR 0078
