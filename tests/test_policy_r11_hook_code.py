@@ -381,3 +381,20 @@ def test_a_script_to_be_and_what_env_loads_are_protected(
     if "file_path" in given:
         given = {"file_path": str(pending.root / given["file_path"]), "content": "x"}
     assert pending.judge(tool, given, agent="coder", env=WARN)[:2] == (decision, code)
+
+
+def test_the_managed_settings_commands_name_scripts(tmp_path: Path) -> None:
+    """Before: the managed settings' hooks were not read, so the script a company hook runs
+    (in a folder an agent may write) was an ordinary file."""
+    from orchestrator_boundary.fs import RealFileSystem
+    from orchestrator_boundary.protect_hooks import hook_scripts
+
+    root, home = tmp_path / "proj", tmp_path / "home"
+    root.mkdir(exist_ok=True)
+    home.mkdir(exist_ok=True)
+    script = tmp_path / "opt" / "guard.sh"
+    _write(tmp_path, "opt/guard.sh", "true\n")
+    managed = tmp_path / "managed-settings.json"
+    managed.write_text(json.dumps({"hooks": _hook(f"bash {script}")}))
+    found = dict(hook_scripts(str(root), str(home), None, RealFileSystem(), (str(managed),)))
+    assert found.get(str(script)) == "a file a command in the managed settings runs"

@@ -35,6 +35,13 @@ COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCrede
 # the variables a settings file (or a server) sets: Claude Code passes the settings' to every
 # Bash command and hook, where BASH_ENV is sourced and NODE_OPTIONS' --require loaded (0078)
 ENV_KEY = "env"
+# the managed settings of Linux, macOS and Windows (``wire.MANAGED_SETTINGS``): their hooks run
+# for everyone, and the scripts they name may lie where an agent can write
+MANAGED_SETTINGS = (
+    "/etc/claude-code/managed-settings.json",
+    "/Library/Application Support/ClaudeCode/managed-settings.json",
+    "C:\\Program Files\\ClaudeCode\\managed-settings.json",
+)
 ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
@@ -44,7 +51,9 @@ PLUGIN_LABEL = "a file that makes a plugin of the project run code (its hooks, i
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 
 
-def settings_files(root: str, home: str | None, config_dir: str | None) -> list[tuple[str, str]]:
+def settings_files(
+    root: str, home: str | None, config_dir: str | None, managed: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
     """(path, label) of each settings file whose commands are read."""
     out = [
         (posixpath.join(root, ".claude", name), f".claude/{name}")
@@ -57,6 +66,7 @@ def settings_files(root: str, home: str | None, config_dir: str | None) -> list[
         )
     elif home:
         out.append((posixpath.join(home, ".claude", "settings.json"), "~/.claude/settings.json"))
+    out += [(path, "the managed settings") for path in managed]  # ADR 0078
     return out
 
 
@@ -122,12 +132,17 @@ def _runs(word: str, path: str, fs: FileSystem) -> bool:
 
 
 def hook_scripts(
-    root: str, home: str | None, config_dir: str | None, fs: FileSystem
+    root: str,
+    home: str | None,
+    config_dir: str | None,
+    fs: FileSystem,
+    managed: tuple[str, ...] = MANAGED_SETTINGS,
 ) -> list[tuple[str, str]]:
     """(path, label) of each existing regular file a settings command names, of each file
     that makes a plugin the project holds run code, and of what those run in turn."""
     out: dict[str, str] = {}
-    sources = [(path, label, None) for path, label in settings_files(root, home, config_dir)]
+    files = settings_files(root, home, config_dir, managed)
+    sources = [(path, label, None) for path, label in files]
     plugins = plugin_sources(root, fs)  # ADR 0078
     for path, label, plugin in sources + plugins:
         text = fs.script_text(path, SETTINGS_MAX_BYTES)
