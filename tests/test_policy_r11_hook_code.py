@@ -398,3 +398,22 @@ def test_the_managed_settings_commands_name_scripts(tmp_path: Path) -> None:
     managed.write_text(json.dumps({"hooks": _hook(f"bash {script}")}))
     found = dict(hook_scripts(str(root), str(home), None, RealFileSystem(), (str(managed),)))
     assert found.get(str(script)) == "a file a command in the managed settings runs"
+
+
+def test_the_servers_of_the_users_global_config_are_read(tmp_path: Path) -> None:
+    """Before: the MCP servers in ~/.claude.json (the user's, and this project's `local`
+    ones) were not read: the script such a server runs was an ordinary file."""
+    p = make_project(tmp_path)
+    _write(p.root, "tools/local_server.py", "1\n")
+    _write(p.home, "servers/mine.js", "1\n")
+    config = {
+        "mcpServers": {"mine": {"command": "node", "args": [str(p.home / "servers/mine.js")]}},
+        "projects": {
+            str(p.root): {"mcpServers": {"db": {"command": "python3 tools/local_server.py"}}}
+        },
+    }
+    (p.home / ".claude.json").write_text(json.dumps(config))
+    p.configure(CONFIG)
+    for path in (p.root / "tools/local_server.py", p.home / "servers/mine.js"):
+        given = {"file_path": str(path), "content": "x"}
+        assert p.judge("Write", given, agent="coder", env=WARN)[:2] == ("deny", "TAMPER")

@@ -60,12 +60,16 @@ def settings_files(
         for name in ("settings.json", "settings.local.json")
     ]
     out.append((posixpath.join(root, ".mcp.json"), ".mcp.json"))  # the servers it starts
+    # the user's settings, and the global config whose `mcpServers` (the user's, and each
+    # project's `local` ones) Claude Code starts with no hook asked (ADR 0078)
     if config_dir:
         out.append(
             (posixpath.join(config_dir, "settings.json"), "$CLAUDE_CONFIG_DIR/settings.json")
         )
+        out.append((posixpath.join(config_dir, ".claude.json"), "$CLAUDE_CONFIG_DIR/.claude.json"))
     elif home:
         out.append((posixpath.join(home, ".claude", "settings.json"), "~/.claude/settings.json"))
+        out.append((posixpath.join(home, ".claude.json"), "~/.claude.json"))
     out += [(path, "the managed settings") for path in managed]  # ADR 0078
     return out
 
