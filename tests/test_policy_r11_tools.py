@@ -45,6 +45,7 @@ MCP: list[tuple[str, str | None, str, dict[str, Any], str, str | None]] = [
     ("outside-the-project", "coder", "mcp__fs__write_file", {"path": "/tmp/x.txt", "content": "x"}, "none", None),
     ("says-it-reads", "coder", "mcp__fs__read_file", {"path": "docs/x.md"}, "none", None),
     ("no-reading-word", "coder", "mcp__fs__frob", {"target": "docs/x.md"}, "warn", "SCOPE_VIOLATION"),
+    ("file-uri", "coder", "mcp__fs__write_file", {"uri": "file://{root}/docs/x.md", "content": "x"}, "warn", "SCOPE_VIOLATION"),
     ("nested-key", "coder", "mcp__fs__edit", {"edits": [{"file_path": "{root}/docs/x.md"}]}, "warn", "SCOPE_VIOLATION"),
     # what stays: inside the scope, a tool the config calls read, text that is no path argument,
     # an agent type with no write_scope, the main agent (UNKNOWN_TOOL as before)

@@ -249,7 +249,7 @@ def _given(payload: object, raw: str) -> bool:
         if not todo:
             break
         node = todo.pop()
-        if node == raw:
+        if node == raw or (raw[:1] == "/" and node == "file://" + raw):  # file:///abs/path
             return True
         if isinstance(node, dict):
             todo += node.values()
