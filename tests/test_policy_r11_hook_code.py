@@ -417,3 +417,36 @@ def test_the_servers_of_the_users_global_config_are_read(tmp_path: Path) -> None
     for path in (p.root / "tools/local_server.py", p.home / "servers/mine.js"):
         given = {"file_path": str(path), "content": "x"}
         assert p.judge("Write", given, agent="coder", env=WARN)[:2] == ("deny", "TAMPER")
+
+
+# ---- 6. a long script is read in linear time ----
+# Before the fix in this round's own code: a name pattern that backtracked over a run of path
+# characters took 30 s and more on a 64 KiB minified line (the hook answers within 8 s).
+@pytest.mark.parametrize(
+    "text",
+    ["a" * 65000, "a/" * 32000, "from " + "." * 65000, "require('./" + "a" * 65000, "${" * 32000],
+    ids=["run", "slashes", "from-dots", "require", "braces"],
+)
+def test_a_long_script_is_read_quickly(text: str) -> None:
+    import time
+
+    from orchestrator_boundary.protect_follow import _names
+
+    started = time.perf_counter()
+    _names(text)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_the_reading_budget_bounds_many_scripts(tmp_path: Path) -> None:
+    """Sixty-four scripts of 64 KiB each are read within the text budget, not all of them."""
+    from orchestrator_boundary.fs import RealFileSystem
+    from orchestrator_boundary.protect_follow import MAX_TEXT, followed
+
+    scripts = []
+    for n in range(64):
+        path = tmp_path / f"s{n}.sh"
+        path.write_text(("x" * 60 + "\n") * 1000 + f"bash s{n}_next.sh\n")
+        (tmp_path / f"s{n}_next.sh").write_text("true\n")
+        scripts.append(str(path))
+    found = followed(scripts, (str(tmp_path),), RealFileSystem())
+    assert 0 < len(found) <= MAX_TEXT // 61_000 + 1

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ntpath
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from orchestrator_boundary.paths import FileSystem
 
@@ -36,12 +36,18 @@ SCRIPT_MAX_BYTES = 64 * 1024  # a longer script is not read for what it runs
 LEVELS = 3  # scripts read below the ones a settings command names
 MAX_FOLLOWED = 64  # files protected this way per project
 MAX_CANDIDATES = 128  # names read per script
+MAX_TEXT = 1024 * 1024  # characters of script text read per call, all levels together
+MAX_LOOKUPS = 4096  # file-system lookups per call
 LABEL = "code a hook's script runs in turn"
 
-_EXT = (
-    r"(?:sh|bash|zsh|ksh|fish|py|pyw|js|mjs|cjs|ts|mts|cts|rb|pl|pm|php|lua|ps1|psm1|bat|cmd|tcl)"
+# a code file's extensions; a name is a run of path characters (linear to find: a pattern
+# that backtracks over a long run, as a 64 KiB minified line is, takes seconds)
+_EXTS = frozenset(
+    {"sh", "bash", "zsh", "ksh", "fish", "py", "pyw", "js", "mjs", "cjs", "ts", "mts", "cts"}
+    | {"rb", "pl", "pm", "php", "lua", "ps1", "psm1", "bat", "cmd", "tcl"}
 )
-_NAMED = re.compile(r"[\w.\-/\\~@+]*\w\." + _EXT + r"(?![\w.\-/\\])")
+_WORD = re.compile(r"[\w.\-/\\~@+]+")
+MAX_NAME = 4096  # a run longer than this is no file name
 _RUNNERS = (
     r"source|\.|bash|sh|zsh|ksh|dash|exec|python[\d.]*|node|deno|bun|tsx|ruby|perl|php|"
     r"pwsh|powershell|call"
@@ -49,7 +55,7 @@ _RUNNERS = (
 _RUN = re.compile(
     r"(?:^|[\s;&|(`])(?:" + _RUNNERS + r")\s+(?:-\S+\s+)*[\"']?([^\s;&|)`\"'<>]+)", re.M
 )
-_PY = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import|import[ \t]+([\w., \t]+))", re.M)
+_PY = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))", re.M)
 _JS = re.compile(r"""(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)['"](\.\.?/[^'"]+)['"]""")
 # a variable's or a folder variable's spelling: shells, PowerShell, cmd
 _VARIABLE = re.compile(r"\$\{[^}\n]{0,200}\}|\$[A-Za-z_]\w*|\$\d|%~dp0|%\w+%")
@@ -63,7 +69,16 @@ def _names(text: str, home: str | None = None) -> list[tuple[str, tuple[str, ...
     if home:  # ~/bin/x.js, $HOME/bin/x.js: the user's home
         text = _HOME.sub(lambda _: home.rstrip("/\\"), text)
     text = _VARIABLE.sub(" ", text)  # "$DIR/x.sh" -> " /x.sh": read below each base
-    out += [(m[0], ("",)) for m in _NAMED.finditer(text)]
+    for m in _WORD.finditer(text):
+        word = m[0]
+        stem, dot, ext = word.rpartition(".")
+        if (
+            dot
+            and ext.lower() in _EXTS
+            and (stem[-1:].isalnum() or stem[-1:] == "_")
+            and len(word) <= MAX_NAME
+        ):
+            out.append((word, ("",)))
     out += [(m[1], ("",)) for m in _RUN.finditer(text)]
     out += [(m[1], _JS_TRIES) for m in _JS.finditer(text)]
     for m in _PY.finditer(text):
@@ -96,30 +111,45 @@ def followed(
 ) -> dict[str, str]:
     """{path: label} of each code file ``scripts`` run in turn, not already in ``scripts``
     or ``known``; ``bases[0]`` is the project root, the others the plugins' roots."""
-    root = bases[0]
-    seen = {*scripts, *known}
+    seen = {*scripts, *known, bases[0]}
     out: dict[str, str] = {}
-    level = list(scripts)
-    mod = ntpath if fs.windows else posixpath
+    level, budget = list(scripts), [MAX_TEXT, MAX_LOOKUPS]
     for _ in range(LEVELS):
         found: list[str] = []
         for script in level:
-            text = fs.script_text(script, SCRIPT_MAX_BYTES)
+            text = fs.script_text(script, SCRIPT_MAX_BYTES) if budget[0] > 0 else None
             if not text:
                 continue
-            here = mod.dirname(script)
-            for name, suffixes in _names(text, home):
-                for place in _places(name, here, bases, fs.windows):
-                    for path in (place + s for s in suffixes):
-                        if path in seen or path == root or fs.identity(path) is None:
-                            continue
-                        seen.add(path)
-                        found.append(path)
-                        out[path] = label
-                        if len(out) >= MAX_FOLLOWED:
-                            return out
+            budget[0] -= len(text)
+            for path in _existing(script, _names(text, home), bases, fs, seen, budget):
+                found.append(path)
+                out[path] = label
+                if len(out) >= MAX_FOLLOWED:
+                    return out
         level = found
     return out
+
+
+def _existing(
+    script: str,
+    names: list[tuple[str, tuple[str, ...]]],
+    bases: tuple[str, ...],
+    fs: FileSystem,
+    seen: set[str],
+    budget: list[int],
+) -> Iterator[str]:
+    """Each regular file ``names`` may be that is not in ``seen`` (added to it), while the
+    budget of file-system lookups lasts."""
+    here = (ntpath if fs.windows else posixpath).dirname(script)
+    for name, suffixes in names:
+        for place in _places(name, here, bases, fs.windows):
+            for path in (place + s for s in suffixes):
+                if path in seen or budget[1] <= 0:
+                    continue
+                budget[1] -= 1
+                if fs.identity(path) is not None:
+                    seen.add(path)
+                    yield path
 
 
 # Skills, commands and agent definitions: Claude Code runs the ``!`` lines of a skill or a
