@@ -450,3 +450,16 @@ def test_the_reading_budget_bounds_many_scripts(tmp_path: Path) -> None:
         scripts.append(str(path))
     found = followed(scripts, (str(tmp_path),), RealFileSystem())
     assert 0 < len(found) <= MAX_TEXT // 61_000 + 1
+
+
+def test_a_folder_a_hook_makes_is_not_protected(tmp_path: Path) -> None:
+    """A word of a hook that names nothing yet and is no script (`mkdir -p build/cache`) is
+    not protected: `rm -rf build` stays ordinary work."""
+    p = make_project(tmp_path)
+    settings = {"hooks": _hook("mkdir -p build/cache && touch build/cache/stamp")}
+    (p.root / ".claude/settings.json").write_text(json.dumps(settings))
+    p.configure(CONFIG)
+    assert p.judge("Bash", {"command": "rm -rf build"}, agent="coder", env=WARN)[:2] == (
+        "none",
+        None,
+    )

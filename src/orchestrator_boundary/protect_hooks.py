@@ -125,14 +125,12 @@ _SCRIPT_WORD = re.compile(r"[^-][^:]*\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php
 
 def _runs(word: str, path: str, fs: FileSystem) -> bool:
     """``path`` (``word`` as a command gives it) is a file the command runs or reads: one
-    that exists, or one that does not yet but is spelt as a script (``scripts/hook.py``,
-    ``./x``): whoever makes it first makes the hook's code (ADR 0078). A folder is not."""
+    that exists, or one that does not yet but is spelt as a script (``scripts/hook.py``):
+    whoever makes it first makes the hook's code (ADR 0078). Not a folder, and not another
+    word that names nothing yet (``build/out`` would make ``rm -rf build`` TAMPER)."""
     if fs.identity(path) is not None:
         return True
-    looks = _SCRIPT_WORD.match(word) is not None or (
-        "/" in word.lstrip("/") and not word.startswith("-") and "://" not in word
-    )
-    return looks and not fs.files_below(path, 1)
+    return _SCRIPT_WORD.match(word) is not None and not fs.files_below(path, 1)
 
 
 def hook_scripts(
