@@ -129,7 +129,8 @@ def _unknown_key(name: str) -> str:
         if isinstance(model, type) and issubclass(model, config_schema._Strict)
         for field in model.model_fields
     }
-    near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+    # a key of another table is no hint here: `[protect] path` is `paths`, not `[audit] path`
+    near = difflib.get_close_matches(name, sorted(known - {name}), n=1, cutoff=0.75)
     return "unknown key" + (f" (did you mean {near[0]!r}?)" if near else "")
 
 

@@ -4,8 +4,7 @@ Resolution (``..``, symlinks through the longest existing prefix) is a filesyste
 comes from the ``FileSystem`` the shell passes in; everything else is string math. A path is
 ``inside`` only when every reading of it resolves under the root: on POSIX a backslash is a
 legal file-name character, so ``a\\b`` is read both literally and as ``a/b`` and must pass
-both ways. A path that is not absolute on this platform, holds a NUL byte, is absurdly long or
-cannot be resolved is never inside anything.
+both ways. A path not absolute here, with a NUL byte, too long or unresolvable is in nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from orchestrator_boundary.protect_short import has_short
 from orchestrator_boundary.values import field, transient
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -394,5 +394,7 @@ def locate(raw: str, root: str, fs: FileSystem, insensitive: bool | None = None)
             problem = problem or ROOT_ITSELF
         elif rel not in rels:
             rels.append(rel)
+    if windows and not problem and any(map(has_short, rels)):  # ADR 0078: SRC~1 is any src*
+        problem = "a Windows short (8.3) name, which may stand for any name it starts"
     rels_or_none = () if problem else tuple(rels)
     return Located(raw, tuple(absolutes), rels_or_none, problem, tuple(seen), tuple(guard_only))

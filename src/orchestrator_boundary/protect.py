@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from orchestrator_boundary.paths import FileSystem, Located, fold
 from orchestrator_boundary.protect_claude import CONFIG_DIRS, CONFIG_FILES, GLOBAL_CONFIGS
-from orchestrator_boundary.protect_hooks import hook_scripts
+from orchestrator_boundary.protect_hooks import code_scripts
 from orchestrator_boundary.values import frozen
 
 # .mcp.json: the project's MCP servers, programs Claude Code starts with no hook asked; a
@@ -152,7 +152,7 @@ def protected_set(
     entries.extend(env_file_entries(root))
     for path, folder, label in kept_runtime(runtime, root, home):
         add(path, folder, label)
-    for path, label in hook_scripts(root, home, claude_config_dir, fs):  # ADR 0071
+    for path, label in code_scripts(root, home, claude_config_dir, fs):  # ADR 0071, 0078
         add(path, False, label, run=True)
     env_roots = [root]
     with contextlib.suppress(OSError, ValueError):

@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterator
 
 from orchestrator_boundary.paths import FileSystem
+from orchestrator_boundary.protect_follow import DEFINITIONS_LABEL, definitions, followed
+from orchestrator_boundary.protect_plugins import plugin_sources
 
 SETTINGS_MAX_BYTES = 256 * 1024  # a larger settings file is not read for its commands
 MAX_COMMANDS = 64  # commands read per settings file
@@ -30,26 +32,45 @@ MAX_DEPTH = 8  # how deep the settings' JSON is walked for commands
 # keys whose string value is a command Claude Code runs: hooks' and the status line's
 # "command", and the helpers that print credentials or headers
 COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport"})
+# the variables a settings file (or a server) sets: Claude Code passes the settings' to every
+# Bash command and hook, where BASH_ENV is sourced and NODE_OPTIONS' --require loaded (0078)
+ENV_KEY = "env"
+# the managed settings of Linux, macOS and Windows (``wire.MANAGED_SETTINGS``): their hooks run
+# for everyone, and the scripts they name may lie where an agent can write
+MANAGED_SETTINGS = (
+    "/etc/claude-code/managed-settings.json",
+    "/Library/Application Support/ClaudeCode/managed-settings.json",
+    "C:\\Program Files\\ClaudeCode\\managed-settings.json",
+)
 ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
+_PLUGIN_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PLUGIN_ROOT\}?|%CLAUDE_PLUGIN_ROOT%", re.I)
 _HOME_VARS = re.compile(r"^~(?=[/\\]|$)|\$\{?(?:HOME|env:USERPROFILE)\}?|%USERPROFILE%", re.I)
+PLUGIN_LABEL = "a file that makes a plugin of the project run code (its hooks, its servers)"
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 
 
-def settings_files(root: str, home: str | None, config_dir: str | None) -> list[tuple[str, str]]:
+def settings_files(
+    root: str, home: str | None, config_dir: str | None, managed: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
     """(path, label) of each settings file whose commands are read."""
     out = [
         (posixpath.join(root, ".claude", name), f".claude/{name}")
         for name in ("settings.json", "settings.local.json")
     ]
     out.append((posixpath.join(root, ".mcp.json"), ".mcp.json"))  # the servers it starts
+    # the user's settings, and the global config whose `mcpServers` (the user's, and each
+    # project's `local` ones) Claude Code starts with no hook asked (ADR 0078)
     if config_dir:
         out.append(
             (posixpath.join(config_dir, "settings.json"), "$CLAUDE_CONFIG_DIR/settings.json")
         )
+        out.append((posixpath.join(config_dir, ".claude.json"), "$CLAUDE_CONFIG_DIR/.claude.json"))
     elif home:
         out.append((posixpath.join(home, ".claude", "settings.json"), "~/.claude/settings.json"))
+        out.append((posixpath.join(home, ".claude.json"), "~/.claude.json"))
+    out += [(path, "the managed settings") for path in managed]  # ADR 0078
     return out
 
 
@@ -57,6 +78,8 @@ def _commands(node: object, key: str, depth: int) -> Iterator[str]:
     if isinstance(node, str):
         if key in COMMAND_KEYS or key == ARGS_KEY or key.endswith("Helper"):
             yield node
+    elif key == ENV_KEY and isinstance(node, dict):  # BASH_ENV, NODE_OPTIONS=--require x.js
+        yield from (v for v in node.values() if isinstance(v, str))
     elif depth < MAX_DEPTH and isinstance(node, dict):
         for k, v in node.items():
             yield from _commands(v, str(k), depth + 1)
@@ -82,8 +105,12 @@ def _words(command: str, windows: bool) -> list[str]:
     return [w for w in out if w]
 
 
-def _path(word: str, root: str, home: str | None, windows: bool) -> str | None:
+def _path(
+    word: str, root: str, home: str | None, windows: bool, plugin: str | None = None
+) -> str | None:
     word = _ROOT_VARS.sub(lambda _: root, word)
+    if plugin:
+        word = _PLUGIN_VARS.sub(lambda _: plugin, word)
     if home:
         word = _HOME_VARS.sub(lambda _: home, word)
     if not word or "$" in word or "%" in word or "\x00" in word:
@@ -93,13 +120,36 @@ def _path(word: str, root: str, home: str | None, windows: bool) -> str | None:
     return posixpath.normpath(posixpath.join(root, word))
 
 
+_SCRIPT_WORD = re.compile(r"[^-][^:]*\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1|bat|cmd)$")
+
+
+def _runs(word: str, path: str, fs: FileSystem) -> bool:
+    """``path`` (``word`` as a command gives it) is a file the command runs or reads: one
+    that exists, or one that does not yet but is spelt as a script (``scripts/hook.py``):
+    whoever makes it first makes the hook's code (ADR 0078). Not a folder, and not another
+    word that names nothing yet (``build/out`` would make ``rm -rf build`` TAMPER)."""
+    if fs.identity(path) is not None:
+        return True
+    return _SCRIPT_WORD.match(word) is not None and not fs.files_below(path, 1)
+
+
 def hook_scripts(
-    root: str, home: str | None, config_dir: str | None, fs: FileSystem
+    root: str,
+    home: str | None,
+    config_dir: str | None,
+    fs: FileSystem,
+    managed: tuple[str, ...] = MANAGED_SETTINGS,
 ) -> list[tuple[str, str]]:
-    """(path, label) of each existing regular file a settings command names."""
+    """(path, label) of each existing regular file a settings command names, of each file
+    that makes a plugin the project holds run code, and of what those run in turn."""
     out: dict[str, str] = {}
-    for settings, label in settings_files(root, home, config_dir):
-        text = fs.script_text(settings, SETTINGS_MAX_BYTES)
+    files = settings_files(root, home, config_dir, managed)
+    sources = [(path, label, None) for path, label in files]
+    plugins = plugin_sources(root, fs)  # ADR 0078
+    for path, label, plugin in sources + plugins:
+        text = fs.script_text(path, SETTINGS_MAX_BYTES)
+        if text is not None and (path, label, plugin) in plugins:  # it says what a plugin runs
+            out.setdefault(path, PLUGIN_LABEL)
         if not text:
             continue
         try:
@@ -110,7 +160,30 @@ def hook_scripts(
             if n >= MAX_COMMANDS:
                 break
             for word in _words(command, fs.windows):
-                path = _path(word, root, home, fs.windows)
-                if path and path not in out and path != root and fs.identity(path) is not None:
-                    out[path] = f"a file a command in {label} runs"
+                for base in (root, plugin) if plugin else (root,):
+                    named = _path(word, base, home, fs.windows, plugin)
+                    if named and named not in out and named != root and _runs(word, named, fs):
+                        out[named] = f"a file a command in {label} runs"
+    bases = (root, *dict.fromkeys(p for _, _, p in plugins if p and p != root))
+    out.update(followed(list(out), bases, fs, home=home))  # what those run in turn, ADR 0078
     return list(out.items())
+
+
+def definition_scripts(
+    root: str, home: str | None, config_dir: str | None, fs: FileSystem
+) -> list[tuple[str, str]]:
+    """(path, label) of each code file the ``!`` lines and front-matter hooks of the
+    project's and the user's skills, commands and agent definitions name (ADR 0078)."""
+    claude_dirs = [posixpath.join(root, ".claude")]
+    if config_dir or home:
+        claude_dirs.append(config_dir or posixpath.join(home or "", ".claude"))
+    docs = definitions(claude_dirs, fs)
+    found = followed(docs, (root,), fs, label=DEFINITIONS_LABEL, home=home)
+    return list(found.items())
+
+
+def code_scripts(
+    root: str, home: str | None, config_dir: str | None, fs: FileSystem
+) -> list[tuple[str, str]]:
+    """``hook_scripts`` and ``definition_scripts``: every file protected for the code in it."""
+    return hook_scripts(root, home, config_dir, fs) + definition_scripts(root, home, config_dir, fs)

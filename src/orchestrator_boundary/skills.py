@@ -74,11 +74,18 @@ PLUGIN_SCAN = 4096  # files looked at below the user's plugins folder for a plug
 def _plugin_files(name: str, bases: list[str], context: Context) -> list[str]:
     """A plugin's skill or command (``plugin:skill``, ``plugin:ns:command``): the file below
     the user's ``plugins`` folder, in a folder named for the plugin, at ``skills/NAME/SKILL.md``
-    or ``commands/NAME.md``. The file is protected, but the call's args are pasted into its
-    ``!`` lines as shell text (ADR 0071)."""
+    or ``commands/NAME.md``; and the same files of each plugin the project holds or its
+    settings name (``protect_plugins``, ADR 0078), whatever it is called. The file is
+    protected, but the call's args are pasted into its ``!`` lines as shell text (ADR 0071)."""
+    from orchestrator_boundary.protect_plugins import plugin_roots  # only for a plugin's
+
     plugin, _, rest = name.partition(":")
     ends = ("/skills/" + rest + "/SKILL.md", "/commands/" + rest.replace(":", "/") + ".md")
-    out = []
+    out = [
+        root.rstrip("/\\") + end  # a plugin the project holds (ADR 0078), by any name
+        for root in plugin_roots(context.root, context.fs)
+        for end in ends
+    ]
     for base in bases:
         folder = (base + "/plugins").replace("\\", "/")
         for path in context.fs.files_below(folder, PLUGIN_SCAN):

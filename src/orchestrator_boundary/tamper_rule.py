@@ -17,32 +17,50 @@ from orchestrator_boundary import scope
 from orchestrator_boundary.glob_places import MOVES, expanded
 from orchestrator_boundary.paths import Located, locate
 from orchestrator_boundary.protect import Protected, env_label, hit, protected_reason
+from orchestrator_boundary.protect_git import LABEL as GIT_LABEL
+from orchestrator_boundary.protect_git import git_code, gits_own
 from orchestrator_boundary.protect_guess import could_name
 from orchestrator_boundary.protect_links import linked
 from orchestrator_boundary.protect_named import hit_named
+from orchestrator_boundary.protect_short import has_short, long_readings, vocabulary
 from orchestrator_boundary.targets import Call, Target, home_expanded
 from orchestrator_boundary.violation import Code, Violation
 
 
-def _relative_readings(call: Call, located: Located) -> list[Located]:
+def _more_readings(call: Call, located: Located) -> list[Located]:
     """A relative path is never inside a scope, but for the guard it is read against the
-    payload's cwd and the root: the tool may well resolve it there."""
+    payload's cwd and the root: the tool may well resolve it there. A Windows short name is
+    also read as the long names it may stand for."""
     raw, ctx = located.raw, call.context
     mod = ntpath if ctx.fs.windows else posixpath
     if located.absolutes or not raw or "\x00" in raw or mod.isabs(raw):
-        return []
+        return _short_readings(call, [located])
     bases = dict.fromkeys(b for b in (call.payload.cwd, ctx.root) if b and mod.isabs(b))
     readings = [mod.join(base, raw) for base in bases]
     expanded = home_expanded(raw, ctx)  # a tool (an MCP server) may expand ~ as a shell does
     if expanded != raw:
         readings.append(expanded)
-    return [locate(reading, ctx.root, ctx.fs, call.insensitive) for reading in readings]
+    found = [locate(reading, ctx.root, ctx.fs, call.insensitive) for reading in readings]
+    return found + _short_readings(call, found)
+
+
+def _short_readings(call: Call, located: list[Located]) -> list[Located]:
+    """On Windows, each 8.3 short name (``SETTIN~1.JSO``) also read as each name the
+    protected set spells that it may stand for (ADR 0078)."""
+    ctx = call.context
+    paths = [a for r in located for a in r.absolutes or (r.raw,) if has_short(a)]
+    if not ctx.fs.windows or not paths:
+        return []
+    p = ctx.protected
+    words = vocabulary([*p.exact, *p.holders, *call.rules.config.protect.paths])
+    longs = dict.fromkeys(long for path in paths for long in long_readings(path, words))
+    return [locate(long, ctx.root, ctx.fs, call.insensitive) for long in longs]
 
 
 def _configured(call: Call, located: Located) -> Protected | None:
     """``[protect] paths``: more files no agent may change, matched on any reading."""
     patterns = call.rules.config.protect.paths
-    for reading in (located, *_relative_readings(call, located)):
+    for reading in (located, *_more_readings(call, located)):
         rels: tuple[str | None, ...] = reading.relatives if reading.inside else (None,)
         for absolute in reading.absolutes:
             for rel in rels:
@@ -71,7 +89,7 @@ def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
     protected = ctx.protected
     anchors = () if target.deletes else ((ctx.root, ctx.home) if ctx.home else (ctx.root,))
     names = target.names  # find -name ... -delete: only the entries its filter can reach
-    readings = (located, *_relative_readings(call, located))  # none when it is absolute
+    readings = (located, *_more_readings(call, located))
     for reading in readings:
         entry = (
             hit_named(reading, protected, names, ctx.fs)
@@ -84,7 +102,24 @@ def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
         entry = linked(reading, protected, ctx.fs)
         if entry is not None:
             return entry
+    entry = _git_code(call, readings, target)
+    if entry is not None:
+        return entry
     return _configured(call, located) if call.rules.config.protect.paths else None
+
+
+def _git_code(call: Call, readings: tuple[Located, ...], target: Target) -> Protected | None:
+    """A git hook or a git config file: code git runs with no hook asked (ADR 0078)."""
+    ctx = call.context
+    for reading in readings:
+        for absolute in reading.absolutes:
+            if git_code(absolute, ctx.root, ctx.home, call.insensitive):
+                from orchestrator_boundary.contract_rules import program_of  # git's own?
+
+                if target.command and gits_own(program_of(target), target.command):
+                    return None
+                return Protected(absolute, False, GIT_LABEL)
+    return None
 
 
 def _control(target: Target) -> Violation:

@@ -20,11 +20,12 @@ import posixpath
 from collections.abc import Sequence
 
 from orchestrator_boundary import scope
-from orchestrator_boundary.paths import ROOT_ITSELF, Located
+from orchestrator_boundary.paths import ROOT_ITSELF, Located, locate
 from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.skills import skill_call
 from orchestrator_boundary.suggest import delegate_hint
 from orchestrator_boundary.targets import SKILL_CLASS, Call, Target
+from orchestrator_boundary.tools import ToolClass, says_it_changes
 from orchestrator_boundary.violation import Code, Violation
 
 
@@ -192,11 +193,69 @@ def _on_the_way(located: Located, patterns: Sequence[str], insensitive: bool) ->
 def write_rule(call: Call, target: Target) -> Violation | None:
     """The write rules for one target: the main agent's allow list, a subagent's scope."""
     if not target.write:
+        argument = _path_argument(call, target)
+        if argument is not None:  # an MCP tool's path argument meets the write_scope, ADR 0078
+            return _subagent_write(call, argument, "", False)
         return _unplaced(call, target)
     judge = _orchestrator_write if call.main else _subagent_write
     # `mkdir -p src` for `src/**`: a folder on the way to where the agent may write (0068)
     makes_folder = bool(target.command) and _program(target) == "mkdir"
     return judge(call, target.located, target.command, makes_folder)
+
+
+_ARGS: list[tuple[object, frozenset[str]]] = []  # the last unknown-tool call's path arguments
+
+
+def _path_argument(call: Call, target: Target) -> Located | None:
+    """An unknown tool's (an MCP server's) path argument, placed (a relative one in the
+    call's cwd, where Claude Code starts the servers), when the subagent's agent type has a
+    ``write_scope``: the tool may write there, so the scope judges it, as a delegation's does
+    (ADR 0050, 0059). Only a tool whose name does not say it only reads, and a place in the
+    project; its loose strings stay the guard's only; a tool the config calls ``read`` has no
+    targets at all."""
+    named = call.profile
+    if call.main or named is None or named[1].write_scope is None or target.guessed:
+        return None
+    if call.classification.tool_class is not ToolClass.UNKNOWN or target.unchecked:
+        return None
+    if not says_it_changes(call.payload.tool_name):  # mcp__fs__read_file: a read, ADR 0071
+        return None
+    from orchestrator_boundary.ledger_files import placed
+    from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
+
+    raw = target.located.raw
+    if not _ARGS or _ARGS[0][0] is not call.payload:  # once per call, not per target
+        _ARGS[:] = [
+            (call.payload, frozenset(arguments(call.payload.tool_input, call.context.home).paths))
+        ]
+    if raw not in _ARGS[0][1] or "$" in raw or "%" in raw or not _given(call.payload, raw):
+        return None
+    located: Located | None = target.located
+    if not target.located.absolutes:
+        full = placed(raw, call.payload.cwd or "")
+        located = (
+            locate(full, call.context.root, call.context.fs, call.insensitive) if full else None
+        )
+    # outside the project (/tmp, the home, a share) a server reads and writes freely: only
+    # the protected set guards those, as before
+    return located if located is not None and located.inside else None
+
+
+def _given(payload: object, raw: str) -> bool:
+    """``raw`` is a string of the tool input as it stands, not a reading the guard made of
+    one (a file URI's rest, the home a variable names): only such a place is certain."""
+    todo: list[object] = [getattr(payload, "tool_input", None)]
+    for _ in range(4096):
+        if not todo:
+            break
+        node = todo.pop()
+        if node == raw or (raw[:1] == "/" and node == "file://" + raw):  # file:///abs/path
+            return True
+        if isinstance(node, dict):
+            todo += node.values()
+        elif isinstance(node, list):
+            todo += node
+    return False
 
 
 def _unplaced(call: Call, target: Target) -> Violation | None:
