@@ -143,7 +143,9 @@ def main(argv: "list[str]") -> int:
     if sys.version_info < MIN_PYTHON:
         return too_old(EVENTS.get(argv[1]) if len(argv) > 1 else None)
     if sys.pycache_prefix == os.devnull:  # the launcher met a cut .pyc: remove it for next time
-        wire.drop_cut_bytecode()
+        from orchestrator_boundary.peer import drop_cut_bytecode
+
+        drop_cut_bytecode()
     event = prepare(argv, os.environ)
     if event is None:
         if sys.stderr is not None:  # None when the hook's stderr was closed
