@@ -254,3 +254,27 @@ def test_the_version_is_the_package_metadatas() -> None:
     from importlib.metadata import version
 
     assert wire.package_version() == version("orchestrator-boundary")
+
+
+def test_version_audit_line_and_evaluator_tag_follow_the_metadata(tmp_path: Path) -> None:
+    """The version was written in three places (pyproject, ``__init__``, the plugin manifest):
+    an installation whose metadata says 9.9.9 still said 0.1.0 in ``--version`` and on every
+    audit line. Now each reads the metadata beside the package (ADR 0079)."""
+    site = tmp_path / "site"
+    shutil.copytree(
+        PACKAGE, site / "orchestrator_boundary", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (site / "orchestrator_boundary-9.9.9.dist-info").mkdir()
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import contextlib, io\n"
+        "from orchestrator_boundary import audit, cli, wire\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        "    cli.main(['--version'])\n"
+        "rec = audit.record(None, None, ts=0.0)\n"
+        "print(out.getvalue().split()[-1], rec['version'], wire.version_tag().split(b'/')[1].decode())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(site)], capture_output=True, text=True, check=False
+    )
+    assert done.stdout.split() == ["9.9.9"] * 3, done.stderr

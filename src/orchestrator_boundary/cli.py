@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from orchestrator_boundary import __version__
+from orchestrator_boundary.wire import package_version
 
 # module name -> imported lazily so that one command's dependencies never slow another
 COMMANDS = (
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
         description="Keep Claude Code's main agent delegating: subagents edit, it plans.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     # no abbreviated options (`report --htm FILE`): the guard reads the spellings it knows, so
     # the CLI accepts only those (allow_abbrev=False on every subcommand's parser)
     sub = parser.add_subparsers(
