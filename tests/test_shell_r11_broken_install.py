@@ -278,3 +278,31 @@ def test_version_audit_line_and_evaluator_tag_follow_the_metadata(tmp_path: Path
         [sys.executable, "-c", code, str(site)], capture_output=True, text=True, check=False
     )
     assert done.stdout.split() == ["9.9.9"] * 3, done.stderr
+
+
+def _trail_check(root: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    cli.main(["doctor", "--project", str(root), "--json"])
+    checks = json.loads(capsys.readouterr().out)["checks"]
+    found: dict[str, str] = next(c for c in checks if c["name"] == "trail")
+    return found
+
+
+def test_doctor_says_when_the_latest_calls_went_unjudged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``doctor`` said the trail was fine while every call went unjudged; it now warns until a
+    judged line follows (the installation works again)."""
+    from conftest import run_hook
+
+    root = _project(tmp_path, 'phase = "warn"\n')
+    env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path / "home")}
+    assert run_hook(json.loads(_payload(root, "Read")), env)[0] == 0
+    monkeypatch.chdir(root)
+    assert _trail_check(root, capsys)["status"] == "ok"
+    assert _run(_broken_copy(tmp_path) / "launcher.py", root, tmp_path, {}).returncode == 0
+    check = _trail_check(root, capsys)
+    assert check["status"] == "warn", check
+    assert "answered without the policy (1 in all" in check["message"]
+    assert "cannot load the policy: ModuleNotFoundError" in check["message"]
+    assert run_hook(json.loads(_payload(root, "Read")), env)[0] == 0
+    assert _trail_check(root, capsys)["status"] == "ok"
