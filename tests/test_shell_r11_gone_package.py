@@ -124,3 +124,22 @@ def test_the_words_the_entry_runs_are_unchanged_behind_the_guard(tmp_path: Path)
     for event, entry in entries.items():
         assert registration.entry_argv(entry)[-2:] == [event, "user"]
         assert registration.entry_argv(entry)[1:3] == ["-I", "-S"]
+
+
+def test_entries_written_before_are_still_ours(tmp_path: Path) -> None:
+    """``install`` and ``uninstall`` find their own entries by the words they run, behind the
+    guard: the exit-1 guard of older versions and the new one alike."""
+    from orchestrator_boundary import settings_edit
+
+    for event, entry in _entries(tmp_path, "enforce", "posix").items():
+        old = dict(
+            entry, command=str(entry["command"]).replace("; exit 2; }; exec", "; exit 1; }; exec")
+        )
+        old["command"] = (
+            str(old["command"]).split(">&2; ", 1)[0]
+            + ">&2; exit 1; }; exec "
+            + str(old["command"]).split("}; exec ", 1)[1]
+        )
+        for version in (entry, old):
+            assert settings_edit.is_ours(version), event
+            assert registration.entry_argv(version)[-2:] == [event, "user"]
