@@ -132,14 +132,9 @@ def test_entries_written_before_are_still_ours(tmp_path: Path) -> None:
     from orchestrator_boundary import settings_edit
 
     for event, entry in _entries(tmp_path, "enforce", "posix").items():
-        old = dict(
-            entry, command=str(entry["command"]).replace("; exit 2; }; exec", "; exit 1; }; exec")
-        )
-        old["command"] = (
-            str(old["command"]).split(">&2; ", 1)[0]
-            + ">&2; exit 1; }; exec "
-            + str(old["command"]).split("}; exec ", 1)[1]
-        )
+        head, _, rest = str(entry["command"]).partition(">&2; ")
+        older = head + ">&2; exit 1; }; exec " + rest.split("}; exec ", 1)[1]  # ADR 0052's
+        old = dict(entry, command=older)
         for version in (entry, old):
             assert settings_edit.is_ours(version), event
             assert registration.entry_argv(version)[-2:] == [event, "user"]
