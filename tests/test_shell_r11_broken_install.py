@@ -306,3 +306,23 @@ def test_doctor_says_when_the_latest_calls_went_unjudged(
     assert "cannot load the policy: ModuleNotFoundError" in check["message"]
     assert run_hook(json.loads(_payload(root, "Read")), env)[0] == 0
     assert _trail_check(root, capsys)["status"] == "ok"
+
+
+def test_report_counts_the_bypass_a_broken_installation_let_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Calls let through unjudged under the bypass are bypassed calls: ``report`` counted none
+    (an error record returned before its bypass was read), and told the team that the
+    PreToolUse hook "does not run in this project" when it ran and could not load."""
+    root = _project(tmp_path, 'phase = "enforce"\n')
+    broken = _broken_copy(tmp_path) / "launcher.py"
+    for _ in range(2):
+        assert _run(broken, root, tmp_path, {"AMPLIFIER_BYPASS_BOUNDARY": "1"}).returncode == 0
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    assert cli.main(["report", "--project", str(root), "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert (out["bypassed_calls"], out["sessions_with_bypass"]) == (1, 1)  # one tool_use_id
+    [note] = out["notes"]
+    assert note.startswith("Every one of the trail's 2 hook calls is a hook error")
+    assert "does not run in this project" not in note
