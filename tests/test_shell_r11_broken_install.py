@@ -326,3 +326,26 @@ def test_report_counts_the_bypass_a_broken_installation_let_through(
     [note] = out["notes"]
     assert note.startswith("Every one of the trail's 2 hook calls is a hook error")
     assert "does not run in this project" not in note
+
+
+def test_a_call_that_escapes_the_guard_is_not_opened_by_the_bypass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only what could not load is opened by the bypass. A failure after the policy loaded (an
+    exception out of ``shell.evaluate``'s own guard, which input might provoke) is judged as
+    an internal error: blocked in enforce, bypass or not."""
+    from orchestrator_boundary import shell
+
+    root = _project(tmp_path, 'phase = "enforce"\n')
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
+    monkeypatch.setenv("AMPLIFIER_BYPASS_BOUNDARY", "1")
+
+    def escapes(*_a: object, **_k: object) -> object:
+        raise RuntimeError("out of the guard")
+
+    monkeypatch.setattr(shell, "evaluate", escapes)
+    code, out, err = client.judge_here(_payload(root), "PreToolUse")
+    assert (code, out) == (2, b""), err
+    assert err.startswith(b"orchestrator-boundary: internal error (RuntimeError: out of the guard)")
+    [rec] = _spooled(root / ".claude" / "boundary" / "audit.jsonl")
+    assert (rec["decision"], rec["bypassed"]) == ("deny", False)

@@ -107,7 +107,15 @@ def in_process(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
         environ = {k: v for k, v in os.environ.items() if k != wire.IMPOSTOR_ENV}
         if impostor:
             environ[wire.IMPOSTOR_ENV] = impostor
-    return evaluate(raw, environ, event=event).encoded()
+    try:
+        return evaluate(raw, environ, event=event).encoded()
+    except BaseException as exc:  # past the one guard: the policy loaded, the call unjudged
+        raise Unjudged(f"{type(exc).__name__}: {exc}") from exc
+
+
+class Unjudged(Exception):
+    """The policy loaded, but a call escaped ``shell.evaluate``'s guard: never opened by the
+    bypass, which opens only what could not load (ADR 0079)."""
 
 
 def judge_here(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, bytes]:
@@ -141,12 +149,16 @@ def cannot_load(
     ``ORCHESTRATOR_BOUNDARY_PHASE``, else of the config's own ``phase`` line (``config_phase``;
     before, a warn project blocked every call, ADR 0072). Other events never block. Under
     the bypass the call goes through, as the launcher's no-installation answer lets it: the
-    policy, TAMPER's check included, is what could not load; a judgement that ran out of time
-    still blocks (ADR 0079). The call's record waits beside the trail (``wire.spool_unjudged``)."""
-    what = "ran out of time" if isinstance(exc, HookDeadline) else "cannot load the policy"
-    error = ("%s: %s: %s" % (what, type(exc).__name__, exc))[:1000]
+    policy, TAMPER's check included, is what could not load; a judgement that ran out of time or
+    escaped the guard still blocks. The call's record waits beside the trail (ADR 0079)."""
+    if isinstance(exc, Unjudged):
+        error = "internal error (%s)" % exc
+    else:
+        what = "ran out of time" if isinstance(exc, HookDeadline) else "cannot load the policy"
+        error = "%s: %s: %s" % (what, type(exc).__name__, exc)
+    error = error[:1000]
     phase = os.environ.get(wire.PHASE_ENV, "").strip().lower() or config_phase(os.environ)
-    bypassed = what != "ran out of time" and wire.bypass_set(os.environ)
+    bypassed = error.startswith("cannot load") and wire.bypass_set(os.environ)
     # observed and lifecycle events never block
     blocks = event in wire.TOOL_EVENTS and not bypassed and phase not in ("off", "warn")
     code = 2 if blocks else 0
@@ -162,20 +174,7 @@ def cannot_load(
     return code, b"", line.encode("utf-8", "backslashreplace")[:4000]
 
 
-def config_phase(environ: Mapping[str, str]) -> str:
-    """The top-level ``phase = "..."`` line of the project's config as the committed launcher
-    reads it (ADR 0058), in the project ``wire.project_config`` finds; '' when none is read."""
-    try:
-        data = wire.project_config(environ)[1]
-    except (OSError, ValueError):
-        return ""
-    lines = data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
-    for key, eq, value in (line.partition("=") for line in lines):
-        if key.strip().startswith("["):
-            break
-        if eq and key.strip() == "phase":
-            return value.partition("#")[0].strip().strip("\"'").strip().lower()
-    return ""
+config_phase = wire.config_phase  # the config's phase line, read without the policy
 
 
 STDIN_WAIT_S = 4  # whole seconds (an alarm); Claude Code closes stdin at once

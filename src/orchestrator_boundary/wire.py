@@ -158,6 +158,22 @@ def bypass_set(environ: Mapping[str, str]) -> bool:
     return environ.get(BYPASS_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def config_phase(environ: Mapping[str, str]) -> str:
+    """The top-level ``phase = "..."`` line of the project's config as the committed launcher
+    reads it (ADR 0058), in the project ``project_config`` finds; '' when none is read."""
+    try:
+        data = project_config(environ)[1]
+    except (OSError, ValueError):
+        return ""
+    lines = data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
+    for key, eq, value in (line.partition("=") for line in lines):
+        if key.strip().startswith("["):
+            break
+        if eq and key.strip() == "phase":
+            return value.partition("#")[0].strip().strip("\"'").strip().lower()
+    return ""
+
+
 def client_timeout(value: bytes | str | None) -> float:
     """How long the client waits for the evaluator (``TIMEOUT_ENV``, else the default): the
     client and the evaluator read it alike (ADR 0063)."""
@@ -338,11 +354,10 @@ _VERSION: list[str] = []  # read once per process
 
 
 def package_version() -> str:
-    """The package's version, from its metadata: one place for ``--version``, the audit line
-    and the evaluator's tag (ADR 0079). The ``orchestrator_boundary-X.dist-info`` folder beside
-    the package (an installation), else the ``PKG-INFO`` an editable install leaves in
-    ``src/``, else the checkout's ``pyproject.toml``, else the package's ``__version__``. Read
-    without ``importlib.metadata``, which costs a hook call 25 ms."""
+    """The package's version from its metadata, for ``--version``, the audit line and the
+    evaluator's tag (ADR 0079): the ``orchestrator_boundary-X.dist-info`` beside the package,
+    else the ``PKG-INFO`` an editable install leaves in ``src/``, else the checkout's
+    ``pyproject.toml``, else ``__version__``; not ``importlib.metadata`` (25 ms a call)."""
     if not _VERSION:
         try:
             names = sorted(os.listdir(IMPORT_ROOT))
