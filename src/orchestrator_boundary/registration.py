@@ -318,18 +318,45 @@ if [ -z "${ORCHESTRATOR_BOUNDARY_PHASE:-}" ]; then # the committed config's phas
   phase=${said:-$phase}
 fi
 phase=$(printf '%s' "$phase" | tr 'A-Z' 'a-z')
+named=$phase # the phase, for the record, before the bypass below takes its place
 case $(printf '%s' "${@BYPASS@:-}" | tr 'A-Z' 'a-z' | tr -d ' \t') in
   1 | true | yes | on) phase=bypass ;; # the emergency switch, as the package reads it
 esac
+
+# The call's record, beside the trail (the [audit] path of the config, else the default) for
+# `report` and the next writer, as the package leaves one when it cannot load (ADR 0079).
+record() {
+  case $event in PreToolUse | PostToolUse) ;; *) return 0 ;; esac
+  trail=$(sed -n '/^ *\[audit\]/,/^ *\[/s/^ *path *= *["'"'"']\([^"'"'"']*\).*/\1/p' \
+    "${cfg:-$root/.claude/boundary.toml}" 2>/dev/null)
+  case ${trail:=.claude/boundary/audit.jsonl} in /*) ;; *) trail="$root/$trail" ;; esac
+  dir=${trail%/*}
+  mkdir -p "$dir" 2>/dev/null || return 0
+  name="$dir/.${trail##*/}-partial-$(printf '%011d000000000-%s' "$(date -u +%s)" "$$")"
+  printf '{"ts": "%s", "event": "%s", "session_id": "%s", "tool_name": "%s", ' \
+    "$(date -u +%Y-%m-%dT%H:%M:%S.000000+00:00)" "$event" "$(word session_id)" \
+    "$(word tool_name)" >"$name" 2>/dev/null || return 0
+  printf '"tool_use_id": "%s", "decision": "%s", "would_deny": null, "phase": "%s", ' \
+    "$(word tool_use_id)" "$1" "$(printf '%s' "$named" | tr -cd 'a-z')" >>"$name"
+  printf '"bypassed": %s, "error": "not installed: %s", "unjudged": true}\n' "$2" "$missing" \
+    >>"$name" && mv "$name" "$(printf '%s' "$name" | sed 's/-partial-\([^/]*\)$/-spool-\1/')"
+  return 0
+}
+word() { # a string field of the payload, as long as it is a plain word
+  printf '%s' "$payload" | sed -n "s/^[^{]*{.*\"$1\" *: *\"\([A-Za-z0-9_.:-]*\)\".*/\1/p" |
+    cut -c1-200
+}
 case $phase in
   off) exit 0 ;;
   bypass)
+    record none true
     [ "$event" = PreToolUse ] || exit 0
     printf '{"systemMessage": "%s: %s is set, so this call goes through unguarded. %s"}\n' \
       "$missing" "@BYPASS@" "$hint"
     exit 0
     ;;
   warn)
+    record none false
     [ "$event" = PreToolUse ] || exit 0
     sid=${CLAUDE_CODE_SESSION_ID:-}
     if [ -z "$sid" ]; then
@@ -340,12 +367,13 @@ case $phase in
     mkdir -p "$told" 2>/dev/null
     if mkdir "$told/$sid" 2>/dev/null; then
       printf '{"systemMessage": "%s: this project is in warn, so tool calls go through %s. %s"}\n' \
-        "$missing" "unguarded and unrecorded" "$hint"
+        "$missing" "unguarded and unrecorded by the boundary (report counts them)" "$hint"
     fi
     exit 0
     ;;
   *)
     [ "$event" = PreToolUse ] || exit 0
+    record deny false
     printf 'orchestrator-boundary: this project is guarded (phase %s), but %s, so %s. %s\n' \
       "$phase" "$missing" "this call is blocked" "$hint" >&2
     exit 2
