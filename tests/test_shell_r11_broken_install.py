@@ -349,3 +349,15 @@ def test_a_call_that_escapes_the_guard_is_not_opened_by_the_bypass(
     assert err.startswith(b"orchestrator-boundary: internal error (RuntimeError: out of the guard)")
     [rec] = _spooled(root / ".claude" / "boundary" / "audit.jsonl")
     assert (rec["decision"], rec["bypassed"]) == ("deny", False)
+
+
+def test_a_copy_without_metadata_or_version_still_answers(tmp_path: Path) -> None:
+    """The record's version comes from the metadata, else ``__version__``: a half-written
+    ``__init__.py`` without it must not turn the answer into a crash (exit 1 lets it through)."""
+    copy = _broken_copy(tmp_path)
+    (copy / "__init__.py").write_text("")
+    root = _project(tmp_path, 'phase = "enforce"\n')
+    done = _run(copy / "launcher.py", root, tmp_path, {})
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    [rec] = _spooled(root / ".claude" / "boundary" / "audit.jsonl")
+    assert rec["version"] == "0+unknown"

@@ -165,10 +165,11 @@ def cannot_load(
     said = "; %s is set: this call goes through unguarded" % wire.BYPASS_ENV if bypassed else ""
     try:  # peer needs only wire and os: it loads where the policy cannot
         from orchestrator_boundary import peer
-    except ImportError as gone:  # half installed: the answer stands, in one line all the same
+
+        rec = peer.unjudged_record(raw, event, error, phase, code, bypassed)
+    except Exception as gone:  # noqa: BLE001 - half installed: the answer stands, in one line
         said, note = "%s; no record of this call either (%s)" % (said, gone), ""
     else:
-        rec = peer.unjudged_record(raw, event, error, phase, code, bypassed)
         note = peer.spool_unjudged(os.environ, rec)
     line = "orchestrator-boundary: %s%s\n%s" % (error, said, note)
     return code, b"", line.encode("utf-8", "backslashreplace")[:4000]

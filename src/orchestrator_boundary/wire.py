@@ -360,22 +360,20 @@ def package_version() -> str:
     ``pyproject.toml``, else ``__version__``; not ``importlib.metadata`` (25 ms a call)."""
     if not _VERSION:
         try:
-            names = sorted(os.listdir(IMPORT_ROOT))
+            names = os.listdir(IMPORT_ROOT)
         except OSError:
             names = []
-        dist = [
-            n[22:-10]
-            for n in names
-            if n.startswith("orchestrator_boundary-") and n.endswith(".dist-info")
-        ]
-        found = dist[-1] if len(dist) == 1 else ""
+        dist = [n[22:-10] for n in names if n[:22] + n[-10:] == "orchestrator_boundary-.dist-info"]
+        found = dist[0] if len(dist) == 1 else ""
         for path, key in (
             (os.path.join(IMPORT_ROOT, "orchestrator_boundary.egg-info", "PKG-INFO"), "Version:"),
             (os.path.join(os.path.dirname(IMPORT_ROOT), "pyproject.toml"), "version ="),
         ):
             found = found or _line_value(path, key)
         if not found:  # a copy of the package without its metadata: what it says of itself
-            from orchestrator_boundary import __version__ as found
+            import orchestrator_boundary
+
+            found = getattr(orchestrator_boundary, "__version__", "0+unknown")
         _VERSION.append(found)
     return _VERSION[0]
 
