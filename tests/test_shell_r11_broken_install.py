@@ -361,3 +361,50 @@ def test_a_copy_without_metadata_or_version_still_answers(tmp_path: Path) -> Non
     assert (done.returncode, done.stdout) == (2, b""), done.stderr
     [rec] = _spooled(root / ".claude" / "boundary" / "audit.jsonl")
     assert rec["version"] == "0+unknown"
+
+
+OLD_PYTHONS = [
+    p
+    for v in ("3.7.16", "3.8.18", "3.9.18", "3.10.13")
+    if (p := Path(f"/root/.pyenv/versions/{v}/bin/python")).exists()
+] or [Path(shutil.which("python3.9") or "/nonexistent/python3.9")]
+
+
+@pytest.mark.parametrize("python", OLD_PYTHONS, ids=lambda p: p.parent.parent.name)
+@pytest.mark.parametrize(
+    ("config", "env", "code"),
+    [
+        ('phase = "warn"\n', {}, 0),
+        ('phase = "enforce"\n', {}, 2),
+        ('phase = "enforce"\n', {"AMPLIFIER_BYPASS_BOUNDARY": "1"}, 0),
+    ],
+    ids=["warn: through (was blocked)", "enforce: blocked", "bypass: through (was blocked)"],
+)
+def test_an_interpreter_too_old_answers_as_a_broken_installation(
+    tmp_path: Path, python: Path, config: str, env: dict[str, str], code: int
+) -> None:
+    """The plugin's ``python3`` (macOS' own is 3.9) is too old for the package: the hook took
+    the phase only from ORCHESTRATOR_BOUNDARY_PHASE, so a project in warn had every call
+    blocked, the bypass too, and nothing was recorded. It now answers as ``cannot_load``."""
+    if not python.exists():
+        pytest.skip(f"{python} is not here")
+    root = _project(tmp_path, config)
+    done = subprocess.run(
+        [str(python), "-I", "-S", str(HOOK_PY), "PreToolUse"],
+        input=_payload(root),
+        capture_output=True,
+        env={
+            "PATH": BARE_PATH,
+            "HOME": str(tmp_path / "home"),
+            "CLAUDE_PROJECT_DIR": str(root),
+            **env,
+        },
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == code, done.stderr
+    assert done.stderr.startswith(b"orchestrator-boundary needs Python 3.11 or newer")
+    assert done.stderr.count(b"\n") == 1, done.stderr
+    [rec] = _spooled(root / ".claude" / "boundary" / "audit.jsonl")
+    assert str(rec["error"]).startswith("cannot load the policy: Python 3.")
+    assert (rec["decision"], rec["bypassed"]) == ("deny" if code else "none", bool(env))

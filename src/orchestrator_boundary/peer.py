@@ -272,12 +272,12 @@ def spool_unjudged(environ: Mapping[str, str], line: bytes) -> str:
     it: ``[audit] path`` (read with ``tomllib``), else an absolute ``AUDIT_ENV``, else the
     default. '' when spooled, else a note that carries the line (ADR 0079)."""
     try:
-        import tomllib
-
         root, text = wire.project_config(environ)
         try:
+            import tomllib  # Python 3.11: an older one (``hook_main.too_old``) takes the default
+
             named = tomllib.loads(text.decode("utf-8-sig"))["audit"]["path"]
-        except (ValueError, KeyError, TypeError):
+        except (ImportError, ValueError, KeyError, TypeError):
             named = environ.get(wire.AUDIT_ENV, "")
             named = named if os.path.isabs(named) else ""
         trail = os.path.join(
