@@ -408,3 +408,12 @@ def test_an_interpreter_too_old_answers_as_a_broken_installation(
     [rec] = _spooled(root / ".claude" / "boundary" / "audit.jsonl")
     assert str(rec["error"]).startswith("cannot load the policy: Python 3.")
     assert (rec["decision"], rec["bypassed"]) == ("deny" if code else "none", bool(env))
+
+
+def test_the_broken_paths_constants_agree_with_the_packages() -> None:
+    """``peer`` places the record without importing the policy: its copies of the default trail
+    and the spool's bound must stay those of ``config_values`` and ``audit_lock``."""
+    from orchestrator_boundary import audit_lock, config_values, peer
+
+    assert peer.DEFAULT_AUDIT_PATH == config_values.DEFAULT_AUDIT_PATH
+    assert peer.SPOOL_MAX_FILES == audit_lock.SPOOL_MAX_FILES
