@@ -417,3 +417,31 @@ def test_the_broken_paths_constants_agree_with_the_packages() -> None:
 
     assert peer.DEFAULT_AUDIT_PATH == config_values.DEFAULT_AUDIT_PATH
     assert peer.SPOOL_MAX_FILES == audit_lock.SPOOL_MAX_FILES
+
+
+@pytest.mark.parametrize("argv", [["phase", "warn"], ["report"], ["doctor"], ["--version"]])
+def test_the_cli_of_a_broken_installation_says_how_to_roll_back(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    """README's one-command rollback (``phase warn``) is itself the package: with a dependency
+    missing, every command, ``--version`` included, died with a traceback. It now says what is
+    wrong and how to roll back by hand, which the hooks honour (they read the phase line)."""
+    copy = _broken_copy(tmp_path)
+    config = copy / "config.py"
+    config.write_text(
+        config.read_text().replace("\nimport ", "\nimport not_installed_dep\nimport ", 1)
+    )
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from orchestrator_boundary import cli\nsys.exit(cli.main(sys.argv[2:]))"
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(copy.parent), *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("orchestrator-boundary ")
+    assert "cannot load (ModuleNotFoundError: No module named 'not_installed_dep')" in done.stderr
+    assert 'write phase = "warn" there' in done.stderr

@@ -46,8 +46,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+BROKEN = (
+    "orchestrator-boundary {version} cannot load ({error}). Reinstall it (python3 -m pip install "
+    "--force-reinstall orchestrator-boundary, or from your clone), then run: "
+    "orchestrator-boundary doctor. Until then its hooks follow the phase line of "
+    '.claude/boundary.toml: to roll back by hand, write phase = "warn" there (or set '
+    "ORCHESTRATOR_BOUNDARY_PHASE=warn where Claude Code starts), or set "
+    "AMPLIFIER_BYPASS_BOUNDARY=1 to let calls through (ADR 0079).\n"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except ImportError as exc:  # a dependency missing, an upgrade half done: no traceback
+        error = f"{type(exc).__name__}: {exc}"
+        sys.stderr.write(BROKEN.format(version=package_version(), error=error))
+        return 2
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
