@@ -64,10 +64,11 @@ CASES = [
     ('phase = "enforce"\n', "enforce", {"AMPLIFIER_BYPASS_BOUNDARY": "1"}, 0),
     ('phase = "enforce"\n', "enforce", {"ORCHESTRATOR_BOUNDARY_PHASE": "warn"}, 0),
     ('phase = "warn"\n', "warn", {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}, 2),
-    (None, "enforce", {}, 2),
-    (None, "warn", {}, 2),
-    (None, "warn", {"AMPLIFIER_BYPASS_BOUNDARY": " On "}, 0),
-    ('[report]\nphase = "warn"\n', "enforce", {}, 2),
+    (None, "enforce", {}, 0),
+    (None, "warn", {}, 0),
+    (None, "enforce", {"ORCHESTRATOR_BOUNDARY_PHASE": "ask"}, 2),
+    ('[report]\nphase = "warn"\n', "enforce", {"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}, 2),
+    ('phase = "enforce"\n[report]\nphase = "warn"\n', "warn", {}, 2),
 ]
 IDS = [
     "config enforce, installed in warn: blocked (was exit 1: through on CLIs < 2.1.295)",
@@ -78,10 +79,11 @@ IDS = [
     "the bypass: through",
     "the variable warn: through",
     "the variable enforce: blocked",
-    "no config: blocked, as a package that cannot load blocks (installed in enforce)",
-    "no config: blocked (installed in warn)",
-    "no config under the bypass: through",
-    "a key in a table is not the phase",
+    "no config, a user entry: the default phase, warn (installed in enforce)",
+    "no config, a user entry: the default phase, warn (installed in warn)",
+    "no config, the variable ask: blocked",
+    "a key in a table is not the phase (the variable decides)",
+    "a key in a later table does not undo the phase",
 ]
 
 
@@ -138,3 +140,24 @@ def test_entries_written_before_are_still_ours(tmp_path: Path) -> None:
         for version in (entry, old):
             assert settings_edit.is_ours(version), event
             assert registration.entry_argv(version)[-2:] == [event, "user"]
+
+
+@pytest.mark.parametrize("form", ["posix", "exec"])
+@pytest.mark.parametrize(("scope", "code"), [("user", 0), ("local", 2), ("managed", 2)])
+def test_with_no_phase_to_read_the_scope_decides(
+    tmp_path: Path, form: str, scope: str, code: int
+) -> None:
+    """A user entry serves every project of its user, most without a config (a working hook
+    lets their calls through: the default phase is warn); local and managed entries serve
+    projects meant to be guarded, and block as ``cannot_load`` does."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    gone = tmp_path / "gone" / "orchestrator_boundary" / "launcher.py"
+    tail = ["PreToolUse", "user"] if scope == "user" else ["PreToolUse"]
+    if form == "posix":
+        entry = registration.entries(scope, "enforce", launcher_py=str(gone))["PreToolUse"]
+    else:
+        args = registration.exec_args(str(gone), tail)
+        entry = {"type": "command", "command": sys.executable, "args": args}
+    assert _run(entry, root, {}) == code
+    assert _run(entry, root, {"AMPLIFIER_BYPASS_BOUNDARY": "1"}) == 0

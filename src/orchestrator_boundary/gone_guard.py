@@ -7,9 +7,11 @@ had a guard exit 1 instead, so that ``onFailure`` decides; but a Claude Code bef
 lets exit 1 through, in enforce too. The guard now answers as the package does when its
 policy cannot load (``client.cannot_load``): a stop is never held; a tool call goes through
 under the bypass or in off and warn (``ORCHESTRATOR_BOUNDARY_PHASE``, else the phase line of
-the nearest ``.claude/boundary.toml`` at or above the project), and is blocked in enforce and
-ask and when no phase can be read, as ``cannot_load`` blocks it. POSIX entries carry it as
-``sh`` text; Windows' exec-form entries as a short ``-c`` program.
+the nearest ``.claude/boundary.toml`` at or above the project) and is blocked in enforce and
+ask. With no phase to read, a local or managed entry blocks, as ``cannot_load`` does; a user
+entry, which serves every project of its user, lets the call through, as a working hook does
+in a project without a config (the default phase, warn). POSIX entries carry it as ``sh``
+text; Windows' exec-form entries as a short ``-c`` program.
 """
 
 from __future__ import annotations
@@ -34,14 +36,22 @@ _SH_PHASE = (
     '[ -f "$d/.claude/boundary.toml" ]; do d=${d%/*}; done; tr "\\t" " " <"$d/.claude/'
     "boundary.toml\" 2>/dev/null | sed -n '/^ *\\[/q; s/^ *phase *= *.\\([A-Za-z]*\\).*/\\1/p')}; "
     "case $(echo $AMPLIFIER_BYPASS_BOUNDARY | tr A-Z a-z) in 1|true|yes|on) exit 0;; esac; "
-    "case $(echo $p | tr A-Z a-z) in off|warn) exit 0;; esac; exit 2; "
+    "case $(echo $p | tr A-Z a-z) in off|warn) exit 0;; enforce|ask) exit 2;; esac; exit NONE; "
 )
 
 
-def gone_guard(script: str, event: str) -> str:
+def _none(user: bool) -> str:
+    """The answer with no phase to read: a user-scope entry serves every project of its user,
+    most of them without a config, which a working hook judges in the default phase (warn):
+    through. A local or managed entry serves projects meant to be guarded: blocked, as
+    ``cannot_load`` blocks (ADR 0079)."""
+    return "0" if user else "2"
+
+
+def gone_guard(script: str, event: str, user: bool = False) -> str:
     """The ``sh`` text before a POSIX entry's ``exec``: the answer when ``script`` is gone."""
     message = sh_quote(_GONE.format(script=script))
-    answer = _SH_PHASE if event in TOOL_EVENTS else "exit 0; "
+    answer = _SH_PHASE.replace("NONE", _none(user)) if event in TOOL_EVENTS else "exit 0; "
     return f"[ -f {sh_quote(script)} ] || {{ echo {message} >&2; {answer}}}; "
 
 
@@ -59,7 +69,7 @@ while not p:
  if os.path.dirname(d)==d:break
  d=os.path.dirname(d)
 b=e("AMPLIFIER_BYPASS_BOUNDARY","").strip().lower() in ("1","true","yes","on")
-sys.exit(0 if b or p in ("off","warn") else 2)"""
+sys.exit(0 if b or p in ("off","warn") else 2 if p in ("enforce","ask") else NONE)"""
 
 
 def exec_args(script: str, tail: list[str]) -> list[str]:
@@ -70,7 +80,9 @@ def exec_args(script: str, tail: list[str]) -> list[str]:
     costs: one small compile."""
     dirname = ntpath.dirname if _drive(script) else posixpath.dirname
     gone = _GONE.format(script=script)
-    answer = _PY_PHASE if tail and tail[0] in TOOL_EVENTS else "\nsys.exit(0)"
+    user = tail[1:] == ["user"]
+    tool = bool(tail) and tail[0] in TOOL_EVENTS
+    answer = _PY_PHASE.replace("NONE", _none(user)) if tool else "\nsys.exit(0)"
     code = (
         f"import os,sys\ns={script!r}\nif not os.path.isfile(s):\n sys.stderr.write({gone!r}+'\\n')"
         + answer.replace("\n", "\n ")

@@ -124,7 +124,7 @@ def direct_entry(
     words = [sh_quote(posixpath.abspath(exe)), "-I", "-S", sh_quote(script), *tail]
     return {
         "type": "command",
-        "command": f"{gone_guard(script, name)}exec {' '.join(words)}",
+        "command": f"{gone_guard(script, name, user_trail)}exec {' '.join(words)}",
     }
 
 
