@@ -24,9 +24,10 @@ TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 def without_package(exc: ImportError) -> int:
     """``python3`` without the package: one line, and exit 2 for a tool call (unless
-    ORCHESTRATOR_BOUNDARY_PHASE says off or warn, or AMPLIFIER_BYPASS_BOUNDARY is set), as ``client.cannot_load`` answers. A
-    traceback exits 1, which only ``onFailure`` (Claude Code 2.1.295+) turns into a block:
-    an older CLI let every call through, unguarded and unrecorded (ADR 0072)."""
+    ORCHESTRATOR_BOUNDARY_PHASE says off or warn, or AMPLIFIER_BYPASS_BOUNDARY is set), as
+    ``client.cannot_load`` answers. A traceback exits 1, which only ``onFailure`` (Claude Code
+    2.1.295+) turns into a block: an older CLI let every call through, unguarded and
+    unrecorded (ADRs 0072, 0079)."""
     sys.stderr.write(
         f"orchestrator-boundary: {sys.executable} cannot import the package ({exc}). Make "
         "python3 on PATH a Python 3.11+ that has it (pip install orchestrator-boundary).\n"
