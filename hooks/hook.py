@@ -24,16 +24,21 @@ TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 def without_package(exc: ImportError) -> int:
     """``python3`` without the package: one line, and exit 2 for a tool call (unless
-    ORCHESTRATOR_BOUNDARY_PHASE says off or warn), as ``client.cannot_load`` answers. A
-    traceback exits 1, which only ``onFailure`` (Claude Code 2.1.295+) turns into a block:
-    an older CLI let every call through, unguarded and unrecorded (ADR 0072)."""
+    ORCHESTRATOR_BOUNDARY_PHASE says off or warn, or AMPLIFIER_BYPASS_BOUNDARY is set), as
+    ``client.cannot_load`` answers. A traceback exits 1, which only ``onFailure`` (Claude Code
+    2.1.295+) turns into a block: an older CLI let every call through, unguarded and
+    unrecorded (ADRs 0072, 0079)."""
     sys.stderr.write(
         f"orchestrator-boundary: {sys.executable} cannot import the package ({exc}). Make "
         "python3 on PATH a Python 3.11+ that has it (pip install orchestrator-boundary).\n"
     )
     event = sys.argv[1] if len(sys.argv) > 1 else ""
     phase = os.environ.get("ORCHESTRATOR_BOUNDARY_PHASE", "").strip().lower()
-    return 2 if event in TOOL_EVENTS and phase not in ("off", "warn") else 0
+    # the emergency bypass lets the call through, as the launcher's answer without an
+    # installation does: what would tell TAMPER apart is what is missing (ADR 0079)
+    bypass = os.environ.get("AMPLIFIER_BYPASS_BOUNDARY", "").strip().lower()
+    opened = phase in ("off", "warn") or bypass in ("1", "true", "yes", "on")
+    return 2 if event in TOOL_EVENTS and not opened else 0
 
 
 try:

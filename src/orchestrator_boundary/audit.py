@@ -31,7 +31,7 @@ import os
 import time
 from collections.abc import Mapping
 
-from orchestrator_boundary import __version__, trail_chain, wire
+from orchestrator_boundary import trail_chain, wire
 from orchestrator_boundary.audit_lock import LOCK_WAIT_S as LOCK_WAIT_S  # re-exported
 from orchestrator_boundary.audit_lock import SPOOL_MAX_BYTES as SPOOL_MAX_BYTES  # re-exported
 from orchestrator_boundary.audit_lock import LockBusy
@@ -352,7 +352,7 @@ def record(payload: HookPayload | None, verdict: Verdict | None, **extra: Any) -
             rec["went_through"] = True
     rec.setdefault("error", None)
     rec.update(extra)
-    rec["version"] = __version__
+    rec["version"] = wire.package_version()  # the metadata's (ADR 0079)
     return rec
 
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from orchestrator_boundary import __version__
+from orchestrator_boundary.wire import package_version
 
 # module name -> imported lazily so that one command's dependencies never slow another
 COMMANDS = (
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
         description="Keep Claude Code's main agent delegating: subagents edit, it plans.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     # no abbreviated options (`report --htm FILE`): the guard reads the spellings it knows, so
     # the CLI accepts only those (allow_abbrev=False on every subcommand's parser)
     sub = parser.add_subparsers(
@@ -46,8 +46,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+BROKEN = (
+    "orchestrator-boundary {version} cannot load ({error}). Reinstall it (python3 -m pip install "
+    "--force-reinstall orchestrator-boundary, or from your clone), then run: "
+    "orchestrator-boundary doctor. Until then its hooks follow the phase line of "
+    '.claude/boundary.toml: to roll back by hand, write phase = "warn" there (or set '
+    "ORCHESTRATOR_BOUNDARY_PHASE=warn where Claude Code starts), or set "
+    "AMPLIFIER_BYPASS_BOUNDARY=1 to let calls through (ADR 0079).\n"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except ImportError as exc:  # a dependency missing, an upgrade half done: no traceback
+        error = f"{type(exc).__name__}: {exc}"
+        sys.stderr.write(BROKEN.format(version=package_version(), error=error))
+        return 2
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

@@ -175,13 +175,13 @@ def launcher_note(old: str | None) -> str | None:
     another version: a teammate with an older package must not commit a downgrade (ADR 0058)."""
     if old is None or old.replace("\r\n", "\n") == registration.shim_text():
         return None
-    from orchestrator_boundary import __version__
+    from orchestrator_boundary.wire import package_version
 
     return (
         f"the committed {registration.SHIM_RELPATH} was written by another version of "
-        f"orchestrator-boundary than yours ({__version__}): if a teammate's is newer, upgrade "
-        "yours and run install again instead of committing this change; if yours is the newer, "
-        "commit it"
+        f"orchestrator-boundary than yours ({package_version()}): if a teammate's is newer, "
+        "upgrade yours and run install again instead of committing this change; if yours is the "
+        "newer, commit it"
     )
 
 

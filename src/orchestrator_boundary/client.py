@@ -107,7 +107,15 @@ def in_process(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
         environ = {k: v for k, v in os.environ.items() if k != wire.IMPOSTOR_ENV}
         if impostor:
             environ[wire.IMPOSTOR_ENV] = impostor
-    return evaluate(raw, environ, event=event).encoded()
+    try:
+        return evaluate(raw, environ, event=event).encoded()
+    except BaseException as exc:  # past the one guard: the policy loaded, the call unjudged
+        raise Unjudged(f"{type(exc).__name__}: {exc}") from exc
+
+
+class Unjudged(Exception):
+    """The policy loaded, but a call escaped ``shell.evaluate``'s guard: never opened by the
+    bypass, which opens only what could not load (ADR 0079)."""
 
 
 def judge_here(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, bytes]:
@@ -118,56 +126,56 @@ def judge_here(raw: bytes, event: str, impostor: str = "") -> tuple[int, bytes, 
         return in_process(raw, event, impostor)
     except (EOFError, ValueError) as exc:
         if "marshal" not in str(exc):
-            return cannot_load(exc, event)
+            return cannot_load(exc, event, raw)
         first: BaseException = exc
     except BaseException as exc:  # noqa: BLE001 - e.g. a broken install: never exit 1
-        return cannot_load(exc, event)
+        return cannot_load(exc, event, raw)
     try:
-        wire.drop_cut_bytecode()
+        from orchestrator_boundary.peer import drop_cut_bytecode
+
+        drop_cut_bytecode()
         sys.dont_write_bytecode, sys.pycache_prefix = True, os.devnull  # the sources, this once
         return in_process(raw, event, impostor)
     except BaseException as exc:  # noqa: BLE001 - still broken: block as below
         first = exc
-    return cannot_load(first, event)
+    return cannot_load(first, event, raw)
 
 
-def cannot_load(exc: BaseException, event: str = "PreToolUse") -> tuple[int, bytes, bytes]:
+def cannot_load(
+    exc: BaseException, event: str = "PreToolUse", raw: bytes = b""
+) -> tuple[int, bytes, bytes]:
     """The package itself cannot run (a broken install): exit 2 with one line (exit 1 or a
     traceback would fail open), or exit 0 with the line in off and warn: the phase of
     ``ORCHESTRATOR_BOUNDARY_PHASE``, else of the config's own ``phase`` line (``config_phase``;
-    before, a warn project blocked every call, ADR 0072). Other events never block."""
-    line = (
-        "orchestrator-boundary: cannot load the policy (%s: %s)\n" % (type(exc).__name__, exc)
-    ).encode("utf-8", "backslashreplace")[:2000]
-    phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()  # no os.environb on Windows
-    if event not in wire.TOOL_EVENTS:  # observed and lifecycle events never block
-        return 0, b"", line
-    return (0 if (phase or config_phase(os.environ)) in ("off", "warn") else 2), b"", line
+    before, a warn project blocked every call, ADR 0072). Other events never block. Under
+    the bypass the call goes through, as the launcher's no-installation answer lets it: the
+    policy, TAMPER's check included, is what could not load; a judgement that ran out of time or
+    escaped the guard still blocks. The call's record waits beside the trail (ADR 0079)."""
+    if isinstance(exc, Unjudged):
+        error = "internal error (%s)" % exc
+    else:
+        what = "ran out of time" if isinstance(exc, HookDeadline) else "cannot load the policy"
+        error = "%s: %s: %s" % (what, type(exc).__name__, exc)
+    error = error[:1000]
+    phase = os.environ.get(wire.PHASE_ENV, "").strip().lower() or config_phase(os.environ)
+    bypassed = error.startswith("cannot load") and wire.bypass_set(os.environ)
+    # observed and lifecycle events never block
+    blocks = event in wire.TOOL_EVENTS and not bypassed and phase not in ("off", "warn")
+    code = 2 if blocks else 0
+    said = "; %s is set: this call goes through unguarded" % wire.BYPASS_ENV if bypassed else ""
+    try:  # peer needs only wire and os: it loads where the policy cannot
+        from orchestrator_boundary import peer
+
+        rec = peer.unjudged_record(raw, event, error, phase, code, bypassed)
+    except Exception as gone:  # noqa: BLE001 - half installed: the answer stands, in one line
+        said, note = "%s; no record of this call either (%s)" % (said, gone), ""
+    else:
+        note = peer.spool_unjudged(os.environ, rec)
+    line = "orchestrator-boundary: %s%s\n%s" % (error, said, note)
+    return code, b"", line.encode("utf-8", "backslashreplace")[:4000]
 
 
-def config_phase(environ: Mapping[str, str]) -> str:
-    """The top-level ``phase = "..."`` line of the project's config as the committed launcher
-    reads it (ADR 0058), in the project of ``CLAUDE_PROJECT_DIR`` (else the working folder) or
-    the nearest configured folder above (ADR 0054); '' when none is read."""
-    try:
-        root = os.path.abspath(environ.get(wire.PROJECT_DIR_ENV) or os.getcwd())
-        root = wire.configured_above(root, wire.user_home(environ)) or root
-        path = os.path.join(root, environ.get(wire.CONFIG_ENV) or wire.CONFIG_PATH)
-        # never blocks: a FIFO in the config's place reads as empty (no timer runs by now)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        try:
-            data = os.read(fd, 1 << 16)
-        finally:
-            os.close(fd)
-    except (OSError, ValueError):
-        return ""
-    lines = data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
-    for key, eq, value in (line.partition("=") for line in lines):
-        if key.strip().startswith("["):
-            break
-        if eq and key.strip() == "phase":
-            return value.partition("#")[0].strip().strip("\"'").strip().lower()
-    return ""
+config_phase = wire.config_phase  # the config's phase line, read without the policy
 
 
 STDIN_WAIT_S = 4  # whole seconds (an alarm); Claude Code closes stdin at once
@@ -208,7 +216,7 @@ def judge_in_time(
                 _signal.setitimer(_signal.ITIMER_REAL, 0)
                 _signal.signal(_signal.SIGALRM, old)
     except HookDeadline as exc:  # also when it fired in the finally above: one shot, no more
-        return cannot_load(exc, event)
+        return cannot_load(exc, event, raw)
 
 
 class _StdinLate(Exception):

@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 
 from orchestrator_boundary import (
-    __version__,
     evaluators,
     hook_routes,
     registration,
     subagent_permissions,
     user_scope,
+    wire,
 )
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
@@ -265,7 +265,7 @@ def check_launcher(ctx: Context) -> Check:
             "launcher",
             WARN,
             f"{registration.SHIM_RELPATH} differs from the one this version "
-            f"({__version__}) writes: a teammate's newer or older package wrote it",
+            f"({wire.package_version()}) writes: a teammate's newer or older package wrote it",
             "if your package is the older one, upgrade it and run: orchestrator-boundary "
             "install (commit nothing); if it is the newer one, run: orchestrator-boundary "
             "install, then commit it",

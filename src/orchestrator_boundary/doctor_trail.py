@@ -17,6 +17,7 @@ from orchestrator_boundary.trail_chain import ChainResult
 
 SHOWN = 3  # places named in the message
 _IMPOSTOR_KEY = '"evaluator_impostor"'
+_UNJUDGED_KEY = '"unjudged": true'  # a call answered without the policy (ADR 0079)
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class Scan:
     chain: ChainResult
     impostors: int
     latest: tuple[str, str] | None  # (ts, reason) of the last line that recorded one
+    unjudged: int = 0  # calls answered while the policy could not load
+    broken: tuple[str, str] | None = None  # (ts, error) of the last, when no judged line follows
 
 
 def _trail(ctx: Context) -> tuple[str, int]:
@@ -50,9 +53,13 @@ def scan(path: str, keep: int) -> Scan | None:
 def _scan(path: str, keep: int, stamp: tuple[tuple[str, int, int], ...]) -> Scan:
     files = [name for name, _, _ in stamp]
     check = report_trail.chain_check(path, files, keep)
-    count, latest = 0, None
+    count, latest, unjudged, broken = 0, None, 0, None
     for name in files:
         for line in report_trail.read_lines(name, check):
+            if _UNJUDGED_KEY in line:
+                unjudged, broken = unjudged + 1, _ts_error(line)
+            elif broken is not None and line.strip():
+                broken = None  # a judged line came after it: the installation worked again
             if _IMPOSTOR_KEY not in line:
                 continue
             try:
@@ -62,7 +69,35 @@ def _scan(path: str, keep: int, stamp: tuple[tuple[str, int, int], ...]) -> Scan
             if isinstance(rec, dict) and rec.get("evaluator_impostor"):
                 count += 1
                 latest = (str(rec.get("ts") or "?"), str(rec["evaluator_impostor"]))
-    return Scan(check.result(), count, latest)
+    return Scan(check.result(), count, latest, unjudged, broken)
+
+
+def _ts_error(line: str) -> tuple[str, str]:
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return "?", "?"
+    return (
+        (str(rec.get("ts") or "?"), str(rec.get("error") or "?"))
+        if isinstance(rec, dict)
+        else ("?", "?")
+    )
+
+
+def _or_broken(check: Check, found: Scan) -> Check:
+    """``check``, or a warning when the trail's last calls were answered without the policy:
+    the installation cannot load it (a missing dependency, a half-finished upgrade)."""
+    if found.broken is None or check.status != OK:
+        return check
+    ts, error = found.broken
+    return Check(
+        "trail",
+        WARN,
+        f"{check.message}; the latest calls were answered without the policy "
+        f"({found.unjudged} in all, the last at {ts}: {error})",
+        "reinstall the package (pip install --force-reinstall orchestrator-boundary, or from "
+        "your clone), then run: orchestrator-boundary doctor",
+    )
 
 
 def check_trail(ctx: Context) -> Check:
@@ -84,11 +119,14 @@ def check_trail(ctx: Context) -> Check:
         return Check("trail", OK, f"no audit trail yet at {path}")
     c = found.chain
     if not c.chained and c.intact:
-        return Check(
-            "trail",
-            OK,
-            f"{path}: {c.lines} lines, none chained yet (written before the chain: the next "
-            "line starts it)",
+        return _or_broken(
+            Check(
+                "trail",
+                OK,
+                f"{path}: {c.lines} lines, none chained yet (written before the chain: the "
+                "next line starts it)",
+            ),
+            found,
         )
     start = f"; the chain starts at {c.start} ({c.before_start} older lines unchecked)"
     start = start if c.before_start else ""
@@ -101,7 +139,7 @@ def check_trail(ctx: Context) -> Check:
             "starts a new chain",
         )
     if c.intact:
-        return Check("trail", OK, f"{path}: {c.summary()}{start}")
+        return _or_broken(Check("trail", OK, f"{path}: {c.summary()}{start}"), found)
     places = "; ".join(str(f) for f in c.findings[:SHOWN])
     more = f" (+{c.problems - SHOWN} more)" if c.problems > SHOWN else ""
     return Check(

@@ -121,10 +121,11 @@ MIN_PYTHON = (3, 11)  # pyproject's requires-python
 
 def too_old(event: "str | None") -> int:
     """The answer of an interpreter older than ``MIN_PYTHON`` (the plugin runs ``python3``
-    from PATH, on macOS often 3.9): one plain line, not a traceback. It blocks (exit 2) as
-    ``client.cannot_load`` does: unless ``ORCHESTRATOR_BOUNDARY_PHASE`` is off or warn, and
-    only for tool calls (a stop is never held). Before, 3.7 exited 1 and the call went
-    through; 3.8 to 3.10 blocked with an error about ``enum.StrEnum``. ADR 0063."""
+    from PATH, on macOS often 3.9): one plain line, not a traceback. It answers as
+    ``client.cannot_load`` does: exit 2 for a tool call unless the phase (the variable, else
+    the config's line) is off or warn or the bypass is set (a stop is never held), with the
+    call's record beside the trail. Before, 3.7 exited 1 and the call went through; 3.8 to
+    3.10 blocked with an error about ``enum.StrEnum``. ADRs 0063, 0079."""
     if sys.stderr is not None:
         need = ".".join(map(str, MIN_PYTHON))
         sys.stderr.write(
@@ -135,15 +136,30 @@ def too_old(event: "str | None") -> int:
         )
     if event is None:
         return 2  # a misregistered command blocks, as it does on a current Python
-    phase = os.environ.get(wire.PHASE_ENV, "").strip().lower()
-    return 0 if event not in wire.TOOL_EVENTS or phase in ("off", "warn") else 2
+    # as cannot_load answers (ADR 0079): the config's phase line too, the bypass, a record
+    phase = os.environ.get(wire.PHASE_ENV, "").strip().lower() or wire.config_phase(os.environ)
+    bypassed = wire.bypass_set(os.environ)
+    blocks = event in wire.TOOL_EVENTS and not bypassed and phase not in ("off", "warn")
+    try:
+        from orchestrator_boundary import peer
+
+        error = f"cannot load the policy: Python {sys.version.split()[0]} is too old"
+        rec = peer.unjudged_record(b"", event, error, phase, 2 if blocks else 0, bypassed)
+        note = peer.spool_unjudged(os.environ, rec)
+    except Exception as exc:  # noqa: BLE001 - the answer stands without its record
+        note = f"orchestrator-boundary: no record of this call ({exc})\n"
+    if note and sys.stderr is not None:
+        sys.stderr.write(note)
+    return 2 if blocks else 0
 
 
 def main(argv: "list[str]") -> int:
     if sys.version_info < MIN_PYTHON:
         return too_old(EVENTS.get(argv[1]) if len(argv) > 1 else None)
     if sys.pycache_prefix == os.devnull:  # the launcher met a cut .pyc: remove it for next time
-        wire.drop_cut_bytecode()
+        from orchestrator_boundary.peer import drop_cut_bytecode
+
+        drop_cut_bytecode()
     event = prepare(argv, os.environ)
     if event is None:
         if sys.stderr is not None:  # None when the hook's stderr was closed

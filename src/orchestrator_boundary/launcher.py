@@ -4,9 +4,7 @@ import os
 import sys
 
 if __name__ == "__main__":
-    _root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    if _root not in sys.path:
-        sys.path.insert(0, _root)
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
         from orchestrator_boundary.hook_main import main
     except (EOFError, ValueError):  # a cached .pyc cut short: read the sources (ADR 0057)
@@ -15,6 +13,8 @@ if __name__ == "__main__":
         from orchestrator_boundary.hook_main import main
     except ImportError as _e:  # half installed (an upgrade under way): never exit 1 (ADR 0072)
         sys.stderr.write(f"orchestrator-boundary: cannot load the package ({_e}); reinstall it\n")
-        _off = os.environ.get("ORCHESTRATOR_BOUNDARY_PHASE", "").strip().lower() in ("off", "warn")
-        sys.exit(2 if sys.argv[1:2] in (["PreToolUse"], ["PostToolUse"]) and not _off else 0)
+        _phase = os.environ.get("ORCHESTRATOR_BOUNDARY_PHASE", "").strip().lower()
+        _by = os.environ.get("AMPLIFIER_BYPASS_BOUNDARY", "").strip().lower()  # ADR 0079
+        _open = _phase in ("off", "warn") or _by in ("1", "true", "yes", "on")
+        sys.exit(2 if sys.argv[1:2] in (["PreToolUse"], ["PostToolUse"]) and not _open else 0)
     sys.exit(main(sys.argv))

@@ -16,6 +16,7 @@ from orchestrator_boundary import wire
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
 if TYPE_CHECKING:
     import _socket
+    from collections.abc import Mapping
 
 
 Impostor = wire.Impostor
@@ -231,3 +232,102 @@ def start_daemon(path: str, root: str) -> None:
         os.execve(sys.executable, argv, env)  # noqa: S606 - the evaluator, by exact argv
     finally:
         os._exit(0)
+
+
+# ---- the record of a call the policy could not judge (ADR 0079) ----
+
+DEFAULT_AUDIT_PATH = ".claude/boundary/audit.jsonl"  # as config_values.DEFAULT_AUDIT_PATH
+SPOOL_MAX_FILES = 4096  # as audit_lock.SPOOL_MAX_FILES
+
+
+def unjudged_record(raw: bytes, event: str, error: str, phase: str, code: int, by: bool) -> bytes:
+    """The audit line of a call the policy could not judge: who called which tool, as the
+    payload says when it reads as JSON, and the answer given (``audit.failure_record``)."""
+    import json
+    import time
+
+    now = time.time()
+    rec: dict[str, object] = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now))}
+    rec["ts"] = "%s.%06d+00:00" % (rec["ts"], int(now % 1 * 1e6))
+    try:
+        sent = json.loads(raw) if len(raw) <= 1 << 20 else None
+    except (ValueError, RecursionError):
+        sent = None
+    rec["event"] = event
+    for key in ("session_id", "agent_id", "agent_type", "tool_name", "tool_use_id"):
+        value = sent.get(key) if isinstance(sent, dict) else None
+        if isinstance(value, str):
+            rec[key] = value[:200]
+    rec.update(decision="deny" if code == 2 else "none", would_deny=None, phase=phase or None)
+    rec.update(bypassed=by, error=error, input_bytes=len(raw), unjudged=True)
+    rec["version"] = wire.package_version()
+    text = json.dumps(rec, ensure_ascii=False).replace("\n", " ")
+    return text.encode("utf-8", "backslashreplace") + b"\n"
+
+
+def spool_unjudged(environ: Mapping[str, str], line: bytes) -> str:
+    """Leave the record of a call the policy could not judge (it cannot load) beside the
+    project's trail, as ``audit_lock.spool`` does under a held lock: ``report`` reads it and
+    the next line written merges it into the chain. The trail is placed as ``setups`` places
+    it: ``[audit] path`` (read with ``tomllib``), else an absolute ``AUDIT_ENV``, else the
+    default. '' when spooled, else a note that carries the line (ADR 0079)."""
+    try:
+        root, text = wire.project_config(environ)
+        try:
+            import tomllib  # Python 3.11: an older one (``hook_main.too_old``) takes the default
+
+            named = tomllib.loads(text.decode("utf-8-sig"))["audit"]["path"]
+        except (ImportError, ValueError, KeyError, TypeError):
+            named = environ.get(wire.AUDIT_ENV, "")
+            named = named if os.path.isabs(named) else ""
+        trail = os.path.join(
+            root, named if isinstance(named, str) and named else DEFAULT_AUDIT_PATH
+        )
+        folder, base = os.path.split(trail)
+        os.makedirs(folder, exist_ok=True)
+        if sum(n.startswith(f".{base}-spool-") for n in os.listdir(folder)) >= SPOOL_MAX_FILES:
+            raise OSError("too many lines wait beside the trail already")
+        from time import time_ns
+
+        stem = f"{time_ns():020d}-{os.getpid()}"
+        partial = os.path.join(folder, f".{base}-partial-{stem}")
+        fd = os.open(
+            partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600
+        )
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+        os.replace(partial, os.path.join(folder, f".{base}-spool-{stem}"))
+    except Exception as exc:  # noqa: BLE001 - the answer stands; the line goes to stderr
+        return "orchestrator-boundary: audit trail not writable (%s); record: %s" % (
+            exc,
+            line.decode("utf-8", "replace"),
+        )
+    return ""
+
+
+def drop_cut_bytecode() -> bool:
+    """Remove this interpreter's cached bytecode files of the package that do not load (a
+    ``.pyc`` cut short by a full disk fails its module's import on every later call, ADR
+    0057); True when one was removed. Runs only once such a file was met."""
+    import marshal
+
+    tag = "." + sys.implementation.cache_tag + "."
+    dropped = False
+    for folder, _, names in os.walk(wire.PACKAGE_DIR):
+        if os.path.basename(folder) != "__pycache__":
+            continue
+        for path in [os.path.join(folder, n) for n in names if tag in n and n.endswith(".pyc")]:
+            try:
+                with open(path, "rb") as cached:
+                    marshal.loads(cached.read()[16:])  # noqa: S302 - our cache, as import reads it
+            except (EOFError, ValueError, TypeError):
+                try:
+                    os.remove(path)
+                    dropped = True
+                except OSError:
+                    pass
+            except OSError:
+                pass
+    return dropped

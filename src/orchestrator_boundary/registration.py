@@ -28,12 +28,15 @@ import ntpath
 import os
 import posixpath
 import re
-import shlex
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from orchestrator_boundary import hook_main, wire
+from orchestrator_boundary.gone_guard import entry_argv as entry_argv
+from orchestrator_boundary.gone_guard import exec_args as exec_args
+from orchestrator_boundary.gone_guard import gone_guard
+from orchestrator_boundary.gone_guard import sh_quote as sh_quote
 
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 # A tool call that failed (a Bash command that exited non-zero, 2.1.330): it still changed
@@ -81,13 +84,6 @@ def matcher(event: str) -> str | None:
     return "*" if event in TOOL_EVENTS or event in OBSERVE_EVENTS else None
 
 
-def sh_quote(word: str) -> str:
-    """Double quotes (readable in settings.json) unless the word needs the shell's single ones."""
-    if not any(c in word for c in '"$`\\!'):
-        return f'"{word}"'
-    return "'" + word.replace("'", "'\\''") + "'"
-
-
 def shim_command(event: str, phase: str) -> str:
     """The committed project entry: runs the project's ``launch.sh`` through ``sh``.
 
@@ -126,52 +122,10 @@ def direct_entry(
         exe, script = windows_python(exe), ntpath.abspath(script) if _drive(script) else script
         return {"type": "command", "command": exe, "args": exec_args(script, tail)}
     words = [sh_quote(posixpath.abspath(exe)), "-I", "-S", sh_quote(script), *tail]
-    return {"type": "command", "command": f"{_gone_guard(script)}exec {' '.join(words)}"}
-
-
-# Python exits 2 when it cannot open its script, and Claude Code takes exit 2 as "block": an
-# uninstalled or moved package would block every call of every phase, warn included, with
-# Python's own error. The guard (a shell builtin, no extra process) exits 1 instead, as a
-# missing interpreter does, so onFailure decides (ADR 0052), and says what to do.
-_GONE = (
-    "orchestrator-boundary: {script} is gone (the package was uninstalled or moved); "
-    "install it again, then run orchestrator-boundary install again (with the same --scope)"
-)
-
-
-def _gone_guard(script: str) -> str:
-    message = sh_quote(_GONE.format(script=script))
-    return f"[ -f {sh_quote(script)} ] || {{ echo {message} >&2; exit 1; }}; "
-
-
-def exec_args(script: str, tail: list[str]) -> list[str]:
-    """The ``args`` of an exec-form entry (Windows, ADR 0058): ``launcher.py``'s work as a
-    one-line ``-c`` program that first checks the package is there. Exec form has no shell for
-    the POSIX guard, and ``python launcher.py`` exits 2 when the file is gone (Claude Code then
-    blocks every call, in warn too); this exits 1 with ``_GONE``, so ``onFailure`` decides.
-    It costs what running ``launcher.py`` by path costs: one small compile."""
-    dirname = ntpath.dirname if _drive(script) else posixpath.dirname
-    gone = _GONE.format(script=script)
-    code = (
-        f"import os,sys;s={script!r};os.path.isfile(s) or sys.exit({gone!r})"
-        f";sys.path.insert(0,{dirname(dirname(script))!r})"
-        ";from orchestrator_boundary.hook_main import main;sys.exit(main(sys.argv))"
-    )
-    return ["-I", "-S", "-c", code, *tail]
-
-
-_GUARD = re.compile(r"^\[ -f .*? \] \|\| \{ echo .*?>&2; exit 1; \}; exec ")
-
-
-def entry_argv(entry: Mapping[str, Any]) -> list[str]:
-    """The words a direct entry starts: exec form as given, the shell form split as ``sh``
-    splits it (what ``testing`` runs, so tests run exactly what ``install`` registers)."""
-    args = entry.get("args")
-    if isinstance(args, list):
-        return [str(entry["command"]), *map(str, args)]
-    command = str(entry["command"])
-    guard = _GUARD.match(command)
-    return shlex.split(command[guard.end() :] if guard else command)
+    return {
+        "type": "command",
+        "command": f"{gone_guard(script, name, user_trail)}exec {' '.join(words)}",
+    }
 
 
 def _drive(path: str) -> bool:
@@ -364,18 +318,45 @@ if [ -z "${ORCHESTRATOR_BOUNDARY_PHASE:-}" ]; then # the committed config's phas
   phase=${said:-$phase}
 fi
 phase=$(printf '%s' "$phase" | tr 'A-Z' 'a-z')
+named=$phase # the phase, for the record, before the bypass below takes its place
 case $(printf '%s' "${@BYPASS@:-}" | tr 'A-Z' 'a-z' | tr -d ' \t') in
   1 | true | yes | on) phase=bypass ;; # the emergency switch, as the package reads it
 esac
+
+# The call's record, beside the trail (the [audit] path of the config, else the default) for
+# `report` and the next writer, as the package leaves one when it cannot load (ADR 0079).
+record() {
+  case $event in PreToolUse | PostToolUse) ;; *) return 0 ;; esac
+  trail=$(sed -n '/^ *\[audit\]/,/^ *\[/s/^ *path *= *["'"'"']\([^"'"'"']*\).*/\1/p' \
+    "${cfg:-$root/.claude/boundary.toml}" 2>/dev/null)
+  case ${trail:=.claude/boundary/audit.jsonl} in /*) ;; *) trail="$root/$trail" ;; esac
+  dir=${trail%/*}
+  mkdir -p "$dir" 2>/dev/null || return 0
+  name="$dir/.${trail##*/}-partial-$(printf '%011d000000000-%s' "$(date -u +%s)" "$$")"
+  printf '{"ts": "%s", "event": "%s", "session_id": "%s", "tool_name": "%s", ' \
+    "$(date -u +%Y-%m-%dT%H:%M:%S.000000+00:00)" "$event" "$(word session_id)" \
+    "$(word tool_name)" >"$name" 2>/dev/null || return 0
+  printf '"tool_use_id": "%s", "decision": "%s", "would_deny": null, "phase": "%s", ' \
+    "$(word tool_use_id)" "$1" "$(printf '%s' "$named" | tr -cd 'a-z')" >>"$name"
+  printf '"bypassed": %s, "error": "not installed: %s", "unjudged": true}\n' "$2" "$missing" \
+    >>"$name" && mv "$name" "$(printf '%s' "$name" | sed 's/-partial-\([^/]*\)$/-spool-\1/')"
+  return 0
+}
+word() { # a string field of the payload, as long as it is a plain word
+  printf '%s' "$payload" | sed -n "s/^[^{]*{.*\"$1\" *: *\"\([A-Za-z0-9_.:-]*\)\".*/\1/p" |
+    cut -c1-200
+}
 case $phase in
   off) exit 0 ;;
   bypass)
+    record none true
     [ "$event" = PreToolUse ] || exit 0
     printf '{"systemMessage": "%s: %s is set, so this call goes through unguarded. %s"}\n' \
       "$missing" "@BYPASS@" "$hint"
     exit 0
     ;;
   warn)
+    record none false
     [ "$event" = PreToolUse ] || exit 0
     sid=${CLAUDE_CODE_SESSION_ID:-}
     if [ -z "$sid" ]; then
@@ -386,12 +367,13 @@ case $phase in
     mkdir -p "$told" 2>/dev/null
     if mkdir "$told/$sid" 2>/dev/null; then
       printf '{"systemMessage": "%s: this project is in warn, so tool calls go through %s. %s"}\n' \
-        "$missing" "unguarded and unrecorded" "$hint"
+        "$missing" "unguarded and unrecorded by the boundary (report counts them)" "$hint"
     fi
     exit 0
     ;;
   *)
     [ "$event" = PreToolUse ] || exit 0
+    record deny false
     printf 'orchestrator-boundary: this project is guarded (phase %s), but %s, so %s. %s\n' \
       "$phase" "$missing" "this call is blocked" "$hint" >&2
     exit 2

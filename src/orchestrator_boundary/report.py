@@ -118,13 +118,13 @@ class _Tally:
         pre = rec.get("event") == PRE
         if sid:
             self.sessions.add(sid)
+        if rec.get("bypassed"):  # also a call let through unjudged under it (ADR 0079)
+            self._bypass(sid, call, pre)
         if rec.get("error"):
             r.hook_errors += 1
             self.by["cause"][error_cause(rec["error"])] += 1
             return  # an error record judged nothing: it is not a tool use
         r.misses.add(rec)  # the field check's comparisons (PostToolUse lines; ADR 0029)
-        if rec.get("bypassed"):
-            self._bypass(sid, call, pre)
         if rec.get("agent_id"):
             r.calls_with_agent_id += 1
         if not pre:

@@ -109,7 +109,13 @@ def notes(r: Report) -> list[str]:
             "The trail holds no hook calls yet: the hooks have not run in this project, or "
             "Claude Code was started in another folder. Run: orchestrator-boundary doctor"
         )
-    if r.invocations and not r.tool_uses:
+    if r.invocations and r.hook_errors == r.invocations:
+        out.append(
+            f"Every one of the trail's {plural(r.invocations, 'hook call')} is a hook error "
+            "(see the causes above): the hooks run but judged nothing, so enforce would block "
+            "every call. Run: orchestrator-boundary doctor"
+        )
+    elif r.invocations and not r.tool_uses:
         out.append(
             f"The trail holds {plural(r.invocations, 'hook call')} but no PreToolUse call: the "
             "hook that judges and blocks tool calls does not run in this project (its entry is "

@@ -135,6 +135,45 @@ def configured_above(folder: str, home: str | None) -> str | None:
         current = parent
 
 
+def project_config(environ: Mapping[str, str]) -> tuple[str, bytes]:
+    """The project as the hook takes it without the policy (``CLAUDE_PROJECT_DIR``, else the
+    working folder, or the nearest configured folder above, ADR 0054) and the first 64 KiB of
+    its config (``b""`` when none can be read: opened without blocking, so a FIFO in its place
+    reads as empty). Raises OSError or ValueError when there is no folder to name."""
+    root = os.path.abspath(environ.get(PROJECT_DIR_ENV) or os.getcwd())
+    root = configured_above(root, user_home(environ)) or root
+    path = os.path.join(root, environ.get(CONFIG_ENV) or CONFIG_PATH)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            return root, os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
+    except OSError:
+        return root, b""
+
+
+def bypass_set(environ: Mapping[str, str]) -> bool:
+    """``BYPASS_ENV`` = true/1/yes/on, any case (``phase.bypass_requested``, without it)."""
+    return environ.get(BYPASS_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def config_phase(environ: Mapping[str, str]) -> str:
+    """The top-level ``phase = "..."`` line of the project's config as the committed launcher
+    reads it (ADR 0058), in the project ``project_config`` finds; '' when none is read."""
+    try:
+        data = project_config(environ)[1]
+    except (OSError, ValueError):
+        return ""
+    lines = data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
+    for key, eq, value in (line.partition("=") for line in lines):
+        if key.strip().startswith("["):
+            break
+        if eq and key.strip() == "phase":
+            return value.partition("#")[0].strip().strip("\"'").strip().lower()
+    return ""
+
+
 def client_timeout(value: bytes | str | None) -> float:
     """How long the client waits for the evaluator (``TIMEOUT_ENV``, else the default): the
     client and the evaluator read it alike (ADR 0063)."""
@@ -187,9 +226,7 @@ def version_tag() -> bytes:
     Client and evaluator must agree exactly; otherwise the evaluator quits and the call is
     judged in-process, so changed code never talks to an old process.
     """
-    from orchestrator_boundary import __version__  # the package's __init__ imports nothing
-
-    return b"%s/%s/%d" % (PROTOCOL, __version__.encode(), _source_stamp(PACKAGE_DIR))
+    return b"%s/%s/%d" % (PROTOCOL, package_version().encode(), _source_stamp(PACKAGE_DIR))
 
 
 def _fnv1a64(data: bytes) -> int:
@@ -313,30 +350,44 @@ def import_path() -> None:
         sys.path.insert(0, IMPORT_ROOT)
 
 
-def drop_cut_bytecode() -> bool:
-    """Remove this interpreter's cached bytecode files of the package that do not load (a
-    ``.pyc`` cut short by a full disk fails its module's import on every later call, ADR
-    0057); True when one was removed. Runs only once such a file was met."""
-    import marshal
+_VERSION: list[str] = []  # read once per process
 
-    tag = "." + sys.implementation.cache_tag + "."
-    dropped = False
-    for folder, _, names in os.walk(PACKAGE_DIR):
-        if os.path.basename(folder) != "__pycache__":
-            continue
-        for path in [os.path.join(folder, n) for n in names if tag in n and n.endswith(".pyc")]:
-            try:
-                with open(path, "rb") as cached:
-                    marshal.loads(cached.read()[16:])  # noqa: S302 - our cache, as import reads it
-            except (EOFError, ValueError, TypeError):
-                try:
-                    os.remove(path)
-                    dropped = True
-                except OSError:
-                    pass
-            except OSError:
-                pass
-    return dropped
+
+def package_version() -> str:
+    """The package's version from its metadata, for ``--version``, the audit line and the
+    evaluator's tag (ADR 0079): the ``orchestrator_boundary-X.dist-info`` beside the package,
+    else the ``PKG-INFO`` an editable install leaves in ``src/``, else the checkout's
+    ``pyproject.toml``, else ``__version__``; not ``importlib.metadata`` (25 ms a call)."""
+    if not _VERSION:
+        try:
+            names = os.listdir(IMPORT_ROOT)
+        except OSError:
+            names = []
+        dist = [n[22:-10] for n in names if n[:22] + n[-10:] == "orchestrator_boundary-.dist-info"]
+        found = dist[0] if len(dist) == 1 else ""
+        for path, key in (
+            (os.path.join(IMPORT_ROOT, "orchestrator_boundary.egg-info", "PKG-INFO"), "Version:"),
+            (os.path.join(os.path.dirname(IMPORT_ROOT), "pyproject.toml"), "version ="),
+        ):
+            found = found or _line_value(path, key)
+        if not found:  # a copy of the package without its metadata: what it says of itself
+            import orchestrator_boundary
+
+            found = getattr(orchestrator_boundary, "__version__", "0+unknown")
+        _VERSION.append(found)
+    return _VERSION[0]
+
+
+def _line_value(path: str, key: str) -> str:
+    """What follows ``key`` on the first line of ``path`` that starts with it, unquoted."""
+    try:
+        with open(path, encoding="utf-8") as text:
+            for line in text:
+                if line.startswith(key):
+                    return line[len(key) :].strip().strip("\"'")
+    except (OSError, ValueError):
+        pass
+    return ""
 
 
 def user_home(environ: Mapping[str, str]) -> str | None:

@@ -1,7 +1,7 @@
 """A machine-local install (local, user or managed scope) whose package was uninstalled or
 moved, under the real CLI: Python exits 2 when its script is missing, which Claude Code takes
-for "block". The registered command's guard exits 1 instead, as a missing interpreter does,
-so the phase's ``onFailure`` decides and the message says what to do (ADR 0052)."""
+for "block". The registered command's guard answers as the phase says instead, and the message
+says what to do (ADR 0052; ADR 0079: exit 0 or 2 itself, no longer exit 1 for ``onFailure``)."""
 
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ def a_write_follows_the_phase(
     assert got.is_error is blocked, run.explain(f"phase {phase}")
     assert project.path("new.txt").exists() is not blocked
     if blocked:
-        assert 'blocking because onFailure is "block"' in got.text
+        # the guard's own block (exit 2, ADR 0079): no onFailure needed, so CLIs before
+        # 2.1.295 block it too
         assert f"orchestrator-boundary: {gone} is gone" in got.text
         assert "can't open file" not in got.text
