@@ -440,8 +440,8 @@ SCOPED = [
     # the files a patch names are below the folder it runs in (GNU patch refuses `..`)
     ("patch-stdin-root", "patch -p0 < src/x.diff", "SCOPE_VIOLATION"),
     ("patch-i-root", "patch -p1 -i src/x.diff", "SCOPE_VIOLATION"),
-    ("git-cd-config-root", "cd src && git config core.hooksPath h", "SCOPE_VIOLATION"),
-    ("git-C-config-root", "git -C src config core.fsmonitor 'touch x'", "SCOPE_VIOLATION"),
+    ("git-cd-config-root", "cd src && git config core.hooksPath h", "TAMPER"),
+    ("git-C-config-root", "git -C src config core.fsmonitor 'touch x'", "TAMPER"),
     ("sqlite-attach-docs", "sqlite3 src/db \"ATTACH 'docs/x.db' AS s\"", "SCOPE_VIOLATION"),
     # controls: inside the scope
     ("clobber-src", "cd src && echo x >! app.py", "-"),

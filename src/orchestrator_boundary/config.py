@@ -342,7 +342,7 @@ def store_compiled(folder: str, key: dict[str, str], loaded: Config | ConfigProb
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     regex = scope.translations(patterns(loaded)) if isinstance(loaded, Config) else {}
     data = {**to_data(loaded), "key": key, "regex": regex}
-    text = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    text = json.dumps(data).encode("ascii")  # a path may hold surrogate-escaped bytes
     try:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), 0o600)
