@@ -57,6 +57,8 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     if ledger is None:
         return None
     if not target.write:
+        if target.opaque:  # DELEGATION_SCOPE unless its Run: line names it (ADR 0080)
+            return opaque_command(call, target, ledger)
         if unplaced(call, target):  # DELEGATION_SCOPE: no other rule can key it (ADR 0073)
             return delegation_scope(call, target, ledger)
         named = _named_argument(call, target)
@@ -140,6 +142,37 @@ def held_glob_folder(call: Call, target: Target) -> Located | None:
     if folder is None or matches is None:
         return None
     return folder if stays_in(matches, folder, call) else None
+
+
+def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | None:
+    """A narrowed subagent's command whose writes the analysis cannot see (``make``,
+    ``npm run build``, ``./script.sh``): it may write anywhere, so the scope cannot hold it.
+    Refused unless the Agent call's ``Run:`` line names it; without a ``Run:`` line, only
+    under ``[delegation] require = true`` (else ``bash.opaque`` judges it, as before).
+    ADR 0080."""
+    if call.main or call.payload.hook_event_name != PRE:
+        return None
+    from orchestrator_boundary.delegation import Delegation
+    from orchestrator_boundary.directives import runs_listed
+
+    record = ledger.record()
+    if not isinstance(record, Delegation) or not record.scope.sets:
+        return None
+    run, command = record.run, target.command
+    if (run is None and not call.rules.contracts.require) or (run and runs_listed(command, run)):
+        return None
+    program = " ".join(command.split()[:3])
+    listed = f"its Run: line names only {', '.join(run)}" if run else "no Run: line names it"
+    return Violation(
+        Code.DELEGATION_SCOPE,
+        "Run: line" if run is not None else "delegation.require",
+        f"`{command}` is a command whose writes the guard cannot see, and this subagent is "
+        f"held to {record.scope.describe()}; {listed}.",
+        "Change the files with Write/Edit or a command that names them, or report back so "
+        f"that the main agent delegates again with a line `Run: {program}` in the prompt.",
+        None,
+        command,
+    )
 
 
 NAME_THEM = (

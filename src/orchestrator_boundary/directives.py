@@ -33,7 +33,7 @@ from orchestrator_boundary import scope
 from orchestrator_boundary.contracts_config import INTENT_ID
 from orchestrator_boundary.values import transient
 
-INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
+INTENT_KEY, SCOPE_KEY, RUN_KEY = "Intent", "Scope", "Run"
 MAX_SCOPE_PATTERNS = 32
 MAX_PATTERN_CHARS = 512
 _KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
@@ -97,6 +97,7 @@ class Directives:
     intent: str | None = None
     scope: tuple[str, ...] | None = None  # the Scope: line's patterns
     error: DirectiveError | None = None
+    run: tuple[str, ...] | None = None  # the Run: line's commands (ADR 0080)
 
 
 NO_DIRECTIVES = Directives()
@@ -172,8 +173,17 @@ def parse_directives(prompt: str) -> Directives:
     """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
     intent: str | None = None
     patterns: tuple[str, ...] | None = None
+    run: tuple[str, ...] | None = None
     for n, line in enumerate(prompt.split("\n"), 1):
         line = line.removesuffix("\r")
+        if line.startswith(RUN_KEY + ":"):
+            if run is not None:
+                return Directives(error=DirectiveError(n, RUN_KEY, "a second Run: line"))
+            got = _run_commands(line[len(RUN_KEY) + 1 :], n)
+            if isinstance(got, DirectiveError):
+                return Directives(error=got)
+            run = got
+            continue
         m = _KEY_LINE.match(line)
         if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
             if _COLONS.isdisjoint(line[:200]):
@@ -206,6 +216,47 @@ def parse_directives(prompt: str) -> Directives:
             if isinstance(parsed, DirectiveError):
                 return Directives(error=parsed)
             patterns = parsed
-    if intent is None and patterns is None:
+    if intent is None and patterns is None and run is None:
         return NO_DIRECTIVES
-    return Directives(intent, patterns)
+    return Directives(intent, patterns, run=run)
+
+
+# ---- Run: the opaque commands a narrowed subagent may run (ADR 0080) ----
+
+MAX_RUN_COMMANDS = 16
+
+
+def _run_commands(text: str, line: int) -> tuple[str, ...] | DirectiveError:
+    """``Run: make test, npm run build``: each command's first words, white space made one
+    space; ``Run: none`` names none. Only this exact spelling is a Run: line: one that only
+    looks like it is prose, which allows less, never more."""
+    items = [" ".join(item.split()) for item in text.split(",")]
+    if any(not item or len(item) > MAX_PATTERN_CHARS for item in items):
+        return DirectiveError(line, RUN_KEY, "an empty command (write `Run: make test, npm test`)")
+    if len(items) > MAX_RUN_COMMANDS:
+        return DirectiveError(line, RUN_KEY, f"more than {MAX_RUN_COMMANDS} commands")
+    return () if items == ["none"] else tuple(items)
+
+
+def narrowed_run(
+    own: tuple[str, ...] | None, parent: tuple[str, ...] | None
+) -> tuple[str, ...] | None:
+    """The commands a delegation may run: its own Run: line's that its parent's allows (a
+    subagent hands on only what it was given); none of its own: the parent's."""
+    if own is None or parent is None:
+        return parent if own is None else own
+    return tuple(c for c in own if runs_listed(c, parent))
+
+
+def runs_listed(command: str, run: tuple[str, ...]) -> bool:
+    """Does ``command`` start with the words of one of ``run``? A listed program without a
+    folder (``pytest``) also names it by path (``.venv/bin/pytest``)."""
+    words = command.split()
+    if words:
+        words[0] = words[0].rsplit("/", 1)[-1] if "/" in words[0] else words[0]
+    for listed in run:
+        want = listed.split(" ")
+        head = words[: len(want)]
+        if head == want or ("/" in want[0] and command.split()[: len(want)] == want):
+            return True
+    return False

@@ -1,0 +1,218 @@
+"""Delegation contracts attacked a sixth time (ADR 0080), through the hook shell in process
+with a real state store: a narrowed subagent's opaque commands, and the leases of a subagent
+that ended without a SubagentStop."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_hook
+from test_contracts_attack_r10 import SHARED, Team
+
+from orchestrator_boundary.contracts import Contracts, Launch, check_launch
+from orchestrator_boundary.directives import parse_directives, runs_listed
+from orchestrator_boundary.state_claims import at_stop, in_flight
+
+REQUIRE = SHARED + "require = true\n"
+
+
+def _team(project: Path, config: str = SHARED, leases: str = "off") -> Team:
+    team = Team(project, leases)
+    (project / ".claude" / "boundary.toml").write_text(config.format(leases=leases))
+    return team
+
+
+# ---- 1. a narrowed subagent's opaque command ------------------------------------------------
+
+OPAQUE = ["make", "npm run build", "./build.sh", "python tools/gen.py", "cargo xtask dist"]
+
+
+@pytest.mark.parametrize("command", OPAQUE)
+def test_an_opaque_command_the_run_line_does_not_name_is_outside_the_delegation(
+    project: Path, command: str
+) -> None:
+    """A subagent held to `src/billing/**` ran `make` (or a script) and so could write
+    anywhere: only `bash.opaque` judged it, which lets a subagent's opaque command through."""
+    team = _team(project)
+    team.launch("a1", "Add the invoice model.\nIntent: shared\nScope: src/billing/**\nRun: pytest")
+    assert team.bash("a1", command) == "DELEGATION_SCOPE"
+
+
+@pytest.mark.parametrize("command", OPAQUE)
+def test_under_require_an_opaque_command_needs_a_run_line(project: Path, command: str) -> None:
+    team = _team(project, REQUIRE)
+    team.launch("a1", "Add the invoice model.\nIntent: shared")
+    assert team.bash("a1", command) == "DELEGATION_SCOPE"
+
+
+@pytest.mark.parametrize(
+    ("run", "command"),
+    [
+        ("make", "make"),
+        ("make", "make -j4 dist"),
+        ("make test", "make test"),
+        ("npm run build, make", "npm run build -- --prod"),
+        ("pytest", ".venv/bin/pytest -q tests"),
+        ("python -m pytest", "python -m pytest -q"),
+        ("./build.sh", "./build.sh --fast"),
+    ],
+)
+def test_a_command_its_run_line_names_goes_through(project: Path, run: str, command: str) -> None:
+    team = _team(project, REQUIRE)
+    team.launch("a1", f"Build it.\nIntent: shared\nRun: {run}")
+    assert team.bash("a1", command) == "-"
+
+
+@pytest.mark.parametrize(
+    ("run", "command"),
+    [
+        ("make test", "make install"),
+        ("make", "cmake ."),
+        ("pytest", "pytest-watch"),
+        ("./build.sh", "/tmp/build.sh"),
+        ("npm test", "npm"),
+        ("none", "make"),
+    ],
+)
+def test_a_run_line_names_its_commands_and_no_others(project: Path, run: str, command: str) -> None:
+    team = _team(project)
+    team.launch("a1", f"Build it.\nIntent: shared\nRun: {run}")
+    assert team.bash("a1", command) == "DELEGATION_SCOPE"
+
+
+def test_without_require_or_a_run_line_bash_opaque_still_judges(project: Path) -> None:
+    """Control: README's delegation runs its tests (`bash.opaque` judges them, as before)."""
+    team = _team(project)
+    team.launch("a1", "Fix the rounding.\nIntent: shared")
+    assert team.bash("a1", "python -m pytest -q tests") == "-"
+    assert team.bash("a1", "make") == "-"
+
+
+def test_a_subagent_no_delegation_narrows_may_run_what_it_likes(project: Path) -> None:
+    """Control: no intent, no Scope: line, no profile scope: nothing to hold."""
+    team = _team(project, "phase = 'enforce'\n[delegation]\nleases = '{leases}'\n")
+    team.launch("a1", "Look around.\nRun: none")
+    assert team.bash("a1", "make") == "-"
+
+
+def test_the_refusal_tells_the_main_agent_how(project: Path) -> None:
+    team = _team(project, REQUIRE)
+    team.launch("a1", "Add the invoice model.\nIntent: shared")
+    pre = team.payload("PreToolUse", "Bash", {"command": "npm run build"}, "a1")
+    out = run_hook(pre, team.env)[1]
+    assert out is not None
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "`Run: npm run build`" in reason and "cannot see" in reason
+
+
+def test_a_delegating_subagent_hands_on_only_the_commands_it_was_given(project: Path) -> None:
+    team = _team(project, REQUIRE)
+    team.launch("a1", "Split the work.\nIntent: shared\nRun: make test")
+    agent_input = {
+        "description": "sub",
+        "prompt": "Do it.\nScope: src/billing/**\nRun: make, make test",
+    }
+    pre = team.payload("PreToolUse", "Agent", agent_input, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    post = {**pre, "hook_event_name": "PostToolUse", "tool_response": {"agentId": "a1x"}}
+    run_hook(post, team.env, "PostToolUse")
+    assert team.bash("a1x", "make test") == "-"
+    assert team.bash("a1x", "make") == "DELEGATION_SCOPE"
+
+
+def test_the_run_line_is_parsed_strictly() -> None:
+    assert parse_directives("x\nRun: make test,  npm   run build\n").run == (
+        "make test",
+        "npm run build",
+    )
+    assert parse_directives("Run: none").run == ()
+    assert parse_directives("Scope: src/**").run is None
+    assert "second Run" in str(parse_directives("Run: a\nRun: b").error)
+    assert "empty command" in str(parse_directives("Run: a,,b").error)
+    assert parse_directives("run: make").run is None  # prose: allows less, never more
+    assert not runs_listed("make", ())
+
+
+def test_the_run_line_reaches_the_launch() -> None:
+    got = check_launch(Contracts({}, {}), "Do it.\nScope: src/**\nRun: make", None, None)
+    assert isinstance(got, Launch) and got.run == ("make",)
+
+
+# ---- 3. a subagent killed other than by TaskStop keeps no lease past the next Stop ----------
+
+
+def _killed(project: Path) -> tuple[Team, str]:
+    team = _team(project, leases="enforce")
+    team.launch("a1", "Add the invoice model.\nIntent: shared")
+    team.launch("a2", "Fix the rounding.\nIntent: shared")
+    assert team.bash("a1", "echo a > src/billing/new.py") == "-"
+    assert team.bash("a2", "echo b > src/billing/new.py") == "FILE_LEASED"  # a1 runs
+    return team, str(project / ".claude" / "boundary" / "audit.jsonl")
+
+
+def _task(agent: str, kind: str = "subagent", status: str = "running") -> dict[str, Any]:
+    return {"id": agent, "type": kind, "status": status, "description": "w", "agent_type": "x"}
+
+
+def test_stop_releases_a_subagent_its_background_tasks_no_longer_list(project: Path) -> None:
+    """a1 was killed (Esc, the process gone): no SubagentStop, no TaskStop. Its lease held
+    `src/billing/new.py` against a2 for 30 minutes; the main agent's next Stop lists what
+    is still in flight, and a1 is not there."""
+    team, trail = _killed(project)
+    got = at_stop(trail, "s1", [_task("a2"), {"id": "b1", "type": "shell", "status": "running"}])
+    assert got == {"ended": ["a1"]}
+    assert team.bash("a2", "echo b > src/billing/new.py") != "FILE_LEASED"
+
+
+@pytest.mark.parametrize(
+    "tasks",
+    [
+        None,  # an older CLI: no list
+        [_task("a1"), _task("a2")],
+        [_task("a2"), {"id": "w1", "type": "workflow", "status": "running"}],  # runs agents
+        [_task("a2"), {"id": "r1", "type": "remote_agent", "status": "running"}],
+        ["a2"],
+    ],
+    ids=["absent", "listed", "workflow", "remote", "damaged"],
+)
+def test_stop_keeps_what_may_still_run(project: Path, tasks: Any) -> None:
+    team, trail = _killed(project)
+    assert at_stop(trail, "s1", tasks) == {}
+    assert team.bash("a2", "echo b > src/billing/new.py") == "FILE_LEASED"
+
+
+def test_stop_keeps_a_listed_subagents_own_subagent(project: Path) -> None:
+    """a1 runs in the background and started a1x in the foreground: only a1 is listed."""
+    team = _team(project, leases="enforce")
+    team.launch("a1", "Split the work.\nIntent: shared")
+    agent_input = {"description": "sub", "prompt": "Do it.\nScope: src/billing/**"}
+    pre = team.payload("PreToolUse", "Agent", agent_input, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    run_hook({**pre, "hook_event_name": "PostToolUse", "tool_response": {"agentId": "a1x"}},
+             team.env, "PostToolUse")  # fmt: skip
+    assert team.bash("a1x", "echo a > src/billing/new.py") == "-"
+    trail = str(project / ".claude" / "boundary" / "audit.jsonl")
+    assert at_stop(trail, "s1", [_task("a1")]) == {}
+    team.launch("a2", "Fix the rounding.\nIntent: shared")
+    assert team.bash("a2", "echo b > src/billing/new.py") == "FILE_LEASED"
+
+
+def test_a_finished_task_in_the_list_is_not_in_flight() -> None:
+    assert in_flight([_task("a1", status="completed"), _task("a2")]) == {"a2"}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="payload.py (not this area's) drops `background_tasks`: ROUND-NOTES-contracts.md",
+)
+def test_the_stop_hook_releases_through_the_shell(project: Path) -> None:
+    team, _ = _killed(project)
+    stop = {"session_id": "s1", "transcript_path": str(project.parent / "sess.jsonl"),
+            "cwd": str(project), "hook_event_name": "Stop", "stop_hook_active": False,
+            "background_tasks": [_task("a2")]}  # fmt: skip
+    run_hook(stop, team.env, "Stop")
+    trail = (project / ".claude" / "boundary" / "audit.jsonl").read_text().splitlines()
+    assert json.loads(trail[-1]).get("ended") == ["a1"]
