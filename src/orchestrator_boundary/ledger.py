@@ -180,22 +180,16 @@ def ledger_for(
 
 
 def _description(payload: HookPayload) -> str:
-    d = payload.tool_input.get("description")
-    return d[:200] if isinstance(d, str) else ""
+    return d[:200] if isinstance(d := payload.tool_input.get("description"), str) else ""
 
 
 def launch_of(contracts: Contracts, payload: HookPayload, ledger: StoreLedger) -> Launch | Breach:
     """The contract of an Agent call (the same check the policy made)."""
     from orchestrator_boundary.contracts import check_launch
 
-    prompt = payload.tool_input.get("prompt")
-    requested = payload.tool_input.get("subagent_type")
-    return check_launch(
-        contracts,
-        prompt if isinstance(prompt, str) else "",
-        requested if isinstance(requested, str) else None,
-        ledger.record(),
-    )
+    got = payload.tool_input.get("prompt"), payload.tool_input.get("subagent_type")
+    prompt, requested = (v if isinstance(v, str) else None for v in got)
+    return check_launch(contracts, prompt or "", requested, ledger.record())
 
 
 def before(contracts: Contracts, payload: HookPayload, ledger: StoreLedger, denied: bool) -> None:
@@ -274,14 +268,10 @@ def _record_after(
 
 
 def lifecycle(
-    contracts: Contracts,
-    payload: HookPayload,
-    ledger: StoreLedger,
-    phase: Phase,
-    bypass: bool,
+    contracts: Contracts, payload: HookPayload, ledger: StoreLedger, phase: Phase, bypass: bool
 ) -> tuple[str, dict[str, Any]]:
-    """(the hook's stdout, the audit fields) for SubagentStop and SessionEnd. A stop is
-    blocked only in ``enforce`` or ``ask``, without the bypass, and never twice in a row."""
+    """(stdout, audit fields) for SubagentStop and SessionEnd. A stop is blocked only in
+    ``enforce`` or ``ask``, without the bypass, and never twice in a row."""
     from orchestrator_boundary.delegation import Unavailable  # loaded with the store
 
     store, session = ledger.store, ledger.session
@@ -313,8 +303,9 @@ def lifecycle(
             )
             acts = phase in (Phase.ENFORCE, Phase.ASK) and not bypass
             block = answer.block and acts
+            missing = [list(m) for m in answer.missing]
             extra["deliverables"] = {
-                "missing": [list(m) for m in answer.missing],
+                "missing": missing,
                 "blocked": block,
                 "would_block": answer.block,
             }
@@ -387,14 +378,19 @@ class ToolCall:
 
 
 def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
-    """SubagentStop, SessionEnd (``lifecycle``); the summary at Stop (``stop_summary``)."""
+    """SubagentStop, SessionEnd (``lifecycle``); Stop (``at_stop``, ``stop_summary``)."""
     if payload.hook_event_name == "Stop":
+        from orchestrator_boundary.state_claims import at_stop  # the store, at Stop only
+
+        tasks = getattr(payload, "background_tasks", None)  # kept by ``payload`` (0080)
+        ended = at_stop(s.audit_file, payload.session_id, tasks)
         if not s.config.report.stop_summary or payload.stop_hook_active is True:
-            return "", {}
+            return "", ended
         from orchestrator_boundary.session_summary import summary  # only at Stop, when asked
 
         text = summary(files.tail_records(s.audit_file), payload.session_id)
-        return (json.dumps({"systemMessage": text}), {"summary": True}) if text else ("", {})
+        out = json.dumps({"systemMessage": text}) if text else ""
+        return out, {**ended, **({"summary": True} if text else {})}
     return lifecycle(
         s.rules.contracts, payload, ledger_for(payload, s.audit_file), s.phase, s.bypass
     )

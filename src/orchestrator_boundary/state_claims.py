@@ -276,3 +276,85 @@ def others(
         return [(str(p), str(a), str(d or "")) for p, a, d in rows]
 
     return store._read(read)
+
+
+# Stop's ``background_tasks`` (Claude Code 2.1.2xx+): the types that run no subagent, the
+# subagent's own (its ``id`` is the agent id, as TaskStop's ``task_id``), and the statuses of
+# work no longer in flight. Any other type (a workflow, a remote agent) may run subagents the
+# list does not name: then nothing is released.
+_RUN_NO_AGENT = frozenset({"shell", "monitor"})
+_SUBAGENT = frozenset({"subagent", "local_agent"})
+_OVER = frozenset({"completed", "failed", "killed", "stopped", "cancelled"})
+_PARENT = (
+    "SELECT l.launch FROM agents a JOIN launches l ON l.session = a.session AND "
+    "l.tool_use_id = a.tool_use_id WHERE a.session = ? AND a.agent_id = ?"
+)
+
+
+def in_flight(tasks: object) -> set[str] | None:
+    """The subagents ``background_tasks`` names as still in flight, or None when the list
+    cannot say which subagents run (absent: an older CLI; a task that runs agents unnamed)."""
+    if not isinstance(tasks, list):
+        return None
+    listed: set[str] = set()
+    for task in tasks:
+        kind = task.get("type") if isinstance(task, Mapping) else None
+        if kind in _RUN_NO_AGENT:
+            continue
+        if kind not in _SUBAGENT or not isinstance(task.get("id"), str):
+            return None
+        if task.get("status") not in _OVER:
+            listed.add(task["id"])
+    return listed
+
+
+def at_stop(audit_file: str, session: str, tasks: object) -> dict[str, object]:
+    """``ended_at_stop`` for the Stop hook: the audit fields. A Stop without a list (an older
+    CLI) opens no store."""
+    if in_flight(tasks) is None:
+        return {}
+    from orchestrator_boundary.stores import kept
+
+    ended = ended_at_stop(kept(Store, audit_file), session or "-", tasks)
+    return {"ended": ended[:16]} if ended else {}
+
+
+def ended_at_stop(store: Store, session: str, tasks: object) -> list[str]:
+    """Stop, the main agent's turn over: every subagent that still holds a lease or counts as
+    running, and is neither in flight (``in_flight``) nor started below one in flight (a
+    background subagent's own foreground subagent), ended without a SubagentStop (killed,
+    interrupted, its session's process gone): it is stopped now, so its leases do not hold
+    its files for ``LEASE_TTL_S`` (ADR 0080). The agents stopped."""
+    listed = in_flight(tasks)
+    if listed is None:
+        return []
+
+    def read(c: sqlite3.Connection) -> list[str]:
+        rows = c.execute(
+            "SELECT agent_id FROM agents WHERE session = ? AND running = 1 UNION "
+            "SELECT agent_id FROM leases WHERE session = ?",
+            (session, session),
+        ).fetchall()
+        return [str(r[0]) for r in rows if not _below(c, session, str(r[0]), listed)]
+
+    ended = store._read(read)
+    if isinstance(ended, Unavailable):
+        return []
+    for agent_id in ended:
+        store.stopped(session, agent_id)
+    return ended
+
+
+def _below(c: sqlite3.Connection, session: str, agent_id: str, listed: set[str]) -> bool:
+    """Is ``agent_id``, or an agent above it (the subagent whose Agent call started it), in
+    ``listed``? A chain the store does not know ends at the main agent."""
+    for _ in range(16):
+        if agent_id in listed:
+            return True
+        row = c.execute(_PARENT, (session, agent_id)).fetchone()
+        launch = json.loads(row[0]) if row else None
+        parent = launch.get("parent") if isinstance(launch, dict) else None
+        if not isinstance(parent, str) or not parent:
+            return False
+        agent_id = parent
+    return True  # deeper than Claude Code nests: kept, not guessed
