@@ -216,3 +216,31 @@ def test_the_stop_hook_releases_through_the_shell(project: Path) -> None:
     run_hook(stop, team.env, "Stop")
     trail = (project / ".claude" / "boundary" / "audit.jsonl").read_text().splitlines()
     assert json.loads(trail[-1]).get("ended") == ["a1"]
+
+
+# ---- 5. the Workflow tool: agents no Agent call's contract holds -----------------------------
+
+WORKFLOW = {
+    "script": "export const meta = {name: 'w', description: 'd', phases: []}\nawait agent('fix src/auth')"
+}
+
+
+def test_a_narrowed_subagent_may_not_start_a_workflow(project: Path) -> None:
+    """a1, held to `src/billing/**`, ran a Workflow: its agents had no contract (unknown
+    delegation) and, without `require`, wrote anywhere."""
+    team = _team(project)
+    team.launch("a1", "Add the invoice model.\nIntent: shared\nScope: src/billing/**")
+    assert team.call("a1", "Workflow", WORKFLOW) == "DELEGATION_INVALID"
+
+
+def test_under_require_nobody_starts_a_workflow(project: Path) -> None:
+    team = _team(project, REQUIRE)
+    assert team.call(None, "Workflow", WORKFLOW) == "DELEGATION_INVALID"
+
+
+def test_a_workflow_without_contracts_in_play_goes_through(project: Path) -> None:
+    """Control: the main agent without `require`, and an unnarrowed subagent."""
+    team = _team(project, "phase = 'enforce'\n[delegation]\nleases = '{leases}'\n")
+    assert team.call(None, "Workflow", WORKFLOW) == "-"
+    team.launch("a1", "Look around.")
+    assert team.call("a1", "Workflow", WORKFLOW) == "-"

@@ -357,12 +357,14 @@ TARGET_RULES: tuple[Callable[[Call, Target, Ledger], Violation | None], ...] = (
 def agent_contract(call: Call, found: object) -> Violation | None:
     """An Agent call whose contract cannot be accepted (main agent or delegating subagent)."""
     payload = call.payload
-    if payload.tool_name not in AGENT_TOOLS or payload.hook_event_name != PRE:
+    if payload.tool_name not in (*AGENT_TOOLS, "Workflow") or payload.hook_event_name != PRE:
         return None
     import orchestrator_boundary.contracts as contracts
 
     ledger = call.context.ledger
     caller = ledger.record() if ledger is not None and not call.main else None
+    if payload.tool_name == "Workflow":
+        return _workflow(call, caller)
     prompt = payload.tool_input.get("prompt")
     requested = payload.tool_input.get("subagent_type")
     got = contracts.check_launch(
@@ -372,3 +374,23 @@ def agent_contract(call: Call, found: object) -> Violation | None:
         caller,
     )
     return _violation(got) if isinstance(got, contracts.Breach) else None
+
+
+def _workflow(call: Call, caller: object) -> Violation | None:
+    """A Workflow call starts agents (``agent()`` in its script) whose prompts no Agent call
+    carries: they run with an unknown delegation, unnarrowed unless ``require``. So a
+    subagent a delegation narrows may not start one (its agents would escape its scope),
+    and under ``require = true`` nobody may (their every write would be refused). ADR 0080."""
+    from orchestrator_boundary.delegation import Delegation
+
+    narrowed = isinstance(caller, Delegation) and bool(caller.scope.sets)
+    if not narrowed and not (call.rules.contracts.require and call.context.ledger is not None):
+        return None
+    why = "this subagent's delegation" if narrowed else "[delegation] require = true"
+    return Violation(
+        Code.DELEGATION_INVALID,
+        "delegation.scope" if narrowed else "delegation.require",
+        f"a Workflow's agents carry no Intent:/Scope: contract, and {why} needs one.",
+        "Start each agent with the Agent tool, its prompt naming `Intent:` or `Scope:`"
+        + ("; or report back to the main agent." if narrowed else "."),
+    )
