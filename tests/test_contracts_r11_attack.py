@@ -5,10 +5,12 @@ that ended without a SubagentStop."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+import reality
 from conftest import run_hook
 from test_contracts_attack_r10 import SHARED, Team
 
@@ -244,3 +246,81 @@ def test_a_workflow_without_contracts_in_play_goes_through(project: Path) -> Non
     assert team.call(None, "Workflow", WORKFLOW) == "-"
     team.launch("a1", "Look around.")
     assert team.call("a1", "Workflow", WORKFLOW) == "-"
+
+
+# ---- 2. a glob write by a subagent no delegation narrows is keyed by what it matches ---------
+
+OPEN = "phase = 'enforce'\n[delegation]\nleases = '{leases}'\n"
+GLOBS = ["sed -i s/v1/v2/ src/billing/*.py", "sed -i s/v1/v2/ src/billing/p*", "rm src/billing/*"]
+
+
+def _ran(team: Team, agent: str, command: str) -> str:
+    """``team.bash``, the command run for real between its two hooks."""
+    pre = team.payload("PreToolUse", "Bash", {"command": command}, agent)
+    out = run_hook(pre, team.env)[1]
+    if out is not None:
+        return str(out["hookSpecificOutput"]["permissionDecisionReason"])
+    subprocess.run(["bash", "-c", command], cwd=team.project, check=True)
+    run_hook(
+        {**pre, "hook_event_name": "PostToolUse", "tool_response": {}}, team.env, "PostToolUse"
+    )
+    return "-"
+
+
+def _two_open(project: Path, leases: str) -> Team:
+    team = _team(project, OPEN, leases)
+    team.launch("a1", "Fix the rounding.")
+    team.launch("a2", "Rename the helpers.")
+    return team
+
+
+@pytest.mark.parametrize("glob", GLOBS)
+@pytest.mark.parametrize(
+    ("leases", "code"), [("enforce", "FILE_LEASED"), ("off", "STALE_FILE")], ids=["leases", "off"]
+)
+def test_a_glob_over_another_subagents_file_is_held(
+    project: Path, glob: str, leases: str, code: str
+) -> None:
+    """a1 wrote src/billing/pay.py; a2's `sed -i ... src/billing/*.py` rewrote it unseen:
+    no lease or stale rule keyed a write the text does not place."""
+    team = _two_open(project, leases)
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.bash("a2", glob) == code
+
+
+@pytest.mark.parametrize(
+    ("leases", "code"), [("enforce", "FILE_LEASED"), ("off", "STALE_FILE")], ids=["leases", "off"]
+)
+def test_a_glob_holds_what_it_matched_against_the_next_writer(
+    project: Path, leases: str, code: str
+) -> None:
+    team = _two_open(project, leases)
+    team.read("a1", "src/billing/pay.py")
+    assert _ran(team, "a2", GLOBS[0]) == "-"
+    assert team.bash("a1", "echo v3 > src/billing/pay.py") == code
+
+
+def test_past_the_match_limit_the_glob_holds_its_folder(project: Path) -> None:
+    team = _two_open(project, "enforce")
+    for n in range(70):
+        (project / "src" / "billing" / f"m{n}.py").write_text("v1\n")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.bash("a2", "sed -i s/v1/v2/ src/billing/m1*.py") == "-"  # 11 matches
+    assert team.bash("a2", "sed -i s/v1/v2/ src/billing/*.py") == "FILE_LEASED"
+
+
+@pytest.mark.parametrize("leases", ["off", "enforce"])
+def test_the_glob_writer_goes_on_with_its_own_files(project: Path, leases: str) -> None:
+    """Control: after its glob, a2's own next writes of the matched files are not stale
+    (the marks its PreToolUse took are settled at PostToolUse), and a glob over files
+    no one else wrote goes through."""
+    team = _two_open(project, leases)
+    assert _ran(team, "a2", GLOBS[0]) == "-"
+    assert _ran(team, "a2", "echo v3 >> src/billing/pay.py") == "-"
+    assert _ran(team, "a2", GLOBS[0]) == "-"
+    assert team.write("a2", "src/billing/pay.py") == "-"
+
+
+def test_the_glob_rewrites_the_file_for_real() -> None:
+    outcome = reality.run(GLOBS[0], reality.Seed(files=(("src/billing/pay.py", "v1\n"),)))
+    assert "src/billing/pay.py" in outcome.paths, outcome.describe()

@@ -10,9 +10,6 @@ changed the file.
 
 from __future__ import annotations
 
-import os
-import re
-
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.values import replace
@@ -21,9 +18,8 @@ from orchestrator_boundary.violation import Code, Violation
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call that no rule
     # here applies to (an orchestrator's Read) never loads the delegation records
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
-    from orchestrator_boundary.bash.model import BashAnalysis
     from orchestrator_boundary.contracts import Breach
     from orchestrator_boundary.delegation import Delegation, Ledger
     from orchestrator_boundary.paths import Located
@@ -59,8 +55,8 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     if not target.write:
         if target.opaque:  # DELEGATION_SCOPE unless its Run: line names it (ADR 0080)
             return opaque_command(call, target, ledger)
-        if unplaced(call, target):  # DELEGATION_SCOPE: no other rule can key it (ADR 0073)
-            return delegation_scope(call, target, ledger)
+        if unplaced(call, target):  # DELEGATION_SCOPE; a glob's matches keyed (ADR 0073, 0080)
+            return delegation_scope(call, target, ledger) or glob_places(call, target, ledger)
         named = _named_argument(call, target)
         if named is None:
             return None
@@ -175,6 +171,29 @@ def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | No
     )
 
 
+GLOB_KEYS = 64  # a glob's matches judged one by one; more, or not listed: its folder
+
+
+def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
+    """A subagent's glob write (``sed -i ... src/*.py``): the lease and stale rules judge
+    what it matches now, each claimed as a file the call writes, or (past ``GLOB_KEYS``,
+    or when they cannot be listed) the folder the text fixes. ADR 0080."""
+    if call.payload.hook_event_name != PRE:
+        return None
+    from orchestrator_boundary.glob_places import expanded
+
+    folder, matches = expanded(call, target)
+    if folder is None:
+        return None  # `cp a "src/$N"`, `patch`: no place to key
+    places = matches if matches is not None and len(matches) <= GLOB_KEYS else [folder]
+    for place in places:
+        one = Target(place, place.display, target.command, target.deletes)
+        found = file_leased(call, one, ledger) or stale_file(call, one, ledger)
+        if found is not None:
+            return found
+    return None
+
+
 NAME_THEM = (
     "Name each file the command changes in its text (`sed -i 's/a/b/' src/auth/x.py "
     "src/auth/y.py`, no glob or variable), or change them with Edit; if they lie outside the "
@@ -229,63 +248,18 @@ def overwrites_nothing(call: Call, target: Target) -> bool:
     can read a folder again (two agents that each ``git add`` or ``git commit`` their own
     files, or the main agent that commits after its subagents did). A file inside ``.git``,
     a deleted ``.git`` and the work tree git rewrites stay judged."""
+    from orchestrator_boundary.ledger_files import leaves_content
+
     return leaves_content(target.command, target.located.display, target.deletes, call.insensitive)
-
-
-def leaves_content(command: str, path: str, deletes: bool, insensitive: bool) -> bool:
-    """``overwrites_nothing`` for a Bash effect: ``command`` writes ``path``."""
-    found = _PROGRAM.match(command)
-    program = found.group(1) if found and not deletes else ""
-    if program == "mkdir":
-        return True
-    name = path.rstrip("/").rsplit("/", 1)[-1]
-    return program == "git" and (name.casefold() if insensitive else name) == ".git"
-
-
-def overwriting(
-    paths: Sequence[str], bash: BashAnalysis | None, root: str, insensitive: bool
-) -> list[str]:
-    """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
-    git's own ``.git``), and those its text does not place (``src/*.py``, ``"$F"``: no file
-    to key): ``leases = "warn"`` notes no lease for them, as enforce skips them (0073)."""
-    if bash is None:
-        return list(paths)
-    quiet: set[str] = set()
-    loud: set[str] = set()
-    unplaced = {e.path for e in bash.effects if e.resolved is None}
-    for e in bash.effects:
-        if e.resolved is not None:
-            keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
-            (quiet if keep else loud).add(os.path.normpath(e.resolved))
-    quiet -= loud
-    return [
-        x
-        for x in paths
-        if x not in unplaced and os.path.normpath(os.path.join(root, x)) not in quiet
-    ]
-
-
-def overwritten(
-    written: Sequence[Located], bash: BashAnalysis | None, root: str, insensitive: bool
-) -> list[Located]:
-    """Of what a call wrote, what it may have overwritten (``overwriting``): a folder
-    ``mkdir`` made and git's own ``.git`` take no lease after the call (ADR 0074)."""
-    kept = set(overwriting([w.display for w in written], bash, root, insensitive))
-    return [w for w in written if w.display in kept]
 
 
 def program_of(target: Target) -> str:
     """ "git" or "mkdir" when that is the program of the command that names ``target`` and
     it does not delete it, else ""."""
-    found = _PROGRAM.match(target.command)
+    from orchestrator_boundary.ledger_files import PROGRAM
+
+    found = PROGRAM.match(target.command)
     return found.group(1) if found and not target.deletes else ""
-
-
-# a command's program (after variable assignments; by path or not): `cp -r x/. .git` is no
-# git command
-_PROGRAM = re.compile(
-    r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)"
-)
 
 
 def file_leased(call: Call, target: Target, ledger: Ledger) -> Violation | None:

@@ -253,6 +253,8 @@ def _record_after(
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
         store.saw(session, agent, ledger.key(located), ledger.current(located), wrote=True)
+    if payload.tool_name in ("Bash", "PowerShell"):  # what ``written`` cannot name (0080)
+        claims.settle(store, session, agent, ledger.root)
     if payload.agent_id:
         record = ledger.record()
         desc = record.description if isinstance(record, delegation.Delegation) else ""
@@ -350,9 +352,7 @@ class ToolCall:
             if verdict.assessment.classification.tool_class is ToolClass.UNKNOWN:
                 written += self._named(p)  # an MCP tool's path arguments: it may have written
             bash, root = verdict.assessment.bash, self.s.root
-            from orchestrator_boundary.contract_rules import overwritten  # not mkdir's
-
-            leased = overwritten(written, bash, root, self.insensitive)
+            leased = files.overwritten(written, bash, root, self.insensitive)  # not mkdir's
             after(contracts, p, self.view, read, written, leased)
         if p.agent_id:
             self.view.record()
@@ -364,11 +364,10 @@ class ToolCall:
 
     def _leased(self, paths: Sequence[str], me: str, bash: BashAnalysis | None) -> dict[str, Any]:
         """``leases = "warn"``: the files it writes another subagent holds (FILE_LEASED)."""
-        from orchestrator_boundary.contract_rules import overwriting
         from orchestrator_boundary.delegation import Lease  # loaded with the store
 
         held = {}
-        for path in overwriting(paths, bash, self.s.root, self.insensitive)[:16]:
+        for path in files.overwriting(paths, bash, self.s.root, self.insensitive)[:16]:
             if not path or path == "?":
                 continue
             holder = self.view.lease(self._located(path))

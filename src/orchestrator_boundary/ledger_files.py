@@ -1,12 +1,15 @@
 """The files the delegation ledger reads beside its state (ADR 0027): a subagent's
 ``meta.json``, the tail of the audit trail for the Stop summary, and another name of a file
-(a hard link) among those other agents hold or wrote (ADR 0050). Shell side, a leaf."""
+(a hard link) among those other agents hold or wrote (ADR 0050); which of a call's writes may
+have overwritten another agent's (``leaves_content``, ``overwriting``: ADR 0065, 0074).
+Shell side, a leaf."""
 
 from __future__ import annotations
 
 import json
 import ntpath
 import os
+import re
 
 from orchestrator_boundary.contract_tables import MAIN
 from orchestrator_boundary.fs import open_regular, read_regular
@@ -14,9 +17,10 @@ from orchestrator_boundary.paths import fold
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
+    from orchestrator_boundary.bash.model import BashAnalysis
     from orchestrator_boundary.paths import FileSystem, Located
 
 
@@ -129,3 +133,53 @@ def tail_records(path: str) -> list[dict[str, Any]]:
         if isinstance(rec, dict):
             out.append(rec)
     return out
+
+
+# ---- what a call may have overwritten (contract_rules.overwrites_nothing, ADR 0065, 0074) ----
+
+
+def leaves_content(command: str, path: str, deletes: bool, insensitive: bool) -> bool:
+    """``overwrites_nothing`` for a Bash effect: ``command`` writes ``path``."""
+    found = PROGRAM.match(command)
+    program = found.group(1) if found and not deletes else ""
+    if program == "mkdir":
+        return True
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return program == "git" and (name.casefold() if insensitive else name) == ".git"
+
+
+def overwriting(
+    paths: Sequence[str], bash: BashAnalysis | None, root: str, insensitive: bool
+) -> list[str]:
+    """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
+    git's own ``.git``), and those its text does not place (``src/*.py``, ``"$F"``: no file
+    to key): ``leases = "warn"`` notes no lease for them, as enforce skips them (0073)."""
+    if bash is None:
+        return list(paths)
+    quiet: set[str] = set()
+    loud: set[str] = set()
+    unplaced = {e.path for e in bash.effects if e.resolved is None}
+    for e in bash.effects:
+        if e.resolved is not None:
+            keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
+            (quiet if keep else loud).add(os.path.normpath(e.resolved))
+    quiet -= loud
+    return [
+        x
+        for x in paths
+        if x not in unplaced and os.path.normpath(os.path.join(root, x)) not in quiet
+    ]
+
+
+def overwritten(
+    written: Sequence[Located], bash: BashAnalysis | None, root: str, insensitive: bool
+) -> list[Located]:
+    """Of what a call wrote, what it may have overwritten (``overwriting``): a folder
+    ``mkdir`` made and git's own ``.git`` take no lease after the call (ADR 0074)."""
+    kept = set(overwriting([w.display for w in written], bash, root, insensitive))
+    return [w for w in written if w.display in kept]
+
+
+# a command's program (after variable assignments; by path or not): `cp -r x/. .git` is no
+# git command
+PROGRAM = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)")
