@@ -324,3 +324,61 @@ def test_the_glob_writer_goes_on_with_its_own_files(project: Path, leases: str) 
 def test_the_glob_rewrites_the_file_for_real() -> None:
     outcome = reality.run(GLOBS[0], reality.Seed(files=(("src/billing/pay.py", "v1\n"),)))
     assert "src/billing/pay.py" in outcome.paths, outcome.describe()
+
+
+# ---- 4. trace tells a formatter's change from the subagent's write --------------------------
+
+
+def _formatted_write(team: Team, rel: str, content: str, formatted: str) -> None:
+    """A subagent's Write; the project's formatter hook rewrites the file before our
+    PostToolUse hashes it (the hooks of one event run side by side)."""
+    target = team.project / rel
+    pre = team.payload("PreToolUse", "Write", {"file_path": str(target), "content": content}, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    target.write_text(formatted)
+    run_hook(
+        {**pre, "hook_event_name": "PostToolUse", "tool_response": {}}, team.env, "PostToolUse"
+    )
+
+
+@pytest.mark.parametrize(
+    ("formatted", "marked"), [("x = 1  # fmt\n", True), ("x = 1\n", False)], ids=["fmt", "as-is"]
+)
+def test_trace_marks_a_write_a_formatter_changed(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    formatted: str,
+    marked: bool,
+) -> None:
+    """The formatter's content was listed as the subagent's write, with nothing to say so."""
+    from orchestrator_boundary.cli import main
+
+    team = _team(project)
+    team.launch("a1", "Fix.\nIntent: shared")
+    _formatted_write(team, "src/auth/login.py", "x = 1\n", formatted)
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    assert main(["trace", "src/auth/login.py"]) == 0
+    out = capsys.readouterr().out
+    assert ("changed beside the write" in out) is marked
+    assert main(["trace", "src/auth/login.py", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["changes"][-1]["beside"] is marked
+
+
+def test_trace_says_plainly_what_changes_content_outside_any_agent(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The formatter ran after our hash: the content matches no write, and trace says a
+    formatter hook is one of the things that does that."""
+    from orchestrator_boundary.cli import main
+
+    team = _team(project)
+    team.launch("a1", "Fix.\nIntent: shared")
+    _formatted_write(team, "src/auth/login.py", "x = 1\n", "x = 1\n")
+    (project / "src/auth/login.py").write_text("x = 1  # fmt\n")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    assert main(["trace", "src/auth/login.py"]) == 3
+    out = capsys.readouterr().out
+    assert "formatter" in out and "note: The hook hashes a file beside" in out

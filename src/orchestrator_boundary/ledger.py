@@ -354,6 +354,7 @@ class ToolCall:
             bash, root = verdict.assessment.bash, self.s.root
             leased = files.overwritten(written, bash, root, self.insensitive)  # not mkdir's
             after(contracts, p, self.view, read, written, leased)
+            extra = files.as_written(p.tool_name, p.tool_input) if trace else {}  # ADR 0080
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}

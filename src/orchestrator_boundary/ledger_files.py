@@ -17,7 +17,7 @@ from orchestrator_boundary.paths import fold
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from orchestrator_boundary.bash.model import BashAnalysis
@@ -183,3 +183,17 @@ def overwritten(
 # a command's program (after variable assignments; by path or not): `cp -r x/. .git` is no
 # git command
 PROGRAM = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)")
+
+
+def as_written(tool: str, tool_input: Mapping[str, object]) -> dict[str, str]:
+    """A Write's PostToolUse: the hash of the content the tool itself wrote, for ``trace``
+    (ADR 0080). The file is hashed by this hook beside the project's other PostToolUse hooks
+    (a formatter), so what it records may already be their change: where the two differ,
+    the file was changed beside the write. An Edit's result is not known exactly here (Claude
+    Code adjusts its quotes), so it gets none."""
+    content = tool_input.get("content")
+    if tool != "Write" or not isinstance(content, str):
+        return {}
+    from hashlib import sha256
+
+    return {"tool_sha256": sha256(content.encode("utf-8", "surrogatepass")).hexdigest()}
