@@ -60,6 +60,11 @@ def test_under_require_an_opaque_command_needs_a_run_line(project: Path, command
         ("pytest", ".venv/bin/pytest -q tests"),
         ("python -m pytest", "python -m pytest -q"),
         ("./build.sh", "./build.sh --fast"),
+        ("make", "timeout 5 make"),
+        ("make", "FOO=1 make -j4"),
+        ("make", "env FOO=1 make"),
+        ("make", "nohup make > src/build.log 2>&1 &"),
+        ("make test", "bash -c 'make test'"),
     ],
 )
 def test_a_command_its_run_line_names_goes_through(project: Path, run: str, command: str) -> None:
@@ -77,6 +82,10 @@ def test_a_command_its_run_line_names_goes_through(project: Path, run: str, comm
         ("./build.sh", "/tmp/build.sh"),
         ("npm test", "npm"),
         ("none", "make"),
+        ("make", "timeout 5 ./evil.sh"),
+        ("make", "make; ./evil.sh"),
+        ("make", "echo $(( "),  # does not parse: any command may hide in it
+        ("make", "make $(( "),
     ],
 )
 def test_a_run_line_names_its_commands_and_no_others(project: Path, run: str, command: str) -> None:

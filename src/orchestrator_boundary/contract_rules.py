@@ -53,7 +53,7 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     if ledger is None:
         return None
     if not target.write:
-        if target.opaque:  # DELEGATION_SCOPE unless its Run: line names it (ADR 0080)
+        if target.words:  # opaque or unread: DELEGATION_SCOPE unless Run: names it (0080)
             return opaque_command(call, target, ledger)
         if unplaced(call, target):  # DELEGATION_SCOPE; a glob's matches keyed (ADR 0073, 0080)
             return delegation_scope(call, target, ledger) or glob_places(call, target, ledger)
@@ -155,9 +155,12 @@ def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | No
     if not isinstance(record, Delegation) or not record.scope.sets:
         return None
     run, command = record.run, target.command
-    if (run is None and not call.rules.contracts.require) or (run and runs_listed(command, run)):
+    if run is None and not call.rules.contracts.require:
         return None
-    program = " ".join(command.split()[:3])
+    ran = _from_program(target)  # `timeout 5 make`, `FOO=1 make`: the analysis's program
+    if run and target.opaque and runs_listed(ran, run):
+        return None
+    program = " ".join(ran.split()[:3])
     listed = f"its Run: line names only {', '.join(run)}" if run else "no Run: line names it"
     return Violation(
         Code.DELEGATION_SCOPE,
@@ -192,6 +195,15 @@ def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
         if found is not None:
             return found
     return None
+
+
+def _from_program(target: Target) -> str:
+    """An opaque command's text from the word that names the program the analysis found it
+    runs (its words without that word are ``located.raw``), past wrappers and assignments."""
+    words, rest = target.command.split(" "), target.located.raw.split(" ")
+    at = next((i for i, (a, b) in enumerate(zip(words, rest, strict=False)) if a != b), None)
+    at = len(rest) if at is None and len(words) > len(rest) else at
+    return target.command if at is None else " ".join(words[at:])
 
 
 NAME_THEM = (
