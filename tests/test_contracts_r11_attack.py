@@ -391,3 +391,49 @@ def test_trace_says_plainly_what_changes_content_outside_any_agent(
     assert main(["trace", "src/auth/login.py"]) == 3
     out = capsys.readouterr().out
     assert "formatter" in out and "note: The hook hashes a file beside" in out
+
+
+# ---- 6. a write of the project's root, or a glob's folders, holds every file in them ---------
+
+ROOT_WRITES = [
+    "git stash",
+    "git reset --hard",
+    "git checkout .",
+    "git restore .",
+    "cd src && git checkout .",
+    "cp -r /tmp/x/. .",
+    "rsync -a /tmp/x/ ./",
+    "rm -rf ./*",
+    "rm -r src/*",
+]
+
+
+@pytest.mark.parametrize("command", ROOT_WRITES)
+@pytest.mark.parametrize(
+    ("leases", "code"), [("enforce", "FILE_LEASED"), ("off", "STALE_FILE")], ids=["leases", "off"]
+)
+def test_a_write_of_the_root_holds_another_subagents_file(
+    project: Path, command: str, leases: str, code: str
+) -> None:
+    """a1 wrote src/billing/pay.py; a2's `git stash` (or `git checkout .`, `rm -rf ./*`)
+    undid it unseen: the root is keyed by its absolute path, its files by relative ones, so
+    neither rule found a1's file below it (nor a glob's matched folders below `src`)."""
+    team = _two_open(project, leases)
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.bash("a2", command) == code
+
+
+@pytest.mark.parametrize("command", ["git stash", "rm -rf ./*", "rm -f src/billing/*.pyc"])
+def test_a_root_write_no_other_agent_meets_goes_through(project: Path, command: str) -> None:
+    """Control: nobody else wrote; a glob delete that matches no file of another agent."""
+    team = _two_open(project, "enforce")
+    if command.endswith(".pyc"):
+        assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.bash("a2", command) == "-"
+
+
+@pytest.mark.parametrize("command", ["git stash", "git checkout .", "git reset --hard"])
+def test_the_root_writes_undo_the_file_for_real(command: str) -> None:
+    seed = reality.Seed(git=True, setup="echo changed > src/main.py")
+    outcome = reality.run(command, seed)
+    assert "src/main.py" in outcome.paths, outcome.describe()

@@ -146,12 +146,10 @@ def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | No
     Refused unless the Agent call's ``Run:`` line names it; without a ``Run:`` line, only
     under ``[delegation] require = true`` (else ``bash.opaque`` judges it, as before).
     ADR 0080."""
-    if call.main or call.payload.hook_event_name != PRE:
-        return None
     from orchestrator_boundary.delegation import Delegation
     from orchestrator_boundary.directives import runs_listed
 
-    record = ledger.record()
+    record = None if call.main or call.payload.hook_event_name != PRE else ledger.record()
     if not isinstance(record, Delegation) or not record.scope.sets:
         return None
     run, command = record.run, target.command
@@ -169,8 +167,7 @@ def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | No
         f"held to {record.scope.describe()}; {listed}.",
         "Change the files with Write/Edit or a command that names them, or report back so "
         f"that the main agent delegates again with a line `Run: {program}` in the prompt.",
-        None,
-        command,
+        command=command,
     )
 
 
@@ -189,12 +186,32 @@ def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     if folder is None:
         return None  # `cp a "src/$N"`, `patch`: no place to key
     places = matches if matches is not None and len(matches) <= GLOB_KEYS else [folder]
-    for place in places:
+    if target.deletes and places is matches:  # `rm -rf src/*`: the folders it matches too
+        places = [*places, *_folders_matched(call, target, folder)]
+    for place in places[: GLOB_KEYS * 2]:
         one = Target(place, place.display, target.command, target.deletes)
         found = file_leased(call, one, ledger) or stale_file(call, one, ledger)
         if found is not None:
             return found
     return None
+
+
+def _folders_matched(call: Call, target: Target, folder: Located) -> list[Located]:
+    """The folders directly in ``folder`` whose names the glob matches (a delete takes what
+    is in them), found from the files below it (``glob_matches`` lists files only)."""
+    import fnmatch
+
+    from orchestrator_boundary.glob_places import MATCH_LIMIT
+    from orchestrator_boundary.paths import locate
+
+    glob = target.located.raw.rstrip("/").rpartition("/")[2]
+    base, fs = (folder.absolutes or ("",))[0].rstrip("/"), call.context.fs
+    names = {p[len(base) + 1 :].partition("/")[0] for p in fs.files_below(base, MATCH_LIMIT)}
+    hidden = not glob.startswith(".")
+    found = [
+        n for n in sorted(names) if fnmatch.fnmatchcase(n, glob) and not (hidden and n[:1] == ".")
+    ]
+    return [locate(f"{base}/{n}", call.context.root, fs, call.insensitive) for n in found if n]
 
 
 def _from_program(target: Target) -> str:

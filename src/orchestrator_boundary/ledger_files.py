@@ -45,7 +45,8 @@ def root_above(located: Located, root: str, insensitive: bool) -> str:
     root (``git stash pop``) or of a folder wrote the files in it (ADR 0073); a file made
     there since (a new test beside copied fixtures) overwrites nothing of it."""
     there = located.inside and located.absolute and os.path.lexists(located.absolute)
-    return fold(root, insensitive) if there and root else ""
+    itself = fold(located.display, insensitive) == fold(root, insensitive)  # ADR 0080
+    return fold(root, insensitive) if (there or itself) and root else ""
 
 
 def unseen_label(who: str, path: str, running: bool, key: str, display: str, absolute: str) -> str:

@@ -77,12 +77,14 @@ WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported 
 # Another agent's write at :p, below it, or of a folder holding it (:r: the project's root
 # when :p is a file there in it, else "" and no folder counts; not a repository's .git,
 # which git writes and locks itself, ADR 0065), that :a has not read or written since
-# (``unseen_write``, ADR 0073)
+# (``unseen_write``, ADR 0073). :p = :r: a write of the root itself (`git stash`, `git
+# checkout .`): every file of the project is below it, keyed relative (ADR 0080)
 _UNSEEN = (
     "SELECT o.agent, o.path, o.wrote FROM seen o WHERE o.session = :s AND o.wrote >= 1 "
     "AND o.agent != :a AND (o.path = :p OR substr(o.path, 1, :n) = :p || '/' OR :r != '' "
     "AND (substr(:p, 1, length(o.path) + 1) = o.path || '/' AND o.path != '.git' "
-    "AND substr(o.path, -5) != '/.git' OR o.path = :r)) "
+    "AND substr(o.path, -5) != '/.git' OR o.path = :r OR :p = :r AND o.path NOT LIKE '/%' "
+    "AND substr(o.path, 2, 1) != ':' AND o.path != '.git' AND o.path NOT LIKE '.git/%')) "
     "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
     "AND m.agent = :a AND m.ts >= o.ts AND (m.path = o.path OR m.path = :p AND "
     "(substr(:p, 1, length(o.path) + 1) = o.path || '/' OR o.path = :r))) "
@@ -176,7 +178,9 @@ def claim_lease(
         "FROM leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
         "WHERE l.session = :s AND (l.path = :p OR substr(l.path, 1, :n) = :p || '/' OR "
         ":r != '' AND (substr(:p, 1, length(l.path) + 1) = l.path || '/' "
-        "AND l.path != '.git' AND substr(l.path, -5) != '/.git' OR l.path = :r)) "
+        "AND l.path != '.git' AND substr(l.path, -5) != '/.git' OR l.path = :r OR :p = :r "
+        "AND l.path NOT LIKE '/%' AND substr(l.path, 2, 1) != ':' AND l.path != '.git' "
+        "AND l.path NOT LIKE '.git/%')) "
         "AND l.agent_id != :a AND a.running = 1 AND l.ts > :since"
     )
     args = {
