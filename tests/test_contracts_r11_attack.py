@@ -437,3 +437,58 @@ def test_the_root_writes_undo_the_file_for_real(command: str) -> None:
     seed = reality.Seed(git=True, setup="echo changed > src/main.py")
     outcome = reality.run(command, seed)
     assert "src/main.py" in outcome.paths, outcome.describe()
+
+
+# ---- 7. README's example: a delegated subagent formats or cleans its own folder --------------
+
+FOLDER_WORK = [
+    "ruff format src/auth",
+    "ruff check --fix src/auth",
+    "isort src/auth",
+    "black src/auth",
+    'find src/auth -name "*.pyc" -delete',
+    "cp -r tests/fixtures/. src/auth",
+]
+
+
+def _auth(project: Path) -> Team:
+    from test_contracts_attack_r10 import CONFIG
+
+    team = _team(project, CONFIG)
+    (project / "tests" / "fixtures").mkdir(parents=True)
+    (project / "tests" / "fixtures" / "f.py").write_text("f\n")
+    team.launch("a1", "Fix the login bug.\nIntent: auth")
+    return team
+
+
+@pytest.mark.parametrize("command", FOLDER_WORK)
+def test_a_delegated_subagent_may_write_in_its_own_folder(project: Path, command: str) -> None:
+    """Under `Intent: auth` (`src/auth/**`), `ruff format src/auth` was DELEGATION_SCOPE:
+    the analysis names the folder, which `src/auth/**` does not cover itself."""
+    assert _auth(project).bash("a1", command) == "-"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf src/auth",  # the folder itself goes
+        "find src/auth -delete",
+        'find src/auth -name "a*" -delete',  # names the folder itself
+        "ruff format src",  # above the scope
+        "cp -r tests/fixtures/. src",
+    ],
+)
+def test_a_write_of_the_folder_itself_or_above_stays_outside(project: Path, command: str) -> None:
+    assert _auth(project).bash("a1", command) == "DELEGATION_SCOPE"
+
+
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_folder_holding_a_link_is_not_held(project: Path, link: str) -> None:
+    """A link in the folder could take the write elsewhere (`rsync -K`, a formatter that
+    follows links, a hard link's other name): not held, as before."""
+    team = _auth(project)
+    if link == "symbolic":
+        (project / "src" / "auth" / "x").symlink_to("../billing")
+    else:
+        (project / "src" / "auth" / "x.py").hardlink_to(project / "src" / "billing" / "pay.py")
+    assert team.bash("a1", "ruff format src/auth") == "DELEGATION_SCOPE"

@@ -122,11 +122,33 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         what=_what(call, target),
         contracts=call.rules.contracts,
         makes_folder=program_of(target) == "mkdir",
-        below=held_glob_folder(call, target) if unplaced(call, target) else None,
+        below=held_glob_folder(call, target) if unplaced(call, target) else held(target, ledger),
     )
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
+
+
+def held(target: Target, ledger: Ledger) -> Located | None:
+    """An existing folder a command writes in (``ruff format src/auth``, ``cp -r x/. src/auth``,
+    ``find src/auth -name '*.pyc' -delete``): what it changes lies below it when nothing in it
+    links out (``Ledger.self_contained``). Not a delete of the folder itself (ADR 0080)."""
+    located = target.located
+    if located.absolute is None or program_of(target) == "mkdir":
+        return None
+    if target.deletes:
+        import fnmatch
+
+        name = located.absolute.rstrip("/").rpartition("/")[2]
+        low = str.casefold
+        hit = (
+            fnmatch.fnmatchcase(low(name) if i else name, low(n) if i else n)
+            for n, i in target.names
+        )
+        if not target.names or any(hit):
+            return None
+    contained = getattr(ledger, "self_contained", None)  # a fake ledger may not know
+    return located if contained is not None and contained(located) else None
 
 
 def held_glob_folder(call: Call, target: Target) -> Located | None:
@@ -142,33 +164,17 @@ def held_glob_folder(call: Call, target: Target) -> Located | None:
 
 def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """A narrowed subagent's command whose writes the analysis cannot see (``make``,
-    ``npm run build``, ``./script.sh``): it may write anywhere, so the scope cannot hold it.
-    Refused unless the Agent call's ``Run:`` line names it; without a ``Run:`` line, only
-    under ``[delegation] require = true`` (else ``bash.opaque`` judges it, as before).
-    ADR 0080."""
+    ``./build.sh``), or text that does not parse: ``directives.unlisted_command`` (0080)."""
     from orchestrator_boundary.delegation import Delegation
-    from orchestrator_boundary.directives import runs_listed
 
     record = None if call.main or call.payload.hook_event_name != PRE else ledger.record()
     if not isinstance(record, Delegation) or not record.scope.sets:
         return None
-    run, command = record.run, target.command
-    if run is None and not call.rules.contracts.require:
-        return None
-    ran = _from_program(target)  # `timeout 5 make`, `FOO=1 make`: the analysis's program
-    if run and target.opaque and runs_listed(ran, run):
-        return None
-    program = " ".join(ran.split()[:3])
-    listed = f"its Run: line names only {', '.join(run)}" if run else "no Run: line names it"
-    return Violation(
-        Code.DELEGATION_SCOPE,
-        "Run: line" if run is not None else "delegation.require",
-        f"`{command}` is a command whose writes the guard cannot see, and this subagent is "
-        f"held to {record.scope.describe()}; {listed}.",
-        "Change the files with Write/Edit or a command that names them, or report back so "
-        f"that the main agent delegates again with a line `Run: {program}` in the prompt.",
-        command=command,
-    )
+    from orchestrator_boundary.directives import unlisted_command
+
+    require, raw, opaque = call.rules.contracts.require, target.located.raw, target.opaque
+    scope = record.scope.describe()
+    return unlisted_command(record.run, scope, target.command, raw, opaque=opaque, require=require)
 
 
 GLOB_KEYS = 64  # a glob's matches judged one by one; more, or not listed: its folder
@@ -212,15 +218,6 @@ def _folders_matched(call: Call, target: Target, folder: Located) -> list[Locate
         n for n in sorted(names) if fnmatch.fnmatchcase(n, glob) and not (hidden and n[:1] == ".")
     ]
     return [locate(f"{base}/{n}", call.context.root, fs, call.insensitive) for n in found if n]
-
-
-def _from_program(target: Target) -> str:
-    """An opaque command's text from the word that names the program the analysis found it
-    runs (its words without that word are ``located.raw``), past wrappers and assignments."""
-    words, rest = target.command.split(" "), target.located.raw.split(" ")
-    at = next((i for i, (a, b) in enumerate(zip(words, rest, strict=False)) if a != b), None)
-    at = len(rest) if at is None and len(words) > len(rest) else at
-    return target.command if at is None else " ".join(words[at:])
 
 
 NAME_THEM = (
@@ -380,20 +377,9 @@ def agent_contract(call: Call, found: object) -> Violation | None:
 
 
 def _workflow(call: Call, caller: object) -> Violation | None:
-    """A Workflow call starts agents (``agent()`` in its script) whose prompts no Agent call
-    carries: they run with an unknown delegation, unnarrowed unless ``require``. So a
-    subagent a delegation narrows may not start one (its agents would escape its scope),
-    and under ``require = true`` nobody may (their every write would be refused). ADR 0080."""
+    """A Workflow call: ``directives.workflow_refusal`` (ADR 0080)."""
     from orchestrator_boundary.delegation import Delegation
+    from orchestrator_boundary.directives import workflow_refusal
 
     narrowed = isinstance(caller, Delegation) and bool(caller.scope.sets)
-    if not narrowed and not (call.rules.contracts.require and call.context.ledger is not None):
-        return None
-    why = "this subagent's delegation" if narrowed else "[delegation] require = true"
-    return Violation(
-        Code.DELEGATION_INVALID,
-        "delegation.scope" if narrowed else "delegation.require",
-        f"a Workflow's agents carry no Intent:/Scope: contract, and {why} needs one.",
-        "Start each agent with the Agent tool, its prompt naming `Intent:` or `Scope:`"
-        + ("; or report back to the main agent." if narrowed else "."),
-    )
+    return workflow_refusal(narrowed, call.rules.contracts.require and bool(call.context.ledger))

@@ -32,6 +32,7 @@ import unicodedata
 from orchestrator_boundary import scope
 from orchestrator_boundary.contracts_config import INTENT_ID
 from orchestrator_boundary.values import transient
+from orchestrator_boundary.violation import Code, Violation
 
 INTENT_KEY, SCOPE_KEY, RUN_KEY = "Intent", "Scope", "Run"
 MAX_SCOPE_PATTERNS = 32
@@ -260,3 +261,56 @@ def runs_listed(command: str, run: tuple[str, ...]) -> bool:
         if head == want or ("/" in want[0] and command.split()[: len(want)] == want):
             return True
     return False
+
+
+def unlisted_command(
+    run: tuple[str, ...] | None, scope: str, command: str, raw: str, *, opaque: bool, require: bool
+) -> Violation | None:
+    """A narrowed subagent's opaque command (``opaque``: ``make``, ``./build.sh``,
+    ``python tools/gen.py``) or text that does not parse: it may write anywhere, so the
+    scope cannot hold it. Refused unless the Agent call's ``Run:`` line names it (read from
+    the program the analysis found: ``timeout 5 make`` runs ``make``; ``raw``: its words
+    without that program's); without a ``Run:`` line, only under ``require`` (else
+    ``bash.opaque`` judges it, as before). ADR 0080."""
+    if run is None and not require:
+        return None
+    ran = _from_program(command, raw)
+    if run and opaque and runs_listed(ran, run):
+        return None
+    program = " ".join(ran.split()[:3])
+    listed = f"its Run: line names only {', '.join(run)}" if run else "no Run: line names it"
+    return Violation(
+        Code.DELEGATION_SCOPE,
+        "Run: line" if run is not None else "delegation.require",
+        f"`{command}` is a command whose writes the guard cannot see, and this subagent is "
+        f"held to {scope}; {listed}.",
+        "Change the files with Write/Edit or a command that names them, or report back so "
+        f"that the main agent delegates again with a line `Run: {program}` in the prompt.",
+        command=command,
+    )
+
+
+def _from_program(command: str, raw: str) -> str:
+    """An opaque command's text from the word naming its program: ``raw`` is its words
+    without that word, so the first place the two differ is where the program stands."""
+    words, rest = command.split(" "), raw.split(" ")
+    at = next((i for i, (a, b) in enumerate(zip(words, rest, strict=False)) if a != b), None)
+    at = len(rest) if at is None and len(words) > len(rest) else at
+    return command if at is None else " ".join(words[at:])
+
+
+def workflow_refusal(narrowed: bool, require: bool) -> Violation | None:
+    """A Workflow call starts agents (``agent()`` in its script) whose prompts no Agent call
+    carries: they run with an unknown delegation, unnarrowed unless ``require``. So a
+    subagent a delegation narrows may not start one (its agents would escape its scope),
+    and under ``require = true`` nobody may (their every write would be refused). ADR 0080."""
+    if not narrowed and not require:
+        return None
+    why = "this subagent's delegation" if narrowed else "[delegation] require = true"
+    return Violation(
+        Code.DELEGATION_INVALID,
+        "delegation.scope" if narrowed else "delegation.require",
+        f"a Workflow's agents carry no Intent:/Scope: contract, and {why} needs one.",
+        "Start each agent with the Agent tool, its prompt naming `Intent:` or `Scope:`"
+        + ("; or report back to the main agent." if narrowed else "."),
+    )

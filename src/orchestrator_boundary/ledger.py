@@ -143,6 +143,17 @@ class StoreLedger:
                 return Lease(alias[0], f"{alias[1] or alias[0]}, through {alias[2]}")
         return found
 
+    def self_contained(self, located: Located) -> bool:
+        """A folder whose 1,024 first entries hold no link, symbolic or hard (ADR 0080)."""
+        folder = located.absolute or ""
+        if os.path.islink(folder) or not os.path.isdir(folder):
+            return False
+        for n, (top, name, is_file) in enumerate(files.entries(os.walk(folder))):
+            path = os.path.join(top, name)  # gone since: lstat raises, the call is refused
+            if n >= 1024 or os.path.islink(path) or (is_file and os.lstat(path).st_nlink > 1):
+                return False
+        return True
+
     def _alias(self, located: Located, *, leases: bool) -> tuple[str, str, str] | None:
         import orchestrator_boundary.state_claims as claims  # loaded with the store
 
@@ -168,15 +179,8 @@ def store_for(audit_file: str) -> Store:
     return kept(Store, audit_file)
 
 
-def ledger_for(
-    payload: HookPayload,
-    audit_file: str,
-    insensitive: bool = False,
-    leases: str = "off",
-    root: str = "",
-    fs: FileSystem | None = None,
-) -> StoreLedger:
-    return StoreLedger(audit_file, payload, insensitive, leases, root, fs)
+def ledger_for(payload: HookPayload, audit_file: str, *more: Any) -> StoreLedger:
+    return StoreLedger(audit_file, payload, *more)
 
 
 def _description(payload: HookPayload) -> str:
@@ -367,10 +371,8 @@ class ToolCall:
         """``leases = "warn"``: the files it writes another subagent holds (FILE_LEASED)."""
         from orchestrator_boundary.delegation import Lease  # loaded with the store
 
-        held = {}
-        for path in files.overwriting(paths, bash, self.s.root, self.insensitive)[:16]:
-            if not path or path == "?":
-                continue
+        held, kept = {}, files.overwriting(paths, bash, self.s.root, self.insensitive)
+        for path in [p for p in kept if p and p != "?"][:16]:
             holder = self.view.lease(self._located(path))
             if isinstance(holder, Lease) and holder.agent_id != me:
                 held[path] = f"{holder.description} ({holder.agent_id})"

@@ -17,7 +17,7 @@ from orchestrator_boundary.paths import fold
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
     from orchestrator_boundary.bash.model import BashAnalysis
@@ -198,3 +198,10 @@ def as_written(tool: str, tool_input: Mapping[str, object]) -> dict[str, str]:
     from hashlib import sha256
 
     return {"tool_sha256": sha256(content.encode("utf-8", "surrogatepass")).hexdigest()}
+
+
+def entries(walk: Iterable[tuple[str, list[str], list[str]]]) -> Iterator[tuple[str, str, bool]]:
+    """(folder, name, is a file) of each entry an ``os.walk`` lists."""
+    for top, dirs, names in walk:
+        yield from ((top, d, False) for d in dirs)
+        yield from ((top, f, True) for f in names)
