@@ -492,3 +492,17 @@ def test_a_folder_holding_a_link_is_not_held(project: Path, link: str) -> None:
     else:
         (project / "src" / "auth" / "x.py").hardlink_to(project / "src" / "billing" / "pay.py")
     assert team.bash("a1", "ruff format src/auth") == "DELEGATION_SCOPE"
+
+
+def test_a_subagent_held_from_opaque_commands_hands_on_none(project: Path) -> None:
+    """a1 (require, no Run: line) may not run `make`; it started a1x with `Run: make`, and
+    a1x ran it: a delegation widened what its parent may do."""
+    team = _team(project, REQUIRE)
+    team.launch("a1", "Split the work.\nIntent: shared")
+    assert team.bash("a1", "make") == "DELEGATION_SCOPE"
+    agent_input = {"description": "sub", "prompt": "Do it.\nScope: src/billing/**\nRun: make"}
+    pre = team.payload("PreToolUse", "Agent", agent_input, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    post = {**pre, "hook_event_name": "PostToolUse", "tool_response": {"agentId": "a1x"}}
+    run_hook(post, team.env, "PostToolUse")
+    assert team.bash("a1x", "make") == "DELEGATION_SCOPE"

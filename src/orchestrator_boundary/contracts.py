@@ -177,7 +177,10 @@ def _problem(
         return "delegation.scope", empty
     # 0: the delegating subagent's own depth is not known (its meta.json will say)
     depth = parent.depth + 1 if parent is not None else (1 if caller is None else 0)
-    run = narrowed_run(d.run, parent.run if parent is not None else None)
+    # a narrowed parent under `require` with no Run: line may run no opaque command, and
+    # hands on none (ADR 0080)
+    held = parent is not None and parent.run is None and contracts.require and parent.scope.sets
+    run = narrowed_run(d.run, () if held else parent.run if parent is not None else None)
     return Launch(agent_type, d.intent, effective, depth, caller.agent_id if caller else None, run)
 
 
