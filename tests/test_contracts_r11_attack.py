@@ -506,3 +506,19 @@ def test_a_subagent_held_from_opaque_commands_hands_on_none(project: Path) -> No
     post = {**pre, "hook_event_name": "PostToolUse", "tool_response": {"agentId": "a1x"}}
     run_hook(post, team.env, "PostToolUse")
     assert team.bash("a1x", "make") == "DELEGATION_SCOPE"
+
+
+def test_trace_finds_a_glob_write(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """a2's `sed -i ... src/billing/*.py` rewrote pay.py; `trace` said no agent wrote it
+    (exit 3): the audit line's trace names only what the text places."""
+    from orchestrator_boundary.cli import main
+
+    team = _two_open(project, "off")
+    assert _ran(team, "a2", GLOBS[0]) == "-"
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    assert main(["trace", "src/billing/pay.py"]) == 0
+    out = capsys.readouterr().out
+    assert "(a2)" in out and "last recorded write" in out

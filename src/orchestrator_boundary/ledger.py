@@ -44,20 +44,16 @@ class StoreLedger:
     ``state`` and ``sqlite3`` (ADR 0030)."""
 
     def __init__(
-        self,
-        audit_file: str,
-        payload: HookPayload,
-        insensitive: bool = False,
-        leases: str = "off",
-        root: str = "",
-        fs: FileSystem | None = None,
-    ) -> None:
+        self, audit_file: str, payload: HookPayload, insensitive: bool = False,
+        leases: str = "off", root: str = "", fs: FileSystem | None = None
+    ) -> None:  # fmt: skip
         self.audit_file, self.payload, self.root, self.fs = audit_file, payload, root, fs
         self.session = payload.session_id or "-"
         self.agent = payload.agent_id or MAIN
         self.insensitive, self.leases = insensitive, leases
         self._record: Record | None = None
         self.claims: list[Any] = []  # what this call's rules claimed (``release``, ADR 0073)
+        self.settled: list[tuple[str, str | None]] = []  # ``state_claims.settle`` (0080)
         self.unavailable = False  # a read could not reach the store (for the audit line)
 
     def key(self, located: Located) -> str:
@@ -258,7 +254,7 @@ def _record_after(
     for located in written:
         store.saw(session, agent, ledger.key(located), ledger.current(located), wrote=True)
     if payload.tool_name in ("Bash", "PowerShell"):  # what ``written`` cannot name (0080)
-        claims.settle(store, session, agent, ledger.root)
+        claims.settle(store, session, agent, ledger.root, ledger.settled)
     if payload.agent_id:
         record = ledger.record()
         desc = record.description if isinstance(record, delegation.Delegation) else ""
@@ -359,6 +355,8 @@ class ToolCall:
             leased = files.overwritten(written, bash, root, self.insensitive)  # not mkdir's
             after(contracts, p, self.view, read, written, leased)
             extra = files.as_written(p.tool_name, p.tool_input) if trace else {}  # ADR 0080
+            if self.view.settled:  # what the text did not place: a glob's matches (0080)
+                extra["trace"] = [*(trace or ()), *files.traced(self.view.settled)]
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}

@@ -186,7 +186,7 @@ def overwritten(
 PROGRAM = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)")
 
 
-def as_written(tool: str, tool_input: Mapping[str, object]) -> dict[str, str]:
+def as_written(tool: str, tool_input: Mapping[str, object]) -> dict[str, Any]:
     """A Write's PostToolUse: the hash of the content the tool itself wrote, for ``trace``
     (ADR 0080). The file is hashed by this hook beside the project's other PostToolUse hooks
     (a formatter), so what it records may already be their change: where the two differ,
@@ -205,3 +205,9 @@ def entries(walk: Iterable[tuple[str, list[str], list[str]]]) -> Iterator[tuple[
     for top, dirs, names in walk:
         yield from ((top, d, False) for d in dirs)
         yield from ((top, f, True) for f in names)
+
+
+def traced(settled: Sequence[tuple[str, str | None]]) -> list[dict[str, Any]]:
+    """The audit line's ``trace`` entries of the writes a command's text did not place
+    (``state_claims.settle``: a glob's matches), so ``trace`` finds them (ADR 0080)."""
+    return [{"path": path, "sha256": sha, "placed": False} for path, sha in settled[:256]]

@@ -364,11 +364,13 @@ def _below(c: sqlite3.Connection, session: str, agent_id: str, listed: set[str])
     return True  # deeper than Claude Code nests: kept, not guessed
 
 
-def settle(store: Store, session: str, agent: str, root: str) -> None:
+def settle(
+    store: Store, session: str, agent: str, root: str, out: list[tuple[str, str | None]]
+) -> None:
     """A command's PostToolUse: the writes its PreToolUse marked as running that the trail
     does not name (a glob's matches, ADR 0080) are done, with the content they left. Else
     the mark kept the content before the write, and the agent's own next Bash write of the
-    file was STALE_FILE."""
+    file was STALE_FILE. ``out`` gets each (path, content hash), for the audit line."""
     from orchestrator_boundary.fs import sha256_of
 
     def done(c: sqlite3.Connection) -> None:
@@ -378,10 +380,11 @@ def settle(store: Store, session: str, agent: str, root: str) -> None:
         ).fetchall()
         for (path,) in rows:
             full = path if path.startswith("/") or not root else f"{root}/{path}"
+            out.append((path, sha256_of(full)))
             c.execute(
                 "UPDATE seen SET sha256 = ?, wrote = 1, ts = ? WHERE session = ? AND agent = ? "
                 "AND path = ? AND wrote = ?",
-                (sha256_of(full), store.clock(), session, agent, path, WRITING),
+                (out[-1][1], store.clock(), session, agent, path, WRITING),
             )
 
     store._write(done)
