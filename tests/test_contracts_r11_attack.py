@@ -260,7 +260,15 @@ def test_a_workflow_without_contracts_in_play_goes_through(project: Path) -> Non
 # ---- 2. a glob write by a subagent no delegation narrows is keyed by what it matches ---------
 
 OPEN = "phase = 'enforce'\n[delegation]\nleases = '{leases}'\n"
-GLOBS = ["sed -i s/v1/v2/ src/billing/*.py", "sed -i s/v1/v2/ src/billing/p*", "rm src/billing/*"]
+GLOBS = [
+    "sed -i s/v1/v2/ src/billing/*.py",
+    "sed -i s/v1/v2/ src/billing/p*",
+    "rm src/billing/*",
+    "find src/billing -type f -exec sed -i s/v1/v2/ {} +",
+    "find src -name '*.py' -exec rm {} \\;",
+    "find . -type f -exec sed -i s/v1/v2/ {} +",
+    "find -P src/billing -exec truncate -s0 {} +",
+]
 
 
 def _ran(team: Team, agent: str, command: str) -> str:
@@ -330,9 +338,22 @@ def test_the_glob_writer_goes_on_with_its_own_files(project: Path, leases: str) 
     assert team.write("a2", "src/billing/pay.py") == "-"
 
 
-def test_the_glob_rewrites_the_file_for_real() -> None:
-    outcome = reality.run(GLOBS[0], reality.Seed(files=(("src/billing/pay.py", "v1\n"),)))
+@pytest.mark.parametrize("command", GLOBS)
+def test_the_glob_rewrites_the_file_for_real(command: str) -> None:
+    outcome = reality.run(command, reality.Seed(files=(("src/billing/pay.py", "v1\n"),)))
     assert "src/billing/pay.py" in outcome.paths, outcome.describe()
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["find src/auth -type f -exec sed -i s/v1/v2/ {} +", "find -L src/billing -exec true {} +"],
+)
+def test_a_find_elsewhere_or_following_links_is_not_held_here(project: Path, command: str) -> None:
+    """Control: a find below another folder meets no lease of src/billing; one that follows
+    links (`-L`) has no folder to key, as before."""
+    team = _two_open(project, "enforce")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.bash("a2", command) == "-"
 
 
 # ---- 4. trace tells a formatter's change from the subagent's write --------------------------

@@ -189,12 +189,16 @@ def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     from orchestrator_boundary.glob_places import expanded
 
     folder, matches = expanded(call, target)
-    if folder is None:
-        return None  # `cp a "src/$N"`, `patch`: no place to key
+    if folder is None:  # `find src -exec sed -i ... {} +`: its folders; `patch`: no key
+        return _keyed(call, target, ledger, _find_roots(call, target))
     places = matches if matches is not None and len(matches) <= GLOB_KEYS else [folder]
     if target.deletes and places is matches:  # `rm -rf src/*`: the folders it matches too
         places = [*places, *_folders_matched(call, target, folder)]
-    for place in places[: GLOB_KEYS * 2]:
+    return _keyed(call, target, ledger, places[: GLOB_KEYS * 2])
+
+
+def _keyed(call: Call, target: Target, ledger: Ledger, places: list[Located]) -> Violation | None:
+    for place in places:
         one = Target(place, place.display, target.command, target.deletes)
         found = file_leased(call, one, ledger) or stale_file(call, one, ledger)
         if found is not None:
@@ -202,22 +206,26 @@ def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     return None
 
 
-def _folders_matched(call: Call, target: Target, folder: Located) -> list[Located]:
-    """The folders directly in ``folder`` whose names the glob matches (a delete takes what
-    is in them), found from the files below it (``glob_matches`` lists files only)."""
-    import fnmatch
-
-    from orchestrator_boundary.glob_places import MATCH_LIMIT
+def _find_roots(call: Call, target: Target) -> list[Located]:
+    """Where a ``find ... -exec CMD {}`` starts (``ledger_files.find_roots``, ADR 0080)."""
+    from orchestrator_boundary.ledger_files import find_roots
     from orchestrator_boundary.paths import locate
 
-    glob = target.located.raw.rstrip("/").rpartition("/")[2]
+    roots = find_roots(target.command, call.command or "") if target.located.raw == "{}" else []
+    ctx = call.context
+    base = call.payload.cwd or ctx.root
+    return [locate(r if r.startswith("/") else f"{base}/{r}", ctx.root, ctx.fs) for r in roots]
+
+
+def _folders_matched(call: Call, target: Target, folder: Located) -> list[Located]:
+    """The folders directly in ``folder`` the glob matches (a delete takes what is in them)."""
+    from orchestrator_boundary.glob_places import MATCH_LIMIT
+    from orchestrator_boundary.ledger_files import matched_names
+    from orchestrator_boundary.paths import locate
+
     base, fs = (folder.absolutes or ("",))[0].rstrip("/"), call.context.fs
-    names = {p[len(base) + 1 :].partition("/")[0] for p in fs.files_below(base, MATCH_LIMIT)}
-    hidden = not glob.startswith(".")
-    found = [
-        n for n in sorted(names) if fnmatch.fnmatchcase(n, glob) and not (hidden and n[:1] == ".")
-    ]
-    return [locate(f"{base}/{n}", call.context.root, fs, call.insensitive) for n in found if n]
+    names = matched_names(fs.files_below(base, MATCH_LIMIT), base, target.located.raw)
+    return [locate(f"{base}/{n}", call.context.root, fs, call.insensitive) for n in names]
 
 
 NAME_THEM = (

@@ -1,7 +1,8 @@
 """The files the delegation ledger reads beside its state (ADR 0027): a subagent's
 ``meta.json``, the tail of the audit trail for the Stop summary, and another name of a file
 (a hard link) among those other agents hold or wrote (ADR 0050); which of a call's writes may
-have overwritten another agent's (``leaves_content``, ``overwriting``: ADR 0065, 0074).
+have overwritten another agent's (``leaves_content``, ``overwriting``: ADR 0065, 0074); where
+a write the text does not place lands (``find_roots``, ``matched_names``: ADR 0080).
 Shell side, a leaf."""
 
 from __future__ import annotations
@@ -211,3 +212,50 @@ def traced(settled: Sequence[tuple[str, str | None]]) -> list[dict[str, Any]]:
     """The audit line's ``trace`` entries of the writes a command's text did not place
     (``state_claims.settle``: a glob's matches), so ``trace`` finds them (ADR 0080)."""
     return [{"path": path, "sha256": sha, "placed": False} for path, sha in settled[:256]]
+
+
+# ---- where a write the text does not place lands (ADR 0080) ----
+
+_FIND = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?find\s")
+
+
+def find_roots(command: str, whole: str) -> list[str]:
+    """The folders ``find ... -exec CMD {}`` (``command``, a part of ``whole``) starts from,
+    as written (``.`` when none): all it can hand ``{}`` lies below them. None when it
+    follows links (``-L``, ``-follow``) or a ``cd`` in ``whole`` may have moved a relative
+    one."""
+    if not _FIND.match(command):
+        return []
+    import shlex
+
+    from orchestrator_boundary.glob_places import MOVES
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    at = next(i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "find") + 1
+    while at < len(words) and words[at] in ("-H", "-P", "-D", "-O"):
+        at += 2 if words[at] == "-D" else 1
+    roots: list[str] = []
+    for word in words[at:]:
+        if word.startswith(("-", "(", ")", "!", ",")):
+            break
+        roots.append(word)
+    moved = MOVES.search(whole) and not all(r.startswith("/") for r in roots or ["."])
+    return [] if moved or {"-L", "-follow"} & set(words) else roots or ["."]
+
+
+def matched_names(files: Sequence[str], base: str, pattern: str) -> list[str]:
+    """The names directly in ``base`` that ``pattern``'s last part matches, as bash expands
+    it (``*`` skips a leading dot), read off the files below it: folders included."""
+    import fnmatch
+
+    glob = pattern.rstrip("/").rpartition("/")[2]
+    names = {p[len(base) + 1 :].partition("/")[0] for p in files}
+    hidden = not glob.startswith(".")
+    return [
+        n
+        for n in sorted(names)
+        if n and fnmatch.fnmatchcase(n, glob) and not (hidden and n[0] == ".")
+    ]
