@@ -3,7 +3,10 @@
 Pure: what they know of the state the shell keeps comes through ``Context.ledger`` (none in
 ``check`` and ``replay``: then only the rules that need no state run). Per target, after the
 write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE > DELEGATION_SCOPE of a file with
-other names (ADR 0059). For an Agent call, after TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
+other names (ADR 0059); an opaque command's words: DELEGATION_SCOPE unless a ``Run:`` line
+names it; a write the text does not place: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE on
+a glob's matches or a ``find``'s folders (ADR 0080). For an Agent or Workflow call, after
+TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
 lease and staleness rules are judged before the call only: afterwards the call itself has
 changed the file.
 """
@@ -114,16 +117,17 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         return None
     import orchestrator_boundary.contracts as contracts
 
-    found = contracts.delegation_scope(
-        ledger.record(),
-        target.located,
-        call.insensitive,
-        require=call.rules.contracts.require,
-        what=_what(call, target),
-        contracts=call.rules.contracts,
-        makes_folder=program_of(target) == "mkdir",
-        below=held_glob_folder(call, target) if unplaced(call, target) else held(target, ledger),
-    )
+    def judged(below: Located | None) -> Breach | None:
+        rules, mkdir = call.rules.contracts, program_of(target) == "mkdir"
+        return contracts.delegation_scope(
+            ledger.record(), target.located, call.insensitive, require=rules.require,
+            what=_what(call, target), contracts=rules, makes_folder=mkdir, below=below,
+        )  # fmt: skip
+
+    found = judged(None)  # then, only for what is outside, the folder it all lies below
+    if found is not None:
+        below = held_glob_folder(call, target) if unplaced(call, target) else held(target, ledger)
+        found = judged(below) if below is not None else found
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
@@ -212,8 +216,7 @@ def _find_roots(call: Call, target: Target) -> list[Located]:
     from orchestrator_boundary.paths import locate
 
     roots = find_roots(target.command, call.command or "") if target.located.raw == "{}" else []
-    ctx = call.context
-    base = call.payload.cwd or ctx.root
+    ctx, base = call.context, call.payload.cwd or call.context.root
     return [locate(r if r.startswith("/") else f"{base}/{r}", ctx.root, ctx.fs) for r in roots]
 
 
@@ -390,4 +393,4 @@ def _workflow(call: Call, caller: object) -> Violation | None:
     from orchestrator_boundary.directives import workflow_refusal
 
     narrowed = isinstance(caller, Delegation) and bool(caller.scope.sets)
-    return workflow_refusal(narrowed, call.rules.contracts.require and bool(call.context.ledger))
+    return workflow_refusal(narrowed, call.rules.contracts.require)
