@@ -543,3 +543,37 @@ def test_trace_finds_a_glob_write(
     assert main(["trace", "src/billing/pay.py"]) == 0
     out = capsys.readouterr().out
     assert "(a2)" in out and "last recorded write" in out
+
+
+# ---- 8. a link a subagent makes is no write of the file it points to -----------------------
+
+
+@pytest.mark.parametrize(
+    ("link", "write"),
+    [
+        ("ln -s pay.py src/billing/alias.py", "echo x > src/billing/alias.py"),
+        ("ln -sf pay.py src/billing/alias.py", "sed -i s/v1/v2/ src/billing/alias.py"),
+        ("ln -s billing src/b2", "echo x > src/b2/pay.py"),
+    ],
+)
+def test_a_link_to_another_subagents_file_does_not_make_it_seen(
+    project: Path, link: str, write: str
+) -> None:
+    """Leases off: a2 made a link to a1's pay.py, then wrote through it, never having read
+    it. The link's PostToolUse recorded pay.py (where the link now leads) as written by a2,
+    so its write was not STALE_FILE."""
+    team = _two_open(project, "off")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert _ran(team, "a2", link) == "-"
+    assert team.bash("a2", write) == "STALE_FILE"
+
+
+def test_the_link_maker_reads_and_goes_on(project: Path) -> None:
+    """Control: after reading the file, a2 writes through its link; a1 keeps writing its own."""
+    team = _two_open(project, "off")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert _ran(team, "a2", "ln -s pay.py src/billing/alias.py") == "-"
+    team.read("a2", "src/billing/pay.py")
+    assert team.bash("a2", "echo x > src/billing/alias.py") == "-"
+    team.read("a1", "src/billing/pay.py")
+    assert team.write("a1", "src/billing/pay.py") == "-"

@@ -346,9 +346,10 @@ class ToolCall:
         elif p.hook_event_name == POST:
             raw = p.tool_input.get("file_path") if p.tool_name == "Read" else None
             read = self._located(raw) if isinstance(raw, str) and raw else None
-            written = [
-                self._located(t["path"]) for t in trace or () if isinstance(t.get("path"), str)
-            ]
+            links = files.links_made(verdict.assessment.bash, self.s.root)  # not their targets
+            paths = [t["path"] for t in trace or () if isinstance(t.get("path"), str)]
+            made = {x for x in paths if os.path.normpath(os.path.join(self.s.root, x)) in links}
+            written = [self._located(x) for x in paths if x not in made]
             if verdict.assessment.classification.tool_class is ToolClass.UNKNOWN:
                 written += self._named(p)  # an MCP tool's path arguments: it may have written
             bash, root = verdict.assessment.bash, self.s.root

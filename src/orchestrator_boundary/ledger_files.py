@@ -259,3 +259,17 @@ def matched_names(files: Sequence[str], base: str, pattern: str) -> list[str]:
         for n in sorted(names)
         if n and fnmatch.fnmatchcase(n, glob) and not (hidden and n[0] == ".")
     ]
+
+
+_LINK = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?ln\s(?:.*\s)?-\w*s")
+
+
+def links_made(bash: BashAnalysis | None, root: str) -> set[str]:
+    """The paths at which a command made a symbolic link (``ln -s pay.py alias.py``). After
+    the call the path resolves to the link's target, which the command did not write: it must
+    not count as written, or as seen, by the agent (ADR 0080: a2 made a link to a1's file and
+    wrote through it unseen)."""
+    if bash is None:
+        return set()
+    made = (e.resolved for e in bash.effects if e.resolved and _LINK.match(e.command))
+    return {os.path.normpath(placed(p, root)) for p in made}
