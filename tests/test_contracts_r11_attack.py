@@ -577,3 +577,27 @@ def test_the_link_maker_reads_and_goes_on(project: Path) -> None:
     assert team.bash("a2", "echo x > src/billing/alias.py") == "-"
     team.read("a1", "src/billing/pay.py")
     assert team.write("a1", "src/billing/pay.py") == "-"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar -C src/auth -xPf evil.tar",
+        "timeout 60 tar -C src/auth -xPf evil.tar",
+        "unzip -o -: evil.zip -d src/auth",
+    ],
+)
+def test_an_archive_extract_into_the_folder_is_not_held(project: Path, command: str) -> None:
+    """An archive's members may name `../billing/pay.py` (kept by `tar -P`, `unzip -:`):
+    the extract writes where the archive says, not below the folder."""
+    assert _auth(project).bash("a1", command) == "DELEGATION_SCOPE"
+
+
+def test_tar_P_writes_outside_the_folder_for_real() -> None:
+    setup = (
+        "mkdir -p m/src/billing && echo evil > m/src/billing/pay.py && "
+        "tar -C m/src -cf evil.tar --transform 's,^,../,' billing/pay.py && rm -r m && "
+        "mkdir -p src/auth src/billing && echo v1 > src/billing/pay.py"
+    )
+    outcome = reality.run("tar -C src/auth -xPf evil.tar", reality.Seed(setup=setup))
+    assert "src/billing/pay.py" in outcome.paths, outcome.describe()

@@ -136,9 +136,12 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
 def held(target: Target, ledger: Ledger) -> Located | None:
     """An existing folder a command writes in (``ruff format src/auth``, ``cp -r x/. src/auth``,
     ``find src/auth -name '*.pyc' -delete``): what it changes lies below it when nothing in it
-    links out (``Ledger.self_contained``). Not a delete of the folder itself (ADR 0080)."""
+    links out (``Ledger.self_contained``). Not a delete of the folder itself, nor an archive
+    tool's extract: its members may name ``../`` or absolute paths (ADR 0080)."""
+    from orchestrator_boundary.ledger_files import unpacks  # `tar -xP`: where it says
+
     located = target.located
-    if located.absolute is None or program_of(target) == "mkdir":
+    if located.absolute is None or program_of(target) == "mkdir" or unpacks(target.command):
         return None
     if target.deletes:
         import fnmatch

@@ -273,3 +273,16 @@ def links_made(bash: BashAnalysis | None, root: str) -> set[str]:
         return set()
     made = (e.resolved for e in bash.effects if e.resolved and _LINK.match(e.command))
     return {os.path.normpath(placed(p, root)) for p in made}
+
+
+# Programs that write what an archive names: `tar -xP`, `unzip -:`, `cpio` keep `../` and
+# absolute member names, so an extract "into" a folder may write anywhere (ADR 0080)
+_UNPACKERS = frozenset(
+    {"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "jar", "ar"}
+    | {"busybox", "unrar", "unar"}
+)
+
+
+def unpacks(command: str) -> bool:
+    """Does ``command`` name an archive tool anywhere (past ``sudo``, ``timeout``, ...)?"""
+    return any(w.rsplit("/", 1)[-1].removesuffix(".exe") in _UNPACKERS for w in command.split())
