@@ -585,6 +585,7 @@ def test_the_link_maker_reads_and_goes_on(project: Path) -> None:
         "tar -C src/auth -xPf evil.tar",
         "timeout 60 tar -C src/auth -xPf evil.tar",
         "unzip -o -: evil.zip -d src/auth",
+        "patch -d src/auth -p1 < fix.diff",
     ],
 )
 def test_an_archive_extract_into_the_folder_is_not_held(project: Path, command: str) -> None:

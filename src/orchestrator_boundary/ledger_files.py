@@ -275,11 +275,12 @@ def links_made(bash: BashAnalysis | None, root: str) -> set[str]:
     return {os.path.normpath(placed(p, root)) for p in made}
 
 
-# Programs that write what an archive names: `tar -xP`, `unzip -:`, `cpio` keep `../` and
-# absolute member names, so an extract "into" a folder may write anywhere (ADR 0080)
+# Programs that write what their input names: `tar -xP`, `unzip -:`, `cpio` keep `../` and
+# absolute member names, a diff names its files (`patch -d src/auth`; GNU patch refuses `..`,
+# others need not), so a write "into" a folder may land anywhere (ADR 0080)
 _UNPACKERS = frozenset(
     {"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "jar", "ar"}
-    | {"busybox", "unrar", "unar"}
+    | {"busybox", "unrar", "unar", "patch"}
 )
 
 
