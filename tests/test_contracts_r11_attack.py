@@ -602,3 +602,23 @@ def test_tar_P_writes_outside_the_folder_for_real() -> None:
     )
     outcome = reality.run("tar -C src/auth -xPf evil.tar", reality.Seed(setup=setup))
     assert "src/billing/pay.py" in outcome.paths, outcome.describe()
+
+
+# ---- 9. scope text that is not what it shows -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pattern", ["src/auth/**\u200b", "src/\u200bauth/**", "src/\u202eauth/**", "src/auth\u2060/**"]
+)
+def test_a_scope_pattern_with_an_invisible_character_is_refused(pattern: str) -> None:
+    """`Scope: src/auth/**` followed by a zero-width space was accepted and matched no file:
+    every write of the subagent was refused with "no pattern covers it", which does not say
+    why. It is now refused at the Agent call, naming the character."""
+    got = check_launch(Contracts({}, {}), f"Fix.\nScope: {pattern}", None, None)
+    assert not isinstance(got, Launch) and "invisible character" in got.reason
+
+
+@pytest.mark.parametrize("pattern", ["src/aüth/**", "src/日本/**", "docs/naïve.md"])
+def test_a_scope_pattern_in_another_script_stays_a_pattern(pattern: str) -> None:
+    got = check_launch(Contracts({}, {}), f"Fix.\nScope: {pattern}", None, None)
+    assert isinstance(got, Launch)
