@@ -113,7 +113,10 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
     for item in items:
         if _QUOTES.intersection(item):
             return DirectiveError(line, SCOPE_KEY, f"{item!r}: write patterns bare, unquoted")
-        hidden = next((c for c in item if unicodedata.category(c) in ("Cf", "Cc", "Co")), "")
+        hidden = next(
+            (c for c in item if unicodedata.category(c) in ("Cf", "Cc", "Co") and not c.isspace()),
+            "",
+        )
         if hidden:  # a zero-width space, a direction mark: the pattern is not what it shows
             problem = f"{item[:60]!r} holds an invisible character (U+{ord(hidden):04X})"
             return DirectiveError(line, SCOPE_KEY, problem)
