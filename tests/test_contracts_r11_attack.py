@@ -622,3 +622,12 @@ def test_a_scope_pattern_with_an_invisible_character_is_refused(pattern: str) ->
 def test_a_scope_pattern_in_another_script_stays_a_pattern(pattern: str) -> None:
     got = check_launch(Contracts({}, {}), f"Fix.\nScope: {pattern}", None, None)
     assert isinstance(got, Launch)
+
+
+def test_under_require_an_unknown_delegations_opaque_command_is_refused(project: Path) -> None:
+    """A subagent no recorded Agent call names: under `require` its writes were refused,
+    its `make` (which may write anywhere) was not."""
+    team = _team(project, REQUIRE)
+    assert team.bash("zz", "echo x > src/a.py") == "DELEGATION_SCOPE"
+    assert team.bash("zz", "make") == "DELEGATION_SCOPE"
+    assert _team(project).bash("zz", "make") == "-"  # without require, as its writes

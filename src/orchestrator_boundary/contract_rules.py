@@ -3,10 +3,9 @@
 Pure: what they know of the state the shell keeps comes through ``Context.ledger`` (none in
 ``check`` and ``replay``: then only the rules that need no state run). Per target, after the
 write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE > DELEGATION_SCOPE of a file with
-other names (ADR 0059); an opaque command's words: DELEGATION_SCOPE unless a ``Run:`` line
-names it; a write the text does not place: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE on
-a glob's matches or a ``find``'s folders (ADR 0080). For an Agent or Workflow call, after
-TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
+other names (ADR 0059); opaque words: DELEGATION_SCOPE; a write the text does not place:
+the same, the lease and stale rules on where it lands (ADR 0080). For an Agent or Workflow
+call, after TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
 lease and staleness rules are judged before the call only: afterwards the call itself has
 changed the file.
 """
@@ -172,16 +171,19 @@ def held_glob_folder(call: Call, target: Target) -> Located | None:
 def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """A narrowed subagent's command whose writes the analysis cannot see (``make``,
     ``./build.sh``), or text that does not parse: ``directives.unlisted_command`` (0080)."""
-    from orchestrator_boundary.delegation import Delegation
+    from orchestrator_boundary.delegation import Delegation, UnknownDelegation
 
     record = None if call.main or call.payload.hook_event_name != PRE else ledger.record()
-    if not isinstance(record, Delegation) or not record.scope.sets:
+    require, raw, opaque = call.rules.contracts.require, target.located.raw, target.opaque
+    if isinstance(record, UnknownDelegation) and (require or record.contested):
+        scope, run, held = f"a delegation not known ({record.reason})", None, True  # as writes
+    elif isinstance(record, Delegation) and record.scope.sets:
+        scope, run, held = record.scope.describe(), record.run, require
+    else:
         return None
     from orchestrator_boundary.directives import unlisted_command
 
-    require, raw, opaque = call.rules.contracts.require, target.located.raw, target.opaque
-    scope = record.scope.describe()
-    return unlisted_command(record.run, scope, target.command, raw, opaque=opaque, require=require)
+    return unlisted_command(run, scope, target.command, raw, opaque=opaque, require=held)
 
 
 GLOB_KEYS = 64  # a glob's matches judged one by one; more, or not listed: its folder
@@ -205,12 +207,9 @@ def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
 
 
 def _keyed(call: Call, target: Target, ledger: Ledger, places: list[Located]) -> Violation | None:
-    for place in places:
-        one = Target(place, place.display, target.command, target.deletes)
-        found = file_leased(call, one, ledger) or stale_file(call, one, ledger)
-        if found is not None:
-            return found
-    return None
+    ones = (Target(p, p.display, target.command, target.deletes) for p in places)
+    found = (file_leased(call, t, ledger) or stale_file(call, t, ledger) for t in ones)
+    return next((f for f in found if f is not None), None)
 
 
 def _find_roots(call: Call, target: Target) -> list[Located]:
