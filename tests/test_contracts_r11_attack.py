@@ -211,6 +211,16 @@ def test_stop_keeps_a_listed_subagents_own_subagent(project: Path) -> None:
     assert team.bash("a2", "echo b > src/billing/new.py") == "FILE_LEASED"
 
 
+@pytest.mark.parametrize(
+    "tasks",
+    [[1], [None], [{"type": "subagent"}], [{"type": "subagent", "id": 5}], "x", {},
+     [{"type": ["subagent"], "id": "a1"}], [{"type": {"x": 1}, "id": "a1"}]],
+)  # fmt: skip
+def test_a_damaged_task_list_releases_nothing(tasks: Any) -> None:
+    """`"type": [...]` raised TypeError (unhashable) in the Stop hook."""
+    assert in_flight(tasks) is None
+
+
 def test_a_finished_task_in_the_list_is_not_in_flight() -> None:
     assert in_flight([_task("a1", status="completed"), _task("a2")]) == {"a2"}
 

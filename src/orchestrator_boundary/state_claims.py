@@ -303,6 +303,8 @@ def in_flight(tasks: object) -> set[str] | None:
     listed: set[str] = set()
     for task in tasks:
         kind = task.get("type") if isinstance(task, Mapping) else None
+        if not isinstance(kind, str):
+            return None  # damaged: it cannot say
         if kind in _RUN_NO_AGENT:
             continue
         if kind not in _SUBAGENT or not isinstance(task.get("id"), str):
