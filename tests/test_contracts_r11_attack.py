@@ -223,6 +223,7 @@ def test_a_damaged_task_list_releases_nothing(tasks: Any) -> None:
 
 def test_a_finished_task_in_the_list_is_not_in_flight() -> None:
     assert in_flight([_task("a1", status="completed"), _task("a2")]) == {"a2"}
+    assert in_flight([{"type": "subagent", "id": "a1", "status": [1]}]) == {"a1"}
 
 
 @pytest.mark.xfail(

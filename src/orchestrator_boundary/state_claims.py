@@ -309,7 +309,7 @@ def in_flight(tasks: object) -> set[str] | None:
             continue
         if kind not in _SUBAGENT or not isinstance(task.get("id"), str):
             return None
-        if task.get("status") not in _OVER:
+        if str(task.get("status")) not in _OVER:  # any other (or none): in flight
             listed.add(task["id"])
     return listed
 
