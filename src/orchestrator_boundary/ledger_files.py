@@ -234,7 +234,7 @@ def find_roots(command: str, whole: str) -> list[str]:
         words = shlex.split(command)
     except ValueError:
         return []
-    at = next(i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "find") + 1
+    at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "find"), len(words)) + 1
     while at < len(words) and words[at] in ("-H", "-P", "-D", "-O"):
         at += 2 if words[at] == "-D" else 1
     roots: list[str] = []
