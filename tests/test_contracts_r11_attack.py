@@ -1,6 +1,9 @@
 """Delegation contracts attacked a sixth time (ADR 0080), through the hook shell in process
-with a real state store: a narrowed subagent's opaque commands, and the leases of a subagent
-that ended without a SubagentStop."""
+with a real state store: a narrowed subagent's opaque commands, writes the text does not place
+(globs, `find -exec`) and writes of the whole project, a write in a delegated folder, links a
+subagent makes, subagents that ended without a SubagentStop, what `trace` says of formatters,
+and the Workflow tool. The Bash rows that say where a command writes are run for real
+(``reality``)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from typing import Any
 import pytest
 import reality
 from conftest import run_hook
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_contracts_attack_r10 import SHARED, Team
 
 from orchestrator_boundary.contracts import Contracts, Launch, check_launch
@@ -642,3 +647,21 @@ def test_under_require_an_unknown_delegations_opaque_command_is_refused(project:
     assert team.bash("zz", "echo x > src/a.py") == "DELEGATION_SCOPE"
     assert team.bash("zz", "make") == "DELEGATION_SCOPE"
     assert _team(project).bash("zz", "make") == "-"  # without require, as its writes
+
+
+# ---- the new readers take any text ------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_the_new_readers_never_raise(a: str, b: str) -> None:
+    from orchestrator_boundary.directives import _from_program
+    from orchestrator_boundary.ledger_files import find_roots, unpacks
+
+    find_roots("find " + a, b)
+    find_roots(a, b)
+    unpacks(a)
+    _from_program(a, b)
+    got = parse_directives("Run: " + a)
+    assert got.error is not None or got.run is not None
+    runs_listed(a, tuple(b.split(",")))
