@@ -665,3 +665,36 @@ def test_the_new_readers_never_raise(a: str, b: str) -> None:
     got = parse_directives("Run: " + a)
     assert got.error is not None or got.run is not None
     runs_listed(a, tuple(b.split(",")))
+
+
+@pytest.mark.parametrize(
+    ("formatted", "marked"), [("x = 2  # fmt\n", True), ("x = 2\n", False)], ids=["fmt", "as-is"]
+)
+def test_trace_marks_an_edit_a_formatter_changed(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    formatted: str,
+    marked: bool,
+) -> None:
+    """An Edit's result is its response's `originalFile` with `oldString` made `newString`
+    (as 2.1.330 sends them: tests/payloads/subagent_general_purpose_edit_post.json)."""
+    from orchestrator_boundary.cli import main
+
+    team = _team(project)
+    team.launch("a1", "Fix.\nIntent: shared")
+    target = project / "src/auth/login.py"
+    target.write_text("x = 1\n")
+    edit = {"file_path": str(target), "old_string": "1", "new_string": "2"}
+    pre = team.payload("PreToolUse", "Edit", edit, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    target.write_text(formatted)
+    response = {"filePath": str(target), "oldString": "1", "newString": "2",
+                "originalFile": "x = 1\n", "structuredPatch": [], "userModified": False,
+                "replaceAll": False}  # fmt: skip
+    post = {**pre, "hook_event_name": "PostToolUse", "tool_response": response}
+    run_hook(post, team.env, "PostToolUse")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    assert main(["trace", "src/auth/login.py", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["changes"][-1]["beside"] is marked

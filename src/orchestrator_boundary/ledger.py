@@ -355,7 +355,7 @@ class ToolCall:
             bash, root = verdict.assessment.bash, self.s.root
             leased = files.overwritten(written, bash, root, self.insensitive)  # not mkdir's
             after(contracts, p, self.view, read, written, leased)
-            extra = files.as_written(p.tool_name, p.tool_input) if trace else {}  # ADR 0080
+            extra = files.as_written(p.tool_name, p.tool_input, p.tool_response) if trace else {}
             if self.view.settled:  # what the text did not place: a glob's matches (0080)
                 extra["trace"] = [*(trace or ()), *files.traced(self.view.settled)]
         if p.agent_id:

@@ -187,18 +187,31 @@ def overwritten(
 PROGRAM = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)")
 
 
-def as_written(tool: str, tool_input: Mapping[str, object]) -> dict[str, Any]:
-    """A Write's PostToolUse: the hash of the content the tool itself wrote, for ``trace``
-    (ADR 0080). The file is hashed by this hook beside the project's other PostToolUse hooks
-    (a formatter), so what it records may already be their change: where the two differ,
-    the file was changed beside the write. An Edit's result is not known exactly here (Claude
-    Code adjusts its quotes), so it gets none."""
-    content = tool_input.get("content")
-    if tool != "Write" or not isinstance(content, str):
+def as_written(tool: str, tool_input: Mapping[str, object], response: object) -> dict[str, Any]:
+    """A Write's or Edit's PostToolUse: the hash of the content the tool itself left, for
+    ``trace`` (ADR 0080). The file is hashed by this hook beside the project's other
+    PostToolUse hooks (a formatter), so what it records may already be their change: where
+    the two differ, the file was changed beside the write. An Edit's is its response's
+    ``originalFile`` with ``oldString`` (the text it really replaced, its quotes as in the
+    file) made ``newString``; none when the response does not say it exactly."""
+    content = tool_input.get("content") if tool == "Write" else _edited(response)
+    if not isinstance(content, str):
         return {}
     from hashlib import sha256
 
     return {"tool_sha256": sha256(content.encode("utf-8", "surrogatepass")).hexdigest()}
+
+
+def _edited(response: object) -> str | None:
+    if not isinstance(response, dict):  # JSON
+        return None
+    text, old, new = (response.get(k) for k in ("originalFile", "oldString", "newString"))
+    if not (isinstance(text, str) and isinstance(old, str) and isinstance(new, str) and old):
+        return None
+    every = response.get("replaceAll") is True
+    if not every and text.count(old) != 1:
+        return None
+    return text.replace(old, new) if every else text.replace(old, new, 1)
 
 
 def entries(walk: Iterable[tuple[str, list[str], list[str]]]) -> Iterator[tuple[str, str, bool]]:
