@@ -698,3 +698,17 @@ def test_trace_marks_an_edit_a_formatter_changed(
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     assert main(["trace", "src/auth/login.py", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["changes"][-1]["beside"] is marked
+
+
+@pytest.mark.parametrize("glob", GLOBS[:2])
+def test_warn_notes_a_lease_a_glob_would_meet(project: Path, glob: str) -> None:
+    """`leases = "warn"` notes what enforce refuses (`leased_to`, which `report` counts):
+    a glob over a file another subagent holds was not noted."""
+    team = _two_open(project, "warn")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    team.read("a2", "src/billing/pay.py")
+    pre = team.payload("PreToolUse", "Bash", {"command": glob}, "a2")
+    assert run_hook(pre, team.env)[1] is None
+    trail = project / ".claude" / "boundary" / "audit.jsonl"
+    line = json.loads(trail.read_text().splitlines()[-1])
+    assert line["leased_to"] == {"src/billing/pay.py": "work a1 (a1)"}

@@ -207,6 +207,8 @@ def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
 
 
 def _keyed(call: Call, target: Target, ledger: Ledger, places: list[Located]) -> Violation | None:
+    if call.rules.contracts.leases == "warn" and not call.main:  # noted, as a named write's
+        getattr(ledger, "note_held", lambda _: None)([p for p in places if p.absolutes])
     ones = (Target(p, p.display, target.command, target.deletes) for p in places)
     found = (file_leased(call, t, ledger) or stale_file(call, t, ledger) for t in ones)
     return next((f for f in found if f is not None), None)

@@ -54,6 +54,7 @@ class StoreLedger:
         self._record: Record | None = None
         self.claims: list[Any] = []  # what this call's rules claimed (``release``, ADR 0073)
         self.settled: list[tuple[str, str | None]] = []  # ``state_claims.settle`` (0080)
+        self.noted: dict[str, str] = {}  # held in warn: a glob's matches (ADR 0080)
         self.unavailable = False  # a read could not reach the store (for the audit line)
 
     def key(self, located: Located) -> str:
@@ -61,8 +62,7 @@ class StoreLedger:
         return fold(located.display, self.insensitive)
 
     def record(self) -> Record | None:
-        agent_id = self.payload.agent_id
-        if not agent_id:
+        if not (agent_id := self.payload.agent_id):
             return None
         if self._record is None:
             import orchestrator_boundary.state_claims as claims  # loaded with the store
@@ -141,14 +141,22 @@ class StoreLedger:
 
     def self_contained(self, located: Located) -> bool:
         """A folder whose 1,024 first entries hold no link, symbolic or hard (ADR 0080)."""
-        folder = located.absolute or ""
-        if os.path.islink(folder) or not os.path.isdir(folder):
+        if os.path.islink(folder := located.absolute or "") or not os.path.isdir(folder):
             return False
         for n, (top, name, is_file) in enumerate(files.entries(os.walk(folder))):
             path = os.path.join(top, name)  # gone since: lstat raises, the call is refused
             if n >= 1024 or os.path.islink(path) or (is_file and os.lstat(path).st_nlink > 1):
                 return False
         return True
+
+    def note_held(self, places: Sequence[Located]) -> None:
+        """``leases = "warn"``: the audit line's ``leased_to``; asking claims (ADR 0080)."""
+        from orchestrator_boundary.delegation import Lease  # loaded with the store
+
+        for place in places[:16]:
+            held = self.lease(place)
+            if isinstance(held, Lease) and held.agent_id != self.agent:
+                self.noted[place.display] = f"{held.description} ({held.agent_id})"
 
     def _alias(self, located: Located, *, leases: bool) -> tuple[str, str, str] | None:
         import orchestrator_boundary.state_claims as claims  # loaded with the store
@@ -342,7 +350,7 @@ class ToolCall:
             if contracts.leases == "warn" and p.agent_id and verdict.decision is not Decision.DENY:
                 unknown = verdict.assessment.classification.tool_class is ToolClass.UNKNOWN
                 paths = [x.display for x in self._named(p)] if unknown else verdict.assessment.paths
-                extra = self._leased(paths, p.agent_id, verdict.assessment.bash)
+                extra = self._leased(paths, verdict.assessment.bash)
         elif p.hook_event_name == POST:
             raw = p.tool_input.get("file_path") if p.tool_name == "Read" else None
             read = self._located(raw) if isinstance(raw, str) and raw else None
@@ -366,16 +374,11 @@ class ToolCall:
         named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
         return [self._located(raw) for raw in named]
 
-    def _leased(self, paths: Sequence[str], me: str, bash: BashAnalysis | None) -> dict[str, Any]:
+    def _leased(self, paths: Sequence[str], bash: BashAnalysis | None) -> dict[str, Any]:
         """``leases = "warn"``: the files it writes another subagent holds (FILE_LEASED)."""
-        from orchestrator_boundary.delegation import Lease  # loaded with the store
-
-        held, kept = {}, files.overwriting(paths, bash, self.s.root, self.insensitive)
-        for path in [p for p in kept if p and p != "?"][:16]:
-            holder = self.view.lease(self._located(path))
-            if isinstance(holder, Lease) and holder.agent_id != me:
-                held[path] = f"{holder.description} ({holder.agent_id})"
-        return {"leased_to": held} if held else {}
+        kept = files.overwriting(paths, bash, self.s.root, self.insensitive)
+        self.view.note_held([self._located(p) for p in kept if p and p != "?"])
+        return {"leased_to": dict(self.view.noted)} if self.view.noted else {}
 
 
 def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
