@@ -712,3 +712,33 @@ def test_warn_notes_a_lease_a_glob_would_meet(project: Path, glob: str) -> None:
     trail = project / ".claude" / "boundary" / "audit.jsonl"
     line = json.loads(trail.read_text().splitlines()[-1])
     assert line["leased_to"] == {"src/billing/pay.py": "work a1 (a1)"}
+
+
+# ---- found here, fixed elsewhere: the Bash analysis ------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bash/ (not this area's) reads `mv x{,.bak}` as one word: ROUND-NOTES-contracts.md",
+)
+@pytest.mark.parametrize(
+    ("agent", "command", "code"),
+    [
+        ("a1", "mv src/billing/pay.py{,.bak}", "DELEGATION_SCOPE"),
+        (None, "mv .claude/settings.json{,.bak}", "TAMPER"),
+    ],
+)
+def test_a_brace_expanded_destination_is_a_write(
+    project: Path, agent: str | None, command: str, code: str
+) -> None:
+    """bash expands `mv f{,.bak}` to `mv f f.bak` (checked for real below); the analysis
+    reads one word, "no destination", read_only: let through, also the settings."""
+    team = _team(project)
+    (project / ".claude" / "settings.json").write_text("{}")
+    team.launch("a1", "Fix.\nIntent: shared\nScope: src/auth/**")
+    assert team.bash(agent, command) == code
+
+
+def test_mv_with_a_brace_moves_the_file_for_real() -> None:
+    outcome = reality.run("mv f{,.bak}", reality.Seed())
+    assert {"f", "f.bak"} <= outcome.paths, outcome.describe()
