@@ -742,3 +742,13 @@ def test_a_brace_expanded_destination_is_a_write(
 def test_mv_with_a_brace_moves_the_file_for_real() -> None:
     outcome = reality.run("mv f{,.bak}", reality.Seed())
     assert {"f", "f.bak"} <= outcome.paths, outcome.describe()
+
+
+def test_an_opaque_command_past_the_32_judged_is_refused(project: Path) -> None:
+    """Only a command's first 32 opaque commands become targets: `./a` 32 times (listed),
+    then `make` (not listed), went through."""
+    team = _team(project, REQUIRE)
+    team.launch("a1", "Build.\nIntent: shared\nRun: ./a")
+    assert team.bash("a1", "; ".join(["./a"] * 31 + ["make"])) == "DELEGATION_SCOPE"
+    assert team.bash("a1", "; ".join(["./a"] * 32 + ["make"])) == "DELEGATION_SCOPE"
+    assert team.bash("a1", "; ".join(["./a"] * 32)) == "-"

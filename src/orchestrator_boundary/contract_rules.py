@@ -145,11 +145,9 @@ def held(target: Target, ledger: Ledger) -> Located | None:
     if target.deletes:
         import fnmatch
 
-        name = located.absolute.rstrip("/").rpartition("/")[2]
-        low = str.casefold
+        name, low = located.absolute.rstrip("/").rpartition("/")[2], str.casefold
         hit = (
-            fnmatch.fnmatchcase(low(name) if i else name, low(n) if i else n)
-            for n, i in target.names
+            fnmatch.fnmatchcase(*((low(name), low(n)) if i else (name, n))) for n, i in target.names
         )
         if not target.names or any(hit):
             return None
@@ -169,12 +167,13 @@ def held_glob_folder(call: Call, target: Target) -> Located | None:
 
 
 def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | None:
-    """A narrowed subagent's command whose writes the analysis cannot see (``make``,
-    ``./build.sh``), or text that does not parse: ``directives.unlisted_command`` (0080)."""
+    """A narrowed subagent's command whose writes the analysis cannot see (``make``), or text
+    that does not parse, or past the 32 opaque commands judged: ``unlisted_command`` (0080)."""
     from orchestrator_boundary.delegation import Delegation, UnknownDelegation
 
     record = None if call.main or call.payload.hook_event_name != PRE else ledger.record()
     require, raw, opaque = call.rules.contracts.require, target.located.raw, target.opaque
+    opaque &= len(call.analysis.opaque if call.analysis else ()) <= 32  # all judged (targets)
     if isinstance(record, UnknownDelegation) and (require or record.contested):
         scope, run, held = f"a delegation not known ({record.reason})", None, True  # as writes
     elif isinstance(record, Delegation) and record.scope.sets:
