@@ -752,3 +752,14 @@ def test_an_opaque_command_past_the_32_judged_is_refused(project: Path) -> None:
     assert team.bash("a1", "; ".join(["./a"] * 31 + ["make"])) == "DELEGATION_SCOPE"
     assert team.bash("a1", "; ".join(["./a"] * 32 + ["make"])) == "DELEGATION_SCOPE"
     assert team.bash("a1", "; ".join(["./a"] * 32)) == "-"
+
+
+def test_a_glob_delete_over_many_folders_holds_its_folder(project: Path) -> None:
+    """`rm -rf src/*` matching more folders than are keyed one by one: those past the cut
+    were keyed by nothing (a1's file lies in the last one)."""
+    team = _two_open(project, "enforce")
+    for n in range(140):
+        (project / "src" / f"d{n:03}").mkdir()
+        (project / "src" / f"d{n:03}" / "f.py").write_text("x\n")
+    assert team.write("a1", "src/d139/f.py") == "-"
+    assert team.bash("a2", "rm -rf src/*") == "FILE_LEASED"

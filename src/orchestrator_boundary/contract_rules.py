@@ -202,7 +202,7 @@ def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     places = matches if matches is not None and len(matches) <= GLOB_KEYS else [folder]
     if target.deletes and places is matches:  # `rm -rf src/*`: the folders it matches too
         places = [*places, *_folders_matched(call, target, folder)]
-    return _keyed(call, target, ledger, places[: GLOB_KEYS * 2])
+    return _keyed(call, target, ledger, places if len(places) <= GLOB_KEYS * 2 else [folder])
 
 
 def _keyed(call: Call, target: Target, ledger: Ledger, places: list[Located]) -> Violation | None:
