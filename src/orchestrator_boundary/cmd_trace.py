@@ -79,9 +79,25 @@ def changes(
                     "unknown": d.get("unknown"),
                     "session_id": rec.get("session_id"),
                     "through": path if named in folders else None,
+                    "beside": _beside(rec, entry),
                 }
             )
     return out
+
+
+def _beside(rec: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
+    """Was the file, as recorded, not what the Write put there (``tool_sha256``)? Then it
+    was changed beside the write, before the hook hashed it: by another PostToolUse hook of
+    the project's (a formatter) or a process outside Claude Code (ADR 0080)."""
+    wrote = rec.get("tool_sha256")
+    return isinstance(wrote, str) and len(rec["trace"]) == 1 and entry.get("sha256") != wrote
+
+
+BESIDE = (
+    "The hook hashes a file beside the project's other PostToolUse hooks: a formatter's "
+    "change can land before the hash (marked `changed beside the write`) or after it (then "
+    "the content matches no recorded write)."
+)
 
 
 def finding(found: list[dict[str, Any]], current: str | None, exists: bool) -> tuple[bool, str]:
@@ -98,7 +114,10 @@ def finding(found: list[dict[str, Any]], current: str | None, exists: bool) -> t
     if found[-1].get("through"):  # a folder has no content hash to compare
         return True, f"it was last written through its folder {found[-1]['through']}"
     if found[-1]["sha256"] == current:
-        return True, "its content is the last recorded write's"
+        changed = (
+            ", changed beside the write (a formatter hook?)" if found[-1].get("beside") else ""
+        )
+        return True, f"its content is the last recorded write's{changed}"
     for c in reversed(found[:-1]):
         if c["sha256"] == current:
             return (
@@ -106,7 +125,10 @@ def finding(found: list[dict[str, Any]], current: str | None, exists: bool) -> t
                 f"its content is an earlier write's ({c['ts']}, {c['who']}): "
                 "later ones were undone",
             )
-    return False, "its content matches no recorded write: it was changed outside any agent"
+    return False, (
+        "its content matches no recorded write: it was changed outside any agent (a "
+        "PostToolUse hook such as a formatter, a person, a tool without hooks)"
+    )
 
 
 def _keys(path: str, root: str) -> tuple[set[str], set[str]]:
@@ -129,7 +151,10 @@ def _line(c: Mapping[str, Any]) -> str:
     )
     sha = (c["sha256"] or "unreadable")[:12]
     intent = c["intent"] or "-"
-    return f"  {c['ts']}  {c['who']}  {c['tool']}  sha256 {sha}  via {via}  intent {intent}\n"
+    beside = "  (changed beside the write)" if c.get("beside") else ""
+    return (
+        f"  {c['ts']}  {c['who']}  {c['tool']}  sha256 {sha}  via {via}  intent {intent}{beside}\n"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -164,4 +189,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.writelines(_line(c) for c in found)
         now = (current or "-")[:12]
         sys.stdout.write(f"now: sha256 {now}: {why}\n")
+        if any(c.get("beside") for c in found) or not explained:
+            sys.stdout.write(f"note: {BESIDE}\n")
     return EXIT_EXPLAINED if explained else EXIT_UNEXPLAINED

@@ -3,15 +3,14 @@
 Pure: what they know of the state the shell keeps comes through ``Context.ledger`` (none in
 ``check`` and ``replay``: then only the rules that need no state run). Per target, after the
 write rule: DELEGATION_SCOPE > FILE_LEASED > STALE_FILE > DELEGATION_SCOPE of a file with
-other names (ADR 0059). For an Agent call, after TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
+other names (ADR 0059); opaque words: DELEGATION_SCOPE; a write the text does not place:
+the same, the lease and stale rules on where it lands (ADR 0080). For an Agent or Workflow
+call, after TOOL_NOT_ALLOWED: DELEGATION_INVALID. The
 lease and staleness rules are judged before the call only: afterwards the call itself has
 changed the file.
 """
 
 from __future__ import annotations
-
-import os
-import re
 
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.tools import ToolClass
@@ -21,9 +20,8 @@ from orchestrator_boundary.violation import Code, Violation
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call that no rule
     # here applies to (an orchestrator's Read) never loads the delegation records
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
-    from orchestrator_boundary.bash.model import BashAnalysis
     from orchestrator_boundary.contracts import Breach
     from orchestrator_boundary.delegation import Delegation, Ledger
     from orchestrator_boundary.paths import Located
@@ -57,8 +55,10 @@ def delegation_contract(call: Call, target: Target) -> Violation | None:
     if ledger is None:
         return None
     if not target.write:
-        if unplaced(call, target):  # DELEGATION_SCOPE: no other rule can key it (ADR 0073)
-            return delegation_scope(call, target, ledger)
+        if target.words:  # opaque or unread: DELEGATION_SCOPE unless Run: names it (0080)
+            return opaque_command(call, target, ledger)
+        if unplaced(call, target):  # DELEGATION_SCOPE; a glob's matches keyed (ADR 0073, 0080)
+            return delegation_scope(call, target, ledger) or glob_places(call, target, ledger)
         named = _named_argument(call, target)
         if named is None:
             return None
@@ -116,19 +116,43 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         return None
     import orchestrator_boundary.contracts as contracts
 
-    found = contracts.delegation_scope(
-        ledger.record(),
-        target.located,
-        call.insensitive,
-        require=call.rules.contracts.require,
-        what=_what(call, target),
-        contracts=call.rules.contracts,
-        makes_folder=program_of(target) == "mkdir",
-        below=held_glob_folder(call, target) if unplaced(call, target) else None,
-    )
+    def judged(below: Located | None) -> Breach | None:
+        rules, mkdir = call.rules.contracts, program_of(target) == "mkdir"
+        return contracts.delegation_scope(
+            ledger.record(), target.located, call.insensitive, require=rules.require,
+            what=_what(call, target), contracts=rules, makes_folder=mkdir, below=below,
+        )  # fmt: skip
+
+    found = judged(None)  # then, only for what is outside, the folder it all lies below
+    if found is not None:
+        below = held_glob_folder(call, target) if unplaced(call, target) else held(target, ledger)
+        found = judged(below) if below is not None else found
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
+
+
+def held(target: Target, ledger: Ledger) -> Located | None:
+    """An existing folder a command writes in (``ruff format src/auth``, ``cp -r x/. src/auth``,
+    ``find src/auth -name '*.pyc' -delete``): what it changes lies below it when nothing in it
+    links out (``Ledger.self_contained``). Not a delete of the folder itself, nor an archive
+    tool's extract: its members may name ``../`` or absolute paths (ADR 0080)."""
+    from orchestrator_boundary.ledger_files import unpacks  # `tar -xP`: where it says
+
+    located = target.located
+    if located.absolute is None or program_of(target) == "mkdir" or unpacks(target.command):
+        return None
+    if target.deletes:
+        import fnmatch
+
+        name, low = located.absolute.rstrip("/").rpartition("/")[2], str.casefold
+        hit = (
+            fnmatch.fnmatchcase(*((low(name), low(n)) if i else (name, n))) for n, i in target.names
+        )
+        if not target.names or any(hit):
+            return None
+    contained = getattr(ledger, "self_contained", None)  # a fake ledger may not know
+    return located if contained is not None and contained(located) else None
 
 
 def held_glob_folder(call: Call, target: Target) -> Located | None:
@@ -140,6 +164,74 @@ def held_glob_folder(call: Call, target: Target) -> Located | None:
     if folder is None or matches is None:
         return None
     return folder if stays_in(matches, folder, call) else None
+
+
+def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | None:
+    """A narrowed subagent's command whose writes the analysis cannot see (``make``), or text
+    that does not parse, or past the 32 opaque commands judged: ``unlisted_command`` (0080)."""
+    from orchestrator_boundary.delegation import Delegation, UnknownDelegation
+
+    record = None if call.main or call.payload.hook_event_name != PRE else ledger.record()
+    require, raw, opaque = call.rules.contracts.require, target.located.raw, target.opaque
+    opaque &= len(call.analysis.opaque if call.analysis else ()) <= 32  # all judged (targets)
+    if isinstance(record, UnknownDelegation) and (require or record.contested):
+        scope, run, held = f"a delegation not known ({record.reason})", None, True  # as writes
+    elif isinstance(record, Delegation) and record.scope.sets:
+        scope, run, held = record.scope.describe(), record.run, require
+    else:
+        return None
+    from orchestrator_boundary.directives import unlisted_command
+
+    return unlisted_command(run, scope, target.command, raw, opaque=opaque, require=held)
+
+
+GLOB_KEYS = 64  # a glob's matches judged one by one; more, or not listed: its folder
+
+
+def glob_places(call: Call, target: Target, ledger: Ledger) -> Violation | None:
+    """A subagent's glob write (``sed -i ... src/*.py``): the lease and stale rules judge
+    what it matches now, each claimed as a file the call writes, or (past ``GLOB_KEYS``,
+    or when they cannot be listed) the folder the text fixes. ADR 0080."""
+    if call.payload.hook_event_name != PRE:
+        return None
+    from orchestrator_boundary.glob_places import expanded
+
+    folder, matches = expanded(call, target)
+    if folder is None:  # `find src -exec sed -i ... {} +`: its folders; `patch`: no key
+        return _keyed(call, target, ledger, _find_roots(call, target))
+    places = matches if matches is not None and len(matches) <= GLOB_KEYS else [folder]
+    if target.deletes and places is matches:  # `rm -rf src/*`: the folders it matches too
+        places = [*places, *_folders_matched(call, target, folder)]
+    return _keyed(call, target, ledger, places if len(places) <= GLOB_KEYS * 2 else [folder])
+
+
+def _keyed(call: Call, target: Target, ledger: Ledger, places: list[Located]) -> Violation | None:
+    if call.rules.contracts.leases == "warn" and not call.main:  # noted, as a named write's
+        getattr(ledger, "note_held", lambda _: None)([p for p in places if p.absolutes])
+    ones = (Target(p, p.display, target.command, target.deletes) for p in places)
+    found = (file_leased(call, t, ledger) or stale_file(call, t, ledger) for t in ones)
+    return next((f for f in found if f is not None), None)
+
+
+def _find_roots(call: Call, target: Target) -> list[Located]:
+    """Where a ``find ... -exec CMD {}`` starts (``ledger_files.find_roots``, ADR 0080)."""
+    from orchestrator_boundary.ledger_files import find_roots
+    from orchestrator_boundary.paths import locate
+
+    roots = find_roots(target.command, call.command or "") if target.located.raw == "{}" else []
+    ctx, base = call.context, call.payload.cwd or call.context.root
+    return [locate(r if r.startswith("/") else f"{base}/{r}", ctx.root, ctx.fs) for r in roots]
+
+
+def _folders_matched(call: Call, target: Target, folder: Located) -> list[Located]:
+    """The folders directly in ``folder`` the glob matches (a delete takes what is in them)."""
+    from orchestrator_boundary.glob_places import MATCH_LIMIT
+    from orchestrator_boundary.ledger_files import matched_names
+    from orchestrator_boundary.paths import locate
+
+    base, fs = (folder.absolutes or ("",))[0].rstrip("/"), call.context.fs
+    names = matched_names(fs.files_below(base, MATCH_LIMIT), base, target.located.raw)
+    return [locate(f"{base}/{n}", call.context.root, fs, call.insensitive) for n in names]
 
 
 NAME_THEM = (
@@ -196,63 +288,18 @@ def overwrites_nothing(call: Call, target: Target) -> bool:
     can read a folder again (two agents that each ``git add`` or ``git commit`` their own
     files, or the main agent that commits after its subagents did). A file inside ``.git``,
     a deleted ``.git`` and the work tree git rewrites stay judged."""
+    from orchestrator_boundary.ledger_files import leaves_content
+
     return leaves_content(target.command, target.located.display, target.deletes, call.insensitive)
-
-
-def leaves_content(command: str, path: str, deletes: bool, insensitive: bool) -> bool:
-    """``overwrites_nothing`` for a Bash effect: ``command`` writes ``path``."""
-    found = _PROGRAM.match(command)
-    program = found.group(1) if found and not deletes else ""
-    if program == "mkdir":
-        return True
-    name = path.rstrip("/").rsplit("/", 1)[-1]
-    return program == "git" and (name.casefold() if insensitive else name) == ".git"
-
-
-def overwriting(
-    paths: Sequence[str], bash: BashAnalysis | None, root: str, insensitive: bool
-) -> list[str]:
-    """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
-    git's own ``.git``), and those its text does not place (``src/*.py``, ``"$F"``: no file
-    to key): ``leases = "warn"`` notes no lease for them, as enforce skips them (0073)."""
-    if bash is None:
-        return list(paths)
-    quiet: set[str] = set()
-    loud: set[str] = set()
-    unplaced = {e.path for e in bash.effects if e.resolved is None}
-    for e in bash.effects:
-        if e.resolved is not None:
-            keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
-            (quiet if keep else loud).add(os.path.normpath(e.resolved))
-    quiet -= loud
-    return [
-        x
-        for x in paths
-        if x not in unplaced and os.path.normpath(os.path.join(root, x)) not in quiet
-    ]
-
-
-def overwritten(
-    written: Sequence[Located], bash: BashAnalysis | None, root: str, insensitive: bool
-) -> list[Located]:
-    """Of what a call wrote, what it may have overwritten (``overwriting``): a folder
-    ``mkdir`` made and git's own ``.git`` take no lease after the call (ADR 0074)."""
-    kept = set(overwriting([w.display for w in written], bash, root, insensitive))
-    return [w for w in written if w.display in kept]
 
 
 def program_of(target: Target) -> str:
     """ "git" or "mkdir" when that is the program of the command that names ``target`` and
     it does not delete it, else ""."""
-    found = _PROGRAM.match(target.command)
+    from orchestrator_boundary.ledger_files import PROGRAM
+
+    found = PROGRAM.match(target.command)
     return found.group(1) if found and not target.deletes else ""
-
-
-# a command's program (after variable assignments; by path or not): `cp -r x/. .git` is no
-# git command
-_PROGRAM = re.compile(
-    r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)"
-)
 
 
 def file_leased(call: Call, target: Target, ledger: Ledger) -> Violation | None:
@@ -324,12 +371,14 @@ TARGET_RULES: tuple[Callable[[Call, Target, Ledger], Violation | None], ...] = (
 def agent_contract(call: Call, found: object) -> Violation | None:
     """An Agent call whose contract cannot be accepted (main agent or delegating subagent)."""
     payload = call.payload
-    if payload.tool_name not in AGENT_TOOLS or payload.hook_event_name != PRE:
+    if payload.tool_name not in (*AGENT_TOOLS, "Workflow") or payload.hook_event_name != PRE:
         return None
     import orchestrator_boundary.contracts as contracts
 
     ledger = call.context.ledger
     caller = ledger.record() if ledger is not None and not call.main else None
+    if payload.tool_name == "Workflow":
+        return _workflow(call, caller)
     prompt = payload.tool_input.get("prompt")
     requested = payload.tool_input.get("subagent_type")
     got = contracts.check_launch(
@@ -339,3 +388,12 @@ def agent_contract(call: Call, found: object) -> Violation | None:
         caller,
     )
     return _violation(got) if isinstance(got, contracts.Breach) else None
+
+
+def _workflow(call: Call, caller: object) -> Violation | None:
+    """A Workflow call: ``directives.workflow_refusal`` (ADR 0080)."""
+    from orchestrator_boundary.delegation import Delegation
+    from orchestrator_boundary.directives import workflow_refusal
+
+    narrowed = isinstance(caller, Delegation) and bool(caller.scope.sets)
+    return workflow_refusal(narrowed, call.rules.contracts.require)

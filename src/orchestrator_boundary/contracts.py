@@ -39,6 +39,7 @@ from orchestrator_boundary.delegation import (
     type_key,
     within,
 )
+from orchestrator_boundary.directives import narrowed_run
 from orchestrator_boundary.paths import Located
 from orchestrator_boundary.tools import ToolClass, classify
 from orchestrator_boundary.values import replace, transient
@@ -74,6 +75,7 @@ class Launch:
     scope: EffectiveScope
     depth: int
     parent: str | None
+    run: tuple[str, ...] | None = None  # the opaque commands it may run (ADR 0080)
 
 
 def can_write(profile: Profile | None) -> bool:
@@ -175,7 +177,11 @@ def _problem(
         return "delegation.scope", empty
     # 0: the delegating subagent's own depth is not known (its meta.json will say)
     depth = parent.depth + 1 if parent is not None else (1 if caller is None else 0)
-    return Launch(agent_type, d.intent, effective, depth, caller.agent_id if caller else None)
+    # a narrowed parent under `require` with no Run: line may run no opaque command, and
+    # hands on none (ADR 0080)
+    held = parent is not None and parent.run is None and contracts.require and parent.scope.sets
+    run = narrowed_run(d.run, () if held else parent.run if parent is not None else None)
+    return Launch(agent_type, d.intent, effective, depth, caller.agent_id if caller else None, run)
 
 
 def _examples(contracts: Contracts, agent_type: str, caller: Record | None) -> list[str]:

@@ -107,6 +107,7 @@ class Delegation:
     depth: int  # 1: started by the main agent
     parent: str | None  # the agent id of the subagent that delegated; None: the main agent
     linked: bool = True  # False: found from its meta.json alone, not yet pinned (ADR 0050)
+    run: tuple[str, ...] | None = None  # the opaque commands it may run (ADR 0080)
 
     def audit(self) -> dict[str, object]:
         return {
@@ -116,6 +117,7 @@ class Delegation:
             "scope": [[s.source, list(s.patterns)] for s in self.scope.sets],
             "depth": self.depth,
             "parent": self.parent,
+            **({"run": list(self.run)} if self.run is not None else {}),
         }
 
 
@@ -302,18 +304,13 @@ def resolve(
         scope_sets = scope_from_json(launch.get("scope"))
     except (TypeError, ValueError) as exc:
         return UnknownDelegation(agent_id, f"the stored contract is damaged ({exc})")
-    intent = launch.get("intent")
+    intent, run = launch.get("intent"), launch.get("run")
     return Delegation(
-        agent_id,
-        tool_use_id,
-        str(launch.get("description") or ""),
-        agent_type or recorded_type,
-        intent if isinstance(intent, str) else None,
-        scope_sets,
-        depth if isinstance(depth, int) else 0,
-        parent if isinstance(parent, str) else None,
-        bool(linked),
-    )
+        agent_id, tool_use_id, str(launch.get("description") or ""), agent_type or recorded_type,
+        intent if isinstance(intent, str) else None, scope_sets,
+        depth if isinstance(depth, int) else 0, parent if isinstance(parent, str) else None,
+        bool(linked), tuple(str(c) for c in run) if isinstance(run, list) else None,
+    )  # fmt: skip
 
 
 def _disagreement(

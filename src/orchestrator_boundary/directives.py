@@ -32,8 +32,9 @@ import unicodedata
 from orchestrator_boundary import scope
 from orchestrator_boundary.contracts_config import INTENT_ID
 from orchestrator_boundary.values import transient
+from orchestrator_boundary.violation import Code, Violation
 
-INTENT_KEY, SCOPE_KEY = "Intent", "Scope"
+INTENT_KEY, SCOPE_KEY, RUN_KEY = "Intent", "Scope", "Run"
 MAX_SCOPE_PATTERNS = 32
 MAX_PATTERN_CHARS = 512
 _KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
@@ -97,6 +98,7 @@ class Directives:
     intent: str | None = None
     scope: tuple[str, ...] | None = None  # the Scope: line's patterns
     error: DirectiveError | None = None
+    run: tuple[str, ...] | None = None  # the Run: line's commands (ADR 0080)
 
 
 NO_DIRECTIVES = Directives()
@@ -111,6 +113,13 @@ def _scope_patterns(text: str, line: int) -> tuple[str, ...] | DirectiveError:
     for item in items:
         if _QUOTES.intersection(item):
             return DirectiveError(line, SCOPE_KEY, f"{item!r}: write patterns bare, unquoted")
+        hidden = next(
+            (c for c in item if unicodedata.category(c) in ("Cf", "Cc", "Co") and not c.isspace()),
+            "",
+        )
+        if hidden:  # a zero-width space, a direction mark: the pattern is not what it shows
+            problem = f"{item[:60]!r} holds an invisible character (U+{ord(hidden):04X})"
+            return DirectiveError(line, SCOPE_KEY, problem)
         if any(c.isspace() for c in item):
             return DirectiveError(
                 line,
@@ -172,8 +181,17 @@ def parse_directives(prompt: str) -> Directives:
     """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
     intent: str | None = None
     patterns: tuple[str, ...] | None = None
+    run: tuple[str, ...] | None = None
     for n, line in enumerate(prompt.split("\n"), 1):
         line = line.removesuffix("\r")
+        if line.startswith(RUN_KEY + ":"):
+            if run is not None:
+                return Directives(error=DirectiveError(n, RUN_KEY, "a second Run: line"))
+            got = _run_commands(line[len(RUN_KEY) + 1 :], n)
+            if isinstance(got, DirectiveError):
+                return Directives(error=got)
+            run = got
+            continue
         m = _KEY_LINE.match(line)
         if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
             if _COLONS.isdisjoint(line[:200]):
@@ -206,6 +224,100 @@ def parse_directives(prompt: str) -> Directives:
             if isinstance(parsed, DirectiveError):
                 return Directives(error=parsed)
             patterns = parsed
-    if intent is None and patterns is None:
+    if intent is None and patterns is None and run is None:
         return NO_DIRECTIVES
-    return Directives(intent, patterns)
+    return Directives(intent, patterns, run=run)
+
+
+# ---- Run: the opaque commands a narrowed subagent may run (ADR 0080) ----
+
+MAX_RUN_COMMANDS = 16
+
+
+def _run_commands(text: str, line: int) -> tuple[str, ...] | DirectiveError:
+    """``Run: make test, npm run build``: each command's first words, white space made one
+    space; ``Run: none`` names none. Only this exact spelling is a Run: line: one that only
+    looks like it is prose, which allows less, never more."""
+    items = [" ".join(item.split()) for item in text.split(",")]
+    if any(not item or len(item) > MAX_PATTERN_CHARS for item in items):
+        return DirectiveError(line, RUN_KEY, "an empty command (write `Run: make test, npm test`)")
+    if len(items) > MAX_RUN_COMMANDS:
+        return DirectiveError(line, RUN_KEY, f"more than {MAX_RUN_COMMANDS} commands")
+    return () if items == ["none"] else tuple(items)
+
+
+def narrowed_run(
+    own: tuple[str, ...] | None, parent: tuple[str, ...] | None
+) -> tuple[str, ...] | None:
+    """The commands a delegation may run: its own Run: line's that its parent's allows (a
+    subagent hands on only what it was given); none of its own: the parent's."""
+    if own is None or parent is None:
+        return parent if own is None else own
+    return tuple(c for c in own if runs_listed(c, parent))
+
+
+def runs_listed(command: str, run: tuple[str, ...]) -> bool:
+    """Does ``command`` start with the words of one of ``run``? A listed program without a
+    folder (``pytest``) also names it by path (``.venv/bin/pytest``)."""
+    words = command.split()
+    if words:
+        words[0] = words[0].rsplit("/", 1)[-1] if "/" in words[0] else words[0]
+    for listed in run:
+        want = listed.split(" ")
+        head = words[: len(want)]
+        if head == want or ("/" in want[0] and command.split()[: len(want)] == want):
+            return True
+    return False
+
+
+def unlisted_command(
+    run: tuple[str, ...] | None, scope: str, command: str, raw: str, *, opaque: bool, require: bool
+) -> Violation | None:
+    """A narrowed subagent's opaque command (``opaque``: ``make``, ``./build.sh``,
+    ``python tools/gen.py``) or text that does not parse: it may write anywhere, so the
+    scope cannot hold it. Refused unless the Agent call's ``Run:`` line names it (read from
+    the program the analysis found: ``timeout 5 make`` runs ``make``; ``raw``: its words
+    without that program's); without a ``Run:`` line, only under ``require`` (else
+    ``bash.opaque`` judges it, as before). ADR 0080."""
+    if run is None and not require:
+        return None
+    ran = _from_program(command, raw)
+    if run and opaque and runs_listed(ran, run):
+        return None
+    program = " ".join(ran.split()[:3])
+    listed = f"its Run: line names only {', '.join(run)}" if run else "no Run: line names it"
+    return Violation(
+        Code.DELEGATION_SCOPE,
+        "Run: line" if run is not None else "delegation.require",
+        f"`{command}` is a command whose writes the guard cannot see, and this subagent is "
+        f"held to {scope}; {listed}.",
+        "Change the files with Write/Edit or a command that names them, or report back so "
+        f"that the main agent delegates again with a line `Run: {program}` in the prompt.",
+        command=command,
+    )
+
+
+def _from_program(command: str, raw: str) -> str:
+    """An opaque command's text from the word naming its program: ``raw`` is its words
+    without that word, so the first place the two differ is where the program stands."""
+    words, rest = command.split(" "), raw.split(" ")
+    at = next((i for i, (a, b) in enumerate(zip(words, rest, strict=False)) if a != b), None)
+    at = len(rest) if at is None and len(words) > len(rest) else at
+    return command if at is None else " ".join(words[at:])
+
+
+def workflow_refusal(narrowed: bool, require: bool) -> Violation | None:
+    """A Workflow call starts agents (``agent()`` in its script) whose prompts no Agent call
+    carries: they run with an unknown delegation, unnarrowed unless ``require``. So a
+    subagent a delegation narrows may not start one (its agents would escape its scope),
+    and under ``require = true`` nobody may (their every write would be refused). ADR 0080."""
+    if not narrowed and not require:
+        return None
+    why = "this subagent's delegation" if narrowed else "[delegation] require = true"
+    return Violation(
+        Code.DELEGATION_INVALID,
+        "delegation.scope" if narrowed else "delegation.require",
+        f"a Workflow's agents carry no Intent:/Scope: contract, and {why} needs one.",
+        "Start each agent with the Agent tool, its prompt naming `Intent:` or `Scope:`"
+        + ("; or report back to the main agent." if narrowed else "."),
+    )

@@ -44,20 +44,17 @@ class StoreLedger:
     ``state`` and ``sqlite3`` (ADR 0030)."""
 
     def __init__(
-        self,
-        audit_file: str,
-        payload: HookPayload,
-        insensitive: bool = False,
-        leases: str = "off",
-        root: str = "",
-        fs: FileSystem | None = None,
-    ) -> None:
+        self, audit_file: str, payload: HookPayload, insensitive: bool = False,
+        leases: str = "off", root: str = "", fs: FileSystem | None = None
+    ) -> None:  # fmt: skip
         self.audit_file, self.payload, self.root, self.fs = audit_file, payload, root, fs
         self.session = payload.session_id or "-"
         self.agent = payload.agent_id or MAIN
         self.insensitive, self.leases = insensitive, leases
         self._record: Record | None = None
         self.claims: list[Any] = []  # what this call's rules claimed (``release``, ADR 0073)
+        self.settled: list[tuple[str, str | None]] = []  # ``state_claims.settle`` (0080)
+        self.noted: dict[str, str] = {}  # held in warn: a glob's matches (ADR 0080)
         self.unavailable = False  # a read could not reach the store (for the audit line)
 
     def key(self, located: Located) -> str:
@@ -65,8 +62,7 @@ class StoreLedger:
         return fold(located.display, self.insensitive)
 
     def record(self) -> Record | None:
-        agent_id = self.payload.agent_id
-        if not agent_id:
+        if not (agent_id := self.payload.agent_id):
             return None
         if self._record is None:
             import orchestrator_boundary.state_claims as claims  # loaded with the store
@@ -143,6 +139,25 @@ class StoreLedger:
                 return Lease(alias[0], f"{alias[1] or alias[0]}, through {alias[2]}")
         return found
 
+    def self_contained(self, located: Located) -> bool:
+        """A folder whose 1,024 first entries hold no link, symbolic or hard (ADR 0080)."""
+        if os.path.islink(folder := located.absolute or "") or not os.path.isdir(folder):
+            return False
+        for n, (top, name, is_file) in enumerate(files.entries(os.walk(folder))):
+            path = os.path.join(top, name)  # gone since: lstat raises, the call is refused
+            if n >= 1024 or os.path.islink(path) or (is_file and os.lstat(path).st_nlink > 1):
+                return False
+        return True
+
+    def note_held(self, places: Sequence[Located]) -> None:
+        """``leases = "warn"``: the audit line's ``leased_to``; asking claims (ADR 0080)."""
+        from orchestrator_boundary.delegation import Lease  # loaded with the store
+
+        for place in places[:16]:
+            held = self.lease(place)
+            if isinstance(held, Lease) and held.agent_id != self.agent:
+                self.noted[place.display] = f"{held.description} ({held.agent_id})"
+
     def _alias(self, located: Located, *, leases: bool) -> tuple[str, str, str] | None:
         import orchestrator_boundary.state_claims as claims  # loaded with the store
 
@@ -168,34 +183,21 @@ def store_for(audit_file: str) -> Store:
     return kept(Store, audit_file)
 
 
-def ledger_for(
-    payload: HookPayload,
-    audit_file: str,
-    insensitive: bool = False,
-    leases: str = "off",
-    root: str = "",
-    fs: FileSystem | None = None,
-) -> StoreLedger:
-    return StoreLedger(audit_file, payload, insensitive, leases, root, fs)
+def ledger_for(payload: HookPayload, audit_file: str, *more: Any) -> StoreLedger:
+    return StoreLedger(audit_file, payload, *more)
 
 
 def _description(payload: HookPayload) -> str:
-    d = payload.tool_input.get("description")
-    return d[:200] if isinstance(d, str) else ""
+    return d[:200] if isinstance(d := payload.tool_input.get("description"), str) else ""
 
 
 def launch_of(contracts: Contracts, payload: HookPayload, ledger: StoreLedger) -> Launch | Breach:
     """The contract of an Agent call (the same check the policy made)."""
     from orchestrator_boundary.contracts import check_launch
 
-    prompt = payload.tool_input.get("prompt")
-    requested = payload.tool_input.get("subagent_type")
-    return check_launch(
-        contracts,
-        prompt if isinstance(prompt, str) else "",
-        requested if isinstance(requested, str) else None,
-        ledger.record(),
-    )
+    got = payload.tool_input.get("prompt"), payload.tool_input.get("subagent_type")
+    prompt, requested = (v if isinstance(v, str) else None for v in got)
+    return check_launch(contracts, prompt or "", requested, ledger.record())
 
 
 def before(contracts: Contracts, payload: HookPayload, ledger: StoreLedger, denied: bool) -> None:
@@ -259,6 +261,8 @@ def _record_after(
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
         store.saw(session, agent, ledger.key(located), ledger.current(located), wrote=True)
+    if payload.tool_name in ("Bash", "PowerShell"):  # what ``written`` cannot name (0080)
+        claims.settle(store, session, agent, ledger.root, ledger.settled)
     if payload.agent_id:
         record = ledger.record()
         desc = record.description if isinstance(record, delegation.Delegation) else ""
@@ -274,14 +278,10 @@ def _record_after(
 
 
 def lifecycle(
-    contracts: Contracts,
-    payload: HookPayload,
-    ledger: StoreLedger,
-    phase: Phase,
-    bypass: bool,
+    contracts: Contracts, payload: HookPayload, ledger: StoreLedger, phase: Phase, bypass: bool
 ) -> tuple[str, dict[str, Any]]:
-    """(the hook's stdout, the audit fields) for SubagentStop and SessionEnd. A stop is
-    blocked only in ``enforce`` or ``ask``, without the bypass, and never twice in a row."""
+    """(stdout, audit fields) for SubagentStop and SessionEnd. A stop is blocked only in
+    ``enforce`` or ``ask``, without the bypass, and never twice in a row."""
     from orchestrator_boundary.delegation import Unavailable  # loaded with the store
 
     store, session = ledger.store, ledger.session
@@ -313,8 +313,9 @@ def lifecycle(
             )
             acts = phase in (Phase.ENFORCE, Phase.ASK) and not bypass
             block = answer.block and acts
+            missing = [list(m) for m in answer.missing]
             extra["deliverables"] = {
-                "missing": [list(m) for m in answer.missing],
+                "missing": missing,
                 "blocked": block,
                 "would_block": answer.block,
             }
@@ -349,20 +350,22 @@ class ToolCall:
             if contracts.leases == "warn" and p.agent_id and verdict.decision is not Decision.DENY:
                 unknown = verdict.assessment.classification.tool_class is ToolClass.UNKNOWN
                 paths = [x.display for x in self._named(p)] if unknown else verdict.assessment.paths
-                extra = self._leased(paths, p.agent_id, verdict.assessment.bash)
+                extra = self._leased(paths, verdict.assessment.bash)
         elif p.hook_event_name == POST:
             raw = p.tool_input.get("file_path") if p.tool_name == "Read" else None
             read = self._located(raw) if isinstance(raw, str) and raw else None
-            written = [
-                self._located(t["path"]) for t in trace or () if isinstance(t.get("path"), str)
-            ]
+            links = files.links_made(verdict.assessment.bash, self.s.root)  # not their targets
+            paths = [t["path"] for t in trace or () if isinstance(t.get("path"), str)]
+            made = {x for x in paths if os.path.normpath(os.path.join(self.s.root, x)) in links}
+            written = [self._located(x) for x in paths if x not in made]
             if verdict.assessment.classification.tool_class is ToolClass.UNKNOWN:
                 written += self._named(p)  # an MCP tool's path arguments: it may have written
             bash, root = verdict.assessment.bash, self.s.root
-            from orchestrator_boundary.contract_rules import overwritten  # not mkdir's
-
-            leased = overwritten(written, bash, root, self.insensitive)
+            leased = files.overwritten(written, bash, root, self.insensitive)  # not mkdir's
             after(contracts, p, self.view, read, written, leased)
+            extra = files.as_written(p.tool_name, p.tool_input, p.tool_response) if trace else {}
+            if self.view.settled:  # what the text did not place: a glob's matches (0080)
+                extra["trace"] = [*(trace or ()), *files.traced(self.view.settled)]
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}
@@ -371,30 +374,27 @@ class ToolCall:
         named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
         return [self._located(raw) for raw in named]
 
-    def _leased(self, paths: Sequence[str], me: str, bash: BashAnalysis | None) -> dict[str, Any]:
+    def _leased(self, paths: Sequence[str], bash: BashAnalysis | None) -> dict[str, Any]:
         """``leases = "warn"``: the files it writes another subagent holds (FILE_LEASED)."""
-        from orchestrator_boundary.contract_rules import overwriting
-        from orchestrator_boundary.delegation import Lease  # loaded with the store
-
-        held = {}
-        for path in overwriting(paths, bash, self.s.root, self.insensitive)[:16]:
-            if not path or path == "?":
-                continue
-            holder = self.view.lease(self._located(path))
-            if isinstance(holder, Lease) and holder.agent_id != me:
-                held[path] = f"{holder.description} ({holder.agent_id})"
-        return {"leased_to": held} if held else {}
+        kept = files.overwriting(paths, bash, self.s.root, self.insensitive)
+        self.view.note_held([self._located(p) for p in kept if p and p != "?"])
+        return {"leased_to": dict(self.view.noted)} if self.view.noted else {}
 
 
 def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
-    """SubagentStop, SessionEnd (``lifecycle``); the summary at Stop (``stop_summary``)."""
+    """SubagentStop, SessionEnd (``lifecycle``); Stop (``at_stop``, ``stop_summary``)."""
     if payload.hook_event_name == "Stop":
+        from orchestrator_boundary.state_claims import at_stop  # the store, at Stop only
+
+        tasks = getattr(payload, "background_tasks", None)  # kept by ``payload`` (0080)
+        ended = at_stop(s.audit_file, payload.session_id, tasks)
         if not s.config.report.stop_summary or payload.stop_hook_active is True:
-            return "", {}
+            return "", ended
         from orchestrator_boundary.session_summary import summary  # only at Stop, when asked
 
         text = summary(files.tail_records(s.audit_file), payload.session_id)
-        return (json.dumps({"systemMessage": text}), {"summary": True}) if text else ("", {})
+        out = json.dumps({"systemMessage": text}) if text else ""
+        return out, {**ended, **({"summary": True} if text else {})}
     return lifecycle(
         s.rules.contracts, payload, ledger_for(payload, s.audit_file), s.phase, s.bypass
     )

@@ -1,12 +1,16 @@
 """The files the delegation ledger reads beside its state (ADR 0027): a subagent's
 ``meta.json``, the tail of the audit trail for the Stop summary, and another name of a file
-(a hard link) among those other agents hold or wrote (ADR 0050). Shell side, a leaf."""
+(a hard link) among those other agents hold or wrote (ADR 0050); which of a call's writes may
+have overwritten another agent's (``leaves_content``, ``overwriting``: ADR 0065, 0074); where
+a write the text does not place lands (``find_roots``, ``matched_names``: ADR 0080).
+Shell side, a leaf."""
 
 from __future__ import annotations
 
 import json
 import ntpath
 import os
+import re
 
 from orchestrator_boundary.contract_tables import MAIN
 from orchestrator_boundary.fs import open_regular, read_regular
@@ -14,9 +18,10 @@ from orchestrator_boundary.paths import fold
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
+    from orchestrator_boundary.bash.model import BashAnalysis
     from orchestrator_boundary.paths import FileSystem, Located
 
 
@@ -41,7 +46,8 @@ def root_above(located: Located, root: str, insensitive: bool) -> str:
     root (``git stash pop``) or of a folder wrote the files in it (ADR 0073); a file made
     there since (a new test beside copied fixtures) overwrites nothing of it."""
     there = located.inside and located.absolute and os.path.lexists(located.absolute)
-    return fold(root, insensitive) if there and root else ""
+    itself = fold(located.display, insensitive) == fold(root, insensitive)  # ADR 0080
+    return fold(root, insensitive) if (there or itself) and root else ""
 
 
 def unseen_label(who: str, path: str, running: bool, key: str, display: str, absolute: str) -> str:
@@ -129,3 +135,168 @@ def tail_records(path: str) -> list[dict[str, Any]]:
         if isinstance(rec, dict):
             out.append(rec)
     return out
+
+
+# ---- what a call may have overwritten (contract_rules.overwrites_nothing, ADR 0065, 0074) ----
+
+
+def leaves_content(command: str, path: str, deletes: bool, insensitive: bool) -> bool:
+    """``overwrites_nothing`` for a Bash effect: ``command`` writes ``path``."""
+    found = PROGRAM.match(command)
+    program = found.group(1) if found and not deletes else ""
+    if program == "mkdir":
+        return True
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return program == "git" and (name.casefold() if insensitive else name) == ".git"
+
+
+def overwriting(
+    paths: Sequence[str], bash: BashAnalysis | None, root: str, insensitive: bool
+) -> list[str]:
+    """``paths`` without those only a Bash command that overwrites nothing writes (mkdir,
+    git's own ``.git``), and those its text does not place (``src/*.py``, ``"$F"``: no file
+    to key): ``leases = "warn"`` notes no lease for them, as enforce skips them (0073)."""
+    if bash is None:
+        return list(paths)
+    quiet: set[str] = set()
+    loud: set[str] = set()
+    unplaced = {e.path for e in bash.effects if e.resolved is None}
+    for e in bash.effects:
+        if e.resolved is not None:
+            keep = leaves_content(e.command, e.resolved, e.deletes, insensitive)
+            (quiet if keep else loud).add(os.path.normpath(e.resolved))
+    quiet -= loud
+    return [
+        x
+        for x in paths
+        if x not in unplaced and os.path.normpath(os.path.join(root, x)) not in quiet
+    ]
+
+
+def overwritten(
+    written: Sequence[Located], bash: BashAnalysis | None, root: str, insensitive: bool
+) -> list[Located]:
+    """Of what a call wrote, what it may have overwritten (``overwriting``): a folder
+    ``mkdir`` made and git's own ``.git`` take no lease after the call (ADR 0074)."""
+    kept = set(overwriting([w.display for w in written], bash, root, insensitive))
+    return [w for w in written if w.display in kept]
+
+
+# a command's program (after variable assignments; by path or not): `cp -r x/. .git` is no
+# git command
+PROGRAM = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)(?:\.exe)?(?:\s|$)")
+
+
+def as_written(tool: str, tool_input: Mapping[str, object], response: object) -> dict[str, Any]:
+    """A Write's or Edit's PostToolUse: the hash of the content the tool itself left, for
+    ``trace`` (ADR 0080). The file is hashed by this hook beside the project's other
+    PostToolUse hooks (a formatter), so what it records may already be their change: where
+    the two differ, the file was changed beside the write. An Edit's is its response's
+    ``originalFile`` with ``oldString`` (the text it really replaced, its quotes as in the
+    file) made ``newString``; none when the response does not say it exactly."""
+    content = tool_input.get("content") if tool == "Write" else _edited(response)
+    if not isinstance(content, str):
+        return {}
+    from hashlib import sha256
+
+    return {"tool_sha256": sha256(content.encode("utf-8", "surrogatepass")).hexdigest()}
+
+
+def _edited(response: object) -> str | None:
+    if not isinstance(response, dict):  # JSON
+        return None
+    text, old, new = (response.get(k) for k in ("originalFile", "oldString", "newString"))
+    if not (isinstance(text, str) and isinstance(old, str) and isinstance(new, str) and old):
+        return None
+    every = response.get("replaceAll") is True
+    if not every and text.count(old) != 1:
+        return None
+    return text.replace(old, new) if every else text.replace(old, new, 1)
+
+
+def entries(walk: Iterable[tuple[str, list[str], list[str]]]) -> Iterator[tuple[str, str, bool]]:
+    """(folder, name, is a file) of each entry an ``os.walk`` lists."""
+    for top, dirs, names in walk:
+        yield from ((top, d, False) for d in dirs)
+        yield from ((top, f, True) for f in names)
+
+
+def traced(settled: Sequence[tuple[str, str | None]]) -> list[dict[str, Any]]:
+    """The audit line's ``trace`` entries of the writes a command's text did not place
+    (``state_claims.settle``: a glob's matches), so ``trace`` finds them (ADR 0080)."""
+    return [{"path": path, "sha256": sha, "placed": False} for path, sha in settled[:256]]
+
+
+# ---- where a write the text does not place lands (ADR 0080) ----
+
+_FIND = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?find\s")
+
+
+def find_roots(command: str, whole: str) -> list[str]:
+    """The folders ``find ... -exec CMD {}`` (``command``, a part of ``whole``) starts from,
+    as written (``.`` when none): all it can hand ``{}`` lies below them. None when it
+    follows links (``-L``, ``-follow``) or a ``cd`` in ``whole`` may have moved a relative
+    one."""
+    if not _FIND.match(command):
+        return []
+    import shlex
+
+    from orchestrator_boundary.glob_places import MOVES
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "find"), len(words)) + 1
+    while at < len(words) and words[at] in ("-H", "-P", "-D", "-O"):
+        at += 2 if words[at] == "-D" else 1
+    roots: list[str] = []
+    for word in words[at:]:
+        if word.startswith(("-", "(", ")", "!", ",")):
+            break
+        roots.append(word)
+    moved = MOVES.search(whole) and not all(r.startswith("/") for r in roots or ["."])
+    return [] if moved or {"-L", "-follow"} & set(words) else roots or ["."]
+
+
+def matched_names(files: Sequence[str], base: str, pattern: str) -> list[str]:
+    """The names directly in ``base`` that ``pattern``'s last part matches, as bash expands
+    it (``*`` skips a leading dot), read off the files below it: folders included."""
+    import fnmatch
+
+    glob = pattern.rstrip("/").rpartition("/")[2]
+    names = {p[len(base) + 1 :].partition("/")[0] for p in files}
+    hidden = not glob.startswith(".")
+    return [
+        n
+        for n in sorted(names)
+        if n and fnmatch.fnmatchcase(n, glob) and not (hidden and n[0] == ".")
+    ]
+
+
+_LINK = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?ln\s(?:.*\s)?-\w*s")
+
+
+def links_made(bash: BashAnalysis | None, root: str) -> set[str]:
+    """The paths at which a command made a symbolic link (``ln -s pay.py alias.py``). After
+    the call the path resolves to the link's target, which the command did not write: it must
+    not count as written, or as seen, by the agent (ADR 0080: a2 made a link to a1's file and
+    wrote through it unseen)."""
+    if bash is None:
+        return set()
+    made = (e.resolved for e in bash.effects if e.resolved and _LINK.match(e.command))
+    return {os.path.normpath(placed(p, root)) for p in made}
+
+
+# Programs that write what their input names: `tar -xP`, `unzip -:`, `cpio` keep `../` and
+# absolute member names, a diff names its files (`patch -d src/auth`; GNU patch refuses `..`,
+# others need not), so a write "into" a folder may land anywhere (ADR 0080)
+_UNPACKERS = frozenset(
+    {"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "jar", "ar"}
+    | {"busybox", "unrar", "unar", "patch"}
+)
+
+
+def unpacks(command: str) -> bool:
+    """Does ``command`` name an archive tool anywhere (past ``sudo``, ``timeout``, ...)?"""
+    return any(w.rsplit("/", 1)[-1].removesuffix(".exe") in _UNPACKERS for w in command.split())

@@ -57,6 +57,7 @@ def launch_json(launch: Launch, description: str) -> str:
             "depth": launch.depth,
             "parent": launch.parent,
             "description": description,
+            "run": None if launch.run is None else list(launch.run),
         }
     )
 

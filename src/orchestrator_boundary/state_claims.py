@@ -77,12 +77,14 @@ WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported 
 # Another agent's write at :p, below it, or of a folder holding it (:r: the project's root
 # when :p is a file there in it, else "" and no folder counts; not a repository's .git,
 # which git writes and locks itself, ADR 0065), that :a has not read or written since
-# (``unseen_write``, ADR 0073)
+# (``unseen_write``, ADR 0073). :p = :r: a write of the root itself (`git stash`, `git
+# checkout .`): every file of the project is below it, keyed relative (ADR 0080)
 _UNSEEN = (
     "SELECT o.agent, o.path, o.wrote FROM seen o WHERE o.session = :s AND o.wrote >= 1 "
     "AND o.agent != :a AND (o.path = :p OR substr(o.path, 1, :n) = :p || '/' OR :r != '' "
     "AND (substr(:p, 1, length(o.path) + 1) = o.path || '/' AND o.path != '.git' "
-    "AND substr(o.path, -5) != '/.git' OR o.path = :r)) "
+    "AND substr(o.path, -5) != '/.git' OR o.path = :r OR :p = :r AND o.path NOT LIKE '/%' "
+    "AND substr(o.path, 2, 1) != ':' AND o.path != '.git' AND o.path NOT LIKE '.git/%')) "
     "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
     "AND m.agent = :a AND m.ts >= o.ts AND (m.path = o.path OR m.path = :p AND "
     "(substr(:p, 1, length(o.path) + 1) = o.path || '/' OR o.path = :r))) "
@@ -176,7 +178,9 @@ def claim_lease(
         "FROM leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
         "WHERE l.session = :s AND (l.path = :p OR substr(l.path, 1, :n) = :p || '/' OR "
         ":r != '' AND (substr(:p, 1, length(l.path) + 1) = l.path || '/' "
-        "AND l.path != '.git' AND substr(l.path, -5) != '/.git' OR l.path = :r)) "
+        "AND l.path != '.git' AND substr(l.path, -5) != '/.git' OR l.path = :r OR :p = :r "
+        "AND l.path NOT LIKE '/%' AND substr(l.path, 2, 1) != ':' AND l.path != '.git' "
+        "AND l.path NOT LIKE '.git/%')) "
         "AND l.agent_id != :a AND a.running = 1 AND l.ts > :since"
     )
     args = {
@@ -276,3 +280,113 @@ def others(
         return [(str(p), str(a), str(d or "")) for p, a, d in rows]
 
     return store._read(read)
+
+
+# Stop's ``background_tasks`` (Claude Code 2.1.2xx+): the types that run no subagent, the
+# subagent's own (its ``id`` is the agent id, as TaskStop's ``task_id``), and the statuses of
+# work no longer in flight. Any other type (a workflow, a remote agent) may run subagents the
+# list does not name: then nothing is released.
+_RUN_NO_AGENT = frozenset({"shell", "monitor"})
+_SUBAGENT = frozenset({"subagent", "local_agent"})
+_OVER = frozenset({"completed", "failed", "killed", "stopped", "cancelled"})
+_PARENT = (
+    "SELECT l.launch FROM agents a JOIN launches l ON l.session = a.session AND "
+    "l.tool_use_id = a.tool_use_id WHERE a.session = ? AND a.agent_id = ?"
+)
+
+
+def in_flight(tasks: object) -> set[str] | None:
+    """The subagents ``background_tasks`` names as still in flight, or None when the list
+    cannot say which subagents run (absent: an older CLI; a task that runs agents unnamed)."""
+    if not isinstance(tasks, list):
+        return None
+    listed: set[str] = set()
+    for task in tasks:
+        kind = task.get("type") if isinstance(task, Mapping) else None
+        if not isinstance(kind, str):
+            return None  # damaged: it cannot say
+        if kind in _RUN_NO_AGENT:
+            continue
+        if kind not in _SUBAGENT or not isinstance(task.get("id"), str):
+            return None
+        if str(task.get("status")) not in _OVER:  # any other (or none): in flight
+            listed.add(task["id"])
+    return listed
+
+
+def at_stop(audit_file: str, session: str, tasks: object) -> dict[str, object]:
+    """``ended_at_stop`` for the Stop hook: the audit fields. A Stop without a list (an older
+    CLI) opens no store."""
+    if in_flight(tasks) is None:
+        return {}
+    from orchestrator_boundary.stores import kept
+
+    ended = ended_at_stop(kept(Store, audit_file), session or "-", tasks)
+    return {"ended": ended[:16]} if ended else {}
+
+
+def ended_at_stop(store: Store, session: str, tasks: object) -> list[str]:
+    """Stop, the main agent's turn over: every subagent that still holds a lease or counts as
+    running, and is neither in flight (``in_flight``) nor started below one in flight (a
+    background subagent's own foreground subagent), ended without a SubagentStop (killed,
+    interrupted, its session's process gone): it is stopped now, so its leases do not hold
+    its files for ``LEASE_TTL_S`` (ADR 0080). The agents stopped."""
+    listed = in_flight(tasks)
+    if listed is None:
+        return []
+
+    def read(c: sqlite3.Connection) -> list[str]:
+        rows = c.execute(
+            "SELECT agent_id FROM agents WHERE session = ? AND running = 1 UNION "
+            "SELECT agent_id FROM leases WHERE session = ?",
+            (session, session),
+        ).fetchall()
+        return [str(r[0]) for r in rows if not _below(c, session, str(r[0]), listed)]
+
+    ended = store._read(read)
+    if isinstance(ended, Unavailable):
+        return []
+    for agent_id in ended:
+        store.stopped(session, agent_id)
+    return ended
+
+
+def _below(c: sqlite3.Connection, session: str, agent_id: str, listed: set[str]) -> bool:
+    """Is ``agent_id``, or an agent above it (the subagent whose Agent call started it), in
+    ``listed``? A chain the store does not know ends at the main agent."""
+    for _ in range(16):
+        if agent_id in listed:
+            return True
+        row = c.execute(_PARENT, (session, agent_id)).fetchone()
+        launch = json.loads(row[0]) if row else None
+        parent = launch.get("parent") if isinstance(launch, dict) else None
+        if not isinstance(parent, str) or not parent:
+            return False
+        agent_id = parent
+    return True  # deeper than Claude Code nests: kept, not guessed
+
+
+def settle(
+    store: Store, session: str, agent: str, root: str, out: list[tuple[str, str | None]]
+) -> None:
+    """A command's PostToolUse: the writes its PreToolUse marked as running that the trail
+    does not name (a glob's matches, ADR 0080) are done, with the content they left. Else
+    the mark kept the content before the write, and the agent's own next Bash write of the
+    file was STALE_FILE. ``out`` gets each (path, content hash), for the audit line."""
+    from orchestrator_boundary.fs import sha256_of
+
+    def done(c: sqlite3.Connection) -> None:
+        rows = c.execute(
+            "SELECT path FROM seen WHERE session = ? AND agent = ? AND wrote = ? LIMIT 1100",
+            (session, agent, WRITING),
+        ).fetchall()
+        for (path,) in rows:
+            full = path if path.startswith("/") or not root else f"{root}/{path}"
+            out.append((path, sha256_of(full)))
+            c.execute(
+                "UPDATE seen SET sha256 = ?, wrote = 1, ts = ? WHERE session = ? AND agent = ? "
+                "AND path = ? AND wrote = ?",
+                (out[-1][1], store.clock(), session, agent, path, WRITING),
+            )
+
+    store._write(done)
