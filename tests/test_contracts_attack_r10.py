@@ -452,7 +452,9 @@ def test_trace_reads_names_as_a_case_insensitive_disk_does() -> None:
 # ---- 7. leases = "warn" notes only what enforce would refuse ----------------------------------
 
 
-@pytest.mark.parametrize("command", ["sed -i s/v1/v2/ src/billing/*.py", 'cp x "src/billing/$N"'])
+# A glob (`sed -i ... src/billing/*.py`) is keyed by its matches since ADR 0080: warn notes
+# it (tests/test_contracts_r11_attack.py::test_warn_notes_a_lease_a_glob_would_meet).
+@pytest.mark.parametrize("command", ['cp x "src/billing/$N"'])
 def test_warn_notes_no_lease_for_a_write_the_text_does_not_place(
     project: Path, command: str
 ) -> None:

@@ -231,10 +231,6 @@ def test_a_finished_task_in_the_list_is_not_in_flight() -> None:
     assert in_flight([{"type": "subagent", "id": "a1", "status": [1]}]) == {"a1"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="payload.py (not this area's) drops `background_tasks`: ROUND-NOTES-contracts.md",
-)
 def test_the_stop_hook_releases_through_the_shell(project: Path) -> None:
     team, _ = _killed(project)
     stop = {"session_id": "s1", "transcript_path": str(project.parent / "sess.jsonl"),

@@ -40,6 +40,7 @@ class HookPayload:
     # MCP tool calls, Claude Code 2.1.330+: {"name": ..., "source": ...}; recorded, never judged
     mcp_server: Any = None
     stop_hook_active: Any = None  # SubagentStop/Stop: true while a stop hook's block runs
+    background_tasks: Any = None  # Stop: the subagents and tasks still running (ADR 0080)
 
 
 # (field, what it must be) in field order: the first that fails is the one reported
@@ -136,6 +137,7 @@ def payload_from_obj(data: object) -> HookPayload:
         agent_type=_optional(data.get("agent_type")),
         mcp_server=data.get("mcp_server"),
         stop_hook_active=data.get("stop_hook_active"),
+        background_tasks=data.get("background_tasks"),
     )
     if payload.hook_event_name in TOOL_EVENTS:
         if not payload.tool_name:
