@@ -91,9 +91,10 @@ def _named_argument(call: Call, target: Target) -> Target | None:
     payload = call.payload
     if not _NAMED or _NAMED[0][0] is not payload:
         from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
+        from orchestrator_boundary.tools import says_it_changes
 
-        paths = arguments(payload.tool_input, call.context.home).paths
-        _NAMED[:] = [(payload, frozenset(paths))]
+        found = arguments(payload.tool_input, call.context.home, says_it_changes(payload.tool_name))
+        _NAMED[:] = [(payload, frozenset(found.paths))]
     located = target.located
     if located.raw not in _NAMED[0][1]:
         return None

@@ -306,7 +306,7 @@ def _unknown_touches(
     files, meet the protected set; a command line it runs is analysed as Bash (issue 13)."""
     from orchestrator_boundary.tool_args import OVERFLOW, arguments  # only an unknown tool's
 
-    found = arguments(payload.tool_input, context.home)
+    found = arguments(payload.tool_input, context.home, says_it_changes(payload.tool_name))
     # a loose string is read through the file system too (a symlinked folder, a hard link:
     # ``cl/settings.json`` under a key named ``name``); past the first few, by its text only
     loose = found.loose[:LOOSE_LOCATED]

@@ -69,30 +69,13 @@ _PATH_WORDS = (
 _SHORT_KEYS = frozenset({"src", "dst", "to", "from", "out", "into", "loc", "new", "old", "where"})
 # Keys that hold free text: an absolute path there is only mentioned, not written to.
 _TEXT_KEYS = frozenset(
-    {
-        "content",
-        "contents",
-        "body",
-        "text",
-        "message",
-        "description",
-        "title",
-        "comment",
-        "summary",
-        "query",
-        "prompt",
-        "newstring",
-        "oldstring",
-        "newsource",
-        "code",
-        "pattern",
-        "search",
-        "replace",
-        "replacement",
-        "diff",
-        "patch",
-    }
+    {"content", "contents", "body", "text", "message", "description", "title", "comment"}
+    | {"summary", "query", "prompt", "newstring", "oldstring", "newsource", "code", "pattern"}
+    | {"search", "replace", "replacement", "diff", "patch"}
 )
+_GLOB_KEYS = frozenset({"pattern", "patterns"})  # the files, for a tool that changes files
+# `a/b`, `*.py`, `.env`, `C:\x\a.py`; not `TODO` or `\bfoo\b`
+_FILES_LIKE = re.compile(r"/|^[\w*?.\-\[\]\\:]*\.\w+$")
 _DRIVE = re.compile(r"[A-Za-z][:|]([\\/]|$)")
 # keys whose text is a patch: the files it names are targets (free text otherwise)
 _PATCH_KEYS = frozenset({"patch", "patches", "diff", "diffs", "unifieddiff", "changes"})
@@ -329,10 +312,14 @@ def _keep(kept: dict[str, None], strings: list[str], home: str | None) -> None:
             kept[expanded] = None
 
 
-def arguments(tool_input: dict[str, object], home: str | None = None) -> Arguments:
+def arguments(
+    tool_input: dict[str, object], home: str | None = None, changes: bool = False
+) -> Arguments:
     """The path arguments in ``tool_input`` (``~/`` also read in ``home``), the loose strings
     and patch names, and the command lines; incomplete when the input is deeper, larger or
-    holds more paths than is checked."""
+    holds more paths than is checked. For a tool that ``changes`` files, a ``pattern`` names
+    the files it changes (``bulk_replace {"pattern": "src/*.py"}``), not text (ADR 0081)."""
+    text_keys = _TEXT_KEYS - _GLOB_KEYS if changes else _TEXT_KEYS
     out: dict[str, None] = {}
     loose: dict[str, None] = {}
     found = Arguments()
@@ -358,10 +345,10 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                     found.code.append(command)
             if not isinstance(node, str):
                 continue
-            if norm in _PATCH_KEYS or (norm not in _TEXT_KEYS and "\n" in node):
+            if norm in _PATCH_KEYS or (norm not in text_keys and "\n" in node):
                 for name in patch_files(node):
                     loose[name] = None
-            if norm in _TEXT_KEYS:
+            if norm in text_keys or (norm in _GLOB_KEYS and not _FILES_LIKE.search(node)):
                 continue
             inner = _json_in(node) if node[:1] in "{[ \t\n" else None
             if inner is not None and depth < MAX_DEPTH:
@@ -371,7 +358,7 @@ def arguments(tool_input: dict[str, object], home: str | None = None) -> Argumen
                     break
                 queue.append(_walk(inner, key, depth + 1))  # serialised JSON: walked too
                 continue
-            hinted = _path_key(key)
+            hinted = _path_key(key) or norm in _GLOB_KEYS
             if len(node) > MAX_CHARS and _too_long_path(node, hinted):
                 found.complete = False
                 break

@@ -225,9 +225,8 @@ def _path_argument(call: Call, target: Target) -> Located | None:
 
     raw = target.located.raw
     if not _ARGS or _ARGS[0][0] is not call.payload:  # once per call, not per target
-        _ARGS[:] = [
-            (call.payload, frozenset(arguments(call.payload.tool_input, call.context.home).paths))
-        ]
+        found = arguments(call.payload.tool_input, call.context.home, changes=True)
+        _ARGS[:] = [(call.payload, frozenset(found.paths))]
     if raw not in _ARGS[0][1] or "$" in raw or "%" in raw or not _given(call.payload, raw):
         return None
     located: Located | None = target.located
