@@ -29,7 +29,7 @@ from orchestrator_boundary.bash.git_modes import (
 )
 from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
 from orchestrator_boundary.bash.git_pathspec import pathspecs
-from orchestrator_boundary.bash.git_settings import hidden_setting, setting
+from orchestrator_boundary.bash.git_settings import hidden_setting, planted, setting
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
@@ -208,7 +208,9 @@ def _config(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
         targets = env.fx_many(W, files, "git config --file") or [Fx(W, "", None, "--system")]
     else:
         targets = [env.fx(W, lit(".git/config"), "git config set")]
-    return checked("git", [*j.unknown, *filter(None, [j.running])], writes("git", targets))
+    unplaced, later = planted(q, env)  # a program git runs later: its writes (ADR 0077)
+    found = replace(writes("git", [*targets, *unplaced]), inner=later)
+    return checked("git", [*j.unknown, *filter(None, [j.running])], found)
 
 
 def _stash(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:

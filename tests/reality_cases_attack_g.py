@@ -1,0 +1,87 @@
+"""Rows for issue 12's table from attack round eleven (ADR 0077), each observed in a throwaway
+folder with git 2.39, GNU tar 1.34 and Bash 5.2. ``tests/test_bash_r11_reality.py`` checks them
+against reality and the analysis (``reality_cases`` does not list them: that file is shared).
+
+Observed here: ``git status``, ``git diff``, ``git ls-files`` and ``git blame`` run the
+repository's ``core.fsmonitor`` (with two arguments, ``2`` and a token: the hook's files are
+named so), and ``git config --rename-section user core`` turns a harmless-looking
+``user.fsmonitor`` into one; no pager starts without a terminal, even with ``git -p``. GNU tar
+opens a ``host:file`` archive by running ``/usr/bin/rsh`` (absent here: label-only).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reality_cases import Row
+
+# the hook runs with two arguments; `; false` keeps git from reading its answer
+FSM = "'touch x; false'"
+RSH = "Debian's GNU tar runs /usr/bin/rsh (often ssh, which runs ~/.ssh/config's ProxyCommand)"
+
+
+def rows() -> list[Row]:
+    """The rows (the helpers come from ``reality_cases``, imported when it exists)."""
+    from reality_cases import GIT, TAR, O, R, W
+
+    return [
+        # --- 1. a setting git runs later, planted by `git config` ---------------------------
+        W(
+            "1",
+            "g-git-config-fsmonitor-status",
+            f"git config core.fsmonitor {FSM} && git status",
+            "x",
+            ".git/config",
+            seed=GIT,
+        ),
+        W(
+            "1",
+            "g-git-config-set-fsmonitor-diff",
+            f"git config core.fsmonitor {FSM}; git diff",
+            "x",
+            seed=GIT,
+        ),
+        W(
+            "1",
+            "g-git-config-textconv",
+            "echo 'f diff=t' > .gitattributes && echo z >> f && "
+            "git config diff.t.textconv 'touch x; cat' && git diff",
+            "x",
+            seed=GIT,
+        ),
+        W(
+            "1",
+            "g-git-config-alias-bang",
+            "git config alias.st '!touch x' && git st",
+            "x",
+            seed=GIT,
+        ),
+        O(
+            "1",
+            "g-git-config-rename-section",
+            f"git config user.fsmonitor {FSM} && git config --rename-section user core && "
+            "git status",
+            seed=GIT,
+        ),
+        O(
+            "1",
+            "g-git-config-include",
+            "printf '[core]\\n\\tfsmonitor = touch x; false\\n' > c "
+            "&& git config include.path ../c && git status",
+            seed=GIT,
+        ),
+        R(
+            "1",
+            "g-git-p-log-no-tty",
+            "git -c core.pager='touch x' -p log | cat",
+            seed=GIT,
+            provable=False,
+        ),  # opaque: the analysis does not know there is no terminal
+        R("1", "g-git-status-plain", "git status --porcelain", seed=GIT),
+        # --- 3. GNU tar's remote archives ---------------------------------------------------
+        O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
+        O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),
+        R("3", "g-tar-t-force-local", "tar -tf x.tar --force-local", seed=TAR),
+        R("3", "g-tar-t-dot-slash", "tar -tf ./x.tar", seed=TAR),
+    ]
