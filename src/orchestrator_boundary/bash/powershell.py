@@ -21,7 +21,7 @@ from orchestrator_boundary.bash.model import (
 from orchestrator_boundary.bash.outcome import Fx
 from orchestrator_boundary.bash.paths import is_device, is_windows, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, subexpressions, tokenize
-from orchestrator_boundary.bash.ps_assign import assignment_target, target_reason
+from orchestrator_boundary.bash.ps_assign import assignment_target, setters, target_reason
 from orchestrator_boundary.bash.ps_static import cmd_redirects, static_call
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
@@ -107,7 +107,7 @@ class _Ps:
         target = assignment_target(words) if words else None
         reason = target_reason(target) if target is not None else ""
         if reason:
-            return self.rest_opaque(words[1:], depth, reason)
+            return self.rest_opaque(words, depth, reason)
         return self.cmdlet(words, depth)
 
     def cmdlet(self, words: list[Tok], depth: int) -> tuple[Status, str, str, list[Fx]]:
@@ -199,6 +199,7 @@ class _Ps:
                 self.run(tok[1], depth + 1)
         named = [m for t in (program, *(t[1] for t in rest if t[0] == "word")) for m in _writer(t)]
         fx = [Fx(EffectKind.WRITE, "", None, f"{m}(): a .NET method that writes") for m in named]
+        fx += [Fx(EffectKind.WRITE, "", None, f"{m}: a file's property set") for m in setters(rest)]
         return Status.OPAQUE, program, note, fx[:1]
 
     def listed(self, name: str, params: dict[str, str | None]) -> tuple[Status, str, str, list[Fx]]:
