@@ -79,6 +79,12 @@ def rows() -> list[Row]:
             provable=False,
         ),  # opaque: the analysis does not know there is no terminal
         R("1", "g-git-status-plain", "git status --porcelain", seed=GIT),
+        # --- 4. a link made earlier in the command, in a folder (d is a folder, a a file) ---
+        W("4", "g-ln-into-folder-slash", "ln -s ../a d/ && echo x > d/a", "a"),
+        W("4", "g-ln-into-folder", "ln -s ../a d && echo x > d/a", "a"),
+        W("4", "g-ln-t-folder", "ln -s -t d ../a && echo x > d/a", "a"),
+        W("4", "g-ln-relative-r", "ln -sr a d/l && echo x > d/l", "a"),
+        W("4", "g-ln-hard-into-folder", "ln a d/ && echo x >> d/a", "a"),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),

@@ -12,15 +12,22 @@ from __future__ import annotations
 from orchestrator_boundary.bash.model import Command, Effect, Status, worst
 from orchestrator_boundary.values import replace
 
+# ``ln link to T; as a folder's entry, to T2`` (fileutils): where a link made in a folder points
+IN_FOLDER = "; as a folder's entry, to "
+
 
 def _makes_link(effect: Effect) -> bool:
     return effect.source == "ln destination" or "link" in effect.source
 
 
-def _points_to(effect: Effect) -> str | None:
-    """Where a link points, when fileutils could tell (``ln link to /w/p/a``)."""
+def _points_to(effect: Effect) -> tuple[str | None, str | None]:
+    """Where a link points, when fileutils could tell (``ln link to /w/p/a``), and where it
+    points when its destination is a folder and the link is made in it (``ln -s ../a src``:
+    ``src/a``, whose relative text is read from ``src``)."""
     _, sep, target = effect.source.partition(" link to ")  # `ln link to`, `cp link to`
-    return target if sep and target.startswith("/") else None
+    text, _, folder = target.partition(IN_FOLDER)
+    found = text if sep and text.startswith("/") else None
+    return found, (folder if folder.startswith("/") else found)
 
 
 def through_links(commands: list[Command]) -> list[Command]:
@@ -51,13 +58,13 @@ def through_links(commands: list[Command]) -> list[Command]:
         out.append(cmd)
         for e in cmd.effects:
             if e.resolved is not None and _makes_link(e):
-                target = _points_to(e)
+                target, folder = _points_to(e)
                 links[e.resolved] = target
-                if target is not None:
+                if folder is not None:
                     # `ln .claude/settings.json src/` (or src a folder): the link is
                     # src/settings.json (observed: a later `echo {} > src/settings.json` wrote
                     # the settings)
-                    links[e.resolved.rstrip("/") + "/" + target.rsplit("/", 1)[-1]] = target
+                    links[e.resolved.rstrip("/") + "/" + folder.rsplit("/", 1)[-1]] = folder
     return out
 
 

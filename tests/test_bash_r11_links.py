@@ -1,0 +1,42 @@
+"""Round eleven (ADR 0077): a link made earlier in the same command, in a folder. ``ln -s
+../.claude/settings.json src/`` (or ``src`` a folder, or ``-t src``) makes
+``src/settings.json``, whose relative text is read from ``src``: the analysis read it from
+the folder above, placed the link's target outside the project, and a subagent's later
+``echo {} > src/settings.json`` wrote the settings unseen. ``ln -sr`` reads its text where
+ln runs. Each row is also observed in ``tests/reality_cases_attack_g.py``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harden_support import bash_violation
+
+SUBAGENT = {"agent_id": "a1", "agent_type": "coder"}
+WIDE = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'
+
+THROUGH = [
+    ("into-folder-slash", "ln -s ../.claude/settings.json src/ && echo {} > src/settings.json"),
+    ("into-folder", "ln -s ../.claude/settings.json src && echo {} > src/settings.json"),
+    ("t-folder", "ln -s -t src ../.claude/settings.json && echo {} > src/settings.json"),
+    ("relative-r", "ln -sr .mcp.json src/x && echo {} > src/x"),
+    ("relative-r-long", "ln --symbolic --relative .claude/settings.json src/x && tee src/x"),
+    ("named", "ln -s ../.claude/settings.json src/x && echo {} > src/x"),
+]
+
+
+@pytest.mark.parametrize("command", [t[1] for t in THROUGH], ids=[t[0] for t in THROUGH])
+def test_a_write_through_a_link_made_in_a_folder_is_tamper(tmp_path: Path, command: str) -> None:
+    (tmp_path / ".mcp.json").write_text("{}")
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "TAMPER"
+
+
+CONTROLS = [
+    ("other-file", "ln -s ../.claude/settings.json src/x && echo {} > src/y"),
+    ("link-to-a-source", "ln -s ../a.py src/ && echo x > src/a.py"),
+]
+
+
+@pytest.mark.parametrize("command", [c[1] for c in CONTROLS], ids=[c[0] for c in CONTROLS])
+def test_other_writes_beside_a_link_pass(tmp_path: Path, command: str) -> None:
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "-"
