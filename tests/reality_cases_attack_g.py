@@ -85,6 +85,11 @@ def rows() -> list[Row]:
         W("4", "g-ln-t-folder", "ln -s -t d ../a && echo x > d/a", "a"),
         W("4", "g-ln-relative-r", "ln -sr a d/l && echo x > d/l", "a"),
         W("4", "g-ln-hard-into-folder", "ln a d/ && echo x >> d/a", "a"),
+        # --- 4. a glob that matches (or passes through) a link made earlier ---------------
+        W("4", "g-ln-then-glob", "ln -s ../a d/l && echo x | tee d/*", "a"),
+        W("4", "g-ln-then-glob-redirect", "mkdir e && ln -s ../a e/l && echo x > e/*", "a"),
+        W("4", "g-ln-folder-then-glob", "ln -s d e && echo x | tee e/*"),
+        W("4", "g-ln-folder-then-glob-below", "ln -s d e && echo x | tee e/*.txt"),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),

@@ -22,6 +22,13 @@ THROUGH = [
     ("relative-r", "ln -sr .mcp.json src/x && echo {} > src/x"),
     ("relative-r-long", "ln --symbolic --relative .claude/settings.json src/x && tee src/x"),
     ("named", "ln -s ../.claude/settings.json src/x && echo {} > src/x"),
+    # a glob read before the link exists (ADR 0076's check lists the folder then)
+    ("glob-redirect", "ln -s ../.claude/settings.json src/x && echo {} > src/*"),
+    ("glob-tee", "ln -s ../.claude/settings.json src/x && echo {} | tee src/?"),
+    ("glob-after-cd", "ln -s ../.claude/settings.json src/x && cd src && echo {} > *"),
+    ("glob-through-folder", "ln -s ../.claude src/d && echo {} > src/*/settings.json"),
+    ("glob-in-linked-folder", "ln -s ../.claude src/d && echo {} | tee src/d/*"),
+    ("glob-two-levels", "ln -s ../.claude src/d && echo {} | tee src/*/*.json"),
 ]
 
 
@@ -34,6 +41,8 @@ def test_a_write_through_a_link_made_in_a_folder_is_tamper(tmp_path: Path, comma
 CONTROLS = [
     ("other-file", "ln -s ../.claude/settings.json src/x && echo {} > src/y"),
     ("link-to-a-source", "ln -s ../a.py src/ && echo x > src/a.py"),
+    ("glob-not-matching", "ln -s ../.claude/settings.json src/x && echo {} | tee src/*.py"),
+    ("glob-link-to-a-source", "ln -s ../a.py src/x && echo {} > src/*"),
 ]
 
 
