@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 # the hook runs with two arguments; `; false` keeps git from reading its answer
 FSM = "'touch x; false'"
+ZSH = ("zsh",)
 RSH = "Debian's GNU tar runs /usr/bin/rsh (often ssh, which runs ~/.ssh/config's ProxyCommand)"
 
 
@@ -90,6 +91,30 @@ def rows() -> list[Row]:
         W("4", "g-ln-then-glob-redirect", "mkdir e && ln -s ../a e/l && echo x > e/*", "a"),
         W("4", "g-ln-folder-then-glob", "ln -s d e && echo x | tee e/*"),
         W("4", "g-ln-folder-then-glob-below", "ln -s d e && echo x | tee e/*.txt"),
+        # --- 1. zsh's modules that write (the Bash tool runs zsh on macOS) ----------------
+        W("1", "g-zsh-mapfile-write", "zsh -fc 'zmodload zsh/mapfile; mapfile[x]=y'", needs=ZSH),
+        W(
+            "1",
+            "g-zsh-mapfile-unset",
+            "zsh -fc 'zmodload zsh/mapfile; unset \"mapfile[a]\"'",
+            needs=ZSH,
+        ),
+        W(
+            "1",
+            "g-zsh-mapfile-features",
+            "zsh -fc 'zmodload -F zsh/mapfile p:mapfile; mapfile[x]=y'",
+            needs=ZSH,
+        ),
+        R(
+            "1", "g-zsh-mapfile-absent", "zsh -fc 'mapfile[x]=y' || true", needs=ZSH, provable=False
+        ),  # without the module: an ordinary array, which zsh refuses
+        R(
+            "1",
+            "g-zsh-zmodload-datetime",
+            "zsh -fc 'zmodload zsh/datetime; echo $EPOCHSECONDS'",
+            needs=ZSH,
+        ),
+        R("1", "g-zsh-zmodload-list", "zsh -fc 'zmodload -L'", needs=ZSH),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),
