@@ -91,6 +91,15 @@ def rows() -> list[Row]:
         W("4", "g-ln-then-glob-redirect", "mkdir e && ln -s ../a e/l && echo x > e/*", "a"),
         W("4", "g-ln-folder-then-glob", "ln -s d e && echo x | tee e/*"),
         W("4", "g-ln-folder-then-glob-below", "ln -s d e && echo x | tee e/*.txt"),
+        # --- 1. values run as code inside `bash -c`, and the shells' command tables --------
+        W("1", "g-bash-c-value-run", "bash -c 'x=touch; $x p'", "p"),
+        W("1", "g-sh-c-value-run", "sh -c 'x=touch; $x p'", "p"),
+        W("1", "g-bash-c-eval-value", 'bash -c \'c="touch p"; eval "$c"\'', "p"),
+        W("1", "g-bash-cmds", "BASH_CMDS[ls]=/usr/bin/touch; ls p", "p"),
+        W("1", "g-bash-c-bash-cmds", "bash -c 'BASH_CMDS[ls]=/usr/bin/touch; ls p'", "p"),
+        W("1", "g-zsh-commands", "zsh -fc 'commands[ls]=/usr/bin/touch; ls p'", "p", needs=ZSH),
+        W("1", "g-zsh-functions", "zsh -fc 'functions[ls]=\"touch p\"; ls'", "p", needs=ZSH),
+        R("1", "g-bash-cmds-ls", "BASH_CMDS[ls]=/bin/ls; ls f", provable=False),
         # --- 1. zsh's modules that write (the Bash tool runs zsh on macOS) ----------------
         W("1", "g-zsh-mapfile-write", "zsh -fc 'zmodload zsh/mapfile; mapfile[x]=y'", needs=ZSH),
         W(
