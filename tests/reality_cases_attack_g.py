@@ -124,6 +124,14 @@ def rows() -> list[Row]:
             needs=ZSH,
         ),
         R("1", "g-zsh-zmodload-list", "zsh -fc 'zmodload -L'", needs=ZSH),
+        # --- 1. sort's compressor: the output file was dropped -----------------------------
+        W("1", "g-sort-compress-output", "sort --compress-program=gzip -o out f", "out"),
+        W(
+            "1",
+            "g-sort-compress-big-output",
+            "seq 1 200000 > big; sort --compress-program=gzip -S 64K -T . -o out big",
+            "out",
+        ),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
 from orchestrator_boundary.bash.links import IN_FOLDER
@@ -12,8 +13,8 @@ from orchestrator_boundary.bash.outcome import (
     Env,
     Outcome,
     checked,
-    opaque,
     read_only,
+    runs_code,
     writes,
 )
 from orchestrator_boundary.bash.paths import resolve
@@ -276,10 +277,14 @@ _SORT = {
 
 def _sort(prog: str, args: list[Word], env: Env) -> Outcome:
     parsed = parse(args, _SORT[prog])
-    if parsed.has("--compress-program"):
-        return opaque(prog, f"{prog} --compress-program runs a program")
     outputs = [v for v in parsed.values("-o", "--output") if v]
     fx = env.fx_many(W, outputs, f"{prog} -o output")
+    if parsed.has("--compress-program"):
+        # sort runs the program (by name, no arguments) on its temporary files; its output
+        # file is written all the same (it was dropped: ADR 0077)
+        named = [v.value if v else None for v in parsed.values("--compress-program")]
+        code = None if None in named else "; ".join(shlex.quote(str(n)) for n in named)
+        return runs_code(prog, code, env, f"{prog} --compress-program runs a program", fx)
     return checked(prog, parsed.unknown, writes(prog, fx))
 
 
