@@ -24,7 +24,7 @@ RSH = "Debian's GNU tar runs /usr/bin/rsh (often ssh, which runs ~/.ssh/config's
 
 def rows() -> list[Row]:
     """The rows (the helpers come from ``reality_cases``, imported when it exists)."""
-    from reality_cases import GIT, TAR, O, R, W
+    from reality_cases import GIT, NO_NET, TAR, O, R, W
 
     return [
         # --- 1. a setting git runs later, planted by `git config` ---------------------------
@@ -132,6 +132,24 @@ def rows() -> list[Row]:
             "seq 1 200000 > big; sort --compress-program=gzip -S 64K -T . -o out big",
             "out",
         ),
+        # --- 1. an opaque part no longer drops the write the text shows ---------------------
+        W("1", "g-git-c-pager-output", "git -c core.pager=cat log --output=x", "x", seed=GIT),
+        W(
+            "1",
+            "g-curl-K-output",
+            "curl -K /dev/null -s -o x file:///etc/passwd",
+            "x",
+            needs=("curl",),
+        ),
+        W(
+            "1",
+            "g-wget-config-output",
+            f"touch w.rc; wget --config=w.rc -q --spider -O x {NO_NET}",
+            "x",
+            needs=("wget",),
+        ),
+        W("1", "g-sed-e-then-w", "sed -e '1e true' -e 'w x' f", "x"),
+        W("1", "g-perl-M-in-place", "perl -MPOSIX -i -pe 's/a/A/' f", "f"),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from orchestrator_boundary.bash.git_options import safe_setting
-from orchestrator_boundary.bash.model import Command, EffectKind
+from orchestrator_boundary.bash.model import Command, EffectKind, Status
 from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, runs_code
 from orchestrator_boundary.bash.readonly_data import GIT_RUNNING_KEYS, GIT_SAFE_CONFIG_PREFIXES
@@ -57,6 +57,16 @@ def setting(name: str, value: Word | None, env: Env) -> Outcome | None:
     if "=" not in key and safe_setting(key):
         return None
     return _unknown_program(f"git --config-env={key}: runs what ${var} holds")
+
+
+def with_settings(ran: list[Outcome], outcome: Outcome) -> Outcome:
+    """``outcome`` of the subcommand, opaque with what the settings git was given run
+    (``git -c core.pager=x log --output=f`` still writes f)."""
+    if not ran:
+        return outcome
+    fx = [f for o in (*ran, outcome) for f in o.fx]
+    inner = [c for o in (*ran, outcome) for c in o.inner]
+    return Outcome("git", Status.OPAQUE, fx, ran[0].note, inner, outcome.script)
 
 
 def _unknown_program(what: str) -> Outcome:
