@@ -150,6 +150,9 @@ def rows() -> list[Row]:
         ),
         W("1", "g-sed-e-then-w", "sed -e '1e true' -e 'w x' f", "x"),
         W("1", "g-perl-M-in-place", "perl -MPOSIX -i -pe 's/a/A/' f", "f"),
+        # --- 1. /dev/fd is /proc/self/fd: its `..` is the process, its cwd the folder -------
+        W("1", "g-dev-fd-dotdot-cwd", "echo x > /dev/fd/../cwd/f", "f"),
+        W("1", "g-dev-fd-dotdot-cwd-cp", "cp a /dev/fd/../cwd/d/g.txt", "d/g.txt"),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),

@@ -49,3 +49,16 @@ CONTROLS = [
 @pytest.mark.parametrize("command", [c[1] for c in CONTROLS], ids=[c[0] for c in CONTROLS])
 def test_other_writes_beside_a_link_pass(tmp_path: Path, command: str) -> None:
     assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "-"
+
+
+DEV_FD = [
+    ("redirect", "echo {} > /dev/fd/../cwd/.claude/settings.json"),
+    ("cp", "cp f /dev/fd/../cwd/.claude/settings.json"),
+]
+
+
+@pytest.mark.parametrize("command", [d[1] for d in DEV_FD], ids=[d[0] for d in DEV_FD])
+def test_dev_fd_dotdot_is_the_process_folder(tmp_path: Path, command: str) -> None:
+    """/dev/fd is /proc/self/fd on Linux: ``/dev/fd/../cwd`` is the folder the command runs in
+    (observed); it was read as a folder /dev/cwd, outside the project."""
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "TAMPER"
