@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # the hook runs with two arguments; `; false` keeps git from reading its answer
 FSM = "'touch x; false'"
 ZSH = ("zsh",)
+WIN = "Windows only: Git Bash runs cmd.exe and the System32 programs"
 RSH = "Debian's GNU tar runs /usr/bin/rsh (often ssh, which runs ~/.ssh/config's ProxyCommand)"
 
 
@@ -153,6 +154,13 @@ def rows() -> list[Row]:
         # --- 1. /dev/fd is /proc/self/fd: its `..` is the process, its cwd the folder -------
         W("1", "g-dev-fd-dotdot-cwd", "echo x > /dev/fd/../cwd/f", "f"),
         W("1", "g-dev-fd-dotdot-cwd-cp", "cp a /dev/fd/../cwd/d/g.txt", "d/g.txt"),
+        # --- 1. cmd.exe's lines: commands after for/if/@/(, sort /o, certutil -decode ------
+        W("1", "g-cmd-for-do-del", 'cmd //c "for %i in (a b) do del %i"', label_only=WIN),
+        W("1", "g-cmd-if-del", 'cmd //c "if exist f del f"', "f", label_only=WIN),
+        W("1", "g-cmd-at-del", 'cmd //c "@del f"', "f", label_only=WIN),
+        W("1", "g-cmd-paren-del", 'cmd //c "(del f)"', "f", label_only=WIN),
+        W("1", "g-cmd-sort-o", 'cmd //c "sort f /o x"', "x", label_only=WIN),
+        W("1", "g-cmd-certutil-decode", 'cmd //c "certutil -decode a x"', "x", label_only=WIN),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),
