@@ -161,6 +161,11 @@ def rows() -> list[Row]:
         W("1", "g-cmd-paren-del", 'cmd //c "(del f)"', "f", label_only=WIN),
         W("1", "g-cmd-sort-o", 'cmd //c "sort f /o x"', "x", label_only=WIN),
         W("1", "g-cmd-certutil-decode", 'cmd //c "certutil -decode a x"', "x", label_only=WIN),
+        # --- 1. a `<<-` heredoc body: Bash expands it, the grammar reads it as text ----------
+        W("1", "g-heredoc-dash-substitution", "cat <<-EOF\n\t$(touch x)\n\tEOF", "x"),
+        W("1", "g-heredoc-dash-subscript", "a=(1); cat <<-EOF\n\t${a[$(touch x)]}\n\tEOF", "x"),
+        R("1", "g-heredoc-dash-plain", "cat <<-EOF\n\thello $HOME\n\tEOF"),
+        R("1", "g-heredoc-dash-quoted", "cat <<-'EOF'\n\t$(touch x)\n\tEOF"),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),
