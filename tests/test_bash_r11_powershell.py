@@ -41,3 +41,47 @@ READING = [
 @pytest.mark.parametrize("command", [r[1] for r in READING], ids=[r[0] for r in READING])
 def test_reading_a_property_writes_nothing(command: str) -> None:
     assert not analyze(command, cwd="/p", home="/h", shell="powershell").effects
+
+
+STREAMS = [
+    ("file-open", "[IO.File]::Open('x', 'Create')", ("/p/x",)),
+    ("streamwriter-new", "[IO.StreamWriter]::new('x')", ("/p/x",)),
+    ("filestream-new", "[IO.FileStream]::new('x', 'Create')", ("/p/x",)),
+    ("new-object-streamwriter", "New-Object IO.StreamWriter 'x'", ("/p/x",)),
+    (
+        "new-object-named",
+        "New-Object -TypeName System.IO.StreamWriter -ArgumentList 'x'",
+        ("/p/x",),
+    ),
+    ("new-object-two-arguments", "New-Object IO.StreamWriter -ArgumentList 'x', $true", ("/p/x",)),
+    ("new-object-grouped", "New-Object IO.FileStream('x', [IO.FileMode]::Create)", (None,)),
+    ("new-object-type-variable", "New-Object $t 'x'", ("/p/x",)),
+    ("zip-extract", "[IO.Compression.ZipFile]::ExtractToDirectory('a.zip', 'd')", ("/p/d",)),
+    (
+        "zip-create",
+        "[System.IO.Compression.ZipFile]::CreateFromDirectory('d', 'x.zip')",
+        ("/p/x.zip",),
+    ),
+    ("assigned-static", "$w = [IO.File]::CreateText('x')", ("/p/x",)),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "named"), [s[1:] for s in STREAMS], ids=[s[0] for s in STREAMS]
+)
+def test_a_stream_opened_on_a_path_writes_it(command: str, named: tuple[str | None, ...]) -> None:
+    """Each was opaque with no effect, which the default bash.opaque = "allow" lets through."""
+    result = analyze(command, cwd="/p", home="/h", shell="powershell")
+    assert tuple(e.resolved for e in result.effects) == named, result
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "New-Object System.Text.StringBuilder",
+        "$t = [IO.File]::ReadAllText('f')",
+        "$n = [Math]::Round(1.5)",
+    ],
+)
+def test_other_objects_and_reading_calls_write_nothing(command: str) -> None:
+    assert not analyze(command, cwd="/p", home="/h", shell="powershell").effects

@@ -22,7 +22,7 @@ from orchestrator_boundary.bash.outcome import Fx
 from orchestrator_boundary.bash.paths import is_device, is_windows, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, subexpressions, tokenize
 from orchestrator_boundary.bash.ps_assign import assignment_target, setters, target_reason
-from orchestrator_boundary.bash.ps_static import cmd_redirects, static_call
+from orchestrator_boundary.bash.ps_static import cmd_redirects, new_object, static_call
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
 
@@ -275,6 +275,10 @@ class _Ps:
             )
             fx = [f for t in cmd_redirects(line) for f in self.fx(W, t, "cmd redirect")]
             return Status.OPAQUE, name, "cmd.exe command line", fx
+        opened = new_object(params, pos) if name == "new-object" else None
+        if opened is not None:
+            fx = [f for path in opened for f in self.fx(W, path, "New-Object stream")]
+            return Status.WRITES, name, "", fx
         if name in data.SET_LOCATION:
             self.cwd = None  # a failed Set-Location does not stop the next statement
             return Status.READ_ONLY, name, "changes the location (later paths unknown)", []
@@ -324,6 +328,8 @@ def _assignment(words: list[Tok]) -> list[Tok] | None:
     else:
         return None
     kind, raw, value = rest[0]
+    if kind == "word" and raw.startswith("[") and "]::" in raw:
+        return rest  # `$w = [IO.File]::CreateText('x')`: the call runs all the same (0077)
     if kind != "word" or value is None or not value[:1].isalpha():
         return None  # `$x = 5`, `$x = "text"`, `$x = $y`: an expression
     name = value.lower()
