@@ -269,22 +269,27 @@ class _Ps:
             if name in data.ARCHIVES and "-destinationpath" not in params:
                 target = "." if name.startswith("expand") else None
             return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
-        if name in ("cmd", "cmd.exe") and pos:
-            line = (
-                " ".join(p or "" for p in pos[1:]) if (pos[0] or "").lower() in ("/c", "/k") else ""
-            )
-            fx = [f for t in cmd_redirects(line) for f in self.fx(W, t, "cmd redirect")]
-            return Status.OPAQUE, name, "cmd.exe command line", fx
-        opened = new_object(params, pos) if name == "new-object" else None
-        if opened is not None:
-            fx = [f for path in opened for f in self.fx(W, path, "New-Object stream")]
-            return Status.WRITES, name, "", fx
+        if name == "new-object" or (name in ("cmd", "cmd.exe") and pos):
+            return self.opens(name, params, pos)
         if name in data.SET_LOCATION:
             self.cwd = None  # a failed Set-Location does not stop the next statement
             return Status.READ_ONLY, name, "changes the location (later paths unknown)", []
         if name in data.READ_ONLY or name in data.BLOCK_RUNNERS:
             return self.listed(name, params)
         return Status.OPAQUE, name, "unknown cmdlet or program", []
+
+    def opens(
+        self, name: str, params: dict[str, str | None], pos: list[str | None]
+    ) -> tuple[Status, str, str, list[Fx]]:
+        """``New-Object IO.StreamWriter 'x'`` (ADR 0077), and ``cmd /c LINE``'s redirects."""
+        if name == "new-object":
+            opened = new_object(params, pos)
+            if opened is None:
+                return Status.OPAQUE, name, "unknown cmdlet or program", []
+            return Status.WRITES, name, "", [f for p in opened for f in self.fx(W, p, "stream")]
+        line = " ".join(p or "" for p in pos[1:]) if (pos[0] or "").lower() in ("/c", "/k") else ""
+        fx = [f for t in cmd_redirects(line) for f in self.fx(W, t, "cmd redirect")]
+        return Status.OPAQUE, name, "cmd.exe command line", fx
 
 
 def _starts_program(name: str, params: dict[str, str | None]) -> bool:
