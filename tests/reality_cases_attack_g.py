@@ -166,6 +166,10 @@ def rows() -> list[Row]:
         W("1", "g-heredoc-dash-subscript", "a=(1); cat <<-EOF\n\t${a[$(touch x)]}\n\tEOF", "x"),
         R("1", "g-heredoc-dash-plain", "cat <<-EOF\n\thello $HOME\n\tEOF"),
         R("1", "g-heredoc-dash-quoted", "cat <<-'EOF'\n\t$(touch x)\n\tEOF"),
+        # --- 4. a function that moves the shell, zsh's last pipeline part (each writes
+        # d/g.txt; the analysis leaves the folder unknown after them, the write unplaced) ---
+        W("4", "g-function-cd-then-write", "f() { cd d; }; f; echo x > g.txt"),
+        W("4", "g-zsh-pipeline-cd", "zsh -fc 'true | cd d; echo x > g.txt'", needs=ZSH),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),

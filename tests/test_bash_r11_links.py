@@ -62,3 +62,27 @@ def test_dev_fd_dotdot_is_the_process_folder(tmp_path: Path, command: str) -> No
     """/dev/fd is /proc/self/fd on Linux: ``/dev/fd/../cwd`` is the folder the command runs in
     (observed); it was read as a folder /dev/cwd, outside the project."""
     assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "TAMPER"
+
+
+MOVED = [
+    ("function", "f() { cd .claude; }; f; echo {} > settings.json"),
+    ("function-keyword", "function g { cd .claude; }; g; cp x settings.json"),
+    ("function-and", "f() { cd .claude; }; f && tee settings.json"),
+    ("zsh-pipeline-last", "true | cd .claude; tee settings.json"),
+]
+
+
+@pytest.mark.parametrize("command", [m[1] for m in MOVED], ids=[m[0] for m in MOVED])
+def test_a_function_or_zsh_pipeline_that_moves_the_shell(tmp_path: Path, command: str) -> None:
+    """A function with a ``cd`` moves the shell that calls it, and zsh runs a pipeline's last
+    part in the shell itself (observed, ``tests/reality_cases_attack_g.py``); the analysis
+    kept the folder it started in, so ``settings.json`` was the root's."""
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "TAMPER"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["f() { cd src; }; echo {} > src/a.py", "f() { ls; }; f; echo {} > src/a.py", "ls | wc -l"],
+)
+def test_a_function_not_called_or_without_cd_keeps_the_folder(tmp_path: Path, command: str) -> None:
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "-"

@@ -35,6 +35,7 @@ class Walker:
         "env",
         "inherited",
         "known",
+        "movers",
         "out",
         "output",
         "piped",
@@ -70,6 +71,7 @@ class Walker:
         # a nested shell (`sh -c`) starts without them, as the shell it stands for does
         self.tracking = tracking
         self.known: dict[str, str] = {}
+        self.movers: set[str] = set()  # functions the text defines with a cd in them (0077)
 
     # -- sequences -------------------------------------------------------------------------
     def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
@@ -93,12 +95,13 @@ class Walker:
         if kind == "list":
             return self._list(node, cwd, depth, tail)
         if kind == "command":
-            return simple_command(self, node, tail, cwd, depth)
+            done = simple_command(self, node, tail, cwd, depth)
+            # `f() { cd .claude; }; f; echo {} > settings.json`: after f, the folder is unknown
+            return (None, None) if self.movers and self._name(node) in self.movers else done
         if kind == "redirected_statement":
             return self._redirected(node, cwd, depth, tail)
         if kind == "pipeline":
-            self.pipeline(node.named_children, cwd, depth, tail, None)
-            return cwd, cwd
+            return self._pipe(node, cwd, depth, tail)
         if kind == "negated_command":
             ok, fail = cwd, cwd
             for child in node.named_children:
@@ -112,12 +115,7 @@ class Walker:
             simple_command(self, None, tail, cwd, depth, note="redirect of a compound command")
             return result
         if kind == "function_definition":
-            # its redirects apply whenever it runs: walk the body as if redirected so
-            redirects = tuple(c for c in node.named_children if c.type.endswith("redirect"))
-            for child in node.named_children:
-                if not child.type.endswith("redirect") and child.type != "word":
-                    self.stmt(child, cwd, depth + 1, redirects)
-            return cwd, cwd
+            return self._function(node, cwd, depth)
         if kind == "subshell":
             self.block(node.named_children, cwd, depth + 1)
             return cwd, cwd
@@ -240,6 +238,26 @@ class Walker:
             children = cur.children
             if children:
                 stack.extend(reversed(children))
+
+    def _pipe(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
+        self.pipeline(node.named_children, cwd, depth, tail, None)
+        # zsh runs a pipeline's last part in the shell itself: `true | cd x` moves it (0077)
+        moved = node.named_children and self._has_cd(node.named_children[-1])
+        return (None, None) if moved else (cwd, cwd)
+
+    def _function(self, node: Any, cwd: str | None, depth: int) -> State:
+        # its redirects apply whenever it runs: walk the body as if redirected so
+        redirects = tuple(c for c in node.named_children if c.type.endswith("redirect"))
+        if self._has_cd(node):  # calling it moves the shell (ADR 0077)
+            self.movers.update(text_in(self.code, c) for c in node.named_children[:1])
+        for child in node.named_children:
+            if not child.type.endswith("redirect") and child.type != "word":
+                self.stmt(child, cwd, depth + 1, redirects)
+        return cwd, cwd
+
+    def _name(self, node: Any) -> str | None:
+        found = node.child_by_field_name("name")
+        return text_in(self.code, found).strip("\\'\"") if found is not None else None
 
     def _has_cd(self, node: Any) -> bool:
         source = self.source
