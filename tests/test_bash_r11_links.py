@@ -86,3 +86,14 @@ def test_a_function_or_zsh_pipeline_that_moves_the_shell(tmp_path: Path, command
 )
 def test_a_function_not_called_or_without_cd_keeps_the_folder(tmp_path: Path, command: str) -> None:
     assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "-"
+
+
+def test_a_sourced_script_that_moves_the_shell(tmp_path: Path) -> None:
+    """``source`` runs its file in the shell itself: a ``cd`` there sticks (the analysis kept
+    the folder it started in); a script with no ``cd``, as a venv's activate, keeps it."""
+    (tmp_path / "x.sh").write_text("cd .claude\n")
+    (tmp_path / "plain.sh").write_text("export A=1\n")
+    for command in (". ./x.sh; echo {} > settings.json", "source x.sh; tee settings.json"):
+        assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) != "-", command
+    plain = "source plain.sh && echo {} > src/a.py"
+    assert bash_violation(tmp_path, WIDE, plain, **SUBAGENT) == "-"

@@ -49,7 +49,7 @@ class Walker(Protocol):
 
 W = EffectKind.WRITE
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
-_CD = frozenset({"cd", "pushd", "popd"})
+_CD, _MOVES = frozenset({"cd", "pushd", "popd"}), frozenset({"eval", "source", "."})
 _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command": "[["}
 
 
@@ -293,8 +293,8 @@ def simple_command(
         if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
             ok = _cd(argv, cwd, env.home) if _followed(w, argv) else None
-        elif program == "eval" and any(c.program in _CD for c in inner):
-            ok = fail = None  # eval runs in this shell: its cd sticks
+        elif program in _MOVES and (not inner or any(c.program in _CD | _MOVES for c in inner)):
+            ok = fail = None  # eval, source run in this shell: a cd there sticks (unread: 0077)
         own = outcome.fx
         if program == "flock" and own and own[0].source == FLOCK_FD:
             own = [locked(own[0], fds, w.inherited)]
