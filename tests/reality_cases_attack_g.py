@@ -170,6 +170,12 @@ def rows() -> list[Row]:
         # d/g.txt; the analysis leaves the folder unknown after them, the write unplaced) ---
         W("4", "g-function-cd-then-write", "f() { cd d; }; f; echo x > g.txt"),
         W("4", "g-source-cd-then-write", "echo 'cd d' > s.sh; . ./s.sh; echo x > g.txt"),
+        W(
+            "4",
+            "g-alias-cd-then-write",
+            "bash -O expand_aliases -c $'alias go=\"cd d\"\\ngo; echo x > g.txt'",
+        ),
+        W("4", "g-function-chain-cd", "g() { f; }; f() { cd d; }; g; echo x > g.txt"),
         W("4", "g-zsh-pipeline-cd", "zsh -fc 'true | cd d; echo x > g.txt'", needs=ZSH),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),

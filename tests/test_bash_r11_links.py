@@ -97,3 +97,29 @@ def test_a_sourced_script_that_moves_the_shell(tmp_path: Path) -> None:
         assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) != "-", command
     plain = "source plain.sh && echo {} > src/a.py"
     assert bash_violation(tmp_path, WIDE, plain, **SUBAGENT) == "-"
+
+
+INDIRECT = [
+    ("alias-next-line", "alias go='cd .claude'\ngo; tee settings.json"),
+    ("function-calls-function", "g() { f; }; f() { cd .claude; }; g; tee settings.json"),
+    ("function-eval", "f() { eval cd .claude; }; f; tee settings.json"),
+    ("function-pushd", "f() { pushd .claude; }; f; tee settings.json"),
+    ("function-named-cd", "cd() { builtin cd .claude; }; cd src; tee settings.json"),
+]
+
+
+@pytest.mark.parametrize("command", [i[1] for i in INDIRECT], ids=[i[0] for i in INDIRECT])
+def test_an_alias_or_a_function_chain_that_moves_the_shell(tmp_path: Path, command: str) -> None:
+    """Each writes .claude/settings.json (the alias with expand_aliases, as Claude Code's shell
+    snapshot sets it): refused, where it was let through."""
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) != "-"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["alias ll='ls -l'\nll; echo {} > src/a.py", "g() { g; }; g; echo {} > src/a.py"],
+)
+def test_aliases_and_functions_that_do_not_move_keep_the_folder(
+    tmp_path: Path, command: str
+) -> None:
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "-"
