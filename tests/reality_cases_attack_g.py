@@ -177,6 +177,26 @@ def rows() -> list[Row]:
         ),
         W("4", "g-function-chain-cd", "g() { f; }; f() { cd d; }; g; echo x > g.txt"),
         W("4", "g-zsh-pipeline-cd", "zsh -fc 'true | cd d; echo x > g.txt'", needs=ZSH),
+        # --- 1. node: a writer bound to another name ------------------------------------
+        W(
+            "1",
+            "g-node-destructured-writer",
+            "node -e \"const {writeFileSync: w} = require('fs'); w('x', '')\"",
+            needs=("node",),
+        ),
+        W(
+            "1",
+            "g-node-aliased-writer",
+            "node -e \"const w = require('fs').writeFileSync; w('x', '')\"",
+            needs=("node",),
+        ),
+        R(
+            "1",
+            "g-node-destructured-reader",
+            "node -e \"const {readFileSync: r} = require('fs'); r('f')\"",
+            needs=("node",),
+            provable=False,
+        ),
         # --- 3. GNU tar's remote archives ---------------------------------------------------
         O("3", "g-tar-t-host", "tar -tf host:a.tar", label_only=RSH),
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),
