@@ -238,3 +238,18 @@ def heredoc_backticks(body: str) -> list[str] | None:
         codes.append("".join(out))
         i = j + 1
     return codes
+
+
+def unread_body(body: str) -> str | None:
+    """Code that reads an unquoted heredoc body the grammar left as plain text although Bash
+    expands it: a ``<<-`` body (observed: ``cat <<-EOF`` with a tab-indented ``$(touch x)``
+    wrote x; the grammar reads no substitution there). The body, its leading tabs removed as
+    Bash removes them, fed to ``cat`` by a plain ``<<`` heredoc the grammar does read (ADR
+    0077); None when it holds no ``$``."""
+    if "$" not in body:
+        return None
+    text = "".join(line.lstrip("\t") for line in body.splitlines(keepends=True)).rstrip("\t")
+    end = "OB_END"
+    while end in text:
+        end += "_"
+    return f"cat <<{end}\n{text}{'' if text.endswith(chr(10)) else chr(10)}{end}\n"

@@ -75,7 +75,8 @@ class _Nested:
             return [Command(code, "", Status.UNPARSEABLE, note=f"nested shell code: {error}")]
         out = _evaluated(root, source, env.budget)
         Walker(env, out, source, code).block(root.named_children, env.cwd, env.nesting + 1)
-        return out + (subscripted(code, env) if "[" in code else [])
+        out = _expand_aliases(out, env) + (subscripted(code, env) if "[" in code else [])
+        return _guessed(out, root, env)  # `bash -c 'x=touch; $x p'` as `x=touch; $x p` (0077)
 
     def powershell(self, code: str, env: Env) -> list[Command]:
         return powershell_commands(code, env.cwd, env.home, env.read_only, env.budget)
@@ -94,6 +95,15 @@ def _evaluated(root: Any, source: bytes, budget: Budget) -> list[Command]:
 # hold is run as code, where the variable is a prompt, a command or an arithmetic subscript
 _SETTERS = frozenset({"", "printf", "read", "mapfile", "readarray", "unset", "wait"})
 _QUOTED = re.compile(r"'[^']*'")
+# the tables that map a command name to what it runs: Bash's command hash and aliases, zsh's
+# (zsh/parameter, loaded when named) commands, aliases and functions; observed: after
+# `BASH_CMDS[ls]=/usr/bin/touch` (or zsh's `commands[ls]=...`, `functions[ls]='touch b'`),
+# `ls b` wrote b
+_TABLES = re.compile(
+    r"""(?:BASH_CMDS|BASH_ALIASES|commands|aliases|galiases|functions)\[["']?([^]"']+)["']?\]"""
+    r"""\+?=(.*)""",
+    re.S,
+)
 _ECHOED_NAME = re.compile(r"""^"?\$\((?:echo|printf) +([\w./-]+)\)"?(?: |$)""")
 
 
@@ -109,7 +119,10 @@ def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str
     hashed: dict[str, str] = {}  # `hash -p /usr/bin/touch ls`: later, ls runs touch
     for cmd in commands:
         words = cmd.text.split()
-        if cmd.program == "hash" and "-p" in words[:-2]:
+        table = _TABLES.match(cmd.text) if not cmd.program else None
+        if table:  # `BASH_CMDS[ls]=/usr/bin/touch`, zsh's `functions[ls]='touch x'` (0077)
+            hashed[table.group(1)] = _unquoted(table.group(2))
+        elif cmd.program == "hash" and "-p" in words[:-2]:
             at = words.index("-p")
             for name in words[at + 2 :]:  # `hash -p PATH -- NAME` too (attack round C)
                 if name != "--":
@@ -128,6 +141,13 @@ def guessed_code(commands: list[Command], root: Any, budget: Budget) -> list[str
             names += [n for n in spelled if n and " " not in n and "$" not in n]
         codes += [f"{name} {rest}" for name in names]
     return codes
+
+
+def _unquoted(text: str) -> str:
+    try:
+        return " ".join(shlex.split(text))
+    except ValueError:
+        return text
 
 
 def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
@@ -192,13 +212,16 @@ def _bash(
     tracking = known_vars.plan(root, command, command if command.isascii() else None)
     Walker(env, out, source, command, tracking).block(root.named_children, env.cwd, 0)
     out = _expand_aliases(out, env) + (subscripted(command, env) if "[" in command else [])
-    if evaluates_values(out):  # the values it may run are analysed as the code they may be
-        out += [
-            c
-            for code in guessed_code(out, root, budget)
-            for c in runs_code("", code, env, "").inner
-        ]
-    return summarize(through_links(out))
+    return summarize(through_links(_guessed(out, root, env)))
+
+
+def _guessed(out: list[Command], root: Any, env: Env) -> list[Command]:
+    """``out``, and when a command may run a variable's value, the values the text assigns
+    analysed as the code they may be."""
+    if not evaluates_values(out):
+        return out
+    codes = guessed_code(out, root, env.budget)
+    return out + [c for code in codes for c in runs_code("", code, env, "").inner]
 
 
 def run(

@@ -10,6 +10,7 @@ from orchestrator_boundary.bash.outcome import (
     Fx,
     Outcome,
     checked,
+    opaque,
     read_only,
     runs_code,
     writes,
@@ -93,7 +94,25 @@ def _tar(prog: str, args: list[Word], env: Env) -> Outcome:
         code = "; ".join(c.value for c in commands if c is not None and c.value is not None)
         literal = all(c is not None and c.value is not None for c in commands)
         return runs_code(prog, code if literal else None, env, "tar runs a command", outcome.fx)
+    if _remote(parsed):
+        return opaque(prog, "tar runs rsh (ssh) for a host: archive", list(outcome.fx))
     return checked(prog, parsed.unknown, outcome)
+
+
+def _remote(parsed: Parsed) -> bool:
+    """An archive GNU tar opens on another host through ``rsh`` (``/usr/bin/rsh``, often ssh,
+    which reads ~/.ssh/config's ProxyCommand): a name with a ``:`` after its first character
+    and no ``/`` before it (tar's ``_remdev``), or a name the text does not fix (ADR 0077)."""
+    if parsed.has("--force-local"):
+        return False
+    for word in parsed.values("-f", "--file"):
+        name = word.value if word is not None else None
+        if name is None:
+            return True
+        colon = name.find(":")
+        if colon > 0 and "/" not in name[:colon]:
+            return True
+    return False
 
 
 def _tar_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
-from orchestrator_boundary.bash import windows_native, zsh_math
+from orchestrator_boundary.bash import windows_native, zsh_math, zsh_modules
 from orchestrator_boundary.bash.envvars import NAME, settable_name
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only, runs_code, writes
@@ -258,4 +258,5 @@ HANDLERS = {
     "ack": _by_name,
     "file": _file,
     **dict.fromkeys(zsh_math.COUNTED, zsh_math.count),
+    "zmodload": zsh_modules.zmodload,
 }

@@ -98,8 +98,6 @@ def _uploads(parsed: Parsed, urls: list[Word], env: Env, prog: str) -> list[Fx]:
 
 def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
     parsed = parse(normalized(args, CURL, expand=True), CURL)
-    if parsed.has(*CURL_CONFIG):
-        return opaque(prog, f"{prog} -K reads more options from a file")
     outdir = parsed.last("--output-dir")  # for -o and -O only
     here = env.at(env.resolve(outdir)) if outdir is not None else env
     fx: list[Fx] = []
@@ -115,6 +113,8 @@ def _curl(prog: str, args: list[Word], env: Env) -> Outcome:
             if out is None or out.value not in _STDOUT:
                 fx += place.fx_many(W, [out] if out else [], f"{prog} {name} file")
     fx += _uploads(parsed, urls, env, prog)
+    if parsed.has(*CURL_CONFIG):  # its -o files are written all the same (ADR 0077)
+        return opaque(prog, f"{prog} -K reads more options from a file", fx)
     formats = _write_out(parsed, env, prog)
     if formats is None:
         return checked(prog, parsed.unknown, opaque(prog, f"{prog} -w format not known", fx))
@@ -130,8 +130,6 @@ def _wget(prog: str, args: list[Word], env: Env) -> Outcome:
     settings = [v.value for v in parsed.values("-e", "--execute") if v is not None]
     if all(s in _WGET_HARMLESS_SETTINGS for s in settings) and settings:
         parsed.opts = [(n, v) for n, v in parsed.opts if n not in ("-e", "--execute")]
-    if parsed.has(*WGET_OPAQUE):
-        return opaque(prog, f"{prog} -e / --config / --use-askpass: commands not in the text")
     fx: list[Fx] = []
     for name in (*WGET_LOGS, *WGET_WRITES):
         fx += env.fx_many(W, [v for v in parsed.values(name) if v], f"{prog} {name} file")
@@ -140,6 +138,10 @@ def _wget(prog: str, args: list[Word], env: Env) -> Outcome:
     prefix = parsed.last("-P", "--directory-prefix")
     doc = parsed.last("-O", "--output-document")
     here = env.at(env.resolve(prefix)) if prefix is not None else env
+    if parsed.has(*WGET_OPAQUE):  # the files the text names are written all the same (0077)
+        shown = [doc] if doc is not None and doc.value != "-" else []
+        fx += env.fx_many(W, shown, f"{prog} -O output")
+        return opaque(prog, f"{prog} -e / --config / --use-askpass: commands not in the text", fx)
     if doc is not None:
         if doc.value != "-":  # -O opens (and empties) the file first, --spider or not
             fx += env.fx_many(W, [doc], f"{prog} -O output")

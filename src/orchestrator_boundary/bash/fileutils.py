@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
+from orchestrator_boundary.bash.links import IN_FOLDER
 from orchestrator_boundary.bash.model import EffectKind
 from orchestrator_boundary.bash.options import Spec, long_name, parse, spec
 from orchestrator_boundary.bash.opts import Parsed
@@ -11,8 +13,8 @@ from orchestrator_boundary.bash.outcome import (
     Env,
     Outcome,
     checked,
-    opaque,
     read_only,
+    runs_code,
     writes,
 )
 from orchestrator_boundary.bash.paths import resolve
@@ -78,17 +80,18 @@ def _copy_effects(prog: str, parsed: Parsed, env: Env) -> Outcome:
             return read_only(prog, "no destination")
     kind = C if prog == "ln" else W
     source = f"{prog} destination"
+    if into and not parsed.has("-T", "--no-target-directory", "--parents"):
+        dests = [_inside(target, s) for s in sources]
+    else:
+        dests = [target]
     if prog == "ln" and len(sources) == 1:
-        source = f"ln link to {_link_target(parsed, sources[0], target, env) or '?'}"
+        source = f"ln link to {_link_target(parsed, sources[0], dests[0], env) or '?'}"
+        source += _link_in_folder(parsed, sources[0], dests[0], env, into)
     elif prog == "cp" and parsed.has("-s", "--symbolic-link", "-l", "--link"):
         # cp -s / -l makes links, not copies: a later write through them lands on the
         # sources (ADR 0049); with several sources, where each link points is not followed
         to = env.resolve(sources[0]) if len(sources) == 1 else None
         source = f"cp link to {to or '?'}"
-    if into and not parsed.has("-T", "--no-target-directory", "--parents"):
-        dests = [_inside(target, s) for s in sources]
-    else:
-        dests = [target]
     fx = env.fx_many(kind, dests, source)
     if parsed.has("-b", "--backup", "-S", "--suffix"):
         fx += env.fx_many(W, _backups(parsed, dests), f"{prog} backup")
@@ -135,8 +138,24 @@ def _link_target(parsed: Parsed, source: Word, link: Word, env: Env) -> str | No
         return None
     if not parsed.has("-s", "--symbolic") or value.startswith("/"):
         return env.resolve(source)
+    if parsed.has("-r", "--relative"):  # the text is read where ln runs, then made relative
+        return env.resolve(source)
     where = env.resolve(link)
     return resolve(value, where.rsplit("/", 1)[0] if where else None)
+
+
+def _link_in_folder(parsed: Parsed, source: Word, link: Word, env: Env, into: bool) -> str:
+    """``ln -s ../a.json src``: when ``src`` is a folder the link is ``src/a.json``, and its
+    relative text is read from ``src``, not from the folder above as for a link named ``src``
+    (observed: a later ``echo {} > src/a.json`` wrote ``a.json``): where it then points, for
+    ``links`` (ADR 0077); "" when that is where the link named ``src`` points."""
+    value = source.literal
+    name = (value or "").rstrip("/").rsplit("/", 1)[-1]
+    if into or value is None or name in ("", ".", "..") or link.literal is None:
+        return ""
+    inner = Word(f"{link.text.rstrip('/')}/{name}", f"{link.literal.rstrip('/')}/{name}")
+    there = _link_target(parsed, source, inner, env)
+    return "" if there == _link_target(parsed, source, link, env) else f"{IN_FOLDER}{there}"
 
 
 def _operands(
@@ -258,10 +277,14 @@ _SORT = {
 
 def _sort(prog: str, args: list[Word], env: Env) -> Outcome:
     parsed = parse(args, _SORT[prog])
-    if parsed.has("--compress-program"):
-        return opaque(prog, f"{prog} --compress-program runs a program")
     outputs = [v for v in parsed.values("-o", "--output") if v]
     fx = env.fx_many(W, outputs, f"{prog} -o output")
+    if parsed.has("--compress-program"):
+        # sort runs the program (by name, no arguments) on its temporary files; its output
+        # file is written all the same (it was dropped: ADR 0077)
+        named = [v.value if v else None for v in parsed.values("--compress-program")]
+        code = None if None in named else "; ".join(shlex.quote(str(n)) for n in named)
+        return runs_code(prog, code, env, f"{prog} --compress-program runs a program", fx)
     return checked(prog, parsed.unknown, writes(prog, fx))
 
 

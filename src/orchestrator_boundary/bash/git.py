@@ -29,7 +29,7 @@ from orchestrator_boundary.bash.git_modes import (
 )
 from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
 from orchestrator_boundary.bash.git_pathspec import pathspecs
-from orchestrator_boundary.bash.git_settings import hidden_setting, setting
+from orchestrator_boundary.bash.git_settings import hidden_setting, planted, setting, with_settings
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
@@ -208,7 +208,9 @@ def _config(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
         targets = env.fx_many(W, files, "git config --file") or [Fx(W, "", None, "--system")]
     else:
         targets = [env.fx(W, lit(".git/config"), "git config set")]
-    return checked("git", [*j.unknown, *filter(None, [j.running])], writes("git", targets))
+    unplaced, later = planted(q, env)  # a program git runs later: its writes (ADR 0077)
+    found = replace(writes("git", [*targets, *unplaced]), inner=later)
+    return checked("git", [*j.unknown, *filter(None, [j.running])], found)
 
 
 def _stash(sub: str, p: Parsed, args: list[Word], env: Env) -> Outcome:
@@ -353,19 +355,19 @@ def git(prog: str, args: list[Word], env: Env) -> Outcome:
     top = parse(args, _GIT_TOP, stop_at_positional=True)
     if top.unknown:
         return opaque("git", f"git: option {top.unknown[0]} is not known")
+    ran: list[Outcome] = []  # core.fsmonitor, core.pager, diff.external, ...
     for name, value in top.opts:
         if name == "--exec-path" and value is not None:
             return opaque("git", f"git {name} may run a command")
-        ran = setting(name, value, env) if name in ("-c", "--config-env") else None
-        if ran is not None:  # core.fsmonitor, core.pager, diff.external, ...
-            return ran
+        found = setting(name, value, env) if name in ("-c", "--config-env") else None
+        ran += [found] if found is not None else []
         if name == "-C":
             env = replace(env, cwd=resolve(value.literal if value else None, env.cwd))
         elif name in ("--git-dir", "--work-tree"):
             env = replace(env, cwd=None)
     if top.has("--version", "--help", "-h") or not top.rest:
-        return read_only("git", "git without a subcommand")
-    outcome = _git_sub(top.rest, env)
+        return with_settings(ran, read_only("git", "git without a subcommand"))
+    outcome = with_settings(ran, _git_sub(top.rest, env))  # --output kept (ADR 0077)
     if top.has("--git-dir") and outcome.status in (Status.READ_ONLY, Status.WRITES):
         # another repository's configuration: its core.fsmonitor, hooks, pager and drivers
         # run (observed: `git --git-dir=x.git --work-tree=. status` ran x.git's fsmonitor),

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 
 from orchestrator_boundary.bash.git_options import safe_setting
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import Command, EffectKind, Status
+from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, runs_code
+from orchestrator_boundary.bash.readonly_data import GIT_RUNNING_KEYS, GIT_SAFE_CONFIG_PREFIXES
 from orchestrator_boundary.bash.words import Word
 
 # the literal key a `-c` value starts with when the rest is an expansion: `"core.pager=$P"`
@@ -57,7 +59,77 @@ def setting(name: str, value: Word | None, env: Env) -> Outcome | None:
     return _unknown_program(f"git --config-env={key}: runs what ${var} holds")
 
 
+def with_settings(ran: list[Outcome], outcome: Outcome) -> Outcome:
+    """``outcome`` of the subcommand, opaque with what the settings git was given run
+    (``git -c core.pager=x log --output=f`` still writes f)."""
+    if not ran:
+        return outcome
+    fx = [f for o in (*ran, outcome) for f in o.fx]
+    inner = [c for o in (*ran, outcome) for c in o.inner]
+    return Outcome("git", Status.OPAQUE, fx, ran[0].note, inner, outcome.script)
+
+
 def _unknown_program(what: str) -> Outcome:
     """git runs a program the text does not show: it may write anywhere."""
     found = Fx(EffectKind.WRITE, "", None, f"{what}: a program the text does not show")
     return opaque("git", f"{what}: may run a command", [found])
+
+
+# keys whose value is a command line git runs later, in this repository, from commands the
+# analysis rates read-only (`git status` runs core.fsmonitor and filter.X.clean, `git diff`
+# diff.external and diff.X.textconv; observed with git 2.39): `section.` or `section.*.name`
+_PROGRAM_KEYS = re.compile(
+    r"""(core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy|hookspath)|pager\..+
+    |sequence\.editor|diff\.external|(diff|difftool|mergetool|merge|browser|man|guitool)\..+
+    \.(command|textconv|cmd|driver|path)|filter\..+\.(clean|smudge|process)
+    |credential\.(.+\.)?helper|gpg\.(.+\.)?program|uploadpack\.packobjectshook
+    |remote\..+\.(uploadpack|receivepack|proxy)|submodule\..+\.update|trailer\..+\.(command|cmd)
+    |interactive\.difffilter|tar\..+\.command|web\.browser|protocol\..+\.allow|ssh\.variant)""",
+    re.X,
+)
+
+
+def planted(q: Parsed, env: Env) -> tuple[list[Fx], list[Command]]:
+    """What a later git command does because ``git config`` (parsed as ``q``) writes a key
+    that names a program (ADR 0077): the writes of the value read as the code it is (so that
+    planting ``core.fsmonitor 'touch .claude/settings.json'`` is the write it leads to), or a
+    write the text does not place when the program is not in the text (``include.path``, a
+    section renamed into ``core``, an expansion). Nothing for keys that run nothing (ADR
+    0049's safe keys) or not known to run a program. The command itself only writes its file:
+    what the program does later is added, its being opaque is not (``vim`` as core.editor)."""
+    first = q.pos[0].value if q.pos else None
+    if q.has("--rename-section") or first == "rename-section":
+        new = q.pos[-1].value if q.pos else None
+        if new is not None and _safe_section(new):
+            return [], []
+        return [_unplaced(f"git config renames a section to {new or '<expansion>'}")], []
+    if q.has("--unset", "--unset-all", "--remove-section", "-e", "--edit"):
+        return [], []
+    pos = q.pos[1:] if first == "set" else q.pos
+    if first in ("unset", "remove-section", "edit", "get", "list") or len(pos) < 2:
+        return [], []
+    key, value = pos[0].value, pos[1].value
+    if key is not None and safe_setting(key):
+        return [], []
+    if key is None or value is None or key.lower().startswith(("include.", "includeif.")):
+        return [_unplaced(f"git config {key or '<expansion>'}")], []
+    if key.lower().startswith("alias."):
+        code = value[1:] if value.startswith("!") else f"git {value}"
+    elif _PROGRAM_KEYS.fullmatch(key.lower()):
+        code = value
+    else:
+        return [], []
+    later = runs_code("git", code, env, "").inner
+    return [], [c for c in later if c.effects]
+
+
+def _unplaced(what: str) -> Fx:
+    return Fx(EffectKind.WRITE, "", None, f"{what}: a program git runs later, not in the text")
+
+
+def _safe_section(name: str) -> bool:
+    """A section every key of which runs nothing (``user``; not ``log``: log.showSignature)."""
+    prefix = name.lower() + "."
+    return prefix in GIT_SAFE_CONFIG_PREFIXES and not any(
+        key.startswith(prefix) for key in GIT_RUNNING_KEYS
+    )

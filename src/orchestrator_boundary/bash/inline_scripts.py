@@ -72,6 +72,9 @@ def _js_escape(toks: list[Tok], k: int) -> str:
     return ""
 
 
+_JS_WRITERS = frozenset(JS_CALLS) | JS_MOVES | (JS_OPEN - {"open"})
+
+
 def analyze_js(code: str) -> tuple[list[Found], str]:
     toks = tokenize(code, "js")
     found: list[Found] = []
@@ -104,6 +107,10 @@ def analyze_js(code: str) -> tuple[list[Found], str]:
         if name in JS_OPAQUE and (is_call or name == "child_process"):
             return found, f"node calls {tok.text}: runs other code"
         if not is_call:
+            # `const {writeFileSync: w} = require('fs'); w('x')`, `const w = fs.writeFile`:
+            # a writer named but not called here may be called by another name (ADR 0077)
+            if any(part in _JS_WRITERS for part in re.split(r"[.:]", tok.text)):
+                return found, f"node names {tok.text} without calling it"
             continue
         args = call_args(toks, k)[0]
         if name in JS_CALLS:

@@ -344,10 +344,14 @@ def perl_like(prog: str, args: list[Word], env: Env) -> Outcome:
             operands.extend(args[i + 1 :])
             break
         else:
+            refused = found.refused
             i = _cluster(prog, args, i, found)
-            if found.refused:
-                return opaque(prog, found.refused)
+            found.refused = refused or found.refused  # the first reason; -i still read (0077)
         i += 1
+    if found.refused:
+        edited = operands if found.in_place else []
+        where = f"{prog} -i target"
+        return opaque(prog, found.refused, env.fx_many(EffectKind.WRITE, edited, where))
     codes = found.codes
     if found.compile_only and prog == "ruby":
         return read_only(prog, "syntax check only")

@@ -59,6 +59,8 @@ def resolve(
             if cwd is None:
                 return None
             path = cwd.rstrip("/") + "/" + path
+        if path.startswith("/dev/fd/"):  # Linux: /dev/fd -> /proc/self/fd, so `/dev/fd/..`
+            path = "/proc/self/fd/" + path[8:]  # is /proc/self (ADR 0077)
         if path.startswith("/proc/"):
             return _proc(path, cwd)
         lexical = _norm(path)
@@ -80,18 +82,27 @@ def resolve(
 
 def _proc(path: str, cwd: str | None) -> str | None:
     """`/proc/self/cwd/x` is ``x`` in the working directory and `/proc/self/root/x` is `/x`
-    (ADR 0049); another process's folder (`/proc/1/cwd`) is unknown. Read before `..` is
-    collapsed: `/proc/self/cwd/..` is the working directory's parent."""
-    parts = path.split("/", 4)  # "", "proc", who, what, rest
-    if len(parts) < 4 or parts[3] not in ("cwd", "root"):
-        return _norm(path)
-    if parts[2] not in ("self", "thread-self"):
-        return None
-    base = cwd if parts[3] == "cwd" else "/"
-    if base is None:
-        return None
-    rest = parts[4] if len(parts) > 4 else ""
-    return _norm(base.rstrip("/") + "/" + rest) if rest else _norm(base)
+    (ADR 0049); another process's folder (`/proc/1/cwd`) is unknown. A `..` is collapsed
+    only up to the `cwd` (`/proc/self/fd/../cwd/x` is `/proc/self/cwd/x`, ADR 0077); after it,
+    on the working directory: `/proc/self/cwd/..` is the working directory's parent."""
+    names = path.split("/")[1:]
+    seen: list[str] = []
+    for i, name in enumerate(names):
+        if name in ("", "."):
+            continue
+        if name == "..":
+            seen = seen[:-1]
+            continue
+        seen.append(name)
+        if len(seen) == 3 and seen[0] == "proc" and seen[2] in ("cwd", "root"):
+            if seen[1] not in ("self", "thread-self"):
+                return None
+            base = cwd if seen[2] == "cwd" else "/"
+            if base is None:
+                return None
+            rest = "/".join(names[i + 1 :])
+            return _norm(base.rstrip("/") + "/" + rest) if rest else _norm(base)
+    return _norm(path)
 
 
 # Windows device names: in any folder, with any extension, case-insensitive (ADR 0021)

@@ -21,8 +21,8 @@ from orchestrator_boundary.bash.model import (
 from orchestrator_boundary.bash.outcome import Fx
 from orchestrator_boundary.bash.paths import is_device, is_windows, normalize_cwd, resolve
 from orchestrator_boundary.bash.powershell_tokens import Tok, subexpressions, tokenize
-from orchestrator_boundary.bash.ps_assign import assignment_target, target_reason
-from orchestrator_boundary.bash.ps_static import cmd_redirects, static_call
+from orchestrator_boundary.bash.ps_assign import assignment_target, setters, target_reason
+from orchestrator_boundary.bash.ps_static import cmd_redirects, new_object, static_call
 
 W, D = EffectKind.WRITE, EffectKind.DELETE
 
@@ -107,7 +107,7 @@ class _Ps:
         target = assignment_target(words) if words else None
         reason = target_reason(target) if target is not None else ""
         if reason:
-            return self.rest_opaque(words[1:], depth, reason)
+            return self.rest_opaque(words, depth, reason)
         return self.cmdlet(words, depth)
 
     def cmdlet(self, words: list[Tok], depth: int) -> tuple[Status, str, str, list[Fx]]:
@@ -199,6 +199,7 @@ class _Ps:
                 self.run(tok[1], depth + 1)
         named = [m for t in (program, *(t[1] for t in rest if t[0] == "word")) for m in _writer(t)]
         fx = [Fx(EffectKind.WRITE, "", None, f"{m}(): a .NET method that writes") for m in named]
+        fx += [Fx(EffectKind.WRITE, "", None, f"{m}: a file's property set") for m in setters(rest)]
         return Status.OPAQUE, program, note, fx[:1]
 
     def listed(self, name: str, params: dict[str, str | None]) -> tuple[Status, str, str, list[Fx]]:
@@ -268,18 +269,27 @@ class _Ps:
             if name in data.ARCHIVES and "-destinationpath" not in params:
                 target = "." if name.startswith("expand") else None
             return Status.WRITES, name, "", self.fx(W, target, f"{name} output")
-        if name in ("cmd", "cmd.exe") and pos:
-            line = (
-                " ".join(p or "" for p in pos[1:]) if (pos[0] or "").lower() in ("/c", "/k") else ""
-            )
-            fx = [f for t in cmd_redirects(line) for f in self.fx(W, t, "cmd redirect")]
-            return Status.OPAQUE, name, "cmd.exe command line", fx
+        if name == "new-object" or (name in ("cmd", "cmd.exe") and pos):
+            return self.opens(name, params, pos)
         if name in data.SET_LOCATION:
             self.cwd = None  # a failed Set-Location does not stop the next statement
             return Status.READ_ONLY, name, "changes the location (later paths unknown)", []
         if name in data.READ_ONLY or name in data.BLOCK_RUNNERS:
             return self.listed(name, params)
         return Status.OPAQUE, name, "unknown cmdlet or program", []
+
+    def opens(
+        self, name: str, params: dict[str, str | None], pos: list[str | None]
+    ) -> tuple[Status, str, str, list[Fx]]:
+        """``New-Object IO.StreamWriter 'x'`` (ADR 0077), and ``cmd /c LINE``'s redirects."""
+        if name == "new-object":
+            opened = new_object(params, pos)
+            if opened is None:
+                return Status.OPAQUE, name, "unknown cmdlet or program", []
+            return Status.WRITES, name, "", [f for p in opened for f in self.fx(W, p, "stream")]
+        line = " ".join(p or "" for p in pos[1:]) if (pos[0] or "").lower() in ("/c", "/k") else ""
+        fx = [f for t in cmd_redirects(line) for f in self.fx(W, t, "cmd redirect")]
+        return Status.OPAQUE, name, "cmd.exe command line", fx
 
 
 def _starts_program(name: str, params: dict[str, str | None]) -> bool:
@@ -323,6 +333,8 @@ def _assignment(words: list[Tok]) -> list[Tok] | None:
     else:
         return None
     kind, raw, value = rest[0]
+    if kind == "word" and raw.startswith("[") and "]::" in raw:
+        return rest  # `$w = [IO.File]::CreateText('x')`: the call runs all the same (0077)
     if kind != "word" or value is None or not value[:1].isalpha():
         return None  # `$x = 5`, `$x = "text"`, `$x = $y`: an expression
     name = value.lower()

@@ -12,11 +12,18 @@
 
 from __future__ import annotations
 
+import re
+
 from orchestrator_boundary.bash.envvars import dangerous
 from orchestrator_boundary.bash.powershell_tokens import Tok
 
 _OPERATORS = frozenset({"=", "+=", "-=", "*=", "/=", "%=", ".=", "??="})
 _SCOPES = frozenset({"global", "script", "local", "private", "using"})
+# the properties of a FileSystemInfo whose setter changes the file (its times, its attributes,
+# FileInfo.IsReadOnly): `(gi f).LastWriteTime = ...`, `$f.IsReadOnly = $false` (ADR 0077)
+_FILE_PROPERTY = re.compile(
+    r"[.](lastwritetime|lastaccesstime|creationtime)(utc)?|[.](isreadonly|attributes)", re.I
+)
 
 
 def assignment_target(words: list[Tok]) -> str | None:
@@ -49,3 +56,19 @@ def target_reason(target: str) -> str:
     if body.lower() == "psdefaultparametervalues":
         return "$PSDefaultParameterValues gives later cmdlets parameters the text does not show"
     return ""
+
+
+def setters(words: list[Tok]) -> list[str]:
+    """The file properties among ``words`` that an assignment sets (``.IsReadOnly =``,
+    ``$f.Attributes+=``): each is a write to the file the object is, which the text does not
+    place (the object may be any file the statement met)."""
+    out: list[str] = []
+    for i, (kind, raw, _) in enumerate(words):
+        if kind != "word":
+            continue
+        text = raw.rstrip("=").rstrip("+-*/%.?") if raw.endswith("=") else raw
+        assigned = raw.endswith("=") or (i + 1 < len(words) and words[i + 1][1] in _OPERATORS)
+        found = _FILE_PROPERTY.search(text)
+        if assigned and found and found.end() == len(text):
+            out.append(found.group(0)[1:])
+    return out

@@ -18,6 +18,14 @@ _STATIC_WRITES = {
         ),
         (W, 0),
     ),
+    # a stream opened on a path creates (or empties) it: `[IO.StreamWriter]::new('x')` (0077)
+    **dict.fromkeys(
+        names("file::open streamwriter::new filestream::new compression.zipfile::open"), (W, 0)
+    ),
+    **dict.fromkeys(
+        names("compression.zipfile::extracttodirectory compression.zipfile::createfromdirectory"),
+        (W, 1),
+    ),
     **dict.fromkeys(("file::copy", "file::replace"), (W, 1)),
     **dict.fromkeys(("file::delete", "directory::delete"), (D, 0)),
     **dict.fromkeys(("file::move", "directory::move"), (W, 1)),
@@ -117,3 +125,22 @@ def cmd_redirects(text: str) -> list[str | None]:
             continue
         i += 1
     return [t for t in targets if t is None or t.lower() not in ("nul", "con")]
+
+
+# New-Object TYPE ARGS: the types whose constructor opens (creates, empties) the path it is given
+_OPENS = frozenset(
+    names("io.streamwriter io.filestream io.binarywriter io.compression.zipfile")
+    | names("system.io.streamwriter system.io.filestream system.io.binarywriter")
+)
+
+
+def new_object(params: dict[str, str | None], pos: list[str | None]) -> list[str | None] | None:
+    """The paths ``New-Object IO.StreamWriter 'x'`` (``-TypeName``, ``-ArgumentList``) opens for
+    writing; [None] when the type or the path is not literal; None for other types (ADR 0077)."""
+    given = params.get("-typename", pos[0] if pos else None)
+    type_name = given.lower() if given is not None else None
+    if type_name is not None and type_name not in _OPENS:
+        return None
+    rest = pos[1:] if "-typename" not in params else pos
+    argument = params.get("-argumentlist", rest[0] if rest else None)
+    return [_arguments(argument)[0] if argument and "," in argument else argument]

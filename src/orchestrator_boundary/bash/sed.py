@@ -152,6 +152,7 @@ def sed(prog: str, args: list[Word], env: Env) -> Outcome:
     fx = env.fx_many(W, operands, "sed -i target") if in_place else []
     if script_file:
         return opaque(prog, "sed -f: script file not analyzed", fx)
+    codes: list[str] | None = []  # every script is read: a `w` after an `e` writes too (0077)
     for script in scripts:
         if script.value is None:
             return opaque(prog, "sed script is not a literal", fx)
@@ -160,6 +161,9 @@ def sed(prog: str, args: list[Word], env: Env) -> Outcome:
         fx += env.fx_many(W, [lit(name) for name in written], "sed w command")
         if executes:
             # `e COMMAND` runs COMMAND; `e` alone and s///e run text from the input: unknown
-            code = "\n".join(commands) if commands and all(commands) else None
-            return runs_code(prog, code, env, "sed e command runs shell commands", fx)
+            known = commands and all(commands) and codes is not None
+            codes = [*codes, *commands] if known and codes is not None else None
+    if codes is None or codes:
+        code = "\n".join(codes) if codes else None
+        return runs_code(prog, code, env, "sed e command runs shell commands", fx)
     return checked(prog, p.unknown, writes(prog, fx, "" if fx else "sed prints to stdout"))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from orchestrator_boundary.bash import boundary_cli
-from orchestrator_boundary.bash.agree import heredoc_backticks
+from orchestrator_boundary.bash.agree import heredoc_backticks, unread_body
 from orchestrator_boundary.bash.assign import risky_assignment, spelled_settings
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.locks import FLOCK_FD, locked
@@ -49,7 +49,7 @@ class Walker(Protocol):
 
 W = EffectKind.WRITE
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
-_CD = frozenset({"cd", "pushd", "popd"})
+_CD, _MOVES = frozenset({"cd", "pushd", "popd"}), frozenset({"eval", "source", "."})
 _PLAIN = {"variable_assignment": "", "variable_assignments": "", "test_command": "[["}
 
 
@@ -133,7 +133,7 @@ def _heredoc(
             if quoted:
                 continue
             w.substitutions(child, cwd, depth + 1)
-            ticks = _backticks(w, body_text, cwd, depth)
+            ticks = _backticks(w, body_text, cwd, depth) | _unread(w, child, body_text, cwd, depth)
             if ticks or any(c.type != "heredoc_content" for c in child.named_children):
                 body_text = None
         elif child.type == "file_redirect":
@@ -144,9 +144,16 @@ def _heredoc(
     return body_text
 
 
+def _unread(w: Walker, node: Any, body: str, cwd: str | None, depth: int) -> bool:
+    """A ``<<-`` body the grammar left as text, read again (``agree.unread_body``, 0077)."""
+    code = None if node.named_children else unread_body(body)
+    inner = runs_code("", code, w.env.for_command(cwd, None, depth), "").inner if code else []
+    w.out.extend(c for c in inner if c.program != "cat" or c.effects)
+    return code is not None
+
+
 def _backticks(w: Walker, body: str, cwd: str | None, depth: int) -> bool:
-    """Run the backtick substitutions of an unquoted heredoc body (the grammar leaves them as
-    text, Bash runs them); whether there were any."""
+    """Run an unquoted body's backtick substitutions (left as text); whether there were any."""
     if "`" not in body:
         return False
     codes = heredoc_backticks(body)
@@ -286,8 +293,8 @@ def simple_command(
         if program in _CD:
             # `builtin cd x` / `command cd x`: a cd we do not follow precisely
             ok = _cd(argv, cwd, env.home) if _followed(w, argv) else None
-        elif program == "eval" and any(c.program in _CD for c in inner):
-            ok = fail = None  # eval runs in this shell: its cd sticks
+        elif program in _MOVES and (not inner or any(c.program in _CD | _MOVES for c in inner)):
+            ok = fail = None  # eval, source run in this shell: a cd there sticks (unread: 0077)
         own = outcome.fx
         if program == "flock" and own and own[0].source == FLOCK_FD:
             own = [locked(own[0], fds, w.inherited)]

@@ -6,6 +6,7 @@ Each statement yields ``(ok, fail)``: the working directory after it succeeded /
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from orchestrator_boundary.bash.budget import MAX_NESTING, BudgetExhausted
@@ -23,6 +24,8 @@ _CONTROL = frozenset(
 )
 _SKIP = frozenset({"comment", ";", ";;", "&", "\n", "{", "}", "(", ")", "do", "done", "then", "fi"})
 _CD = frozenset({"cd", "pushd", "popd"})
+_SHIFTERS = _CD | {"eval", "source", "."}  # commands that may move the shell that runs them
+_ALIAS_NAME = re.compile(r"""(?:^|\s)["']?([\w.:-]+)=""")
 
 
 def _merge(a: str | None, b: str | None) -> str | None:
@@ -31,7 +34,9 @@ def _merge(a: str | None, b: str | None) -> str | None:
 
 class Walker:
     __slots__ = (
+        "aliasing",
         "code",
+        "defined",
         "env",
         "inherited",
         "known",
@@ -70,6 +75,10 @@ class Walker:
         # a nested shell (`sh -c`) starts without them, as the shell it stands for does
         self.tracking = tracking
         self.known: dict[str, str] = {}
+        # functions and aliases the text defines, by name: their body (None: an alias that
+        # moves); calling one whose commands may cd moves this shell (ADR 0077)
+        self.defined: dict[str, Any] = {}
+        self.aliasing = b"alias" in source
 
     # -- sequences -------------------------------------------------------------------------
     def block(self, nodes: list[Any], cwd: str | None, depth: int) -> State:
@@ -93,12 +102,16 @@ class Walker:
         if kind == "list":
             return self._list(node, cwd, depth, tail)
         if kind == "command":
-            return simple_command(self, node, tail, cwd, depth)
+            done = simple_command(self, node, tail, cwd, depth)
+            # `f() { cd .claude; }; f; echo {} > settings.json`: after f, the folder is unknown
+            called = self._name(node) if self.defined or self.aliasing else None
+            if called == "alias":
+                self._aliases(node)
+            return (None, None) if called in self.defined and self._moves(called, set()) else done
         if kind == "redirected_statement":
             return self._redirected(node, cwd, depth, tail)
         if kind == "pipeline":
-            self.pipeline(node.named_children, cwd, depth, tail, None)
-            return cwd, cwd
+            return self._pipe(node, cwd, depth, tail)
         if kind == "negated_command":
             ok, fail = cwd, cwd
             for child in node.named_children:
@@ -112,12 +125,7 @@ class Walker:
             simple_command(self, None, tail, cwd, depth, note="redirect of a compound command")
             return result
         if kind == "function_definition":
-            # its redirects apply whenever it runs: walk the body as if redirected so
-            redirects = tuple(c for c in node.named_children if c.type.endswith("redirect"))
-            for child in node.named_children:
-                if not child.type.endswith("redirect") and child.type != "word":
-                    self.stmt(child, cwd, depth + 1, redirects)
-            return cwd, cwd
+            return self._function(node, cwd, depth)
         if kind == "subshell":
             self.block(node.named_children, cwd, depth + 1)
             return cwd, cwd
@@ -240,6 +248,55 @@ class Walker:
             children = cur.children
             if children:
                 stack.extend(reversed(children))
+
+    def _pipe(self, node: Any, cwd: str | None, depth: int, tail: tuple[Any, ...]) -> State:
+        self.pipeline(node.named_children, cwd, depth, tail, None)
+        # zsh runs a pipeline's last part in the shell itself: `true | cd x` moves it (0077)
+        moved = node.named_children and self._has_cd(node.named_children[-1])
+        return (None, None) if moved else (cwd, cwd)
+
+    def _function(self, node: Any, cwd: str | None, depth: int) -> State:
+        # its redirects apply whenever it runs: walk the body as if redirected so
+        redirects = tuple(c for c in node.named_children if c.type.endswith("redirect"))
+        self.defined.update((text_in(self.code, c), node) for c in node.named_children[:1])
+        for child in node.named_children:
+            if not child.type.endswith("redirect") and child.type != "word":
+                self.stmt(child, cwd, depth + 1, redirects)
+        return cwd, cwd
+
+    def _moves(self, name: str, seen: set[str]) -> bool:
+        """Whether calling ``name`` may move this shell: its commands include a cd, an eval, a
+        source, or a call of another function the text defines that may."""
+        body = self.defined[name]
+        if body is None:
+            return True
+        seen.add(name)
+        called = self._called(body)
+        if called & _SHIFTERS:
+            return True
+        return any(self._moves(n, seen) for n in called if n in self.defined and n not in seen)
+
+    def _called(self, node: Any) -> set[str]:
+        found: set[str] = set()
+        stack = [node]
+        while stack:
+            cur = stack.pop()
+            self.spend()
+            if cur.type == "command_name":
+                found.add(text_in(self.code, cur).strip("\\'\""))
+            else:
+                stack.extend(cur.named_children)
+        return found
+
+    def _aliases(self, node: Any) -> None:
+        """``alias go='cd x'``: a later ``go`` (on a later line) moves the shell."""
+        text = text_in(self.code, node)
+        if any(w in text for w in _SHIFTERS):
+            self.defined.update((n, None) for n in _ALIAS_NAME.findall(text))
+
+    def _name(self, node: Any) -> str | None:
+        found = node.child_by_field_name("name")
+        return text_in(self.code, found).strip("\\'\"") if found is not None else None
 
     def _has_cd(self, node: Any) -> bool:
         source = self.source

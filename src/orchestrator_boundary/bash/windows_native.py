@@ -39,6 +39,11 @@ def _targets(name: str, ops: list[Word], args: list[Word]) -> list[tuple[EffectK
         return [(W, ops[0])] if ops else []
     if name == "attrib":
         return [(C, w) for w in ops] if any((a.value or "")[:1] in "+-" for a in args) else []
+    if name == "sort":  # sort IN /o OUT
+        lowered = [(a.value or "").lower() for a in args]
+        return [(W, args[i + 1]) for i, v in enumerate(lowered[:-1]) if v in ("/o", "/output")]
+    if name == "certutil" and any((a.value or "").lower() in _CERTUTIL_WRITES for a in args):
+        return [(W, ops[-1])] if ops else []
     if name == "icacls":
         lowered = [(a.value or "").lower() for a in args]
         saved = [args[i + 1] for i, v in enumerate(lowered[:-1]) if v == "/save"]
@@ -49,8 +54,15 @@ def _targets(name: str, ops: list[Word], args: list[Word]) -> list[tuple[EffectK
 
 NAMES = frozenset(
     {"del", "erase", "rd", "rmdir", "md", "mkdir", "copy", "xcopy", "robocopy", "move", "ren"}
-    | {"rename", "mklink", "attrib", "icacls"}
+    | {"rename", "mklink", "attrib", "icacls", "sort", "certutil"}
 )
+# certutil verbs that write their last operand (`-decode IN OUT`, `-urlcache -f URL OUT`)
+_CERTUTIL_WRITES = frozenset(
+    {"-decode", "-encode", "-decodehex", "-encodehex", "-urlcache", "/decode", "/encode"}
+)
+# cmd's words that run the command after them: `for ... do CMD`, `if exist x CMD`, `@CMD`,
+# `(CMD)` (ADR 0077: each was opaque with no effect)
+_RUNS_AFTER = frozenset({"for", "if", "do", "else"})
 
 
 def native(prog: str, args: list[Word], env: Env) -> Outcome:
@@ -63,7 +75,20 @@ def native(prog: str, args: list[Word], env: Env) -> Outcome:
 
 
 def cmd_line(words: list[str], env: Env) -> list[Fx]:
-    """The files a ``cmd /c`` line's own command changes (``del x``, ``copy a b``)."""
-    if not words or words[0].lower() not in NAMES:
+    """The files a ``cmd /c`` line's commands change (``del x``, ``copy a b``), also after
+    ``for ... do``, ``if ...``, ``@`` and ``(``; a word with a ``%VAR%`` or ``!VAR!`` in it
+    names a file the text does not fix."""
+    names = [w.lower().lstrip("@(").rstrip(")") for w in words]
+    if not names or not (names[0] in NAMES or names[0] in _RUNS_AFTER):
         return []
-    return list(native(words[0], [lit(w.strip('"')) for w in words[1:]], env).fx)
+    starts = [i for i, n in enumerate(names) if n in NAMES and (i == 0 or names[0] in _RUNS_AFTER)]
+    out: list[Fx] = []
+    for i in starts:
+        args = [_cmd_word(w.rstrip(")")) for w in words[i + 1 :]]
+        out += native(names[i], args, env).fx
+    return out
+
+
+def _cmd_word(text: str) -> Word:
+    text = text.strip('"')
+    return Word(text, None) if "%" in text or "!" in text else lit(text)
