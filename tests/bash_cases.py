@@ -302,7 +302,7 @@ CASES: list[tuple[str, str, Status, tuple[tuple[EffectKind, str | None], ...]]] 
     ("rm-rf", "rm -rf node_modules dist", WR, (D("/w/p/node_modules"), D("/w/p/dist"))),
     ("rm-dashdash", "rm -- -weird", WR, (D("/w/p/-weird"),)),
     ("rm-glob", "rm *.tmp", WR, (D(None),)),
-    ("rm-brace", "rm {a,b}.txt", WR, (D(None),)),
+    ("rm-brace", "rm {a,b}.txt", WR, (D("/w/p/a.txt"), D("/w/p/b.txt"))),  # ADR 0081
     ("rm-escaped-space", "rm my\\ file", WR, (D("/w/p/my file"),)),
     ("rm-quoted", "rm 'my file' \"other file\"", WR, (D("/w/p/my file"), D("/w/p/other file"))),
     ("rm-ansi-c", "rm $'a\\tb'", WR, (D("/w/p/a\tb"),)),

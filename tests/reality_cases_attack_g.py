@@ -202,4 +202,16 @@ def rows() -> list[Row]:
         O("3", "g-tar-t-host-old-style", "tar tf u@host:a.tar", label_only=RSH),
         R("3", "g-tar-t-force-local", "tar -tf x.tar --force-local", seed=TAR),
         R("3", "g-tar-t-dot-slash", "tar -tf ./x.tar", seed=TAR),
+        # --- brace expansion changes how many words there are (ADR 0081) -------------------
+        W("2", "g-brace-mv-suffix", "mv f{,.bak}", "f", "f.bak"),
+        W("2", "g-brace-cp-suffix", "cp f{,.orig}", "f.orig"),
+        W("2", "g-brace-mv-alternatives", "mv {f,g}", "f", "g"),
+        W("2", "g-brace-touch-sequence", "touch x{1..3}", "x1", "x2", "x3"),
+        W("2", "g-brace-touch-padded", "touch x{08..10}", "x08", "x09", "x10"),
+        W("2", "g-brace-nested", "touch q{,.{a,b}}", "q", "q.a", "q.b"),
+        W("2", "g-brace-echo-to-sh", "echo {touch,x} | sh", "x"),
+        O("2", "g-brace-quoted-part", 'mv "f"{,.bak}'),
+        O("2", "g-brace-too-many", "touch x{1..100}"),
+        R("2", "g-brace-ls", "ls f{,}"),
+        R("2", "g-brace-not-one", "cat {f} {} 2>/dev/null; true"),
     ]

@@ -33,25 +33,27 @@ def test_a_planted_program_that_writes_the_settings_is_tamper(tmp_path: Path, co
     assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "TAMPER"
 
 
+# (id, command, the code for a subagent whose scope holds .git: TAMPER where the key itself
+# makes git run code, ADR 0078's rule for the code git runs)
 UNSEEN = [
-    ("rename-into-core", "git config --rename-section user core"),
-    ("rename-into-log", "git config rename-section user log"),
-    ("include", "git config include.path ../c.cfg"),
-    ("include-if", "git config includeIf.gitdir:/.path ../c.cfg"),
-    ("expansion", 'git config core.fsmonitor "$HOOK"'),
-    ("key-expansion", 'git config "$K" x'),
+    ("rename-into-core", "git config --rename-section user core", "SCOPE_VIOLATION"),
+    ("rename-into-log", "git config rename-section user log", "SCOPE_VIOLATION"),
+    ("include", "git config include.path ../c.cfg", "TAMPER"),
+    ("include-if", "git config includeIf.gitdir:/.path ../c.cfg", "TAMPER"),
+    ("expansion", 'git config core.fsmonitor "$HOOK"', "TAMPER"),
+    ("key-expansion", 'git config "$K" x', "SCOPE_VIOLATION"),
 ]
 
 
-@pytest.mark.parametrize("command", [u[1] for u in UNSEEN], ids=[u[0] for u in UNSEEN])
+@pytest.mark.parametrize(("command", "code"), [u[1:] for u in UNSEEN], ids=[u[0] for u in UNSEEN])
 def test_a_setting_whose_program_the_text_does_not_show_is_an_unplaced_write(
-    tmp_path: Path, command: str
+    tmp_path: Path, command: str, code: str
 ) -> None:
     result = analyze(command, cwd="/p", home="/h")
     assert result.status in (Status.WRITES, Status.OPAQUE), result  # "$K" may be an option
     assert {e.resolved for e in result.effects} == {"/p/.git/config", None}, result
     scoped = 'phase = "enforce"\n[agents.coder]\nwrite_scope = [".git/**", "src/**"]\n'
-    assert bash_violation(tmp_path, scoped, command, **SUBAGENT) == "SCOPE_VIOLATION"
+    assert bash_violation(tmp_path, scoped, command, **SUBAGENT) == code
 
 
 HARMLESS = [

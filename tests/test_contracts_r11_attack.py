@@ -713,10 +713,6 @@ def test_warn_notes_a_lease_a_glob_would_meet(project: Path, glob: str) -> None:
 # ---- found here, fixed elsewhere: the Bash analysis ------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bash/ (not this area's) reads `mv x{,.bak}` as one word: ROUND-NOTES-contracts.md",
-)
 @pytest.mark.parametrize(
     ("agent", "command", "code"),
     [
@@ -727,8 +723,8 @@ def test_warn_notes_a_lease_a_glob_would_meet(project: Path, glob: str) -> None:
 def test_a_brace_expanded_destination_is_a_write(
     project: Path, agent: str | None, command: str, code: str
 ) -> None:
-    """bash expands `mv f{,.bak}` to `mv f f.bak` (checked for real below); the analysis
-    reads one word, "no destination", read_only: let through, also the settings."""
+    """bash expands `mv f{,.bak}` to `mv f f.bak` (checked for real below); the analysis read
+    one word, "no destination", read_only: let through, also the settings (ADR 0081)."""
     team = _team(project)
     (project / ".claude" / "settings.json").write_text("{}")
     team.launch("a1", "Fix.\nIntent: shared\nScope: src/auth/**")

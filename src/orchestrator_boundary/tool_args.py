@@ -317,15 +317,14 @@ def arguments(
 ) -> Arguments:
     """The path arguments in ``tool_input`` (``~/`` also read in ``home``), the loose strings
     and patch names, and the command lines; incomplete when the input is deeper, larger or
-    holds more paths than is checked. For a tool that ``changes`` files, a ``pattern`` names
-    the files it changes (``bulk_replace {"pattern": "src/*.py"}``), not text (ADR 0081)."""
+    holds more paths than is checked. A tool that ``changes`` files: a ``pattern`` that looks
+    like files names them (``bulk_replace {"pattern": "src/*.py"}``), ADR 0081."""
     text_keys = _TEXT_KEYS - _GLOB_KEYS if changes else _TEXT_KEYS
     out: dict[str, None] = {}
     loose: dict[str, None] = {}
     found = Arguments()
-    parsed = 0
+    parsed = n = 0
     queue = deque([_walk(tool_input, "", 0)])
-    n = 0
     while queue:
         for node, key, depth in queue.popleft():
             n += 1
@@ -346,8 +345,7 @@ def arguments(
             if not isinstance(node, str):
                 continue
             if norm in _PATCH_KEYS or (norm not in text_keys and "\n" in node):
-                for name in patch_files(node):
-                    loose[name] = None
+                loose.update(dict.fromkeys(patch_files(node)))
             if norm in text_keys or (norm in _GLOB_KEYS and not _FILES_LIKE.search(node)):
                 continue
             inner = _json_in(node) if node[:1] in "{[ \t\n" else None

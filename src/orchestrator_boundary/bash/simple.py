@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from orchestrator_boundary.bash import boundary_cli
 from orchestrator_boundary.bash.agree import heredoc_backticks, unread_body
 from orchestrator_boundary.bash.assign import risky_assignment, spelled_settings
-from orchestrator_boundary.bash.dispatch import dispatch
+from orchestrator_boundary.bash.dispatch import dispatch, expand_braces
 from orchestrator_boundary.bash.locks import FLOCK_FD, locked
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
@@ -285,7 +285,7 @@ def simple_command(
         status = Status.WRITES if fx else Status.READ_ONLY
         program, why = "", note or "redirect only"
     else:
-        argv = [program_word(word(name, env.home, w.code, cwd, w.known)), *args]
+        argv = expand_braces([program_word(word(name, env.home, w.code, cwd, w.known)), *args])
         outcome = dispatch(argv, env.for_command(cwd, stdin, depth))
         w.output = _printed(outcome.program, argv, stdin)
         program, inner, status, why = outcome.program, outcome.inner, outcome.status, outcome.note

@@ -1,0 +1,84 @@
+"""Bash's brace expansion (ADR 0081): it comes before every other expansion and can change how
+many words a command has, so `mv f{,.bak}` is `mv f f.bak` and `{mv,a,b}` is `mv a b`."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from orchestrator_boundary.bash.words import _GLOB_CHARS, Word, _unescape_unquoted
+
+MAX_BRACE_WORDS = 64  # more words from one brace expansion: the word is unknown
+_NOT_PLAIN = re.compile(r"[\"'\\$`]")
+_SEQUENCE = re.compile(r"(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?\Z")
+
+
+def expand_braces(words: list[Word]) -> list[Word]:
+    """Bash's brace expansion, which can change how many words there are: `mv a{,.bak}` is
+    `mv a a.bak`. A word that brace-expands but is not plain
+    (quotes, `$`, backslashes) or gives more than MAX_BRACE_WORDS words is an unknown pattern
+    (``brace_unread``)."""
+    out: list[Word] = []
+    for w in words:
+        if not (w.glob and _unescape_unquoted(w.text)[2]):
+            out.append(w)
+            continue
+        pieces = None if w.value is None or _NOT_PLAIN.search(w.text) else _braces(w.value)
+        if pieces is None or len(pieces) > MAX_BRACE_WORDS:
+            out.append(Word(w.text, None, True))
+            continue
+        out += [Word(p, p, not _GLOB_CHARS.isdisjoint(p)) for p in pieces if p]  # `{,}`: none
+    return out
+
+
+def brace_unread(words: list[Word]) -> bool:
+    """Whether ``expand_braces`` left a word it could not expand."""
+    return any(w.value is None and w.glob and _unescape_unquoted(w.text)[2] for w in words)
+
+
+def _braces(text: str, start: int = 0) -> list[str] | None:
+    """``text`` brace-expanded as bash does (None: more than MAX_BRACE_WORDS words)."""
+    at = text.find("{", start)
+    if at < 0:
+        return [text]
+    close, items, depth = -1, [], 0
+    for i in range(at + 1, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0 and text[i] == ",":
+            items.append(i)
+        elif depth < 0:
+            close = i
+            break
+    if close < 0:
+        return [text]
+    alternatives = [text[a + 1 : b] for a, b in pairwise([at, *items, close])]
+    if not items:
+        alternatives = _sequence(text[at + 1 : close]) or []
+    if not alternatives:
+        return _braces(text, at + 1)  # `{a}` and `{}` stay as written
+    out: list[str] = []
+    for alternative in alternatives:
+        rest = _braces(alternative + text[close + 1 :])
+        if rest is None or len(out) + len(rest) > MAX_BRACE_WORDS:
+            return None
+        out += [text[:at] + r for r in rest]
+    return out
+
+
+def _sequence(body: str) -> list[str] | None:
+    """`1..3`, `01..10..2`, `a..e`: the words of a sequence expression (None: not one; more
+    than MAX_BRACE_WORDS of them: that many and one more, empty)."""
+    m = _SEQUENCE.match(body)
+    if m is None or m.group(1).isalpha() != m.group(2).isalpha():
+        return None
+    step = abs(int(m.group(3) or 1)) or 1
+    if m.group(1).isalpha():
+        a, b = ord(m.group(1)), ord(m.group(2))
+        return [chr(c) for c in range(a, b + (1 if b >= a else -1), step if b >= a else -step)]
+    a, b = int(m.group(1)), int(m.group(2))
+    if abs(b - a) // step >= MAX_BRACE_WORDS:
+        return [""] * (MAX_BRACE_WORDS + 1)  # too many: the caller gives up
+    zero = any(g.lstrip("-").startswith("0") and len(g.lstrip("-")) > 1 for g in m.group(1, 2))
+    pad = max(len(m.group(1)), len(m.group(2))) if zero else 0
+    numbers = range(a, b + (1 if b >= a else -1), step if b >= a else -step)
+    return [str(n).zfill(pad) for n in numbers]
