@@ -134,26 +134,13 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
 
 
 def held(target: Target, ledger: Ledger) -> Located | None:
-    """An existing folder a command writes in (``ruff format src/auth``, ``cp -r x/. src/auth``,
-    ``find src/auth -name '*.pyc' -delete``): what it changes lies below it when nothing in it
-    links out (``Ledger.self_contained``). Not a delete of the folder itself, nor an archive
-    tool's extract: its members may name ``../`` or absolute paths (ADR 0080)."""
-    from orchestrator_boundary.ledger_files import unpacks  # `tar -xP`: where it says
+    """An existing folder a command writes in (``ruff format src/auth``): what it changes lies
+    below it when nothing in it links out (``Ledger.self_contained``; ``folder_writes``)."""
+    from orchestrator_boundary.folder_writes import folder_place
 
-    located = target.located
-    if located.absolute is None or program_of(target) == "mkdir" or unpacks(target.command):
-        return None
-    if target.deletes:
-        import fnmatch
-
-        name, low = located.absolute.rstrip("/").rpartition("/")[2], str.casefold
-        hit = (
-            fnmatch.fnmatchcase(*((low(name), low(n)) if i else (name, n))) for n, i in target.names
-        )
-        if not target.names or any(hit):
-            return None
+    located = folder_place(target)
     contained = getattr(ledger, "self_contained", None)  # a fake ledger may not know
-    return located if contained is not None and contained(located) else None
+    return located if located and contained is not None and contained(located) else None
 
 
 def held_glob_folder(call: Call, target: Target) -> Located | None:

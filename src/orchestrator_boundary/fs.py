@@ -86,10 +86,12 @@ class RealFileSystem:
         return _script_text(path, limit)
 
     def files_below(self, folder: str, limit: int) -> list[str]:
-        """Up to ``limit`` file paths below ``folder`` (for the hard-link check)."""
+        """Up to ``limit`` file paths below ``folder``, and the links to folders there (not
+        walked into), so that a caller asking where each leads sees them too (ADR 0081)."""
         out: list[str] = []
-        for dirpath, _dirs, files in os.walk(folder):
+        for dirpath, dirs, files in os.walk(folder):
             out.extend(os.path.join(dirpath, f) for f in files)
+            out.extend(p for d in dirs if os.path.islink(p := os.path.join(dirpath, d)))
             if len(out) >= limit:
                 break
         return out[:limit]

@@ -197,6 +197,8 @@ def write_rule(call: Call, target: Target) -> Violation | None:
         if argument is not None:  # an MCP tool's path argument meets the write_scope, ADR 0078
             return _subagent_write(call, argument, "", False)
         return _unplaced(call, target)
+    if not call.main and target.command and _held_folder(call, target):
+        return None
     judge = _orchestrator_write if call.main else _subagent_write
     # `mkdir -p src` for `src/**`: a folder on the way to where the agent may write (0068)
     makes_folder = bool(target.command) and _program(target) == "mkdir"
@@ -292,6 +294,29 @@ def _unplaced(call: Call, target: Target) -> Violation | None:
         None,
         target.command,
     )
+
+
+def _held_folder(call: Call, target: Target) -> bool:
+    """``ruff format src/auth`` by a subagent whose ``write_scope`` holds everything below
+    ``src/auth`` (``src/auth/**``): it changes only what lies below the folder when nothing in
+    it links out, as a delegation reads it (ADR 0080, 0081)."""
+    named = call.profile
+    if named is None or named[1].write_scope is None:
+        return False
+    from orchestrator_boundary.delegation import EffectiveScope, ScopeSet, holds_all_below
+    from orchestrator_boundary.folder_writes import MAX_ENTRIES, folder_place
+    from orchestrator_boundary.glob_places import stays_in
+
+    folder, fs = folder_place(target), call.context.fs
+    rule, patterns = f"agents.{named[0]}.write_scope", tuple(named[1].write_scope)
+    held = EffectiveScope((ScopeSet(rule, patterns),))
+    if folder is None or fs.windows or not folder.absolutes:
+        return False
+    if not holds_all_below(folder, held, call.insensitive):
+        return False
+    below = fs.files_below(folder.absolutes[0], MAX_ENTRIES + 1)  # links to folders too
+    places = [locate(p, call.context.root, fs, call.insensitive) for p in below]
+    return len(below) <= MAX_ENTRIES and stays_in(places, folder, call)
 
 
 def _anywhere(patterns: Sequence[str]) -> bool:
