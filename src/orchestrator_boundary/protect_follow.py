@@ -10,13 +10,18 @@ the first). ``followed`` reads each protected script's text for the code files i
 protects those that exist, ``LEVELS`` levels deep and ``MAX_FOLLOWED`` files at most.
 
 What counts as named, read on the text (no shell is parsed, no program run):
-- a word with a code file's extension (``scripts/check.py``, ``"$DIR/common.sh"``);
+- a word with a code file's extension in the place of a program, or after one that runs code
+  (``scripts/check.py``, ``source "$DIR/common.sh"``, ``["python3", "gen.py"]``), not an
+  argument of another program (``ruff check src/main.py`` checks main.py, it does not run it:
+  protecting every file a hook names made the project's own sources TAMPER, ADR 0081);
 - the word after a program that runs or sources it (``source``, ``.``, ``bash``, ``python3``,
   ``node``...), extension or not (``. ./scripts/env_setup``);
 - a Python ``import x`` / ``from x.y import`` (``x.py``, ``x/y.py``, a package's
   ``__init__.py``) next to the script, which Python puts first on ``sys.path``;
 - a JavaScript ``require('./x')`` / ``import ... from './x'`` next to the script, with the
   extensions Node tries.
+Of a skill, a command or an agent definition (markdown), only its front matter and its
+`` !`...` `` spans are read: the rest is prose for the model, which names files to work on.
 Each is looked for next to the script and in the project root (hooks run there); a word
 that starts after a variable or a command substitution (``"$(dirname "$0")/lib.sh"``,
 ``${BASH_SOURCE%/*}/x.sh``) is read as relative to both. Only existing regular files count, so
@@ -58,9 +63,35 @@ _RUN = re.compile(
 _PY = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))", re.M)
 _JS = re.compile(r"""(?:require\s*\(\s*|import\s*\(\s*|from\s+|import\s+)['"](\.\.?/[^'"]+)['"]""")
 # a variable's or a folder variable's spelling: shells, PowerShell, cmd
-_VARIABLE = re.compile(r"\$\{[^}\n]{0,200}\}|\$[A-Za-z_]\w*|\$\d|%~dp0|%\w+%")
+_VARIABLE = re.compile(r"\$\{[^}\n]{0,200}\}|\$\([^()\n]{0,200}\)|\$[A-Za-z_]\w*|\$\d|%~dp0|%\w+%")
 _HOME = re.compile(r"(?<![\w~$])~(?=[/\\])|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE", re.I)
 _JS_TRIES = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
+# what may stand before a program word in its command: the runners, wrappers, keywords,
+# options, assignments and numbers (``timeout 5``); anything else makes the word an argument
+_LEAD = re.compile(r"(?:" + _RUNNERS + r"|-\S*|\w+=\S*|\d+|exec|env|command|builtin|then|do"
+                   r"|else|elif|if|while|until|!|sudo|time|nohup|nice|timeout|uv|run|npx|pnpm"
+                   r"|yarn|poetry|pipenv|start|cmd|/c|@|\{|[\w-]+:)\Z", re.I)  # fmt: skip
+_SEPARATOR = re.compile(r"[\n;&|(`{]")
+_FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.S)
+_BANG = re.compile(r"!`([^`\n]+)`")
+_BANG_BLOCK = re.compile(r"^```![ \t]*\n(.*?)^```", re.M | re.S)
+
+
+def _runnable(text: str, path: str) -> str:
+    """The text of ``path`` that runs: all of a script; of a markdown definition, its front
+    matter (its hooks), its `` !`...` `` spans and its ```` ```! ```` blocks, one per line."""
+    if not path.lower().endswith(".md"):
+        return text
+    front = _FRONT.match(text)
+    spans = [m[1] for m in (*_BANG.finditer(text), *_BANG_BLOCK.finditer(text))]
+    return "\n".join([front[1] if front else "", *spans])
+
+
+def _runs(text: str, at: int) -> bool:
+    """Does the word at ``at`` stand where a program does, or after one that runs code?"""
+    window = text[max(0, at - 400) : at]
+    cut = max((m.end() for m in _SEPARATOR.finditer(window)), default=0)
+    return all(_LEAD.match(t) for t in re.sub(r"[\"'\[\],]", " ", window[cut:]).split())
 
 
 def _names(text: str, home: str | None = None) -> list[tuple[str, tuple[str, ...]]]:
@@ -77,6 +108,7 @@ def _names(text: str, home: str | None = None) -> list[tuple[str, tuple[str, ...
             and ext.lower() in _EXTS
             and (stem[-1:].isalnum() or stem[-1:] == "_")
             and len(word) <= MAX_NAME
+            and _runs(text, m.start())
         ):
             out.append((word, ("",)))
     out += [(m[1], ("",)) for m in _RUN.finditer(text)]
@@ -120,6 +152,7 @@ def followed(
             text = fs.script_text(script, SCRIPT_MAX_BYTES) if budget[0] > 0 else None
             if not text:
                 continue
+            text = _runnable(text, script)
             budget[0] -= len(text)
             for path in _existing(script, _names(text, home), bases, fs, seen, budget):
                 found.append(path)
