@@ -228,6 +228,11 @@ _READS = frozenset({
     "read", "get", "list", "search", "find", "query", "view", "show", "describe", "stat",
     "lookup", "fetch", "browse", "inspect", "count", "diff", "log", "status", "cat", "head",
     "tail", "grep", "glob", "ls", "tree", "info", "retrieve", "select", "explain", "preview",
+    # a language server's and a code navigator's questions (``mcp__pyright__hover``): a
+    # scoped subagent asked them of a file outside its scope, a false alarm (ADR 0081)
+    "hover", "definition", "definitions", "declaration", "implementation", "references",
+    "reference", "diagnostics", "diagnostic", "symbol", "symbols", "outline", "completion",
+    "completions", "signature", "highlight", "overview", "check", "validate", "think",
 })  # fmt: skip
 
 
