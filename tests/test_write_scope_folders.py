@@ -44,6 +44,8 @@ NOT_HELD = [
     "tar -C src/auth -xf a.tar",  # members may name ../ or absolute paths
     "patch -d src/auth -p1 -i x.diff",
     "ruff format src/billing",
+    "touch src/auth",  # the folder's own entry
+    "chmod 700 src/auth",
 ]
 
 
