@@ -6,7 +6,6 @@ import re
 
 from orchestrator_boundary.bash import boundary_cli, claude_cli
 from orchestrator_boundary.bash.braces import brace_unread
-from orchestrator_boundary.bash.braces import expand_braces as expand_braces  # simple.py too
 from orchestrator_boundary.bash.declared import HANDLERS as DECLARED
 from orchestrator_boundary.bash.model import Status
 from orchestrator_boundary.bash.outcome import Env, Outcome, opaque, read_only
@@ -53,12 +52,11 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
     for the command it runs (``npx``, ``uv run``, ...) writes caches, logs, a virtual
     environment or a lock file of its own where its configuration says, and may fetch and run a
     package: the command it runs is analysed (its effects count), but the whole is never better
-    than ``opaque`` (ADR 0049). Brace expansion may change how many words there are: it is
-    done first, and a word it cannot do leaves the whole no better than ``opaque`` (ADR 0081)."""
+    than ``opaque`` (ADR 0049). The simple command has done brace expansion (``braces``); a
+    word it could not do leaves the whole no better than ``opaque`` (ADR 0081)."""
     prepared: list[str] = []
-    expanded = expand_braces(argv)
-    outcome = _dispatch(expanded, env, prepared)
-    unread = brace_unread(expanded)
+    outcome = _dispatch(argv, env, prepared)
+    unread = brace_unread(argv)
     if (prepared or unread) and outcome.status in (Status.READ_ONLY, Status.WRITES):
         note = "a brace expansion not read" if unread else ""
         note = note or f"{prepared[0]}: writes its own caches or environment, may fetch code"

@@ -8,7 +8,8 @@ from typing import Any, Protocol
 from orchestrator_boundary.bash import boundary_cli
 from orchestrator_boundary.bash.agree import heredoc_backticks, unread_body
 from orchestrator_boundary.bash.assign import risky_assignment, spelled_settings
-from orchestrator_boundary.bash.dispatch import dispatch, expand_braces
+from orchestrator_boundary.bash.braces import expand_braces
+from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.locks import FLOCK_FD, locked
 from orchestrator_boundary.bash.model import Command, Effect, EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Fx, runs_code
@@ -274,8 +275,7 @@ def simple_command(
     followers: list[Any] = []
     fds: Fds = {}
     stdin = _redirects(w, redirect_nodes, cwd, depth, args, fx, followers, fds)
-    if piped is not None and not redirect_nodes:
-        stdin = piped
+    stdin = piped if piped is not None and not redirect_nodes else stdin
     ok = fail = cwd
     inner: Sequence[Command] = ()
     script = ""
