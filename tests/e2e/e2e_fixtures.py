@@ -11,11 +11,16 @@ because CI installs it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli import CLIUnavailable, claude_binary
-from harness import Harness
+from harness import Harness, Project
+
+from orchestrator_boundary import registration
 
 
 @pytest.fixture(scope="session", name="claude_bin")
@@ -29,3 +34,14 @@ def claude_bin_fixture() -> Path:
 @pytest.fixture(name="harness")
 def harness_fixture(claude_bin: Path, tmp_path: Path) -> Harness:
     return Harness(claude_bin, tmp_path)
+
+
+def write_local_entries(project: Project, entries: Mapping[str, Mapping[str, Any]]) -> None:
+    """``entries`` (``registration.entries``: one per event) as the project's
+    ``.claude/settings.local.json``, each in a group with the matcher its event takes."""
+    hooks = {
+        event: [{**({"matcher": "*"} if registration.matcher(event) else {}), "hooks": [entry]}]
+        for event, entry in entries.items()
+    }
+    text = json.dumps({"hooks": hooks})
+    project.path(".claude/settings.local.json").write_text(text, encoding="utf-8")

@@ -9,7 +9,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
+from e2e_fixtures import (  # noqa: F401 - fixtures
+    claude_bin_fixture,
+    harness_fixture,
+    write_local_entries,
+)
 from fake_api import Call, Text
 from harness import Harness
 
@@ -37,13 +41,7 @@ def test_a_broken_installation_answers_by_phase_and_leaves_a_record(
     shell = broken / "shell.py"
     shell.write_text(shell.read_text().replace("\nimport os\n", "\nimport not_there_at_all\n", 1))
     entries = registration.entries("local", phase, launcher_py=str(broken / "launcher.py"))
-    settings = {
-        "hooks": {
-            event: [{**({"matcher": "*"} if registration.matcher(event) else {}), "hooks": [entry]}]
-            for event, entry in entries.items()
-        }
-    }
-    project.path(".claude/settings.local.json").write_text(json.dumps(settings), encoding="utf-8")
+    write_local_entries(project, entries)
     write = Call("Write", {"file_path": str(project.path("new.txt")), "content": "x\n"})
     run = harness.run(project, {"main": [write, Text()]}, env=env)
     got = run.result_for("main", 0)

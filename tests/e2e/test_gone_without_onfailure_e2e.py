@@ -5,10 +5,12 @@ answers as the phase says by itself (ADR 0079)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
+from e2e_fixtures import (  # noqa: F401 - fixtures
+    claude_bin_fixture,
+    harness_fixture,
+    write_local_entries,
+)
 from fake_api import Call, Text
 from harness import Harness
 
@@ -33,13 +35,7 @@ def test_a_gone_package_without_onfailure_follows_the_phase(
     gone = project.tmp / "gone venv" / "orchestrator_boundary" / "launcher.py"
     entries = registration.entries("user", "warn", launcher_py=str(gone))  # no onFailure
     assert not any("onFailure" in e for e in entries.values())
-    settings = {
-        "hooks": {
-            event: [{**({"matcher": "*"} if registration.matcher(event) else {}), "hooks": [entry]}]
-            for event, entry in entries.items()
-        }
-    }
-    project.path(".claude/settings.local.json").write_text(json.dumps(settings), encoding="utf-8")
+    write_local_entries(project, entries)
     write = Call("Write", {"file_path": str(project.path("new.txt")), "content": "x\n"})
     run = harness.run(project, {"main": [write, Text()]}, env=env)
     got = run.result_for("main", 0)

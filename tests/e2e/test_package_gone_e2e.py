@@ -5,11 +5,14 @@ says what to do (ADR 0052; ADR 0079: exit 0 or 2 itself, no longer exit 1 for ``
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from e2e_fixtures import claude_bin_fixture, harness_fixture  # noqa: F401 - fixtures
+from e2e_fixtures import (  # noqa: F401 - fixtures
+    claude_bin_fixture,
+    harness_fixture,
+    write_local_entries,
+)
 from fake_api import Call, Text
 from harness import Harness, Project
 
@@ -29,13 +32,7 @@ def test_an_uninstalled_package_follows_the_phase(
     project = harness.project(boundary_toml=f'phase = "{phase}"\n')
     gone = project.tmp / "gone venv" / "orchestrator_boundary" / "launcher.py"
     entries = registration.entries("local", phase, launcher_py=str(gone))
-    settings = {
-        "hooks": {
-            event: [{**({"matcher": "*"} if registration.matcher(event) else {}), "hooks": [entry]}]
-            for event, entry in entries.items()
-        }
-    }
-    project.path(".claude/settings.local.json").write_text(json.dumps(settings), encoding="utf-8")
+    write_local_entries(project, entries)
     a_write_follows_the_phase(harness, project, phase, blocked, gone)
 
 
