@@ -1,0 +1,42 @@
+"""Rows for issue 12's table from attack round twelve (ADR 0082), each observed in a throwaway
+folder with git 2.39, GNU coreutils and Bash 5.2. ``tests/test_bash_r12_reality.py`` checks
+them against reality and the analysis (``reality_cases`` does not list them: that file is
+shared).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reality_cases import Row
+
+# a hook the template folder gives every repository git makes from it
+TEMPLATE = (
+    "mkdir -p t/hooks && printf '#!/bin/sh\\ntouch pwned\\n' > t/hooks/post-checkout && "
+    "chmod +x t/hooks/post-checkout && "
+)
+DRIVER = "printf '#!/bin/sh\\ntouch x\\n' > d.sh && chmod +x d.sh && "
+
+
+def rows() -> list[Row]:
+    """The rows (the helpers come from ``reality_cases``, imported when it exists)."""
+    from reality_cases import GIT, O, W
+
+    return [
+        # --- 1. the one table of git's program keys ---------------------------------------
+        W(
+            "1",
+            "h-git-config-diff-external",
+            DRIVER + "git config diff.external ./d.sh && echo z >> f && git diff",
+            ".git/config",
+            "d.sh",
+            seed=GIT,
+        ),
+        O(
+            "1",
+            "h-git-c-template-clone",
+            TEMPLATE + 'git -c init.templateDir="$PWD/t" clone -q . c',
+            seed=GIT,
+        ),
+    ]
