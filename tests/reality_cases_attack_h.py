@@ -21,7 +21,7 @@ DRIVER = "printf '#!/bin/sh\\ntouch x\\n' > d.sh && chmod +x d.sh && "
 
 def rows() -> list[Row]:
     """The rows (the helpers come from ``reality_cases``, imported when it exists)."""
-    from reality_cases import GIT, O, W
+    from reality_cases import GIT, O, R, W
 
     return [
         # --- 1. the one table of git's program keys ---------------------------------------
@@ -39,4 +39,16 @@ def rows() -> list[Row]:
             TEMPLATE + 'git -c init.templateDir="$PWD/t" clone -q . c',
             seed=GIT,
         ),
+        # --- 4. a wrapper's or a tracer's own writes --------------------------------------
+        W("4", "h-strace-o", "strace -o o true", "o", needs=("strace",)),
+        W("4", "h-strace-cluster", "strace -fo o true", "o", needs=("strace",)),
+        W("4", "h-strace-long", "strace --output=o true", "o", needs=("strace",)),
+        W("4", "h-strace-ff", "strace -ff -o t sh -c true", needs=("strace",)),
+        W("4", "h-strace-pipe", "strace -o '|cat > o' true", "o", needs=("strace",)),
+        W("4", "h-valgrind-log", "valgrind -q --log-file=v true", "v", needs=("valgrind",)),
+        W("4", "h-valgrind-callgrind", "valgrind -q --tool=callgrind true", needs=("valgrind",)),
+        W("4", "h-flock-c", "flock L -c 'touch x'", "L", "x"),
+        O("4", "h-script-nohup", "script -qc 'nohup true' /dev/null", needs=("script",)),
+        O("4", "h-unbuffer-nohup", "unbuffer nohup true", needs=("unbuffer",)),
+        R("4", "h-nohup-no-terminal", "nohup true"),
     ]
