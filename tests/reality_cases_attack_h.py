@@ -51,4 +51,13 @@ def rows() -> list[Row]:
         O("4", "h-script-nohup", "script -qc 'nohup true' /dev/null", needs=("script",)),
         O("4", "h-unbuffer-nohup", "unbuffer nohup true", needs=("unbuffer",)),
         R("4", "h-nohup-no-terminal", "nohup true"),
+        # --- 2. brace expansion in a word partly quoted ------------------------------------
+        W("2", "h-brace-quoted-prefix", 'mv "d/g.txt"{,.bak}', "d/g.txt", "d/g.txt.bak"),
+        W("2", "h-brace-single-quoted", "mv 'd'/g.txt{,.x}", "d/g.txt", "d/g.txt.x"),
+        W("2", "h-brace-quoted-item", "cp a{,'b'}", "ab"),
+        W("2", "h-brace-quoted-comma", 'touch x{a,"b,c"}', "xa", "xb,c"),
+        R("2", "h-brace-all-quoted", "mv 'a{,.x}' 2>/dev/null || true", provable=False),
+        # --- a word the grammar splits at a backslash (Bash reads one) -----------------------
+        O("0", "h-split-escape-quote", "cp a 'd/'\\g.txt"),
+        O("0", "h-split-escape-assignment", "x=''\\b rm a"),
     ]

@@ -201,11 +201,51 @@ def _ends_early(body: bytes, delimiter: bytes, quoted: bool, strip_tabs: bool) -
     return bool(logical)  # the last line runs on into the grammar's end line
 
 
+# nodes that are (part of) a word: one that touches the next is the same word to Bash
+_WORDISH = frozenset(
+    [
+        "word",
+        "raw_string",
+        "string",
+        "ansi_c_string",
+        "translated_string",
+        "concatenation",
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "arithmetic_expansion",
+        "process_substitution",
+        "number",
+        "command_name",
+        "variable_assignment",
+    ]
+)
+
+
+def _split_escape(root: Any, source: bytes, budget: Budget) -> str:
+    """A word that starts with a backslash right after a quote or an expansion (``'a/'\\b``,
+    ``"$x"\\b``, ``x="a"\\b cmd``): Bash reads one word, the grammar two (ADR 0082)."""
+    at = source.find(b"\\", 1)
+    while at > 0:
+        budget.spend()
+        node = root.descendant_for_byte_range(at, at)
+        while node is not None and node.parent is not None and node.parent.start_byte == at:
+            node = node.parent
+        before = node.prev_sibling if node is not None and node.start_byte == at else None
+        if before is not None and before.end_byte == at and before.type in _WORDISH:
+            return "a word the grammar splits at a backslash (Bash reads one word)"
+        at = source.find(b"\\", at + 1)
+    return ""
+
+
 def disagreement(root: Any, source: bytes, budget: Budget) -> str:
     """Why Bash may read ``source`` (parsed as ``root``) differently from the grammar, or ""."""
     for odd in _ODD_BLANKS:
         if odd in source:
             return "a carriage return, vertical tab or form feed (Bash reads it as part of a word)"
+    split = _split_escape(root, source, budget) if b"\\" in source else ""
+    if split:
+        return split
     if not any(m in source for m in (b"\\\n", b"`", b"#", b"<<")):
         return ""
     scan = _Scan(source, budget)

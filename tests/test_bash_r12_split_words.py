@@ -1,0 +1,68 @@
+"""Round twelve (ADR 0082): tree-sitter-bash splits a word at a backslash that follows a quote
+or an expansion: ``cp a '.claude/'\\settings.json`` was read as ``cp a .claude/ settings.json``
+(a copy INTO ``settings.json/``), while Bash copies over ``.claude/settings.json``; a wide
+subagent was let through. ``x="a"\\b rm -rf src`` ran ``rm`` to Bash and ``b`` to the grammar.
+Such text is now a disagreement (unparseable, ADR 0006's rule); the same backslashes inside one
+word the grammar reads whole are not.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from harden_support import bash_violation
+
+from orchestrator_boundary.bash import Status, analyze
+
+SPLIT = [
+    "cp a '.claude/'\\settings.json",
+    'cp a ".claude"\\/settings.json',
+    "cp a .claude/'settings'\\.json",
+    'x="a"\\b rm -rf src',
+    "$x\\a",
+    "cat $(echo)\\a",
+    "echo x > '.claude/'\\settings.json",
+    "for f in 'a'\\b; do rm $f; done",
+    "echo $(ls)\\;",
+    "rm 'x'\\a\\b'y'",
+]
+
+
+@pytest.mark.parametrize("command", SPLIT)
+def test_a_word_split_at_a_backslash_is_unparseable(command: str) -> None:
+    assert analyze(command, cwd="/p", home="/h").status is Status.UNPARSEABLE
+
+
+WHOLE = [
+    ("escaped-blank", "echo a\\ b", Status.READ_ONLY),
+    ("word-then-escape", "echo 'a' \\b", Status.READ_ONLY),
+    ("in-quotes", "grep -E 'a\\|b' f", Status.READ_ONLY),
+    ("escaped-quote", 'echo "a\\"b"', Status.READ_ONLY),
+    ("after-semicolon", "a=1;\\rm x", Status.WRITES),
+    ("find-exec", "find . -exec ls {} \\;", Status.READ_ONLY),
+    ("escape-then-quote", "echo x\\\\'y'", Status.READ_ONLY),
+    ("plain-escape", "touch x\\a", Status.WRITES),
+]
+
+
+@pytest.mark.parametrize(("command", "status"), [w[1:] for w in WHOLE], ids=[w[0] for w in WHOLE])
+def test_a_word_the_grammar_reads_whole_is_analysed(command: str, status: Status) -> None:
+    assert analyze(command, cwd="/p", home="/h").status is status
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="compares with the real bash")
+@pytest.mark.parametrize("text", ["'d/'\\g.txt", '"d"\\/g.txt', "d/'g'\\.txt"])
+def test_bash_reads_one_word(tmp_path: Path, text: str) -> None:
+    out = subprocess.run(
+        ["bash", "-c", f"printf '%s\\n' {text}"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out == "d/g.txt\n"
+
+
+def test_a_wide_subagent_copying_over_the_settings_is_stopped(tmp_path: Path) -> None:
+    wide = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'
+    command = "cp a '.claude/'\\settings.json"
+    assert bash_violation(tmp_path, wide, command, agent_id="a1", agent_type="coder") != "-"
