@@ -21,7 +21,7 @@ DRIVER = "printf '#!/bin/sh\\ntouch x\\n' > d.sh && chmod +x d.sh && "
 
 def rows() -> list[Row]:
     """The rows (the helpers come from ``reality_cases``, imported when it exists)."""
-    from reality_cases import GIT, O, R, W
+    from reality_cases import GIT, GIT_DIRTY, O, R, W
 
     return [
         # --- 1. the one table of git's program keys ---------------------------------------
@@ -57,6 +57,20 @@ def rows() -> list[Row]:
         W("2", "h-brace-quoted-item", "cp a{,'b'}", "ab"),
         W("2", "h-brace-quoted-comma", 'touch x{a,"b,c"}', "xa", "xb,c"),
         R("2", "h-brace-all-quoted", "mv 'a{,.x}' 2>/dev/null || true", provable=False),
+        # --- 3. a .git file that points git at another repository -------------------------
+        W(
+            "3",
+            "h-gitlink-fsmonitor",
+            "git init -q r2 && git -C r2 config core.fsmonitor 'touch x; false' && mkdir s && "
+            "echo 'gitdir: ../r2/.git' > s/.git && cd s && git status",
+            "s/.git",
+            "s/x",
+            seed=GIT,
+        ),
+        # --- 5. pathspecs without case, set by the command -------------------------------
+        O("5", "h-icase-prefix", "GIT_ICASE_PATHSPECS=1 git checkout -- F", seed=GIT_DIRTY),
+        O("5", "h-icase-export", "export GIT_ICASE_PATHSPECS=1; git restore F", seed=GIT_DIRTY),
+        O("5", "h-icase-option", "git --icase-pathspecs checkout -- F", seed=GIT_DIRTY),
         # --- a word the grammar splits at a backslash (Bash reads one) -----------------------
         O("0", "h-split-escape-quote", "cp a 'd/'\\g.txt"),
         O("0", "h-split-escape-assignment", "x=''\\b rm a"),

@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 
 LABEL = "code git runs (a hook, or a config that names commands)"
-# below a .git folder: its config files and its hooks; ``modules/x`` and ``worktrees/x`` too
+# below a .git folder (or a bare repository named ``NAME.git``: ADR 0082): its config files and
+# its hooks; ``modules/x`` and ``worktrees/x`` too
 _GIT_CODE = re.compile(
-    r"(?:^|/)\.git(?:/(?:modules|worktrees)/[^/]+)*/(?:hooks(?:/.*)?|config(?:\.worktree)?)$"
+    r"(?:^|/)[^/]*\.git(?:/(?:modules|worktrees)/[^/]+)*/(?:hooks(?:/.*)?|config(?:\.worktree)?)$"
 )
 _HOME_CONFIGS = (".gitconfig", ".config/git/config")
 # ADR 0082: the ONE table of git config keys that make git run a program, read by the Bash
