@@ -67,6 +67,22 @@ def rows() -> list[Row]:
             "s/x",
             seed=GIT,
         ),
+        # --- transport programs named on git's command line --------------------------------
+        W(
+            "1",
+            "h-git-fetch-upload-pack",
+            "git fetch -q --upload-pack='touch y; git-upload-pack' .",
+            "y",
+            seed=GIT,
+        ),
+        W("1", "h-git-clone-u", "git clone -q -u 'touch y; git-upload-pack' . z", "y", seed=GIT),
+        W(
+            "1",
+            "h-git-push-receive-pack",
+            "git push -q --receive-pack='touch y; git-receive-pack' . HEAD:refs/heads/x",
+            "y",
+            seed=GIT,
+        ),
         # --- 5. pathspecs without case, set by the command -------------------------------
         O("5", "h-icase-prefix", "GIT_ICASE_PATHSPECS=1 git checkout -- F", seed=GIT_DIRTY),
         O("5", "h-icase-export", "export GIT_ICASE_PATHSPECS=1; git restore F", seed=GIT_DIRTY),
