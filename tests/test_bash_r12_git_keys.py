@@ -92,6 +92,11 @@ PLAIN = [
     "git config --no-includes --get user.name",
     "git remote add origin https://example.com/a/pager.git",
     "git config credential.username bob",
+    "git config --global pager.branch false",
+    "git config --global core.pager 'less -FRX'",
+    "git config --global core.pager delta",
+    "git config --global credential.helper store",
+    "git config --global credential.helper 'cache --timeout=3600'",
 ]
 
 
@@ -102,3 +107,17 @@ def test_ordinary_settings_stay_gits_own(command: str) -> None:
 
 def test_a_plain_pager_does_not_excuse_a_program_key_beside_it() -> None:
     assert not gits_own("git", "git -c core.fsmonitor=./x.sh config core.pager less")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git config core.pager 'less; touch x'",
+        "git config core.pager python3",
+        "git config credential.helper '!f() { touch x; }; f'",
+        "git config credential.helper /tmp/x.sh",
+        "git config core.editor 'vim -c \"!touch x\"'",
+    ],
+)
+def test_a_pager_editor_or_helper_that_is_not_plain_stays_caught(command: str) -> None:
+    assert not gits_own("git", command)

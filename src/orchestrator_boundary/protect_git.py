@@ -94,10 +94,13 @@ def git_code(absolute: str, root: str, home: str | None, insensitive: bool) -> b
     return False
 
 
-# a pager or an editor set to a plain program: daily work (``git config core.editor vim``)
+# a pager, an editor or a credential helper set to a plain program or to git's own: daily work
+# (``git config core.editor vim``, ``pager.branch false``, ``credential.helper store``)
 _PLAIN = re.compile(
-    r"(?<![\w./:@-])(?:core\.(?:pager|editor)|sequence\.editor|pager\.[\w-]+)(?:\s+|=)"
-    r"""(['"]?)(?:cat|less|more|vi|vim|nvim|nano|emacs|code --wait)\1(?=\s|$)""",
+    r"(?<![\w./:@-])(?:(?:core\.(?:pager|editor)|sequence\.editor|pager\.[\w-]+)(?:\s+|=)"
+    r"""(['"]?)(?:cat|less(?: -[A-Za-z0-9#]+)*|more|delta|bat|vi|vim|nvim|nano|emacs"""
+    r"""|code --wait|false|true|off|no)\1|credential\.helper(?:\s+|=)(['"]?)(?:store|cache"""
+    r"""|osxkeychain|manager|manager-core|libsecret|wincred)(?: --[a-z]+(?:=\d+)?)*\2)(?=\s|$)""",
     re.I,
 )
 
