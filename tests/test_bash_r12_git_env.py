@@ -97,3 +97,20 @@ CHANGED = [
 @pytest.mark.parametrize("command", CHANGED)
 def test_a_read_only_git_command_after_its_environment_changed_is_opaque(command: str) -> None:
     assert analyze(command, cwd="/p", home="/h").status is Status.OPAQUE
+
+
+SPELLED = [
+    ("upper-case", "echo x > sub/.GIT", "bash"),
+    ("windows-dot", "echo x > sub/.git.", "bash"),
+    ("powershell", "Set-Content -Path sub/.git -Value 'gitdir: ../r2/.git'", "powershell"),
+    ("powershell-redirect", "'gitdir: x' > sub\\.GIT", "powershell"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"), [s[1:] for s in SPELLED], ids=[s[0] for s in SPELLED]
+)
+def test_a_git_file_however_spelt_is_the_config_git_reads(command: str, shell: str) -> None:
+    cwd = "C:/p" if shell == "powershell" else "/p"
+    result = analyze(command, cwd=cwd, home="/h", shell=shell)
+    assert f"{cwd}/sub/.git/config" in {e.resolved for e in result.effects}, result

@@ -16,7 +16,13 @@ from orchestrator_boundary.bash.model import Command, Effect, EffectKind
 
 def _points_git(e: Effect) -> bool:
     made = e.kind is EffectKind.WRITE or (e.kind is EffectKind.CHANGE and "link" in e.source)
-    return made and e.resolved is not None and e.resolved.rstrip("/").rsplit("/", 1)[-1] == ".git"
+    return made and e.resolved is not None and _name(e.resolved) == ".git"
+
+
+def _name(resolved: str) -> str:
+    """The last name of ``resolved`` as a case-insensitive disk (macOS, Windows) reads it, with
+    the trailing dots and blanks Windows drops (``.GIT.``)."""
+    return resolved.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].rstrip(". ").lower()
 
 
 def gitlinks(commands: list[Command]) -> list[Command]:
@@ -26,7 +32,7 @@ def gitlinks(commands: list[Command]) -> list[Command]:
             Effect(
                 EffectKind.WRITE,
                 f"{e.path.rstrip('/')}/config",
-                f"{(e.resolved or '').rstrip('/')}/config",
+                _config(e.resolved or ""),
                 e.command,
                 f"{e.source}: git reads this folder's repository from it",
             )
@@ -35,6 +41,11 @@ def gitlinks(commands: list[Command]) -> list[Command]:
         ]
         out.append(cmd if not extra else _with(cmd, extra))
     return out
+
+
+def _config(resolved: str) -> str:
+    """``DIR/.git/config`` for a ``DIR/.git`` however spelt (``DIR/.GIT.`` on Windows)."""
+    return resolved.replace("\\", "/").rstrip("/").rsplit("/", 1)[0] + "/.git/config"
 
 
 def _with(cmd: Command, extra: list[Effect]) -> Command:
