@@ -83,6 +83,13 @@ def rows() -> list[Row]:
             "y",
             seed=GIT,
         ),
+        W(
+            "1",
+            "h-git-ext-remote",
+            "GIT_ALLOW_PROTOCOL=ext git fetch -q 'ext::sh -c touch% y' 2>/dev/null || true",
+            "y",
+            seed=GIT,
+        ),
         # --- 5. pathspecs without case, set by the command -------------------------------
         O("5", "h-icase-prefix", "GIT_ICASE_PATHSPECS=1 git checkout -- F", seed=GIT_DIRTY),
         O("5", "h-icase-export", "export GIT_ICASE_PATHSPECS=1; git restore F", seed=GIT_DIRTY),

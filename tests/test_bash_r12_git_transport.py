@@ -51,3 +51,21 @@ PLAIN = [
 @pytest.mark.parametrize("command", [p[1] for p in PLAIN], ids=[p[0] for p in PLAIN])
 def test_ordinary_transport_stays_a_plain_write(command: str) -> None:
     assert analyze(command, cwd="/p", home="/h").status is Status.WRITES
+
+
+EXT = [
+    ("fetch", "GIT_ALLOW_PROTOCOL=ext git fetch 'ext::sh -c touch% .claude/settings.json'"),
+    ("clone", "git -c protocol.ext.allow=always clone 'ext::sh -c cp% f% .claude/settings.json' z"),
+    ("ls-remote", "git ls-remote 'ext::touch .claude/settings.json'"),
+]
+
+
+@pytest.mark.parametrize("command", [e[1] for e in EXT], ids=[e[0] for e in EXT])
+def test_an_ext_remote_runs_its_command(tmp_path: Path, command: str) -> None:
+    assert bash_violation(tmp_path, WIDE, command, **SUBAGENT) == "TAMPER"
+
+
+@pytest.mark.parametrize("command", ["git fetch 'ext::sh -c %x'", 'git fetch --upload-pack="$P" .'])
+def test_a_transport_program_not_read_is_a_write_the_text_does_not_place(command: str) -> None:
+    result = analyze(command, cwd="/p", home="/h")
+    assert result.status is Status.OPAQUE and None in {e.resolved for e in result.effects}
