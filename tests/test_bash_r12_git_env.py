@@ -31,6 +31,7 @@ ICASE = [
     ("env", "env GIT_ICASE_PATHSPECS=1 git checkout -- .Claude"),
     ("option", "git --icase-pathspecs restore .CLAUDE"),
     ("bash-c", "bash -c 'export GIT_ICASE_PATHSPECS=1; git checkout -- .CLAUDE'"),
+    ("built-name", "X=ICASE; export GIT_${X}_PATHSPECS=1; git checkout -- .CLAUDE"),
 ]
 
 

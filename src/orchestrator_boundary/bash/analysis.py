@@ -179,9 +179,10 @@ def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
 # `HOME` named, not expanded (`HOME=x`, `export HOME`, `read HOME`, `unset HOME`): a later `~`
 # may be anywhere, so it is not resolved against the session's HOME (ADR 0049)
 _MENTIONS_HOME = re.compile(r"(?<![\w${])HOME\b")
-# git reads every pathspec without case once this is set, by the command or a script it runs,
-# however spelt (ADR 0082); quotes and backslashes taken out (`GIT_ICASE_PATH"SPECS"`)
-_ICASE = re.compile(r"icase[-_]pathspecs", re.I)
+# git reads every pathspec without case once GIT_ICASE_PATHSPECS or --icase-pathspecs is set,
+# by the command or a script it runs, however spelt (ADR 0082): any mention of pathspecs, with
+# quotes and backslashes taken out (`GIT_ICASE_PATH"SPECS"`, `GIT_${X}_PATHSPECS`)
+_ICASE = re.compile(r"pathspecs", re.I)
 
 
 def _icase(command: str, scripts: tuple[tuple[str, str], ...]) -> bool:
