@@ -97,4 +97,5 @@ def rows() -> list[Row]:
         # --- a word the grammar splits at a backslash (Bash reads one) -----------------------
         O("0", "h-split-escape-quote", "cp a 'd/'\\g.txt"),
         O("0", "h-split-escape-assignment", "x=''\\b rm a"),
+        O("0", "h-escaped-blank-folder", "mkdir ' ' && echo x > \\ /../a"),
     ]

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from harden_support import bash_violation
+from harden_support import WIDE_OPEN, bash_violation
 
 from orchestrator_boundary.bash import Status, analyze
 
@@ -66,3 +66,41 @@ def test_a_wide_subagent_copying_over_the_settings_is_stopped(tmp_path: Path) ->
     wide = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'
     command = "cp a '.claude/'\\settings.json"
     assert bash_violation(tmp_path, wide, command, agent_id="a1", agent_type="coder") != "-"
+
+
+# the grammar skips `\ ` before a word: `touch \ a` is `a` to it and ` a` to Bash
+DROPPED = [
+    "echo x > \\ /../.claude/settings.json",
+    "mkdir ' ' && echo x > \\ /../.claude/settings.json",
+    "touch \\ a",
+    "\\ ls",
+    'touch \\ "y"',
+]
+
+
+@pytest.mark.parametrize("command", DROPPED)
+def test_an_escaped_blank_the_grammar_drops_is_unparseable(command: str) -> None:
+    assert analyze(command, cwd="/p", home="/h").status is Status.UNPARSEABLE
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "touch a\\ b",
+        "echo a \\\nb",
+        "grep 'a\\ b' f",
+        "[[ x =~ a\\ b ]]",
+        "case x in a\\ b) ;; esac",
+    ],
+)
+def test_an_escaped_blank_inside_a_word_is_read(command: str) -> None:
+    assert analyze(command, cwd="/p", home="/h").status is not Status.UNPARSEABLE
+
+
+def test_a_write_through_a_folder_named_blank_is_stopped_where_outside_writes_are_allowed(
+    tmp_path: Path,
+) -> None:
+    command = "mkdir ' ' && echo x > \\ /../.claude/settings.json"
+    config = 'phase = "enforce"\n' + WIDE_OPEN
+    assert bash_violation(tmp_path, config, command, agent_id="a1", agent_type="coder") != "-"
+    assert bash_violation(tmp_path, config, command) != "-"

@@ -222,13 +222,25 @@ _WORDISH = frozenset(
 )
 
 
+def _dropped(node: Any, source: bytes, at: int) -> bool:
+    """The backslash at ``at`` falls between the children of ``node``, in no word: the grammar
+    skips ``\\ `` before a word (``touch \\ a`` is ``a`` to it, `` a`` to Bash; observed:
+    ``echo x > \\ /../.claude/settings.json`` wrote the settings through a folder named blank).
+    A backslash-newline there is a line continuation."""
+    if node is None or node.child_count == 0 or source[at + 1 : at + 2] in (b"\n", b""):
+        return False
+    return not any(c.start_byte <= at < c.end_byte for c in node.children)
+
+
 def _split_escape(root: Any, source: bytes, budget: Budget) -> str:
     """A word that starts with a backslash right after a quote or an expansion (``'a/'\\b``,
     ``"$x"\\b``, ``x="a"\\b cmd``): Bash reads one word, the grammar two (ADR 0082)."""
-    at = source.find(b"\\", 1)
-    while at > 0:
+    at = source.find(b"\\")
+    while at >= 0:
         budget.spend()
         node = root.descendant_for_byte_range(at, at)
+        if _dropped(node, source, at):
+            return "an escaped blank the grammar drops (Bash keeps it in the word)"
         while node is not None and node.parent is not None and node.parent.start_byte == at:
             node = node.parent
         before = node.prev_sibling if node is not None and node.start_byte == at else None
