@@ -98,4 +98,5 @@ def rows() -> list[Row]:
         O("0", "h-split-escape-quote", "cp a 'd/'\\g.txt"),
         O("0", "h-split-escape-assignment", "x=''\\b rm a"),
         O("0", "h-escaped-blank-folder", "mkdir ' ' && echo x > \\ /../a"),
+        O("0", "h-split-dollar", "mkdir -p e && X=/.. && Y= && cp f e${X}$Y/a"),
     ]

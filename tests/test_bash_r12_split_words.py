@@ -104,3 +104,31 @@ def test_a_write_through_a_folder_named_blank_is_stopped_where_outside_writes_ar
     config = 'phase = "enforce"\n' + WIDE_OPEN
     assert bash_violation(tmp_path, config, command, agent_id="a1", agent_type="coder") != "-"
     assert bash_violation(tmp_path, config, command) != "-"
+
+
+# the grammar ends a word at a `$` after `${X}` and starts another: `a${X}$Y/z` is `a${X}$` and
+# `Y/z` to it, so `cp f a${X}$Y/settings.json` was a copy into `Y/settings.json/`
+DOLLAR = [
+    "mkdir -p a && X=/../.claude && Y= && cp f a${X}$Y/settings.json",
+    "cp f a${X}$Y/z",
+    "cp f 'a'${X}$Y/",
+    "cp f a$X$Y/",
+]
+
+
+@pytest.mark.parametrize("command", DOLLAR)
+def test_a_word_split_after_a_dollar_is_unparseable(command: str) -> None:
+    assert analyze(command, cwd="/p", home="/h").status is Status.UNPARSEABLE
+
+
+@pytest.mark.parametrize(
+    "command", ["cp f ${X}$Y/", "cp f $X$Y", "echo a$", 'echo "$a"$b', "echo ${a}${b}c", "x=$y$z"]
+)
+def test_expansions_the_grammar_reads_as_one_word_are_analysed(command: str) -> None:
+    assert analyze(command, cwd="/p", home="/h").status is not Status.UNPARSEABLE
+
+
+def test_a_wide_subagent_copying_through_a_split_word_is_stopped(tmp_path: Path) -> None:
+    wide = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'
+    command = "mkdir -p a && X=/../.claude && Y= && cp f a${X}$Y/settings.json"
+    assert bash_violation(tmp_path, wide, command, agent_id="a1", agent_type="coder") != "-"

@@ -233,21 +233,32 @@ def _dropped(node: Any, source: bytes, at: int) -> bool:
 
 
 def _split_escape(root: Any, source: bytes, budget: Budget) -> str:
-    """A word that starts with a backslash right after a quote or an expansion (``'a/'\\b``,
-    ``"$x"\\b``, ``x="a"\\b cmd``): Bash reads one word, the grammar two (ADR 0082)."""
-    at = source.find(b"\\")
-    while at >= 0:
-        budget.spend()
-        node = root.descendant_for_byte_range(at, at)
-        if _dropped(node, source, at):
-            return "an escaped blank the grammar drops (Bash keeps it in the word)"
-        while node is not None and node.parent is not None and node.parent.start_byte == at:
-            node = node.parent
-        before = node.prev_sibling if node is not None and node.start_byte == at else None
-        if before is not None and before.end_byte == at and before.type in _WORDISH:
-            return "a word the grammar splits at a backslash (Bash reads one word)"
-        at = source.find(b"\\", at + 1)
+    """A word the grammar splits in two where Bash reads one (ADR 0082): at a backslash right
+    after a quote or an expansion (``'a/'\\b``, ``"$x"\\b``, ``x="a"\\b cmd``), and after a
+    ``$`` that it ends a word with (``a${X}$Y/z`` is ``a${X}$`` and ``Y/z`` to it: observed,
+    ``cp f a${X}$Y/settings.json`` wrote ``.claude/settings.json`` while the analysis named
+    ``Y/settings.json``)."""
+    for mark, shift in ((b"\\", 0), (b"$", 1)):
+        at = source.find(mark)
+        while at >= 0:
+            budget.spend()
+            if mark == b"\\" and _dropped(root.descendant_for_byte_range(at, at), source, at):
+                return "an escaped blank the grammar drops (Bash keeps it in the word)"
+            if _touches(root, at + shift):
+                return "a word the grammar splits in two (Bash reads one word)"
+            at = source.find(mark, at + 1)
     return ""
+
+
+def _touches(root: Any, at: int) -> bool:
+    """A word-like node starts at ``at`` right where a word-like sibling ends."""
+    node = root.descendant_for_byte_range(at, at)
+    while node is not None and node.parent is not None and node.parent.start_byte == at:
+        node = node.parent
+    if node is None or node.start_byte != at or node.type not in _WORDISH:
+        return False
+    before = node.prev_sibling
+    return before is not None and before.end_byte == at and before.type in _WORDISH
 
 
 def disagreement(root: Any, source: bytes, budget: Budget) -> str:
@@ -255,7 +266,7 @@ def disagreement(root: Any, source: bytes, budget: Budget) -> str:
     for odd in _ODD_BLANKS:
         if odd in source:
             return "a carriage return, vertical tab or form feed (Bash reads it as part of a word)"
-    split = _split_escape(root, source, budget) if b"\\" in source else ""
+    split = _split_escape(root, source, budget) if b"\\" in source or b"$" in source else ""
     if split:
         return split
     if not any(m in source for m in (b"\\\n", b"`", b"#", b"<<")):
