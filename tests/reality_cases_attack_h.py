@@ -56,6 +56,7 @@ def rows() -> list[Row]:
         W("2", "h-brace-single-quoted", "mv 'd'/g.txt{,.x}", "d/g.txt", "d/g.txt.x"),
         W("2", "h-brace-quoted-item", "cp a{,'b'}", "ab"),
         W("2", "h-brace-quoted-comma", 'touch x{a,"b,c"}', "xa", "xb,c"),
+        O("2", "h-brace-beside-expansion", "mv d/g.txt$1{,.bak}"),
         R("2", "h-brace-all-quoted", "mv 'a{,.x}' 2>/dev/null || true", provable=False),
         # --- 3. a .git file that points git at another repository -------------------------
         W(

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from harden_support import bash_violation
 
 from orchestrator_boundary.bash import Status, analyze
 
@@ -59,8 +60,37 @@ def test_a_quoted_glob_character_is_text() -> None:
     assert "/p/d/a*2" in {e.resolved for e in result.effects}
 
 
-@pytest.mark.parametrize(
-    "command", ['mv "$X"{,.bak}', "mv ~/'a'{b,c}", 'mv "$(pwd)"/a{,.x}', "mv $'a'{b,c}"]
-)
-def test_an_expansion_beside_the_braces_stays_opaque(command: str) -> None:
+@pytest.mark.parametrize("command", ["mv ~/'a'{b,c}", "mv $'a'{b,c}"])
+def test_a_tilde_or_ansi_c_beside_the_braces_stays_opaque(command: str) -> None:
     assert analyze(command, cwd="/p", home="/h").status is Status.OPAQUE
+
+
+# an expansion beside braces: bash expands the braces first, so `f$1{,.bak}` is two words
+# (`mv .claude/settings.json$1{,.bak}` moves the settings when $1 is empty); each is now a
+# pattern with `*` for the expansion. Read as one unknown word, `mv` had one operand and was
+# read_only: let through in every phase.
+EXPANDED = [
+    ("positional", "mv .claude/settings.json$1{,.bak}", 2),
+    ("variable", "mv .claude/settings.json$X{,.bak}", 2),
+    ("braced-variable", "mv .claude/settings.json${X}{,.bak}", 2),
+    ("substitution", "mv .claude/settings.json$(true){,.bak}", 2),
+    ("quoted-variable", 'mv "$X"{,.bak}', 2),
+    ("in-the-list", "mv {$X,src/a.py}", 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "count"), [e[1:] for e in EXPANDED], ids=[e[0] for e in EXPANDED]
+)
+def test_an_expansion_beside_braces_gives_bashs_count_of_patterns(command: str, count: int) -> None:
+    result = analyze(command, cwd="/p", home="/h")
+    assert result.status is not Status.READ_ONLY, result
+    assert len(result.effects) == count, result
+    assert any(e.resolved is None and "*" in e.path for e in result.effects), result
+
+
+@pytest.mark.parametrize("command", [e[1] for e in EXPANDED[:4]], ids=[e[0] for e in EXPANDED[:4]])
+def test_moving_the_settings_beside_an_expansion_is_tamper(tmp_path: Path, command: str) -> None:
+    wide = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'
+    assert bash_violation(tmp_path, wide, command, agent_id="a1", agent_type="coder") == "TAMPER"
+    assert bash_violation(tmp_path, 'phase = "enforce"\n', command) == "TAMPER"

@@ -109,6 +109,7 @@ def test_a_write_through_a_folder_named_blank_is_stopped_where_outside_writes_ar
 # the grammar ends a word at a `$` after `${X}` and starts another: `a${X}$Y/z` is `a${X}$` and
 # `Y/z` to it, so `cp f a${X}$Y/settings.json` was a copy into `Y/settings.json/`
 DOLLAR = [
+    "mv .claude/settings.json`true`{,.bak}",  # the grammar splits before the backquote
     "mkdir -p a && X=/../.claude && Y= && cp f a${X}$Y/settings.json",
     "cp f a${X}$Y/z",
     "cp f 'a'${X}$Y/",

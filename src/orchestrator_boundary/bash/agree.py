@@ -237,8 +237,8 @@ def _split_escape(root: Any, source: bytes, budget: Budget) -> str:
     after a quote or an expansion (``'a/'\\b``, ``"$x"\\b``, ``x="a"\\b cmd``), and after a
     ``$`` that it ends a word with (``a${X}$Y/z`` is ``a${X}$`` and ``Y/z`` to it: observed,
     ``cp f a${X}$Y/settings.json`` wrote ``.claude/settings.json`` while the analysis named
-    ``Y/settings.json``)."""
-    for mark, shift in ((b"\\", 0), (b"$", 1)):
+    ``Y/settings.json``), and before a backquote (``a`true`{,.bak}`` is ``a`` and a brace word)."""
+    for mark, shift in ((b"\\", 0), (b"$", 1), (b"`", 0)):
         at = source.find(mark)
         while at >= 0:
             budget.spend()
@@ -266,7 +266,8 @@ def disagreement(root: Any, source: bytes, budget: Budget) -> str:
     for odd in _ODD_BLANKS:
         if odd in source:
             return "a carriage return, vertical tab or form feed (Bash reads it as part of a word)"
-    split = _split_escape(root, source, budget) if b"\\" in source or b"$" in source else ""
+    marks = (b"\\", b"$", b"`")
+    split = _split_escape(root, source, budget) if any(m in source for m in marks) else ""
     if split:
         return split
     if not any(m in source for m in (b"\\\n", b"`", b"#", b"<<")):

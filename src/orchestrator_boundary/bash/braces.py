@@ -30,12 +30,40 @@ def expand_braces(words: list[Word]) -> list[Word]:
         elif not (w.glob and _unescape_unquoted(w.text)[2]):
             out.append(w)
             continue
+        elif w.value is None:
+            out += _with_expansions(w)
+            continue
         else:
-            pieces = None if w.value is None or _NOT_PLAIN.search(w.text) else _braces(w.value)
+            pieces = None if _NOT_PLAIN.search(w.text) else _braces(w.value)
         if pieces is None or len(pieces) > MAX_BRACE_WORDS:
             out.append(Word(w.text, None, True))
             continue
         out += [_shown(p) for p in pieces if p]  # `{,}`: none
+    return out
+
+
+# an expansion bash does after brace expansion, read as any text (`*`): `$X`, `${X}`, `$1`,
+# `$(cmd)` and a backquoted command without quotes or nesting inside
+_EXPANSION = re.compile(
+    r"\$\{[^{}'\"$`]*\}|\$\([^()'\"$`]*\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`'\"$]*`"
+)
+_ANY = "\x01"  # stands for an expansion's text while the braces are expanded
+
+
+def _with_expansions(w: Word) -> list[Word]:
+    """A word with expansions that brace-expands (`mv .claude/settings.json$1{,.bak}` moves the
+    settings when $1 is empty): the words bash makes, each a pattern where an expansion is
+    `*`, so that the count of words is bash's and each names what it may be (ADR 0082). One
+    unknown pattern when an expansion is not read here."""
+    marked = _marked(_EXPANSION.sub(_ANY, w.text))
+    pieces = None if marked is None else _braces(marked)
+    if pieces is None or len(pieces) > MAX_BRACE_WORDS:
+        return [Word(w.text, None, True)]
+    out = []
+    for piece in pieces:
+        shown = _show(piece).replace(_ANY, "*")
+        if shown:
+            out.append(Word(shown, shown, True))
     return out
 
 

@@ -11,6 +11,7 @@ from orchestrator_boundary.values import transient
 
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
+_BRACE_PARTS = frozenset({"word", "brace_expression"})  # parts whose braces bash expands
 _DQ_ESCAPE = re.compile(r'\\(?:\n|([$`"\\]))')
 _SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
 _SAFE_UNQUOTED = re.compile(r"[A-Za-z0-9_./:@%+,=-]+\Z")
@@ -234,11 +235,14 @@ def _part(
             _part(c, home, first and i == 0, code, pwd, False, known)
             for i, c in enumerate(node.children)
         ]
-        if any(p.value is None for p in parts):
-            return unknown(text)
         # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
-        skeleton = "".join(text_in(code, c) if c.type == "word" else "_" for c in node.children)
+        skeleton = "".join(
+            text_in(code, c) if c.type in _BRACE_PARTS else "_" for c in node.children
+        )
         brace = _unescape_unquoted(skeleton)[2]
+        if any(p.value is None for p in parts):
+            # an unknown word that still brace-expands into several (`f$1{,.bak}`): ADR 0082
+            return Word(text, None, brace)
         return Word(
             text, "".join(p.value or "" for p in parts), brace or any(p.glob for p in parts)
         )
