@@ -94,3 +94,10 @@ def test_moving_the_settings_beside_an_expansion_is_tamper(tmp_path: Path, comma
     wide = 'phase = "enforce"\n[agents.coder]\nwrite_scope = ["**"]\n'
     assert bash_violation(tmp_path, wide, command, agent_id="a1", agent_type="coder") == "TAMPER"
     assert bash_violation(tmp_path, 'phase = "enforce"\n', command) == "TAMPER"
+
+
+@pytest.mark.parametrize("command", ["mv a{,b}$1:", "mv a $${x,y}"])
+def test_braces_beside_a_modifier_or_the_pid_are_an_unknown_pattern(command: str) -> None:
+    # `a{,b}$1:` is two words to bash (it was one unknown word: mv read_only); zsh reads `$1:`
+    # as a modifier, and `${` is never a brace (`$${x,y}` is the pid and `{x,y}`)
+    assert analyze(command, cwd="/p", home="/h").status is Status.OPAQUE

@@ -47,6 +47,7 @@ def expand_braces(words: list[Word]) -> list[Word]:
 _EXPANSION = re.compile(
     r"\$\{[^{}'\"$`]*\}|\$\([^()'\"$`]*\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`'\"$]*`"
 )
+_MODIFIED = re.compile(r"\$(?:\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]):")
 _ANY = "\x01"  # stands for an expansion's text while the braces are expanded
 
 
@@ -55,6 +56,10 @@ def _with_expansions(w: Word) -> list[Word]:
     settings when $1 is empty): the words bash makes, each a pattern where an expansion is
     `*`, so that the count of words is bash's and each names what it may be (ADR 0082). One
     unknown pattern when an expansion is not read here."""
+    if "$${" in w.text or _MODIFIED.search(w.text):
+        # `${` is never a brace (`$${a,b}` is the pid and `{a,b}`); zsh reads `$F:h` as a
+        # modifier of the value
+        return [Word(w.text, None, True)]
     marked = _marked(_EXPANSION.sub(_ANY, w.text))
     pieces = None if marked is None else _braces(marked)
     if pieces is None or len(pieces) > MAX_BRACE_WORDS:
