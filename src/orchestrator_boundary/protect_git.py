@@ -10,8 +10,9 @@ So a write to a repository's hooks folder or config file in the project (at any 
 submodule's ``.git/modules/x/hooks``, a nested repository), or to the user's git config, is
 TAMPER, by every route but one: git's own command writing its config (``git config user.name``,
 ``git remote add``, ``git push -u``), which is daily work, unless its text names a key that
-makes git run a command (``_RUNS``). These are not entries of the protected set: ``git commit``
-writes ``.git`` (the folder that holds them) and must stay ordinary work.
+makes git run a command (``RUNS``, ``ELSEWHERE``: ADR 0082). These are not entries of the
+protected set: ``git commit`` writes ``.git`` (the folder that holds them) and must stay
+ordinary work.
 """
 
 from __future__ import annotations
@@ -19,18 +20,62 @@ from __future__ import annotations
 import re
 
 LABEL = "code git runs (a hook, or a config that names commands)"
-# below a .git folder: its config files and its hooks; ``modules/x`` and ``worktrees/x`` too
+# below a .git folder (or a bare repository named ``NAME.git``: ADR 0082): its config files and
+# its hooks; ``modules/x`` and ``worktrees/x`` too
 _GIT_CODE = re.compile(
-    r"(?:^|/)\.git(?:/(?:modules|worktrees)/[^/]+)*/(?:hooks(?:/.*)?|config(?:\.worktree)?)$"
+    r"(?:^|/)[^/]*\.git(?:/(?:modules|worktrees)/[^/]+)*/(?:hooks(?:/.*)?|config(?:\.worktree)?)$"
 )
 _HOME_CONFIGS = (".gitconfig", ".config/git/config")
-# git config keys whose value git runs (or that pull in a file that may set one)
-_RUNS = re.compile(
-    r"fsmonitor|hookspath|sshcommand|gitproxy|pager|editor|askpass|textconv|\.clean\b|"
-    r"\.smudge\b|\.process\b|credential|include|alias\.|\.command\b|\.cmd\b|attributesfile|"
-    r"receivepack|uploadpack|core\.worktree",
-    re.I,
-)
+# ADR 0082: the ONE table of git config keys that make git run a program, read by the Bash
+# analysis (``program_key``: a key it parsed, matched whole) and by ``gits_own`` (a command's
+# text, searched loosely). Lowercase; ``*`` is any text (a subsection, or part of a name).
+# Checked against ``git help config`` (git 2.39). RUNS: the value is a command line git runs
+# (``core.fsmonitor``: at every ``git status``); ELSEWHERE: the value tells git where to find
+# code or settings, or lets a remote's URL run one (``include.path``, ``core.hooksPath``,
+# ``protocol.ext.allow`` with an ``ext::`` URL).
+_TOOLS = ("diff", "difftool", "mergetool", "merge", "browser", "man", "guitool")
+RUNS = (
+    *("core." + k for k in ("fsmonitor", "pager", "editor", "sshcommand", "askpass")),
+    *("core." + k for k in ("gitproxy", "alternaterefscommand")),
+    *(f"{t}.*.{k}" for t in _TOOLS for k in ("command", "textconv", "cmd", "driver", "path")),
+    *("filter.*." + k for k in ("clean", "smudge", "process")),
+    "pager.*", "sequence.editor", "diff.external", "interactive.difffilter", "web.browser",
+    "credential.helper", "credential.*.helper", "gpg.program", "gpg.*.program",
+    "gpg.ssh.defaultkeycommand", "uploadpack.packobjectshook", "remote.*.uploadpack",
+    "remote.*.receivepack", "submodule.*.update", "trailer.*.command", "trailer.*.cmd",
+    "tar.*.command", "imap.tunnel", "instaweb.httpd", "instaweb.browser", "sendemail.*cmd",
+    "sendemail.smtpserver", "sendemail.*.smtpserver", "hook.*.command", "alias.*", "*.cmd",
+    "*.command",
+)  # fmt: skip
+ELSEWHERE = (
+    "include.path", "includeif.*.path", "core.hookspath", "core.attributesfile",
+    "core.worktree", "init.templatedir", "protocol.allow", "protocol.*.allow", "ssh.variant",
+    "remote.*.proxy", "remote.*.vcs",
+)  # fmt: skip
+
+
+def _pattern(keys: tuple[str, ...], star: str) -> str:
+    return "|".join(re.escape(k).replace(r"\*", star) for k in keys)
+
+
+_RUNS_KEY = re.compile(_pattern(RUNS, ".+"))
+_ELSEWHERE_KEY = re.compile(_pattern(ELSEWHERE, ".+"))
+
+
+def program_key(key: str) -> str | None:
+    """ "runs" when git runs ``key``'s value, "elsewhere" when it names where git finds code,
+    None for a key that runs nothing (``user.name``)."""
+    low = key.lower()
+    if _RUNS_KEY.fullmatch(low):
+        return "runs"
+    return "elsewhere" if _ELSEWHERE_KEY.fullmatch(low) else None
+
+
+# the text search: any key of the table at the start of a word (``-c k=v``, ``"k"``,
+# ``--config-env=k=V``), in any case, also once quotes and backslashes are taken out
+# (``core.fs'monitor'``); or git started with a variable that names a program or git's files
+_ANY_KEY = re.compile(rf"(?<![\w./:@-])(?:{_pattern(RUNS + ELSEWHERE, '.+?')})(?![\w-])", re.I)
+_ENVIRONMENT = re.compile(r"(?<!\w)(?:GIT_\w+|EDITOR|VISUAL|PAGER|SSH_ASKPASS)=", re.I)
 
 
 def git_code(absolute: str, root: str, home: str | None, insensitive: bool) -> bool:
@@ -49,11 +94,23 @@ def git_code(absolute: str, root: str, home: str | None, insensitive: bool) -> b
     return False
 
 
-_PLAIN_PAGER = re.compile(r"\bpager\s+['\"]?(?:cat|less|more)['\"]?\s*$", re.I)  # no pager
+# a pager, an editor or a credential helper set to a plain program or to git's own: daily work
+# (``git config core.editor vim``, ``pager.branch false``, ``credential.helper store``)
+_PLAIN = re.compile(
+    r"(?<![\w./:@-])(?:(?:core\.(?:pager|editor)|sequence\.editor|pager\.[\w-]+)(?:\s+|=)"
+    r"""(['"]?)(?:cat|less(?: -[A-Za-z0-9#]+)*|more|delta|bat|vi|vim|nvim|nano|emacs"""
+    r"""|code --wait|false|true|off|no)\1|credential\.helper(?:\s+|=)(['"]?)(?:store|cache"""
+    r"""|osxkeychain|manager|manager-core|libsecret|wincred)(?: --[a-z]+(?:=\d+)?)*\2)(?=\s|$)""",
+    re.I,
+)
 
 
 def gits_own(program: str, command: str) -> bool:
     """git's own write of its config, with no key that makes it run a command."""
     if program != "git":
         return False
-    return _RUNS.search(command) is None or _PLAIN_PAGER.search(command) is not None
+    for text in (command, re.sub(r"""["'\\]""", "", command)):
+        text = _PLAIN.sub(" ", text)
+        if _ANY_KEY.search(text) is not None or _ENVIRONMENT.search(text) is not None:
+            return False
+    return True

@@ -201,11 +201,75 @@ def _ends_early(body: bytes, delimiter: bytes, quoted: bool, strip_tabs: bool) -
     return bool(logical)  # the last line runs on into the grammar's end line
 
 
+# nodes that are (part of) a word: one that touches the next is the same word to Bash
+_WORDISH = frozenset(
+    [
+        "word",
+        "raw_string",
+        "string",
+        "ansi_c_string",
+        "translated_string",
+        "concatenation",
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "arithmetic_expansion",
+        "process_substitution",
+        "number",
+        "command_name",
+        "variable_assignment",
+    ]
+)
+
+
+def _dropped(node: Any, source: bytes, at: int) -> bool:
+    """The backslash at ``at`` falls between the children of ``node``, in no word: the grammar
+    skips ``\\ `` before a word (``touch \\ a`` is ``a`` to it, `` a`` to Bash; observed:
+    ``echo x > \\ /../.claude/settings.json`` wrote the settings through a folder named blank).
+    A backslash-newline there is a line continuation."""
+    if node is None or node.child_count == 0 or source[at + 1 : at + 2] in (b"\n", b""):
+        return False
+    return not any(c.start_byte <= at < c.end_byte for c in node.children)
+
+
+def _split_escape(root: Any, source: bytes, budget: Budget) -> str:
+    """A word the grammar splits in two where Bash reads one (ADR 0082): at a backslash right
+    after a quote or an expansion (``'a/'\\b``, ``"$x"\\b``, ``x="a"\\b cmd``), and after a
+    ``$`` that it ends a word with (``a${X}$Y/z`` is ``a${X}$`` and ``Y/z`` to it: observed,
+    ``cp f a${X}$Y/settings.json`` wrote ``.claude/settings.json`` while the analysis named
+    ``Y/settings.json``), and before a backquote (``a`true`{,.bak}`` is ``a`` and a brace word)."""
+    for mark, shift in ((b"\\", 0), (b"$", 1), (b"`", 0)):
+        at = source.find(mark)
+        while at >= 0:
+            budget.spend()
+            if mark == b"\\" and _dropped(root.descendant_for_byte_range(at, at), source, at):
+                return "an escaped blank the grammar drops (Bash keeps it in the word)"
+            if _touches(root, at + shift):
+                return "a word the grammar splits in two (Bash reads one word)"
+            at = source.find(mark, at + 1)
+    return ""
+
+
+def _touches(root: Any, at: int) -> bool:
+    """A word-like node starts at ``at`` right where a word-like sibling ends."""
+    node = root.descendant_for_byte_range(at, at)
+    while node is not None and node.parent is not None and node.parent.start_byte == at:
+        node = node.parent
+    if node is None or node.start_byte != at or node.type not in _WORDISH:
+        return False
+    before = node.prev_sibling
+    return before is not None and before.end_byte == at and before.type in _WORDISH
+
+
 def disagreement(root: Any, source: bytes, budget: Budget) -> str:
     """Why Bash may read ``source`` (parsed as ``root``) differently from the grammar, or ""."""
     for odd in _ODD_BLANKS:
         if odd in source:
             return "a carriage return, vertical tab or form feed (Bash reads it as part of a word)"
+    marks = (b"\\", b"$", b"`")
+    split = _split_escape(root, source, budget) if any(m in source for m in marks) else ""
+    if split:
+        return split
     if not any(m in source for m in (b"\\\n", b"`", b"#", b"<<")):
         return ""
     scan = _Scan(source, budget)

@@ -17,6 +17,7 @@ from orchestrator_boundary.bash.boundary_cli import EXPANSION
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_STEPS, Budget, BudgetExhausted
 from orchestrator_boundary.bash.dispatch import dispatch
 from orchestrator_boundary.bash.evaluated import evaluated, evaluates_values, literal_values
+from orchestrator_boundary.bash.gitlinks import gitlinks
 from orchestrator_boundary.bash.links import through_links
 from orchestrator_boundary.bash.model import BashAnalysis, Command, Status, summarize
 from orchestrator_boundary.bash.outcome import Env, Outcome, runs_code
@@ -178,6 +179,15 @@ def _expand_aliases(commands: list[Command], env: Env) -> list[Command]:
 # `HOME` named, not expanded (`HOME=x`, `export HOME`, `read HOME`, `unset HOME`): a later `~`
 # may be anywhere, so it is not resolved against the session's HOME (ADR 0049)
 _MENTIONS_HOME = re.compile(r"(?<![\w${])HOME\b")
+# git reads every pathspec without case once GIT_ICASE_PATHSPECS or --icase-pathspecs is set,
+# by the command or a script it runs, however spelt (ADR 0082): any mention of pathspecs, with
+# quotes and backslashes taken out (`GIT_ICASE_PATH"SPECS"`, `GIT_${X}_PATHSPECS`)
+_ICASE = re.compile(r"pathspecs", re.I)
+
+
+def _icase(command: str, scripts: tuple[tuple[str, str], ...]) -> bool:
+    texts = (command, *(text for _, text in scripts))
+    return any(_ICASE.search(re.sub(r"""["'\\\n]""", "", t)) for t in texts)
 
 
 def _bash(
@@ -207,12 +217,13 @@ def _bash(
         windows=is_windows(start),
         scripts=scripts,
         start=start,
+        icase=_icase(command, scripts),
     )
     out = _evaluated(root, source, budget)
     tracking = known_vars.plan(root, command, command if command.isascii() else None)
     Walker(env, out, source, command, tracking).block(root.named_children, env.cwd, 0)
     out = _expand_aliases(out, env) + (subscripted(command, env) if "[" in command else [])
-    return summarize(through_links(_guessed(out, root, env)))
+    return summarize(gitlinks(through_links(_guessed(out, root, env))))
 
 
 def _guessed(out: list[Command], root: Any, env: Env) -> list[Command]:

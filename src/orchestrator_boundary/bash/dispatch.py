@@ -59,7 +59,7 @@ def dispatch(argv: list[Word], env: Env) -> Outcome:
     unread = brace_unread(argv)
     if (prepared or unread) and outcome.status in (Status.READ_ONLY, Status.WRITES):
         note = "a brace expansion not read" if unread else ""
-        note = note or f"{prepared[0]}: writes its own caches or environment, may fetch code"
+        note = note or prepared[0]
         return Outcome(
             outcome.program, Status.OPAQUE, outcome.fx, note, outcome.inner, outcome.script
         )

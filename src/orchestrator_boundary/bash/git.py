@@ -30,6 +30,7 @@ from orchestrator_boundary.bash.git_modes import (
 from orchestrator_boundary.bash.git_options import READING, RUNS_TEXT, WRITING, Judged, judge
 from orchestrator_boundary.bash.git_pathspec import pathspecs
 from orchestrator_boundary.bash.git_settings import hidden_setting, planted, setting, with_settings
+from orchestrator_boundary.bash.git_transport import transport
 from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.options import parse, spec
 from orchestrator_boundary.bash.opts import Parsed, split
@@ -391,7 +392,7 @@ def _git_sub(rest: list[Word], env: Env) -> Outcome:
     handler = SUBCOMMANDS.get(sub)
     if handler is None:
         return opaque("git", f"git {sub}: unknown subcommand or alias")
-    return handler(sub, p, sub_args, env)
+    return transport(sub, sub_args, env, handler(sub, p, sub_args, env))
 
 
 HANDLERS = {"git": git}

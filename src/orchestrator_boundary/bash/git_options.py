@@ -15,6 +15,7 @@ from orchestrator_boundary.bash.options import Spec, spec
 from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.readonly_data import GIT_RUNNING_KEYS, GIT_SAFE_CONFIG_PREFIXES
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.protect_git import program_key
 from orchestrator_boundary.values import field, frozen
 
 # Options of the reading subcommands that write a file, and ones that run a program (a diff
@@ -339,4 +340,6 @@ def safe_setting(setting: str) -> bool:
     """`git -c KEY=VALUE` with a KEY known to run nothing (ADR 0049: `log.showSignature` runs
     gpg although `log.` is a safe prefix)."""
     key = setting.lower().partition("=")[0]
-    return key.startswith(GIT_SAFE_CONFIG_PREFIXES) and key not in GIT_RUNNING_KEYS
+    if key not in GIT_RUNNING_KEYS and program_key(key) is None:  # init.templateDir: ADR 0082
+        return key.startswith(GIT_SAFE_CONFIG_PREFIXES)
+    return False

@@ -7,7 +7,9 @@
   runs; ``:!X``, ``:^X`` and ``:(exclude)X`` take X away from what the others name, and
   alone name the whole repository; ``:(icase)`` ignores case; ``:(literal)`` takes the text
   as it is; ``:(glob)`` reads ``*`` within one folder and ``**`` across (still a guess).
-- A word without either is the path it spells, as ``Env.fx`` reads it.
+- A word without either is the path it spells, as ``Env.fx`` reads it; unless the text sets
+  ``GIT_ICASE_PATHSPECS`` (or passes ``--icase-pathspecs``): then every pathspec is read as
+  ``:(icase)`` (ADR 0082).
 
 Each of these was restored or deleted for real by git 2.39 in a throwaway repository
 (tests/test_git_pathspecs.py).
@@ -39,9 +41,11 @@ def pathspecs(env: Env, kind: EffectKind, words: list[Word], source: str) -> lis
 
 def _pathspec(env: Env, kind: EffectKind, word: Word, source: str) -> list[Fx]:
     value = word.literal
-    if value is None or not (value.startswith(":") or _GLOB.search(value)):
+    if value is None or not (value.startswith(":") or _GLOB.search(value) or env.icase):
         return env.fx_many(kind, [word], source)
     magic, rest = _magic(value)
+    if env.icase:  # GIT_ICASE_PATHSPECS, --icase-pathspecs: every pathspec (ADR 0082)
+        magic.add("icase")
     if "exclude" in magic:  # takes files away from what the others name
         return []
     text = rest if "literal" in magic else _GLOB.sub("**", rest)

@@ -18,6 +18,7 @@ from orchestrator_boundary.bash.opts import Parsed
 from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, runs_code
 from orchestrator_boundary.bash.readonly_data import GIT_RUNNING_KEYS, GIT_SAFE_CONFIG_PREFIXES
 from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.protect_git import program_key
 
 # the literal key a `-c` value starts with when the rest is an expansion: `"core.pager=$P"`
 _SPELLED_KEY = re.compile(r"""["']?([A-Za-z0-9._-]+)=""")
@@ -40,6 +41,8 @@ def setting(name: str, value: Word | None, env: Env) -> Outcome | None:
         if text is not None:
             if safe_setting(text):
                 return None
+            if program_key(text.partition("=")[0]) == "elsewhere":  # include.path=../c
+                return _unknown_program(f"git -c {text.partition('=')[0]}")
             # core.pager, diff.external, alias.x=!cmd, ...: the value may be a command line
             code = text.partition("=")[2].removeprefix("!")
             return runs_code("git", code or None, env, "git -c setting may run a command")
@@ -75,20 +78,6 @@ def _unknown_program(what: str) -> Outcome:
     return opaque("git", f"{what}: may run a command", [found])
 
 
-# keys whose value is a command line git runs later, in this repository, from commands the
-# analysis rates read-only (`git status` runs core.fsmonitor and filter.X.clean, `git diff`
-# diff.external and diff.X.textconv; observed with git 2.39): `section.` or `section.*.name`
-_PROGRAM_KEYS = re.compile(
-    r"""(core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy|hookspath)|pager\..+
-    |sequence\.editor|diff\.external|(diff|difftool|mergetool|merge|browser|man|guitool)\..+
-    \.(command|textconv|cmd|driver|path)|filter\..+\.(clean|smudge|process)
-    |credential\.(.+\.)?helper|gpg\.(.+\.)?program|uploadpack\.packobjectshook
-    |remote\..+\.(uploadpack|receivepack|proxy)|submodule\..+\.update|trailer\..+\.(command|cmd)
-    |interactive\.difffilter|tar\..+\.command|web\.browser|protocol\..+\.allow|ssh\.variant)""",
-    re.X,
-)
-
-
 def planted(q: Parsed, env: Env) -> tuple[list[Fx], list[Command]]:
     """What a later git command does because ``git config`` (parsed as ``q``) writes a key
     that names a program (ADR 0077): the writes of the value read as the code it is (so that
@@ -96,7 +85,8 @@ def planted(q: Parsed, env: Env) -> tuple[list[Fx], list[Command]]:
     write the text does not place when the program is not in the text (``include.path``, a
     section renamed into ``core``, an expansion). Nothing for keys that run nothing (ADR
     0049's safe keys) or not known to run a program. The command itself only writes its file:
-    what the program does later is added, its being opaque is not (``vim`` as core.editor)."""
+    what the program does later is added, its being opaque is not (``vim`` as core.editor).
+    The keys are ``protect_git``'s one table (ADR 0082)."""
     first = q.pos[0].value if q.pos else None
     if q.has("--rename-section") or first == "rename-section":
         new = q.pos[-1].value if q.pos else None
@@ -111,14 +101,15 @@ def planted(q: Parsed, env: Env) -> tuple[list[Fx], list[Command]]:
     key, value = pos[0].value, pos[1].value
     if key is not None and safe_setting(key):
         return [], []
-    if key is None or value is None or key.lower().startswith(("include.", "includeif.")):
+    kind = program_key(key) if key is not None else "elsewhere"
+    if kind == "elsewhere" or (kind is not None and value is None):
         return [_unplaced(f"git config {key or '<expansion>'}")], []
-    if key.lower().startswith("alias."):
-        code = value[1:] if value.startswith("!") else f"git {value}"
-    elif _PROGRAM_KEYS.fullmatch(key.lower()):
-        code = value
-    else:
+    if kind is None or value is None:
         return [], []
+    if key is not None and key.lower().startswith("alias."):
+        code = value[1:] if value.startswith("!") else f"git {value}"
+    else:
+        code = value.removeprefix("!")  # submodule.x.update = !cmd
     later = runs_code("git", code, env, "").inner
     return [], [c for c in later if c.effects]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from orchestrator_boundary.bash.model import EffectKind
+from orchestrator_boundary.bash.model import EffectKind, Status
 from orchestrator_boundary.bash.outcome import Env, Fx, Outcome, opaque, with_effects
-from orchestrator_boundary.bash.words import Word
+from orchestrator_boundary.bash.words import Word, lit
 
 W = EffectKind.WRITE
 FLOCK_FD = "flock locks the file a descriptor is open on"
@@ -25,6 +25,11 @@ def flock(prog: str, args: list[Word], env: Env) -> Outcome:
     if len(rest) == 1 and (rest[0].value or "").isdigit():  # `flock 9`: the file 9 is open on
         return opaque(prog, "flock on a descriptor", [Fx(W, rest[0].value or "", None, FLOCK_FD)])
     lock = env.fx_many(W, rest[:1], "flock lock file")
+    if len(rest) == 3 and rest[1].value in ("-c", "--command"):  # $SHELL -c (ADR 0082)
+        ran = env.nested.dispatch([lit("sh"), lit("-c"), rest[2]], env)
+        statuses = {ran.status, *(c.status for c in ran.inner)}
+        if statuses != {Status.READ_ONLY}:  # its writes; none under sh may be some in zsh
+            return with_effects(lock, ran)
     if len(rest) == 1 or rest[1].value in ("-c", "--command"):
         return opaque(prog, "flock runs a command", lock)
     return with_effects(lock, env.nested.dispatch(rest[1:], env))

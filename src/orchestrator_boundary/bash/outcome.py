@@ -117,6 +117,8 @@ class Env:
     windows: bool = False  # the shell runs on Windows (a drive-letter cwd): NUL is a device
     scripts: tuple[tuple[str, str], ...] = ()  # script files read for this analysis: (path, text)
     start: str | None = None  # the folder the whole command starts in (git_repo)
+    # git pathspecs ignore case: the text sets GIT_ICASE_PATHSPECS or --icase-pathspecs
+    icase: bool = False
 
     def at(self, cwd: str | None) -> Env:
         return replace(self, cwd=cwd)
@@ -139,6 +141,7 @@ class Env:
             windows=self.windows,
             scripts=self.scripts,
             start=self.start,
+            icase=self.icase,
         )
 
     def fx(self, kind: EffectKind, word: Word | str | None, source: str) -> Fx:

@@ -10,6 +10,7 @@ import re
 
 from orchestrator_boundary.bash import powershell_data as data
 from orchestrator_boundary.bash.budget import MAX_INPUT_BYTES, MAX_UNWRAP, Budget, BudgetExhausted
+from orchestrator_boundary.bash.gitlinks import gitlinks
 from orchestrator_boundary.bash.model import (
     BashAnalysis,
     Command,
@@ -314,7 +315,9 @@ def analyze_powershell(
         return BashAnalysis(Status.UNPARSEABLE, error="input too large")
     lowered = frozenset(c.lower() for c in read_only_commands)
     return summarize(
-        powershell_commands(command, normalize_cwd(cwd), normalize_cwd(home), lowered, budget)
+        gitlinks(
+            powershell_commands(command, normalize_cwd(cwd), normalize_cwd(home), lowered, budget)
+        )
     )
 
 

@@ -25,6 +25,7 @@ from orchestrator_boundary.bash import (
     netinfo,
     outputs,
     sed,
+    tracers,
     transfer,
     yq,
 )
@@ -50,6 +51,7 @@ HANDLERS: dict[str, Handler] = {
     **find.HANDLERS,
     **locks.HANDLERS,
     **netinfo.HANDLERS,
+    **tracers.HANDLERS,
     "sed": sed.sed,
     "yq": yq.yq,
     "awk": awk.awk,

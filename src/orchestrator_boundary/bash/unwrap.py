@@ -65,16 +65,25 @@ _RUNNERS = {  # `<tool> <sub> cmd...` that run a command from a package or envir
 _PREPARING = frozenset({"npx", "bunx", "uvx", "pnpx"})
 
 
+# wrappers that run their command on a terminal they make: nohup then writes nohup.out, as it
+# never does in the Bash tool (ADR 0082; a pager's program is judged where it is set)
+_TERMINAL = frozenset({"unbuffer", "winpty"})
+_PREPARES = "writes its own caches or environment, may fetch code"
+
+
 def prepares(prog: str, args: list[Word]) -> str:
-    """The runner's name when ``prog args`` prepares an environment for the command it runs
-    (``npx X``, ``uv run X``); "" otherwise."""
+    """Why the command ``prog args`` runs is never better than ``opaque``: a runner that
+    prepares an environment for it (``npx X``, ``uv run X``), or gives it a terminal; ""
+    otherwise."""
+    if prog in _TERMINAL and any(w.value in (None, "nohup") for w in args):
+        return f"{prog}: runs nohup on a terminal, which writes nohup.out"
     if prog in _PREPARING:
-        return prog
+        return f"{prog}: {_PREPARES}"
     first = args[0].value if args else None
     if first is not None and (prog, first) in _RUNNERS:
-        return f"{prog} {first}"
+        return f"{prog} {first}: {_PREPARES}"
     if prog == "uv" and first == "tool" and len(args) > 1 and args[1].value == "run":
-        return "uv tool run"
+        return f"uv tool run: {_PREPARES}"
     return ""
 
 

@@ -11,6 +11,7 @@ from orchestrator_boundary.values import transient
 
 _GLOB_CHARS = frozenset("*?[")
 _LITERAL_NODES = frozenset({"word", "number"})
+_BRACE_PARTS = frozenset({"word", "brace_expression"})  # parts whose braces bash expands
 _DQ_ESCAPE = re.compile(r'\\(?:\n|([$`"\\]))')
 _SPECIAL_UNQUOTED = frozenset("\\*?[{")  # what _unescape_unquoted acts on
 _SAFE_UNQUOTED = re.compile(r"[A-Za-z0-9_./:@%+,=-]+\Z")
@@ -228,17 +229,16 @@ def _part(
     if kind == "ansi_c_string":
         return Word(text, _ansi_c(text[2:-1]))
     if kind == "concatenation":
-        if _modified(node.children, code):
-            return unknown(text)
+        if _modified(node.children, code):  # still brace-expands (`a{,b}$1:`): ADR 0082
+            return Word(text, None, _brace_skeleton(node, code))
         parts = [
             _part(c, home, first and i == 0, code, pwd, False, known)
             for i, c in enumerate(node.children)
         ]
+        brace = _brace_skeleton(node, code)
         if any(p.value is None for p in parts):
-            return unknown(text)
-        # brace expansion can span parts: `{a,b}.txt` arrives as `{`, `a,b`, `}`, `.txt`
-        skeleton = "".join(text_in(code, c) if c.type == "word" else "_" for c in node.children)
-        brace = _unescape_unquoted(skeleton)[2]
+            # an unknown word that still brace-expands into several (`f$1{,.bak}`): ADR 0082
+            return Word(text, None, brace)
         return Word(
             text, "".join(p.value or "" for p in parts), brace or any(p.glob for p in parts)
         )
@@ -247,6 +247,13 @@ def _part(
     if kind in ("extglob_pattern", "brace_expression"):
         return Word(text, text, True)
     return unknown(text)  # expansions, substitutions, arithmetic, anything new
+
+
+def _brace_skeleton(node: Any, code: str | None) -> bool:
+    """Whether a concatenation brace-expands: brace expansion can span parts (`{a,b}.txt`
+    arrives as `{`, `a,b`, `}`, `.txt`); the other parts are opaque to it."""
+    skeleton = "".join(text_in(code, c) if c.type in _BRACE_PARTS else "_" for c in node.children)
+    return _unescape_unquoted(skeleton)[2]
 
 
 def _quoted(node: Any, text: str, code: str | None, pwd: str | None, known: Known | None) -> Word:
