@@ -133,15 +133,100 @@ def _runs(word: str, path: str, fs: FileSystem) -> bool:
     return _SCRIPT_WORD.match(word) is not None and not fs.files_below(path, 1)
 
 
+# What a settings ``env`` makes every hook and Bash command load beyond its commands (ADR 0083):
+# a file each word names, present or not (a library to preload, a script sourced at start,
+# the interpreter or config the launcher takes)...
+ENV_FILE_KEYS = frozenset(
+    {"LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "PYTHONSTARTUP", "PERL5OPT"}
+    | {"ORCHESTRATOR_BOUNDARY_PYTHON", "ORCHESTRATOR_BOUNDARY_CONFIG", "GIT_CONFIG_GLOBAL"}
+)
+# ...a folder searched for programs, libraries or config, everything in it; a folder that
+# holds the project or the home folder (``PATH=.``) has only the programs named protected...
+ENV_DIR_KEYS = frozenset(
+    {"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "PYTHONHOME"}
+    | {"PYTHONUSERBASE", "CLAUDE_CONFIG_DIR", "ZDOTDIR", "XDG_CONFIG_HOME", "GIT_EXEC_PATH"}
+)
+# ...and a folder searched for modules, which is often the project's own source folder
+# (``PYTHONPATH=src``): only the files every interpreter start runs from it
+ENV_MODULE_KEYS = {"PYTHONPATH": ("sitecustomize.py", "usercustomize.py")}
+# programs a hook runs by name, looked up along PATH: the launcher's, and the usual runners
+PATH_PROGRAMS = ("sh", "bash", "python3", "python", "py", "node", "env", "sed", "tr", "cat")
+ENV_LABEL = "a file the settings' env makes every hook load"
+_NODE_LOADS = re.compile(r"(?:^|\s)(?:-r|--require|--import|--(?:experimental-)?loader)[=\s]+(\S+)")
+
+
+def _env_tables(node: object, depth: int = 0) -> Iterator[dict[str, object]]:
+    if isinstance(node, dict) and depth < MAX_DEPTH:
+        for key, value in node.items():
+            if key == ENV_KEY and isinstance(value, dict):
+                yield value
+            else:
+                yield from _env_tables(value, depth + 1)
+    elif isinstance(node, list) and depth < MAX_DEPTH:
+        for value in node:
+            yield from _env_tables(value, depth + 1)
+
+
+def _holds(folder: str, path: str | None, windows: bool) -> bool:
+    if not path:
+        return False
+    mod = ntpath if windows else posixpath
+    a, b = (mod.normcase(folder).rstrip("/\\"), mod.normcase(path).rstrip("/\\"))
+    return a == "" or b == a or b.startswith(a + mod.sep) or (windows and b.startswith(a + "/"))
+
+
+def env_places(
+    tables: list[dict[str, object]], root: str, home: str | None, windows: bool
+) -> list[tuple[str, bool, str]]:
+    """(path, folder, label) of what the ``env`` tables make hooks load (ADR 0083)."""
+    out: list[tuple[str, bool, str]] = []
+    sep = ";" if windows else ":"
+    for table in tables:
+        for key, value in table.items():
+            name = str(key).upper() if windows else str(key)
+            if not isinstance(value, str):
+                continue
+            if name == "NODE_OPTIONS":
+                words = [m[1] for m in _NODE_LOADS.finditer(value)]
+                words += [w + ext for w in words for ext in (".js", ".cjs", ".mjs")]
+            elif name in {"LD_PRELOAD"}:
+                words = re.split(r"[\s:]+", value)
+            else:
+                words = value.split(sep) if name not in {"BASH_ENV", "ENV"} else [value]
+            places = [p for w in words if (p := _path(w.strip(), root, home, windows))]
+            for place in places:
+                if name in ENV_FILE_KEYS or name == "NODE_OPTIONS":
+                    out.append((place, False, f"{ENV_LABEL} ({name})"))
+                elif name in ENV_DIR_KEYS and not (
+                    _holds(place, root, windows) or _holds(place, home, windows)
+                ):
+                    out.append((place, True, f"{ENV_LABEL} ({name})"))
+                elif name in ENV_DIR_KEYS or name in ENV_MODULE_KEYS:
+                    join = ntpath.join if windows else posixpath.join
+                    names = ENV_MODULE_KEYS.get(name) or _programs(name, windows)
+                    out += [(join(place, n), False, f"{ENV_LABEL} ({name})") for n in names]
+    return out
+
+
+def _programs(key: str, windows: bool) -> tuple[str, ...]:
+    if key != "PATH":
+        return ()
+    if not windows:
+        return PATH_PROGRAMS
+    return tuple(p + ext for p in PATH_PROGRAMS for ext in ("", ".exe", ".cmd", ".bat"))
+
+
 def hook_scripts(
     root: str,
     home: str | None,
     config_dir: str | None,
     fs: FileSystem,
     managed: tuple[str, ...] = MANAGED_SETTINGS,
+    tables: list[dict[str, object]] | None = None,
 ) -> list[tuple[str, str]]:
     """(path, label) of each existing regular file a settings command names, of each file
-    that makes a plugin the project holds run code, and of what those run in turn."""
+    that makes a plugin the project holds run code, and of what those run in turn; each
+    settings ``env`` table is added to ``tables`` when given."""
     out: dict[str, str] = {}
     files = settings_files(root, home, config_dir, managed)
     sources = [(path, label, None) for path, label in files]
@@ -156,6 +241,8 @@ def hook_scripts(
             data = json.loads(text)
         except ValueError:
             continue
+        if tables is not None:
+            tables.extend(_env_tables(data))
         for n, command in enumerate(_commands(data, "", 0)):
             if n >= MAX_COMMANDS:
                 break
@@ -184,6 +271,10 @@ def definition_scripts(
 
 def code_scripts(
     root: str, home: str | None, config_dir: str | None, fs: FileSystem
-) -> list[tuple[str, str]]:
-    """``hook_scripts`` and ``definition_scripts``: every file protected for the code in it."""
-    return hook_scripts(root, home, config_dir, fs) + definition_scripts(root, home, config_dir, fs)
+) -> list[tuple[str, bool, str]]:
+    """(path, folder, label) of every file protected for the code in it: ``hook_scripts``,
+    ``definition_scripts`` and what the settings' ``env`` makes hooks load (ADR 0083)."""
+    tables: list[dict[str, object]] = []
+    found = hook_scripts(root, home, config_dir, fs, tables=tables)
+    found += definition_scripts(root, home, config_dir, fs)
+    return [(p, False, label) for p, label in found] + env_places(tables, root, home, fs.windows)
