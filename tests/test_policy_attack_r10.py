@@ -629,6 +629,9 @@ class _WindowsSettings:
     def identity(self, path: str) -> tuple[int, int, int] | None:
         return (1, 1, 1) if path in self.files else None
 
+    def files_below(self, folder: str, limit: int) -> list[str]:
+        return []  # no managed-settings.d (ADR 0083 reads it through the FileSystem's walk)
+
 
 def test_a_windows_settings_command_names_its_scripts() -> None:
     """Before: a Windows file system read no settings command (its words are not POSIX

@@ -15,6 +15,7 @@ the Setup's file system (a payload judged on another machine reads none: string 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import ntpath
 import posixpath
@@ -42,6 +43,12 @@ MANAGED_SETTINGS = (
     "/Library/Application Support/ClaudeCode/managed-settings.json",
     "C:\\Program Files\\ClaudeCode\\managed-settings.json",
 )
+DROP_IN_DIR = "managed-settings.d"  # beside managed-settings.json, merged into it (2.1.330)
+MAX_DROP_INS = 64
+# ~/.claude.json keeps the history of every project: past SETTINGS_MAX_BYTES only its
+# servers are read, up to this size
+GLOBAL_CONFIG_MAX_BYTES = 16 * 1024 * 1024
+_SERVERS_KEY = re.compile(r'"mcpServers"\s*:\s*')
 ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
@@ -74,11 +81,40 @@ def settings_files(
     return out
 
 
+def managed_drop_ins(managed: tuple[str, ...], fs: FileSystem) -> list[tuple[str, str]]:
+    """(path, label) of each ``managed-settings.d/*.json`` beside a managed settings file:
+    Claude Code 2.1.330 merges them into the managed settings, hooks included (ADR 0083)."""
+    out: list[tuple[str, str]] = []
+    for path in managed:
+        mod = ntpath if "\\" in path else posixpath
+        folder = mod.join(mod.dirname(path), DROP_IN_DIR)
+        found = sorted(fs.files_below(folder, MAX_DROP_INS))
+        out += [(f, "the managed settings") for f in found if f.lower().endswith(".json")]
+    return out
+
+
+def _large_global_config(path: str, fs: FileSystem) -> object:
+    """The ``mcpServers`` tables of a ``.claude.json`` too long to parse whole (its history
+    grows past ``SETTINGS_MAX_BYTES``): each value after an ``"mcpServers":`` key, which no
+    string inside the file can spell (its quotes would be escaped). ADR 0083."""
+    text = fs.script_text(path, GLOBAL_CONFIG_MAX_BYTES)
+    if not text:
+        return None
+    decoder, out = json.JSONDecoder(), []
+    for m in _SERVERS_KEY.finditer(text):
+        with contextlib.suppress(ValueError):
+            out.append({"mcpServers": decoder.raw_decode(text, m.end())[0]})
+        if len(out) >= MAX_COMMANDS:
+            break
+    return out
+
+
 def _commands(node: object, key: str, depth: int) -> Iterator[str]:
     if isinstance(node, str):
         if key in COMMAND_KEYS or key == ARGS_KEY or key.endswith("Helper"):
             yield node
-    elif key == ENV_KEY and isinstance(node, dict):  # BASH_ENV, NODE_OPTIONS=--require x.js
+    elif isinstance(node, dict) and (key == ENV_KEY or key.endswith("Helpers")):
+        # env: BASH_ENV, NODE_OPTIONS=--require x.js; policyHelpers: {"linux": command}
         yield from (v for v in node.values() if isinstance(v, str))
     elif depth < MAX_DEPTH and isinstance(node, dict):
         for k, v in node.items():
@@ -228,18 +264,20 @@ def hook_scripts(
     that makes a plugin the project holds run code, and of what those run in turn; each
     settings ``env`` table is added to ``tables`` when given."""
     out: dict[str, str] = {}
-    files = settings_files(root, home, config_dir, managed)
+    files = settings_files(root, home, config_dir, managed) + managed_drop_ins(managed, fs)
     sources = [(path, label, None) for path, label in files]
     plugins = plugin_sources(root, fs)  # ADR 0078
     for path, label, plugin in sources + plugins:
         text = fs.script_text(path, SETTINGS_MAX_BYTES)
         if text is not None and (path, label, plugin) in plugins:  # it says what a plugin runs
             out.setdefault(path, PLUGIN_LABEL)
-        if not text:
-            continue
         try:
-            data = json.loads(text)
+            data = json.loads(text) if text else None
         except ValueError:
+            continue
+        if text is None and label.endswith(".claude.json"):
+            data = _large_global_config(path, fs)
+        if data is None:
             continue
         if tables is not None:
             tables.extend(_env_tables(data))
