@@ -99,3 +99,17 @@ def test_read_tools_and_unscoped_agents_are_untouched(project: Project) -> None:
         "mcp__fs__write_file", {"path": "$OUT/x", "content": "x"}, agent="helper", env=WARN
     )
     assert read[:2] == unscoped[:2] == ("none", None)
+
+
+def test_a_scope_written_with_backslashes_says_how_to_write_it(project: Project) -> None:
+    """``src\\**`` names exactly what it says (ADR 0071): every write of the agent is refused,
+    so the message says why and what to write instead, where before it said only "no
+    pattern covers it"."""
+    project.configure('[agents.coder]\nwrite_scope = ["src\\\\**"]\n')
+    _, _, answer = project.judge(
+        "Write",
+        {"file_path": str(project.root / "src/app.py"), "content": "x"},
+        agent="coder",
+        env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
+    )
+    assert "a backslash in a pattern is not a separator: write 'src/**'" in answer.stdout

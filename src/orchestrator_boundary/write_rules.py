@@ -162,7 +162,7 @@ def _subagent_write(
     why = (
         f"excluded by {match.excluded_by!r}"
         if match.excluded_by
-        else (located.problem or "no pattern covers it")
+        else (located.problem or "no pattern covers it" + _backslash_note(patterns))
     )
     what = f"{_ran(call, command)} writes" if command else f"this {call.payload.tool_name} changes"
     return Violation(
@@ -177,6 +177,16 @@ def _subagent_write(
         located.display,
         command,
     )
+
+
+def _backslash_note(patterns: Sequence[str]) -> str:
+    """A hint for a scope written with Windows separators: an inclusion names exactly what
+    it says, and ``\\`` is no separator in it (ADR 0071), so ``src\\**`` covers nothing."""
+    for text in patterns:
+        if "\\" in text and not text.startswith("!") and not ntpath.splitdrive(text)[0]:
+            meant = text.replace("\\", "/")
+            return f"; a backslash in a pattern is not a separator: write {meant!r}"
+    return ""
 
 
 def _program(target: Target) -> str:
