@@ -80,3 +80,27 @@ def test_a_large_global_config_is_still_read_for_its_servers(tmp_path: Path) -> 
     fake = str(p.root / "scripts" / "fake.js")
     got = p.judge("Write", {"file_path": fake, "content": "x"}, agent="coder", env=WARN)
     assert got[:2] == ("none", None)
+
+
+def test_a_large_local_settings_file_is_still_read_for_its_hooks(tmp_path: Path) -> None:
+    """A settings.local.json grows with the permission rules a person accepts; past 256 KiB
+    its hooks, env and status line were not read."""
+    p = make_project(tmp_path)
+    p.configure('[agents.coder]\nwrite_scope = ["**"]\n')
+    (p.root / "tools").mkdir()
+    for name in ("hook.sh", "status.sh", "preload.js"):
+        (p.root / "tools" / name).write_text("true\n")
+    allow = [f"Bash(npm run task-{i}:*)" for i in range(12000)]
+    local = {
+        "permissions": {"allow": allow},
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "bash tools/hook.sh"}]}]},
+        "statusLine": {"type": "command", "command": "sh tools/status.sh"},
+        "env": {"NODE_OPTIONS": "--require ./tools/preload.js"},
+    }
+    text = json.dumps(local)
+    assert len(text) > 256 * 1024
+    (p.root / ".claude" / "settings.local.json").write_text(text)
+    for name in ("hook.sh", "status.sh", "preload.js"):
+        target = str(p.root / "tools" / name)
+        got = p.judge("Write", {"file_path": target, "content": "x"}, agent="coder", env=WARN)
+        assert got[:2] == ("deny", "TAMPER"), name

@@ -45,10 +45,10 @@ MANAGED_SETTINGS = (
 )
 DROP_IN_DIR = "managed-settings.d"  # beside managed-settings.json, merged into it (2.1.330)
 MAX_DROP_INS = 64
-# ~/.claude.json keeps the history of every project: past SETTINGS_MAX_BYTES only its
-# servers are read, up to this size
+# ~/.claude.json keeps the history of every project (a local settings file its permission
+# rules): past SETTINGS_MAX_BYTES only the tables that run code are read, up to this size
 GLOBAL_CONFIG_MAX_BYTES = 16 * 1024 * 1024
-_SERVERS_KEY = re.compile(r'"mcpServers"\s*:\s*')
+_RUNS_KEY = re.compile(r'"(mcpServers|hooks|env|statusLine|\w*Helpers?|awsAuthRefresh)"\s*:\s*')
 ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
@@ -93,17 +93,18 @@ def managed_drop_ins(managed: tuple[str, ...], fs: FileSystem) -> list[tuple[str
     return out
 
 
-def _large_global_config(path: str, fs: FileSystem) -> object:
-    """The ``mcpServers`` tables of a ``.claude.json`` too long to parse whole (its history
-    grows past ``SETTINGS_MAX_BYTES``): each value after an ``"mcpServers":`` key, which no
-    string inside the file can spell (its quotes would be escaped). ADR 0083."""
+def _large_settings(path: str, fs: FileSystem) -> object:
+    """The tables that run code (``mcpServers``, ``hooks``, ``env``...) of a settings file too
+    long to parse whole (``~/.claude.json``'s history grows past ``SETTINGS_MAX_BYTES``): each
+    value after such a key, which no string inside the file can spell (its quotes would be
+    escaped). ADR 0083."""
     text = fs.script_text(path, GLOBAL_CONFIG_MAX_BYTES)
     if not text:
         return None
     decoder, out = json.JSONDecoder(), []
-    for m in _SERVERS_KEY.finditer(text):
+    for m in _RUNS_KEY.finditer(text):
         with contextlib.suppress(ValueError):
-            out.append({"mcpServers": decoder.raw_decode(text, m.end())[0]})
+            out.append({m[1]: decoder.raw_decode(text, m.end())[0]})
         if len(out) >= MAX_COMMANDS:
             break
     return out
@@ -275,8 +276,8 @@ def hook_scripts(
             data = json.loads(text) if text else None
         except ValueError:
             continue
-        if text is None and label.endswith(".claude.json"):
-            data = _large_global_config(path, fs)
+        if text is None:
+            data = _large_settings(path, fs)
         if data is None:
             continue
         if tables is not None:
