@@ -113,3 +113,24 @@ def test_a_scope_written_with_backslashes_says_how_to_write_it(project: Project)
         env={"ORCHESTRATOR_BOUNDARY_PHASE": "enforce"},
     )
     assert "a backslash in a pattern is not a separator: write 'src/**'" in answer.stdout
+
+
+# a map from file names to what is written there: its keys are the places
+MAPS = [
+    ("files-excluded", {"files": {"src/secrets/k.pem": "x"}}, "warn", "SCOPE_VIOLATION"),
+    ("files-outside", {"files": {"docs/x.md": "x"}}, "warn", "SCOPE_VIOLATION"),
+    ("changes-outside", {"changes": {"docs/x.md": {"content": "x"}}}, "warn", "SCOPE_VIOLATION"),
+    ("contents-outside", {"contents": {"docs/x.md": "x"}}, "warn", "SCOPE_VIOLATION"),
+    ("files-inside", {"files": {"src/a.py": "x", "src/b.py": "y"}}, "none", None),
+    ("headers-are-no-paths", {"path": "src/a.py", "headers": {"Content-Type": "x"}}, "none", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("given", "decision", "code"), [m[1:] for m in MAPS], ids=[m[0] for m in MAPS]
+)
+def test_the_keys_of_a_map_of_files_meet_the_scope(
+    project: Project, given: dict[str, object], decision: str, code: str | None
+) -> None:
+    got = project.judge("mcp__fs__write_files", given, agent="coder", env=WARN)
+    assert got[:2] == (decision, code)
