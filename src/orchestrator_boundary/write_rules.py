@@ -205,6 +205,8 @@ def write_rule(call: Call, target: Target) -> Violation | None:
     """The write rules for one target: the main agent's allow list, a subagent's scope."""
     if not target.write:
         argument = _path_argument(call, target)
+        if argument is not None and _held_folder_argument(call, argument):
+            return None
         if argument is not None:  # an MCP tool's path argument meets the write_scope, ADR 0078
             return _subagent_write(call, argument, "", False)
         return _unplaced(call, target)
@@ -342,6 +344,34 @@ def _held_folder(call: Call, target: Target) -> bool:
     below = fs.files_below(folder.absolutes[0], MAX_ENTRIES + 1)  # links to folders too
     places = [locate(p, call.context.root, fs, call.insensitive) for p in below]
     return len(below) <= MAX_ENTRIES and stays_in(places, folder, call)
+
+
+_REMOVES = frozenset({"delete", "remove", "rm", "move", "rename", "mv", "unlink", "rmdir"})
+
+
+def _held_folder_argument(call: Call, located: Located) -> bool:
+    """An MCP tool's folder argument (``{"directory": "src"}``, a search and replace over
+    ``src``) whose every file the ``write_scope`` holds, as ``_held_folder`` reads ``ruff
+    format src``: not for a tool whose name says it removes or moves (the folder's own entry
+    changes), nor a folder with a link out of it (ADR 0083)."""
+    import re
+
+    named, fs = call.profile, call.context.fs
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", call.payload.tool_name.rpartition("__")[2])
+    if named is None or named[1].write_scope is None or fs.windows or not located.inside:
+        return False
+    if _REMOVES & {w.lower() for w in words} or fs.identity(located.absolutes[0]) is not None:
+        return False
+    from orchestrator_boundary.delegation import EffectiveScope, ScopeSet, holds_all_below
+    from orchestrator_boundary.folder_writes import MAX_ENTRIES
+    from orchestrator_boundary.glob_places import stays_in
+
+    rule, patterns = f"agents.{named[0]}.write_scope", tuple(named[1].write_scope)
+    if not holds_all_below(located, EffectiveScope((ScopeSet(rule, patterns),)), call.insensitive):
+        return False
+    below = fs.files_below(located.absolutes[0], MAX_ENTRIES + 1)  # links to folders too
+    places = [locate(p, call.context.root, fs, call.insensitive) for p in below]
+    return 0 < len(below) <= MAX_ENTRIES and stays_in(places, located, call)
 
 
 def _anywhere(patterns: Sequence[str]) -> bool:
