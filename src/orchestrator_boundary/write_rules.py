@@ -354,8 +354,6 @@ def _held_folder_argument(call: Call, located: Located) -> bool:
     ``src``) whose every file the ``write_scope`` holds, as ``_held_folder`` reads ``ruff
     format src``: not for a tool whose name says it removes or moves (the folder's own entry
     changes), nor a folder with a link out of it (ADR 0083)."""
-    import re
-
     named, fs = call.profile, call.context.fs
     words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", call.payload.tool_name.rpartition("__")[2])
     if named is None or named[1].write_scope is None or fs.windows or not located.inside:
