@@ -33,6 +33,7 @@ ROWS = [
     ("delete-the-folder", "mcp__fs__delete", {"path": "src"}, "warn", "SCOPE_VIOLATION"),
     ("move-the-folder", "mcp__fs__move_file", {"source": "src", "destination": "src2"}, "warn", "SCOPE_VIOLATION"),
     ("remove-dir", "mcp__fs__removeDirectory", {"path": "src"}, "warn", "SCOPE_VIOLATION"),
+    ("trash-dir", "mcp__fs__trash_path", {"path": "src"}, "warn", "SCOPE_VIOLATION"),
     ("a-folder-outside", "mcp__fs__search_replace", {"path": "docs", "search": "a"}, "warn", "SCOPE_VIOLATION"),
     ("the-root", "mcp__fs__search_replace", {"path": ".", "search": "a"}, "warn", "SCOPE_VIOLATION"),
 ]  # fmt: skip

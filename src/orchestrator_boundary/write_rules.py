@@ -346,7 +346,10 @@ def _held_folder(call: Call, target: Target) -> bool:
     return len(below) <= MAX_ENTRIES and stays_in(places, folder, call)
 
 
-_REMOVES = frozenset({"delete", "remove", "rm", "move", "rename", "mv", "unlink", "rmdir"})
+_REMOVES = frozenset(
+    {"delete", "remove", "rm", "move", "rename", "mv", "unlink", "rmdir", "trash", "purge"}
+    | {"wipe", "destroy", "drop", "erase", "del"}
+)
 
 
 def _held_folder_argument(call: Call, located: Located) -> bool:
