@@ -137,3 +137,15 @@ def test_the_hooks_own_interpreter_ignores_python_variables(tmp_path: Path) -> N
     assert not (tmp_path / "ran").exists()
     subprocess.run([sys.executable, "-c", "pass"], cwd=tmp_path, env=env, check=True)
     assert (tmp_path / "ran").exists()
+
+
+@pytest.mark.parametrize("program", ["sed", "mkdir", "date", "npx", "git"])
+def test_path_that_holds_the_root_protects_the_launchers_own_programs(
+    tmp_path: Path, program: str
+) -> None:
+    """launch.sh runs sed, tr, date, mkdir, mv, cut by name: each looked up along PATH."""
+    p = _project(tmp_path, {"PATH": ".:/usr/bin"})
+    decision, code, _ = p.judge(
+        "Write", {"file_path": str(p.root / program), "content": "x"}, agent="coder", env=WARN
+    )
+    assert (decision, code) == ("deny", "TAMPER")

@@ -177,8 +177,9 @@ ENV_FILE_KEYS = frozenset(
     {"LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "PYTHONSTARTUP", "PERL5OPT"}
     | {"ORCHESTRATOR_BOUNDARY_PYTHON", "ORCHESTRATOR_BOUNDARY_CONFIG", "GIT_CONFIG_GLOBAL"}
 )
-# ...a folder searched for programs, libraries or config, everything in it; a folder that
-# holds the project or the home folder (``PATH=.``) has only the programs named protected...
+# ...a folder searched for programs, libraries or config, everything in it (``npm install``
+# fills ``./node_modules/.bin``: TAMPER when PATH names it); a folder that holds the project
+# or the home folder (``PATH=.``) has only the programs named protected...
 ENV_DIR_KEYS = frozenset(
     {"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "PYTHONHOME"}
     | {"PYTHONUSERBASE", "CLAUDE_CONFIG_DIR", "ZDOTDIR", "XDG_CONFIG_HOME", "GIT_EXEC_PATH"}
@@ -187,7 +188,10 @@ ENV_DIR_KEYS = frozenset(
 # (``PYTHONPATH=src``): only the files every interpreter start runs from it
 ENV_MODULE_KEYS = {"PYTHONPATH": ("sitecustomize.py", "usercustomize.py")}
 # programs a hook runs by name, looked up along PATH: the launcher's, and the usual runners
-PATH_PROGRAMS = ("sh", "bash", "python3", "python", "py", "node", "env", "sed", "tr", "cat")
+PATH_PROGRAMS = (
+    *("sh", "bash", "dash", "zsh", "python3", "python", "py", "node", "npx", "env", "uv", "git"),
+    *("sed", "tr", "cat", "date", "mkdir", "mv", "cut", "dirname", "jq"),  # launch.sh's own
+)
 ENV_LABEL = "a file the settings' env makes every hook load"
 _NODE_LOADS = re.compile(r"(?:^|\s)(?:-r|--require|--import|--(?:experimental-)?loader)[=\s]+(\S+)")
 
