@@ -193,6 +193,7 @@ PATH_PROGRAMS = (
     *("sed", "tr", "cat", "date", "mkdir", "mv", "cut", "dirname", "jq"),  # launch.sh's own
 )
 ENV_LABEL = "a file the settings' env makes every hook load"
+ENV_FOLDER_LABEL = "a folder the settings' env makes every hook search"
 _NODE_LOADS = re.compile(r"(?:^|\s)(?:-r|--require|--import|--(?:experimental-)?loader)[=\s]+(\S+)")
 
 
@@ -241,7 +242,7 @@ def env_places(
                 elif name in ENV_DIR_KEYS and not (
                     _holds(place, root, windows) or _holds(place, home, windows)
                 ):
-                    out.append((place, True, f"{ENV_LABEL} ({name})"))
+                    out.append((place, True, f"{ENV_FOLDER_LABEL} ({name})"))
                 elif name in ENV_DIR_KEYS or name in ENV_MODULE_KEYS:
                     join = ntpath.join if windows else posixpath.join
                     names = ENV_MODULE_KEYS.get(name) or _programs(name, windows)
