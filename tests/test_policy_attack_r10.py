@@ -195,8 +195,9 @@ def test_a_file_uri_read_without_its_scheme_is_checked(
     "uri", ["file://server/share/notes.md", "file://./src/app.py", "file:///tmp/elsewhere/x.md"]
 )
 def test_an_ordinary_file_uri_keeps_its_verdict(project: Project, uri: str) -> None:
+    # not TAMPER; since ADR 0083 each reading outside the coder's src/** meets its scope
     got = project.judge("mcp__fs__write_file", {"uri": uri}, agent="coder", env=ENFORCE)
-    assert got[:2] == ("none", None)
+    assert got[:2] == ("deny", "SCOPE_VIOLATION")
 
 
 # ---- 3. an exclusion that meant less than it says ----
@@ -546,8 +547,10 @@ def test_an_mcp_path_in_the_home_spelled_as_a_variable_is_checked(
     "spelt", ["$HOME/notes/todo.md", "$HOMEDIR/.claude.json", "~x/.claude.json"]
 )
 def test_other_home_spellings_keep_their_verdict(project: Project, spelt: str) -> None:
+    # not TAMPER; since ADR 0083 a place outside the coder's src/** (or one a variable the
+    # guard cannot read names) meets its scope
     got = project.judge("mcp__fs__write_file", {"path": spelt}, agent="coder", env=WARN)
-    assert got[:2] == ("none", None)
+    assert got[:2] == ("warn", "SCOPE_VIOLATION")
 
 
 # ---- 11. a pattern calls a tool "read" whose name says no reading ----
@@ -625,6 +628,9 @@ class _WindowsSettings:
 
     def identity(self, path: str) -> tuple[int, int, int] | None:
         return (1, 1, 1) if path in self.files else None
+
+    def files_below(self, folder: str, limit: int) -> list[str]:
+        return []  # no managed-settings.d (ADR 0083 reads it through the FileSystem's walk)
 
 
 def test_a_windows_settings_command_names_its_scripts() -> None:

@@ -42,7 +42,7 @@ MCP: list[tuple[str, str | None, str, dict[str, Any], str, str | None]] = [
     ("outside-absolute", "coder", "mcp__fs__write_file", {"path": "{root}/docs/x.md", "content": "x"}, "warn", "SCOPE_VIOLATION"),
     ("outside-relative", "coder", "mcp__fs__write_file", {"path": "docs/x.md", "content": "x"}, "warn", "SCOPE_VIOLATION"),
     ("excluded", "coder", "mcp__fs__write_file", {"path": "src/secrets/k.pem", "content": "x"}, "warn", "SCOPE_VIOLATION"),
-    ("outside-the-project", "coder", "mcp__fs__write_file", {"path": "/tmp/x.txt", "content": "x"}, "none", None),
+    ("outside-the-project", "coder", "mcp__fs__write_file", {"path": "/tmp/x.txt", "content": "x"}, "warn", "SCOPE_VIOLATION"),  # ADR 0083
     ("says-it-reads", "coder", "mcp__fs__read_file", {"path": "docs/x.md"}, "none", None),
     ("no-reading-word", "coder", "mcp__fs__frob", {"target": "docs/x.md"}, "warn", "SCOPE_VIOLATION"),
     ("file-uri", "coder", "mcp__fs__write_file", {"uri": "file://{root}/docs/x.md", "content": "x"}, "warn", "SCOPE_VIOLATION"),

@@ -34,8 +34,7 @@ Identity = tuple[int, int, int]  # (device, inode, link count) of a regular file
 
 @transient
 class Resolved:
-    """What resolving one path observed: where it points, and, when the walk looked at the
-    final component, that file's identity (None: not a regular file, or nothing there)."""
+    """What resolving one path observed: where it points, and its final component's identity."""
 
     path: str
     observed: bool = False  # False: identity was not looked at (ask ``FileSystem.identity``)
@@ -65,8 +64,7 @@ class FileSystem(Protocol):
         ...
 
     def script_text(self, path: str, limit: int) -> str | None:
-        """The text of the regular file at ``path`` when it is UTF-8 and at most ``limit``
-        bytes (a script a Bash command runs, ADR 0040); None otherwise."""
+        """The UTF-8 text of the regular file at ``path``, at most ``limit`` bytes (ADR 0040)."""
         ...
 
 
@@ -167,8 +165,7 @@ def _loopback(server: str) -> bool:
 
 
 def _local_drive(p: str) -> str:
-    """``\\\\localhost\\C$\\x`` (an administrative share of this machine) as ``C:\\x``;
-    any other path as it is."""
+    """``\\\\localhost\\C$\\x`` (an administrative share of this machine) as ``C:\\x``."""
     server, _, rest = p[2:].partition("\\")
     share, _, tail = rest.partition("\\")
     drive = len(share) == 2 and share[1] == "$" and share[0].isascii() and share[0].isalpha()
@@ -273,9 +270,11 @@ TRIMMED = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".joi
 _GIT_BASH_DRIVE = re.compile(r"/([A-Za-z])(?=/|$)")
 # Cygwin's and WSL's spellings of a drive: a drive in those, a folder of that name to Win32
 _MOUNTED_DRIVE = re.compile(r"[/\\](?:cygdrive|mnt)[/\\]([A-Za-z])(?=[/\\]|$)", re.I)
-# macOS: the data volume's firmlink, the same files as the path without it
-_MACOS_DATA = "/System/Volumes/Data/"
+_MACOS_DATA = "/System/Volumes/Data/"  # macOS's firmlink: the same files without it
 _PROC_CWD = re.compile(r"/proc/(?:self|thread-self|[0-9]+)/cwd(/.*|$)", re.S)
+_VOLUME = re.compile(
+    r"(?is)[\\/]{2}[?.][\\/](?:Volume\{[^}]*\}|GLOBALROOT.Device.[^\\/]+)([\\/].*)"
+)
 
 
 def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
@@ -287,7 +286,7 @@ def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
     - Windows: ``/c/Users/...`` is ``C:\\Users\\...`` to Claude Code's file tools and Git Bash
       (its literal reading, ``<current drive>:\\c\\Users``, is what PowerShell or an MCP
       server would open: checked against the protected set only); ``/cygdrive/c/`` and
-      ``/mnt/c/`` are read both ways; the stream and share spellings (``windows_spelling``).
+      ``/mnt/c/`` both ways; the stream, share (``windows_spelling``), volume (0083) spellings.
     - POSIX: backslashes as separators too; macOS's ``/System/Volumes/Data/x`` as ``/x``; a
       path with ``..`` also with it undone on the text (``_lexical``)."""
     spelt = [raw]
@@ -309,6 +308,7 @@ def readings(raw: str, windows: bool) -> tuple[list[str], list[str]]:
             else:
                 found.append(text)
             found += [w for w in map(windows_spelling, found) if w not in found]
+            found += [v[1] for v in map(_VOLUME.match, found) if v and v[1] not in found]
         else:
             found.append(text)
             if "\\" in text:

@@ -152,8 +152,8 @@ def protected_set(
     entries.extend(env_file_entries(root))
     for path, folder, label in kept_runtime(runtime, root, home):
         add(path, folder, label)
-    for path, label in code_scripts(root, home, claude_config_dir, fs):  # ADR 0071, 0078
-        add(path, False, label, run=True)
+    for path, folder, label in code_scripts(root, home, claude_config_dir, fs):  # 0071, 0083
+        add(path, folder, label, run=True)
     env_roots = [root]
     with contextlib.suppress(OSError, ValueError):
         env_roots.append(fs.realpath(root))

@@ -94,8 +94,34 @@ def _runs(text: str, at: int) -> bool:
     return all(_LEAD.match(t) for t in re.sub(r"[\"'\[\],]", " ", window[cut:]).split())
 
 
+# What ``_names`` found in a script's text, keyed on the text itself (and the home), so never
+# stale: a changed script is a new key. Only a long-lived process (the evaluator) reuses it
+# between calls; what exists on disk is still asked each time (ADR 0083).
+_MEMO: dict[tuple[str, str | None], list[tuple[str, tuple[str, ...]]]] = {}
+MEMO_TEXT = 4 * 1024 * 1024  # characters of script text kept at most, all keys together
+_MEMO_SIZE = [0]
+
+
+def forget() -> None:
+    """Empty the memo of script names (tests and benchmarks: a cold start)."""
+    _MEMO.clear()
+    _MEMO_SIZE[0] = 0
+
+
 def _names(text: str, home: str | None = None) -> list[tuple[str, tuple[str, ...]]]:
-    """(name, suffixes to try) for each code file ``text`` names."""
+    """(name, suffixes to try) for each code file ``text`` names, remembered per text."""
+    key = (text, home)
+    found = _MEMO.get(key)
+    if found is None:
+        found = _read_names(text, home)
+        if _MEMO_SIZE[0] + len(text) > MEMO_TEXT:
+            forget()
+        _MEMO[key] = found
+        _MEMO_SIZE[0] += len(text)
+    return found
+
+
+def _read_names(text: str, home: str | None) -> list[tuple[str, tuple[str, ...]]]:
     out: list[tuple[str, tuple[str, ...]]] = []
     if home:  # ~/bin/x.js, $HOME/bin/x.js: the user's home
         text = _HOME.sub(lambda _: home.rstrip("/\\"), text)

@@ -15,6 +15,7 @@ the Setup's file system (a payload judged on another machine reads none: string 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import ntpath
 import posixpath
@@ -42,6 +43,12 @@ MANAGED_SETTINGS = (
     "/Library/Application Support/ClaudeCode/managed-settings.json",
     "C:\\Program Files\\ClaudeCode\\managed-settings.json",
 )
+DROP_IN_DIR = "managed-settings.d"  # beside managed-settings.json, merged into it (2.1.330)
+MAX_DROP_INS = 64
+# ~/.claude.json keeps the history of every project (a local settings file its permission
+# rules): past SETTINGS_MAX_BYTES only the tables that run code are read, up to this size
+GLOBAL_CONFIG_MAX_BYTES = 16 * 1024 * 1024
+_RUNS_KEY = re.compile(r'"(mcpServers|hooks|env|statusLine|\w*Helpers?|awsAuthRefresh)"\s*:\s*')
 ARGS_KEY = "args"  # a hook's or an MCP server's argv after its command: each string read too
 # the project folder and the home as a command spells them: POSIX shells, cmd, PowerShell
 _ROOT_VARS = re.compile(r"\$\{?(?:env:)?CLAUDE_PROJECT_DIR\}?|%CLAUDE_PROJECT_DIR%", re.I)
@@ -74,11 +81,41 @@ def settings_files(
     return out
 
 
+def managed_drop_ins(managed: tuple[str, ...], fs: FileSystem) -> list[tuple[str, str]]:
+    """(path, label) of each ``managed-settings.d/*.json`` beside a managed settings file:
+    Claude Code 2.1.330 merges them into the managed settings, hooks included (ADR 0083)."""
+    out: list[tuple[str, str]] = []
+    for path in managed:
+        mod = ntpath if "\\" in path else posixpath
+        folder = mod.join(mod.dirname(path), DROP_IN_DIR)
+        found = sorted(fs.files_below(folder, MAX_DROP_INS))
+        out += [(f, "the managed settings") for f in found if f.lower().endswith(".json")]
+    return out
+
+
+def _large_settings(path: str, fs: FileSystem) -> object:
+    """The tables that run code (``mcpServers``, ``hooks``, ``env``...) of a settings file too
+    long to parse whole (``~/.claude.json``'s history grows past ``SETTINGS_MAX_BYTES``): each
+    value after such a key, which no string inside the file can spell (its quotes would be
+    escaped). ADR 0083."""
+    text = fs.script_text(path, GLOBAL_CONFIG_MAX_BYTES)
+    if not text:
+        return None
+    decoder, out = json.JSONDecoder(), []
+    for m in _RUNS_KEY.finditer(text):
+        with contextlib.suppress(ValueError):
+            out.append({m[1]: decoder.raw_decode(text, m.end())[0]})
+        if len(out) >= MAX_COMMANDS:
+            break
+    return out
+
+
 def _commands(node: object, key: str, depth: int) -> Iterator[str]:
     if isinstance(node, str):
         if key in COMMAND_KEYS or key == ARGS_KEY or key.endswith("Helper"):
             yield node
-    elif key == ENV_KEY and isinstance(node, dict):  # BASH_ENV, NODE_OPTIONS=--require x.js
+    elif isinstance(node, dict) and (key == ENV_KEY or key.endswith("Helpers")):
+        # env: BASH_ENV, NODE_OPTIONS=--require x.js; policyHelpers: {"linux": command}
         yield from (v for v in node.values() if isinstance(v, str))
     elif depth < MAX_DEPTH and isinstance(node, dict):
         for k, v in node.items():
@@ -133,29 +170,123 @@ def _runs(word: str, path: str, fs: FileSystem) -> bool:
     return _SCRIPT_WORD.match(word) is not None and not fs.files_below(path, 1)
 
 
+# What a settings ``env`` makes every hook and Bash command load beyond its commands (ADR 0083):
+# a file each word names, present or not (a library to preload, a script sourced at start,
+# the interpreter or config the launcher takes)...
+ENV_FILE_KEYS = frozenset(
+    {"LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "PYTHONSTARTUP", "PERL5OPT"}
+    | {"ORCHESTRATOR_BOUNDARY_PYTHON", "ORCHESTRATOR_BOUNDARY_CONFIG", "GIT_CONFIG_GLOBAL"}
+)
+# ...a folder searched for programs, libraries or config, everything in it (``npm install``
+# fills ``./node_modules/.bin``: TAMPER when PATH names it); a folder that holds the project
+# or the home folder (``PATH=.``) has only the programs named protected...
+ENV_DIR_KEYS = frozenset(
+    {"PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "PYTHONHOME"}
+    | {"PYTHONUSERBASE", "CLAUDE_CONFIG_DIR", "ZDOTDIR", "XDG_CONFIG_HOME", "GIT_EXEC_PATH"}
+)
+# ...and a folder searched for modules, which is often the project's own source folder
+# (``PYTHONPATH=src``): only the files every interpreter start runs from it
+ENV_MODULE_KEYS = {"PYTHONPATH": ("sitecustomize.py", "usercustomize.py")}
+# programs a hook runs by name, looked up along PATH: the launcher's, and the usual runners
+PATH_PROGRAMS = (
+    *("sh", "bash", "dash", "zsh", "python3", "python", "py", "node", "npx", "env", "uv", "git"),
+    *("sed", "tr", "cat", "date", "mkdir", "mv", "cut", "dirname", "jq"),  # launch.sh's own
+)
+ENV_LABEL = "a file the settings' env makes every hook load"
+ENV_FOLDER_LABEL = "a folder the settings' env makes every hook search"
+_NODE_LOADS = re.compile(r"(?:^|\s)(?:-r|--require|--import|--(?:experimental-)?loader)[=\s]+(\S+)")
+
+
+def _env_tables(node: object, depth: int = 0) -> Iterator[dict[str, object]]:
+    if isinstance(node, dict) and depth < MAX_DEPTH:
+        for key, value in node.items():
+            if key == ENV_KEY and isinstance(value, dict):
+                yield value
+            else:
+                yield from _env_tables(value, depth + 1)
+    elif isinstance(node, list) and depth < MAX_DEPTH:
+        for value in node:
+            yield from _env_tables(value, depth + 1)
+
+
+def _holds(folder: str, path: str | None, windows: bool) -> bool:
+    if not path:
+        return False
+    mod = ntpath if windows else posixpath
+    a, b = (mod.normcase(folder).rstrip("/\\"), mod.normcase(path).rstrip("/\\"))
+    return a == "" or b == a or b.startswith(a + mod.sep) or (windows and b.startswith(a + "/"))
+
+
+def env_places(
+    tables: list[dict[str, object]], root: str, home: str | None, windows: bool
+) -> list[tuple[str, bool, str]]:
+    """(path, folder, label) of what the ``env`` tables make hooks load (ADR 0083)."""
+    out: list[tuple[str, bool, str]] = []
+    sep = ";" if windows else ":"
+    for table in tables:
+        for key, value in table.items():
+            name = str(key).upper() if windows else str(key)
+            if not isinstance(value, str):
+                continue
+            if name == "NODE_OPTIONS":
+                words = [m[1] for m in _NODE_LOADS.finditer(value)]
+                words += [w + ext for w in words for ext in (".js", ".cjs", ".mjs")]
+            elif name in {"LD_PRELOAD"}:
+                words = re.split(r"[\s:]+", value)
+            else:
+                words = value.split(sep) if name not in {"BASH_ENV", "ENV"} else [value]
+            places = [p for w in words if (p := _path(w.strip(), root, home, windows))]
+            for place in places:
+                if name in ENV_FILE_KEYS or name == "NODE_OPTIONS":
+                    out.append((place, False, f"{ENV_LABEL} ({name})"))
+                elif name in ENV_DIR_KEYS and not (
+                    _holds(place, root, windows) or _holds(place, home, windows)
+                ):
+                    out.append((place, True, f"{ENV_FOLDER_LABEL} ({name})"))
+                elif name in ENV_DIR_KEYS or name in ENV_MODULE_KEYS:
+                    join = ntpath.join if windows else posixpath.join
+                    names = ENV_MODULE_KEYS.get(name) or _programs(name, windows)
+                    out += [(join(place, n), False, f"{ENV_LABEL} ({name})") for n in names]
+    return out
+
+
+def _programs(key: str, windows: bool) -> tuple[str, ...]:
+    if key != "PATH":
+        return ()
+    if not windows:
+        return PATH_PROGRAMS
+    return tuple(p + ext for p in PATH_PROGRAMS for ext in ("", ".exe", ".cmd", ".bat"))
+
+
 def hook_scripts(
     root: str,
     home: str | None,
     config_dir: str | None,
     fs: FileSystem,
     managed: tuple[str, ...] = MANAGED_SETTINGS,
+    tables: list[dict[str, object]] | None = None,
 ) -> list[tuple[str, str]]:
     """(path, label) of each existing regular file a settings command names, of each file
-    that makes a plugin the project holds run code, and of what those run in turn."""
+    that makes a plugin the project holds run code, and of what those run in turn; each
+    settings ``env`` table is added to ``tables`` when given."""
     out: dict[str, str] = {}
-    files = settings_files(root, home, config_dir, managed)
+    files = settings_files(root, home, config_dir, managed) + managed_drop_ins(managed, fs)
     sources = [(path, label, None) for path, label in files]
     plugins = plugin_sources(root, fs)  # ADR 0078
     for path, label, plugin in sources + plugins:
         text = fs.script_text(path, SETTINGS_MAX_BYTES)
         if text is not None and (path, label, plugin) in plugins:  # it says what a plugin runs
             out.setdefault(path, PLUGIN_LABEL)
-        if not text:
-            continue
         try:
-            data = json.loads(text)
+            data = json.loads(text) if text else None
         except ValueError:
             continue
+        if text is None:
+            data = _large_settings(path, fs)
+        if data is None:
+            continue
+        if tables is not None:
+            tables.extend(_env_tables(data))
         for n, command in enumerate(_commands(data, "", 0)):
             if n >= MAX_COMMANDS:
                 break
@@ -184,6 +315,10 @@ def definition_scripts(
 
 def code_scripts(
     root: str, home: str | None, config_dir: str | None, fs: FileSystem
-) -> list[tuple[str, str]]:
-    """``hook_scripts`` and ``definition_scripts``: every file protected for the code in it."""
-    return hook_scripts(root, home, config_dir, fs) + definition_scripts(root, home, config_dir, fs)
+) -> list[tuple[str, bool, str]]:
+    """(path, folder, label) of every file protected for the code in it: ``hook_scripts``,
+    ``definition_scripts`` and what the settings' ``env`` makes hooks load (ADR 0083)."""
+    tables: list[dict[str, object]] = []
+    found = hook_scripts(root, home, config_dir, fs, tables=tables)
+    found += definition_scripts(root, home, config_dir, fs)
+    return [(p, False, label) for p, label in found] + env_places(tables, root, home, fs.windows)

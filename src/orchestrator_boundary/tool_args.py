@@ -273,12 +273,20 @@ def _walk(value: object, key: str, depth: int) -> Iterator[tuple[object, str, in
             continue
         if isinstance(node, dict):
             queue.extend((v, str(k), level + 1) for k, v in node.items())
-            queue.extend((k, "", level + 1) for k in node if isinstance(k, str))
+            # a map's keys that look like files are paths (``{"files": {"a.py": "..."}}``)
+            mapped = _norm(name) in _MAP_KEYS
+            queue.extend(
+                (k, "path" if mapped and _FILES_LIKE.search(k) else "", level + 1)
+                for k in node
+                if isinstance(k, str)
+            )
         elif isinstance(node, list):
             queue.extend((v, name, level + 1) for v in node)  # a list inherits its key
 
 
 _TOO_DEEP = object()
+# keys whose table maps file names to what is written there (ADR 0083)
+_MAP_KEYS = frozenset({"changes", "edits", "updates", "writes", "contents", "content", "files"})
 
 
 def _home_reading(path: str, home: str | None) -> str | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
+import re
 from collections.abc import Sequence
 
 from orchestrator_boundary import scope
@@ -161,7 +162,7 @@ def _subagent_write(
     why = (
         f"excluded by {match.excluded_by!r}"
         if match.excluded_by
-        else (located.problem or "no pattern covers it")
+        else (located.problem or "no pattern covers it" + _backslash_note(patterns))
     )
     what = f"{_ran(call, command)} writes" if command else f"this {call.payload.tool_name} changes"
     return Violation(
@@ -176,6 +177,16 @@ def _subagent_write(
         located.display,
         command,
     )
+
+
+def _backslash_note(patterns: Sequence[str]) -> str:
+    """A hint for a scope written with Windows separators: an inclusion names exactly what
+    it says, and ``\\`` is no separator in it (ADR 0071), so ``src\\**`` covers nothing."""
+    for text in patterns:
+        if "\\" in text and not text.startswith("!") and not ntpath.splitdrive(text)[0]:
+            meant = text.replace("\\", "/")
+            return f"; a backslash in a pattern is not a separator: write {meant!r}"
+    return ""
 
 
 def _program(target: Target) -> str:
@@ -194,6 +205,8 @@ def write_rule(call: Call, target: Target) -> Violation | None:
     """The write rules for one target: the main agent's allow list, a subagent's scope."""
     if not target.write:
         argument = _path_argument(call, target)
+        if argument is not None and _held_folder_argument(call, argument):
+            return None
         if argument is not None:  # an MCP tool's path argument meets the write_scope, ADR 0078
             return _subagent_write(call, argument, "", False)
         return _unplaced(call, target)
@@ -212,9 +225,11 @@ def _path_argument(call: Call, target: Target) -> Located | None:
     """An unknown tool's (an MCP server's) path argument, placed (a relative one in the
     call's cwd, where Claude Code starts the servers), when the subagent's agent type has a
     ``write_scope``: the tool may write there, so the scope judges it, as a delegation's does
-    (ADR 0050, 0059). Only a tool whose name does not say it only reads, and a place in the
-    project; its loose strings stay the guard's only; a tool the config calls ``read`` has no
-    targets at all."""
+    (ADR 0050, 0059). Only a tool whose name does not say it only reads; its loose strings
+    stay the guard's only; a tool the config calls ``read`` has no targets at all. Each
+    reading the guard made of it (a ``file:`` URI's, the home ``~`` names) is judged, a place
+    outside the project too, and a variable the guard cannot read places it nowhere: a write
+    to an unknown place is outside the scope (ADR 0083)."""
     named = call.profile
     if call.main or named is None or named[1].write_scope is None or target.guessed:
         return None
@@ -229,34 +244,46 @@ def _path_argument(call: Call, target: Target) -> Located | None:
     if not _ARGS or _ARGS[0][0] is not call.payload:  # once per call, not per target
         found = arguments(call.payload.tool_input, call.context.home, changes=True)
         _ARGS[:] = [(call.payload, frozenset(found.paths))]
-    if raw not in _ARGS[0][1] or "$" in raw or "%" in raw or not _given(call.payload, raw):
+    if raw not in _ARGS[0][1]:
         return None
-    located: Located | None = target.located
-    if not target.located.absolutes:
-        full = placed(raw, call.payload.cwd or "")
-        located = (
-            locate(full, call.context.root, call.context.fs, call.insensitive) if full else None
-        )
-    # outside the project (/tmp, the home, a share) a server reads and writes freely: only
-    # the protected set guards those, as before
-    return located if located is not None and located.inside else None
+    spelt = _known_variables(raw, call)
+    if spelt is None:
+        return Located(raw, (), (), "spelt with a variable the guard cannot read")
+    located = target.located if spelt == raw else None
+    if located is None or not located.absolutes:
+        full = placed(spelt, call.payload.cwd or "")
+        if not full:
+            return Located(raw, (), (), "a relative path with no folder to place it in")
+        located = locate(full, call.context.root, call.context.fs, call.insensitive)
+    return located
 
 
-def _given(payload: object, raw: str) -> bool:
-    """``raw`` is a string of the tool input as it stands, not a reading the guard made of
-    one (a file URI's rest, the home a variable names): only such a place is certain."""
-    todo: list[object] = [getattr(payload, "tool_input", None)]
-    for _ in range(4096):
-        if not todo:
-            break
-        node = todo.pop()
-        if node == raw or (raw[:1] == "/" and node == "file://" + raw):  # file:///abs/path
-            return True
-        if isinstance(node, dict):
-            todo += node.values()
-        elif isinstance(node, list):
-            todo += node
-    return False
+# the variables a server (or its client) may expand in a path: VS Code's, the project's, the
+# cwd's, the home's (POSIX, PowerShell, cmd); any other places the path nowhere (ADR 0083)
+_VARIABLE = re.compile(
+    r"\$\{(?:env:)?(\w+)\}|\$(?:env:)?([A-Za-z_]\w*)|%(\w+)%|^(~)(?=[/\\]|$)", re.I
+)
+_ROOT_NAMES = frozenset({"workspacefolder", "workspaceroot", "claude_project_dir"})
+_HOME_NAMES = frozenset({"home", "userprofile", "~"})
+
+
+def _known_variables(raw: str, call: Call) -> str | None:
+    """``raw`` with the variables it is spelt with put in; None when one is unknown."""
+    unknown = False
+
+    def put(m: re.Match[str]) -> str:
+        nonlocal unknown
+        name = (m[1] or m[2] or m[3] or m[4] or "").lower()
+        value = {"pwd": call.payload.cwd, "cd": call.payload.cwd}.get(name)
+        if name in _ROOT_NAMES:
+            value = call.context.root
+        elif name in _HOME_NAMES:
+            value = call.context.home
+        unknown = unknown or not value
+        return value or ""
+
+    spelt = _VARIABLE.sub(put, raw)
+    return None if unknown else spelt
 
 
 def _unplaced(call: Call, target: Target) -> Violation | None:
@@ -317,6 +344,35 @@ def _held_folder(call: Call, target: Target) -> bool:
     below = fs.files_below(folder.absolutes[0], MAX_ENTRIES + 1)  # links to folders too
     places = [locate(p, call.context.root, fs, call.insensitive) for p in below]
     return len(below) <= MAX_ENTRIES and stays_in(places, folder, call)
+
+
+_REMOVES = frozenset(
+    {"delete", "remove", "rm", "move", "rename", "mv", "unlink", "rmdir", "trash", "purge"}
+    | {"wipe", "destroy", "drop", "erase", "del"}
+)
+
+
+def _held_folder_argument(call: Call, located: Located) -> bool:
+    """An MCP tool's folder argument (``{"directory": "src"}``, a search and replace over
+    ``src``) whose every file the ``write_scope`` holds, as ``_held_folder`` reads ``ruff
+    format src``: not for a tool whose name says it removes or moves (the folder's own entry
+    changes), nor a folder with a link out of it (ADR 0083)."""
+    named, fs = call.profile, call.context.fs
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", call.payload.tool_name.rpartition("__")[2])
+    if named is None or named[1].write_scope is None or fs.windows or not located.inside:
+        return False
+    if _REMOVES & {w.lower() for w in words} or fs.identity(located.absolutes[0]) is not None:
+        return False
+    from orchestrator_boundary.delegation import EffectiveScope, ScopeSet, holds_all_below
+    from orchestrator_boundary.folder_writes import MAX_ENTRIES
+    from orchestrator_boundary.glob_places import stays_in
+
+    rule, patterns = f"agents.{named[0]}.write_scope", tuple(named[1].write_scope)
+    if not holds_all_below(located, EffectiveScope((ScopeSet(rule, patterns),)), call.insensitive):
+        return False
+    below = fs.files_below(located.absolutes[0], MAX_ENTRIES + 1)  # links to folders too
+    places = [locate(p, call.context.root, fs, call.insensitive) for p in below]
+    return 0 < len(below) <= MAX_ENTRIES and stays_in(places, located, call)
 
 
 def _anywhere(patterns: Sequence[str]) -> bool:
