@@ -87,7 +87,14 @@ def exec_args(script: str, tail: list[str]) -> list[str]:
         f"import os,sys\ns={script!r}\nif not os.path.isfile(s):\n sys.stderr.write({gone!r}+'\\n')"
         + answer.replace("\n", "\n ")
         + f"\nsys.path.insert(0,{dirname(dirname(script))!r})"
-        "\nfrom orchestrator_boundary.hook_main import main;sys.exit(main(sys.argv))"
+        "\ntry:from orchestrator_boundary.hook_main import main"
+        "\nexcept Exception as x:"  # a broken install: never exit 1 (ADR 0084)
+        "\n sys.dont_write_bytecode,sys.pycache_prefix=True,os.devnull"
+        "\n try:from orchestrator_boundary.rescue import rescued;main=rescued(x)"
+        "\n except Exception:"
+        f"\n  sys.stderr.write('orchestrator-boundary: cannot load the package (%s)\\n'%x)"
+        + (_PY_PHASE.replace("NONE", "2") if tool else "\nsys.exit(0)").replace("\n", "\n  ")
+        + "\nsys.exit(main(sys.argv))"
     )
     return ["-I", "-S", "-c", code, *tail]
 

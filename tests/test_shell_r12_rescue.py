@@ -1,0 +1,235 @@
+"""Round twelve, the hook shell: a package too broken for its own client still answers by the
+phase and leaves the call's record (ADR 0084).
+
+Before: ``launcher.py`` caught only ``ImportError``. A ``wire.py`` or ``hook_main.py`` that does
+not compile (a SyntaxError, a file cut short by a full disk) or raises anything else at import
+died with a traceback: exit 1, which Claude Code before 2.1.295 (and any version without
+``onFailure``) lets through, in enforce too. An ``ImportError`` was answered from
+``ORCHESTRATOR_BOUNDARY_PHASE`` alone (a warn project's config was not read: every call
+blocked), and nothing was recorded. Windows' exec-form program had no guard at all. When
+``peer`` itself could not load, ``client.cannot_load`` recorded nothing either.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from orchestrator_boundary import client, gone_guard, rescue
+
+PACKAGE = Path(client.__file__).parent
+PAYLOAD = {
+    "session_id": "s-r12",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Write",
+    "tool_use_id": "toolu_r12",
+    "tool_input": {"file_path": "/nowhere/a.txt", "content": "x"},
+}
+
+
+def broken_copy(tmp_path: Path, module: str, how: str) -> Path:
+    """The package copied into ``tmp_path/site`` with ``module`` broken ``how``."""
+    copy = tmp_path / "site" / "orchestrator_boundary"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    target = copy / f"{module}.py"
+    if how == "syntax":
+        target.write_text(target.read_text() + "\ndef (\n")
+    elif how == "raises":
+        target.write_text(target.read_text() + "\nraise RuntimeError('half written')\n")
+    else:
+        target.unlink()
+    return copy
+
+
+def project(tmp_path: Path, phase: str | None) -> Path:
+    root = tmp_path / "proj"
+    (root / ".claude").mkdir(parents=True)
+    if phase is not None:
+        (root / ".claude" / "boundary.toml").write_text(f'phase = "{phase}"\n')
+    return root
+
+
+def run(
+    argv: list[str], root: Path, tmp_path: Path, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "CLAUDE_PROJECT_DIR": str(root),
+        "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        **(extra or {}),
+    }
+    return subprocess.run(
+        argv,
+        input=json.dumps(PAYLOAD).encode(),
+        capture_output=True,
+        env=env,
+        cwd=root,
+        timeout=60,
+        check=False,
+    )
+
+
+def spooled(root: Path, trail: str = ".claude/boundary/audit.jsonl") -> list[dict[str, object]]:
+    folder = (root / trail).parent
+    names = sorted(folder.glob(f".{Path(trail).name}-spool-*")) if folder.is_dir() else []
+    return [json.loads(p.read_text()) for p in names]
+
+
+CASES = [
+    # (phase in the config, environment, event, exit code)
+    ("warn", {}, "PreToolUse", 0),
+    ("enforce", {}, "PreToolUse", 2),
+    ("ask", {}, "PostToolUse", 2),
+    ("enforce", {"AMPLIFIER_BYPASS_BOUNDARY": "yes"}, "PreToolUse", 0),
+    ("enforce", {"ORCHESTRATOR_BOUNDARY_PHASE": "off"}, "PreToolUse", 0),
+    (None, {}, "PreToolUse", 2),
+    ("enforce", {}, "Stop", 0),
+]
+
+
+@pytest.mark.parametrize(("module", "how"), [("wire", "syntax"), ("wire", "raises"),
+                                             ("wire", "gone"), ("hook_main", "syntax")])  # fmt: skip
+@pytest.mark.parametrize(("phase", "env", "event", "code"), CASES)
+def test_a_package_whose_wire_cannot_load_answers_by_phase_and_records_the_call(
+    tmp_path: Path,
+    module: str,
+    how: str,
+    phase: str | None,
+    env: dict[str, str],
+    event: str,
+    code: int,
+) -> None:
+    copy = broken_copy(tmp_path, module, how)
+    root = project(tmp_path, phase)
+    done = run([sys.executable, "-I", "-S", str(copy / "launcher.py"), event], root, tmp_path, env)
+    assert (done.returncode, done.stdout) == (code, b""), done.stderr
+    err = done.stderr.decode()
+    assert err.startswith("orchestrator-boundary: cannot load the package") and err.count("\n") == 1
+    [rec] = spooled(root)
+    assert rec["unjudged"] is True and rec["event"] == event
+    assert rec["decision"] == ("deny" if code == 2 else "none")
+    assert rec["bypassed"] is ("AMPLIFIER_BYPASS_BOUNDARY" in env)
+    assert str(rec["error"]).startswith("cannot load the policy: ")
+    if event in ("PreToolUse", "PostToolUse"):  # the payload is read for who called what
+        assert (rec["session_id"], rec["tool_name"]) == ("s-r12", "Write")
+
+
+def test_the_record_lands_where_the_config_puts_the_trail(tmp_path: Path) -> None:
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    root = project(tmp_path, None)
+    (root / ".claude" / "boundary.toml").write_text(
+        'phase = "enforce"\n[audit]\npath = "logs/trail.jsonl"\n'
+    )
+    done = run(
+        [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"], root, tmp_path
+    )
+    assert done.returncode == 2, done.stderr
+    assert [r["tool_name"] for r in spooled(root, "logs/trail.jsonl")] == ["Write"]
+
+
+def test_a_user_scope_entry_records_under_the_users_claude_folder(tmp_path: Path) -> None:
+    """``launcher.py EVENT user``: the trail is the per-user one ``hook_main.user_trail``
+    names; nothing is written into the repository."""
+    from orchestrator_boundary import hook_main
+
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    root = project(tmp_path, "warn")
+    argv = [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse", "user"]
+    done = run(argv, root, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not (root / ".claude" / "boundary").exists()
+    env = {"HOME": str(tmp_path / "home")}
+    trail = Path(hook_main.user_trail(str(root), env))
+    assert [r["tool_name"] for r in spooled(trail.parent, trail.name)] == ["Write"]
+
+
+def test_the_windows_exec_form_program_answers_by_phase_when_wire_cannot_load(
+    tmp_path: Path,
+) -> None:
+    """The ``-c`` program Windows entries run (exec form, no shell) imported ``hook_main``
+    unguarded: a traceback, exit 1. Run here with this machine's paths: the same program."""
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    args = gone_guard.exec_args(str(copy / "launcher.py"), ["PreToolUse"])
+    for phase, code in (("enforce", 2), ("warn", 0)):
+        root = project(tmp_path / phase, phase)
+        done = run([sys.executable, *args], root, tmp_path)
+        assert (done.returncode, done.stdout) == (code, b""), done.stderr
+        assert b"cannot load the package" in done.stderr
+        assert [r["tool_name"] for r in spooled(root)] == ["Write"]
+
+
+def test_the_windows_program_without_rescue_still_reads_the_configs_phase(tmp_path: Path) -> None:
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    (copy / "rescue.py").unlink()
+    args = gone_guard.exec_args(str(copy / "launcher.py"), ["PreToolUse"])
+    root = project(tmp_path, "warn")
+    done = run([sys.executable, *args], root, tmp_path)
+    assert (done.returncode, done.stdout) == (0, b""), done.stderr
+    root = project(tmp_path / "e", "enforce")
+    assert run([sys.executable, *args], root, tmp_path).returncode == 2
+
+
+def test_a_launcher_without_rescue_still_never_exits_1(tmp_path: Path) -> None:
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    (copy / "rescue.py").unlink()
+    root = project(tmp_path, "enforce")
+    argv = [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"]
+    done = run(argv, root, tmp_path)
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert done.stderr.startswith(b"orchestrator-boundary: cannot load the package")
+    done = run(argv, root, tmp_path, {"AMPLIFIER_BYPASS_BOUNDARY": "1"})
+    assert done.returncode == 0, done.stderr
+
+
+def test_when_peer_and_the_policy_cannot_load_the_client_still_records(tmp_path: Path) -> None:
+    """``wire`` loads, ``peer`` does not, nor the policy: ``cannot_load`` answered, but said
+    "no record of this call either"."""
+    copy = broken_copy(tmp_path, "peer", "syntax")
+    shell = copy / "shell.py"
+    shell.write_text(shell.read_text().replace("\nimport os\n", "\nimport not_there_at_all\n", 1))
+    root = project(tmp_path, "enforce")
+    done = run(
+        [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"], root, tmp_path
+    )
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert b"no record" not in done.stderr
+    [rec] = spooled(root)
+    assert (rec["tool_name"], rec["decision"], rec["unjudged"]) == ("Write", "deny", True)
+
+
+def test_the_rescue_record_reads_as_peers_does(tmp_path: Path) -> None:
+    """Two copies of one record (rescue must load where peer cannot): the same keys, so
+    ``report`` and the chain's sealing read both alike."""
+    from orchestrator_boundary import peer
+
+    raw = json.dumps(PAYLOAD).encode()
+    ours = json.loads(rescue.record(raw, "PreToolUse", "e", "warn", 0, False))
+    theirs = json.loads(peer.unjudged_record(raw, "PreToolUse", "e", "warn", 0, False))
+    assert set(theirs) - set(ours) == {"version"}  # wire's version reader is what failed
+    assert {k: v for k, v in ours.items() if k != "ts"} == {
+        k: v for k, v in theirs.items() if k not in ("ts", "version")
+    }
+
+
+def test_a_rescued_record_is_counted_by_report(tmp_path: Path) -> None:
+    """The spooled record is what ``report`` reads: a hook error, the project NOT READY."""
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    root = project(tmp_path, "warn")
+    run([sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"], root, tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ORCHESTRATOR"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "orchestrator_boundary.cli", "report", "--project", str(root)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert "cannot load the policy" in done.stdout, done.stdout + done.stderr
