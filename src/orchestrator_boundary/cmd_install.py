@@ -37,7 +37,7 @@ from orchestrator_boundary.config import (
     config_path,
     load_config,
 )
-from orchestrator_boundary.doctor_hooks_off import install_notes
+from orchestrator_boundary.doctor_hooks_off import cached_install, install_notes
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.project_files import GITIGNORE_LINE, gitignore_with, starter_config
 from orchestrator_boundary.setups import audit_setting
@@ -195,7 +195,8 @@ def plan(
         res.edits.append(FileEdit(path, old_text, text, "settings"))
     if action == "install":
         _plan_machine_files(res, project, scope, env, python)
-        res.notes.extend(install_notes(project, scope, env))
+        cached = cached_install(scope, sys.prefix) if scope == "project" and not python else ""
+        res.notes.extend([*install_notes(project, scope, env), *filter(None, [cached])])
     if action == "install" and scope in ("project", "local"):
         _plan_project_files(res, project, phase)
         res.notes.extend(filter(None, [start_folder_note(project)]))
@@ -275,8 +276,7 @@ def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
     if in_git_repo(project):
         gi = os.path.join(project, ".gitignore")
         gi_old = sf.read_text(gi)
-        gi_new = gitignore_with(gi_old)
-        if gi_new is not None:
+        if (gi_new := gitignore_with(gi_old)) is not None:
             res.edits.append(FileEdit(gi, gi_old, gi_new, "gitignore", backup=False))
             res.actions.append(f"added {GITIGNORE_LINE} to .gitignore")
 
@@ -321,20 +321,20 @@ def enforce_gate(project: str, phase: str | None, environ: Any = None) -> str:
 
 
 def _refuse(action: str, args: argparse.Namespace, msg: str, file: str | None = None) -> int:
-    if args.json:
-        print(
-            json.dumps({"command": action, "changed": False, "error": msg, "settings_file": file})
-        )
-    else:
-        print(f"error: {msg}", file=sys.stderr)
+    shown = {"command": action, "changed": False, "error": msg, "settings_file": file}
+    print(
+        json.dumps(shown) if args.json else f"error: {msg}",
+        file=sys.stdout if args.json else sys.stderr,
+    )
     return 1
 
 
 def _run(action: str, args: argparse.Namespace) -> int:
     project = _project(args)
-    if action == "install" and not args.force and args.scope in ("project", "local"):
-        refusal = enforce_gate(project, args.phase)
-        if refusal:
+    if action == "install":  # a cache's interpreter; enforce before the report says READY
+        local = args.scope != "project" and cached_install(args.scope, sys.prefix)
+        gate = not args.force and args.scope in ("project", "local")
+        if refusal := local or (enforce_gate(project, args.phase) if gate else ""):
             return _refuse(action, args, refusal)
     try:
         res = plan(

@@ -13,6 +13,7 @@ And what the settings' ``env`` hands every hook (``check_settings_env``).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from orchestrator_boundary import settings_files as sf
@@ -89,6 +90,46 @@ def install_notes(root: str, scope: str, environ: Any) -> list[str]:
             "do; ask your administrator to run: orchestrator-boundary install --scope managed"
         ]
     return []
+
+
+CACHE_TAG = b"Signature: 8a477f597d28d172789f06886806bc55"  # bford.info/cachedir
+
+
+def cache_root(prefix: str) -> str | None:
+    """The cache folder the environment at ``prefix`` lives in, found by the ``CACHEDIR.TAG``
+    of a folder above it (uvx: ``~/.cache/uv``; ``pipx run``: ``~/.cache/pipx``); None for a
+    lasting one. A tag in ``prefix`` itself is not one: uv tags every venv it makes, the
+    lasting ones of ``uv tool install`` and a project's ``.venv`` too (ADR 0084)."""
+    current = os.path.abspath(prefix)
+    while (parent := os.path.dirname(current)) != current:
+        current = parent
+        try:
+            with open(os.path.join(current, "CACHEDIR.TAG"), "rb") as tag:
+                if tag.read(len(CACHE_TAG)) == CACHE_TAG:
+                    return current
+        except OSError:
+            continue
+    return None
+
+
+def cached_install(scope: str, prefix: str) -> str:
+    """Why ``install`` refuses to register an interpreter in a cache (local, user, managed:
+    the entry names it), or for the project scope what it says of the pointer ('' when the
+    environment is a lasting one). Once the cache is cleaned, every call is answered without
+    the package: by the phase, unjudged and unrecorded."""
+    cache = cache_root(prefix)
+    if cache is None:
+        return ""
+    why = (
+        f"this orchestrator-boundary runs from {prefix}, inside the cache {cache} (uvx or pipx "
+        "run), which is cleaned without notice (uv cache clean or prune; pipx drops what it has "
+        "not run for 14 days). Install it lastingly (uv tool install orchestrator-boundary, "
+        "pipx install orchestrator-boundary, or pip install it into a venv) and run install from "
+        "there"
+    )
+    if scope == "project":
+        return f"{why}: until then, this machine's hooks find it only while the cache keeps it"
+    return f"not registering: {why}; the hooks would name this interpreter"
 
 
 def check_settings_env(ctx: Context) -> Check:
