@@ -169,21 +169,21 @@ def trail_path(root: str, environ: Mapping[str, str], user: bool) -> str:
 
 def read_payload() -> bytes:
     """stdin, up to ``PAYLOAD_MAX``, given up after ``STDIN_WAIT_S`` (Claude Code closes it at
-    once); nothing where there is no alarm to end a read that never ends (Windows)."""
+    once). Where there is no alarm (Windows) it is read as ``client.read_stdin`` reads it there:
+    to its end."""
     import signal
-
-    if not hasattr(signal, "SIGALRM"):
-        return b""
 
     def late(_signum: int, _frame: object) -> None:
         raise TimeoutError
 
     chunks: list[bytes] = []
+    timed = hasattr(signal, "SIGALRM")
     try:
-        old = signal.signal(signal.SIGALRM, late)
+        old = signal.signal(signal.SIGALRM, late) if timed else None
     except ValueError:
         return b""  # not the main thread
-    signal.alarm(STDIN_WAIT_S)
+    if timed:
+        signal.alarm(STDIN_WAIT_S)
     try:
         while sum(map(len, chunks)) <= PAYLOAD_MAX:
             chunk = os.read(0, 1 << 16)
@@ -193,8 +193,9 @@ def read_payload() -> bytes:
     except (OSError, TimeoutError):
         pass
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+        if timed:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
     return b"".join(chunks)
 
 
