@@ -233,3 +233,21 @@ def test_a_rescued_record_is_counted_by_report(tmp_path: Path) -> None:
         check=False,
     )
     assert "cannot load the policy" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("phase", "code"), [("warn", 0), ("enforce", 2)])
+def test_the_plugins_hook_answers_a_broken_package_by_the_configs_phase(
+    tmp_path: Path, phase: str, code: int
+) -> None:
+    """``hooks/hook.py`` (the plugin, a checkout) caught only ImportError: a ``wire.py`` that
+    does not compile ended in a traceback, exit 1, let through by any Claude Code without
+    ``onFailure``; a warn project's config was not read."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(PACKAGE.parents[1] / "hooks", checkout / "hooks")
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    shutil.move(str(copy.parent), str(checkout / "src"))
+    root = project(tmp_path, phase)
+    argv = [sys.executable, "-I", "-S", str(checkout / "hooks" / "hook.py"), "PreToolUse"]
+    done = run(argv, root, tmp_path)
+    assert (done.returncode, done.stdout) == (code, b""), done.stderr
+    assert [r["tool_name"] for r in spooled(root)] == ["Write"]
