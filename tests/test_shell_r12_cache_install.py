@@ -120,3 +120,28 @@ def test_a_lasting_environment_installs_without_a_word_about_caches(tmp_path: Pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert not [n for n in json.loads(done.stdout)["notes"] if "cache" in n]
     assert cached_install("local", str(tmp_path)) == ""
+
+
+def test_doctor_warns_when_the_registered_interpreter_lives_in_a_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries written from uvx before ``install`` refused them: doctor said every command
+    answers, and nothing about the cache they will vanish with."""
+    from orchestrator_boundary import cli, registration
+    from orchestrator_boundary import settings_files as sf
+
+    monkeypatch.setenv(sf.MANAGED_ENV, str(tmp_path / "no-managed.json"))
+    cache = tag(tmp_path / "cache" / "uv")
+    python = venv_in(cache / "archive-v0" / "ab12")
+    root = tmp_path / "repo"
+    (root / ".claude").mkdir(parents=True)
+    entries = registration.entries("local", "warn", python=str(python))
+    hooks = {
+        e: [{**({"matcher": "*"} if registration.matcher(e) else {}), "hooks": [h]}]
+        for e, h in entries.items()
+    }
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"hooks": hooks}))
+    cli.main(["doctor", "--project", str(root), "--json"])
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert checks["commands"]["status"] == "warn", checks["commands"]
+    assert f"inside the cache {cache}" in checks["commands"]["message"]

@@ -16,9 +16,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from orchestrator_boundary import registration
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context, ours
 from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.gone_guard import entry_argv
 from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV, bypass_requested
 from orchestrator_boundary.setups import setup
 from orchestrator_boundary.wire import CONFIG_ENV
@@ -130,6 +132,36 @@ def cached_install(scope: str, prefix: str) -> str:
     if scope == "project":
         return f"{why}: until then, this machine's hooks find it only while the cache keeps it"
     return f"not registering: {why}; the hooks would name this interpreter"
+
+
+def cached_interpreter(ctx: Context) -> Check | None:
+    """A WARN when a registered entry, or the pointer this user's launcher reads, names an
+    interpreter inside a cache (an install from uvx or ``pipx run`` before ``install`` refused
+    one): the commands answer today and stop without notice (ADR 0084)."""
+    named = [
+        (entry_argv(hook)[:1] or [""])[0]
+        for entries in ours(ctx).values()
+        for _path, hook in entries
+        if not registration.shim_phase(str(hook.get("command", "")))
+    ]
+    try:
+        with open(registration.pointer_path(ctx.environ), encoding="utf-8") as pointer:
+            named.append(pointer.readline().strip())
+    except (OSError, UnicodeDecodeError):
+        pass
+    for exe in dict.fromkeys(e for e in named if os.path.isabs(e)):
+        cache = cache_root(os.path.dirname(os.path.dirname(exe)))
+        if cache is not None:
+            return Check(
+                "commands",
+                WARN,
+                f"the hooks run {exe}, inside the cache {cache} (uvx or pipx run): they stop "
+                "working when it is cleaned, without notice",
+                "install it lastingly (uv tool install orchestrator-boundary, pipx install "
+                "orchestrator-boundary, or pip install it into a venv), then from there run: "
+                "orchestrator-boundary install",
+            )
+    return None
 
 
 def check_settings_env(ctx: Context) -> Check:
