@@ -251,3 +251,46 @@ def test_the_plugins_hook_answers_a_broken_package_by_the_configs_phase(
     done = run(argv, root, tmp_path)
     assert (done.returncode, done.stdout) == (code, b""), done.stderr
     assert [r["tool_name"] for r in spooled(root)] == ["Write"]
+
+
+def test_a_rescued_call_whose_stdin_never_ends_is_answered_in_time(tmp_path: Path) -> None:
+    """The rescue reads stdin for the record: a writer that never closes it must not hold the
+    hook until Claude Code's timeout (which lets the call through without ``onFailure``)."""
+    import time
+
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    root = project(tmp_path, "enforce")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(root)}
+    started = time.monotonic()
+    with subprocess.Popen(
+        [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as proc:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(PAYLOAD).encode())
+        proc.stdin.flush()  # and never closed
+        code = proc.wait(timeout=30)
+        proc.stdin.close()
+    assert code == 2 and time.monotonic() - started < 8
+    [rec] = spooled(root)
+    assert rec["tool_name"] == "Write"
+
+
+def test_a_huge_payload_is_recorded_without_its_fields(tmp_path: Path) -> None:
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    root = project(tmp_path, "warn")
+    big = {**PAYLOAD, "tool_input": {"content": "x" * (3 << 20)}}
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"],
+        input=json.dumps(big).encode(),
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CLAUDE_PROJECT_DIR": str(root)},
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, b""), done.stderr
+    [rec] = spooled(root)
+    assert "tool_name" not in rec and rec["input_bytes"] > rescue.PAYLOAD_MAX
