@@ -294,3 +294,35 @@ def test_a_huge_payload_is_recorded_without_its_fields(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, b""), done.stderr
     [rec] = spooled(root)
     assert "tool_name" not in rec and rec["input_bytes"] > rescue.PAYLOAD_MAX
+
+
+@pytest.mark.parametrize("broken", ["shell", "wire"], ids=["peer's record", "rescue's record"])
+def test_a_broken_install_never_makes_a_moved_projects_folder_again(
+    tmp_path: Path, broken: str
+) -> None:
+    """The project was moved during the session (``CLAUDE_PROJECT_DIR`` names the old path).
+    The record of a broken install made ``<old>/.claude/boundary/`` again, and from then on a
+    working install judged the session as an unconfigured project (warn: every call through)
+    instead of a project gone (blocked, ADR 0063)."""
+    copy = broken_copy(tmp_path, broken, "gone")
+    if broken == "shell":  # the policy cannot load, peer can: client.cannot_load's record
+        shutil.copy(PACKAGE / "shell.py", copy / "shell.py")
+        shell = copy / "shell.py"
+        shell.write_text(shell.read_text().replace("\nimport os\n", "\nimport not_at_all\n", 1))
+    gone = tmp_path / "moved-away"
+    done = run(
+        [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"],
+        tmp_path,
+        tmp_path,
+        {"CLAUDE_PROJECT_DIR": str(gone)},
+    )
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert not gone.exists()
+    assert b"is gone" in done.stderr  # and the record itself, on stderr
+    working = run(
+        [sys.executable, "-I", "-S", str(PACKAGE / "launcher.py"), "PreToolUse"],
+        tmp_path,
+        tmp_path,
+        {"CLAUDE_PROJECT_DIR": str(gone)},
+    )
+    assert working.returncode == 2 and b"is gone" in working.stderr

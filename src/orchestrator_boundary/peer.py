@@ -273,6 +273,8 @@ def spool_unjudged(environ: Mapping[str, str], line: bytes) -> str:
     default. '' when spooled, else a note that carries the line (ADR 0079)."""
     try:
         root, text = wire.project_config(environ)
+        if not os.path.isdir(root):  # moved away: never made again here (ADR 0084)
+            raise OSError("the project folder %r is gone" % root)
         try:
             import tomllib  # Python 3.11: an older one (``hook_main.too_old``) takes the default
 

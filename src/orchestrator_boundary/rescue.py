@@ -83,7 +83,10 @@ def leave(environ: Mapping[str, str], line: bytes, *, user: bool = False) -> str
     line: why not, and the record itself (``client.cannot_load`` uses it when ``peer`` is
     what cannot load)."""
     root = project_root(environ)
-    note = spool(trail_path(root, environ, user), line) if root else "no project to name"
+    if root and not os.path.isdir(root):  # moved away: a folder made again here would be
+        note = f"the project folder {root!r} is gone"  # judged as a project of its own
+    else:
+        note = spool(trail_path(root, environ, user), line) if root else "no project to name"
     return f"; no record of this call ({note}): {line.decode('utf-8', 'replace')}" if note else ""
 
 
