@@ -326,3 +326,25 @@ def test_a_broken_install_never_makes_a_moved_projects_folder_again(
         {"CLAUDE_PROJECT_DIR": str(gone)},
     )
     assert working.returncode == 2 and b"is gone" in working.stderr
+
+
+def test_where_the_process_cannot_be_started_again_a_cut_pyc_is_dropped_for_the_next_call(
+    tmp_path: Path,
+) -> None:
+    """Windows has no ``exec`` that keeps the process Claude Code waits for: the exec-form
+    program answers the call by the phase, and the next call must not meet the cut file
+    again (before: no answer at all, a traceback, exit 1, on every call)."""
+    copy = tmp_path / "site" / "orchestrator_boundary"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-I", "-m", "compileall", "-q", str(copy)], check=True)
+    cached = copy / "__pycache__" / f"wire.{sys.implementation.cache_tag}.pyc"
+    cached.write_bytes(cached.read_bytes()[:100])
+    root = project(tmp_path, "enforce")
+    code = (
+        f"import os, sys; sys.path.insert(0, {str(copy.parent)!r}); os.name = 'nt'\n"
+        "from orchestrator_boundary.rescue import rescued\n"
+        "sys.exit(rescued(EOFError('marshal data too short'))(['-c', 'PreToolUse']))"
+    )
+    done = run([sys.executable, "-I", "-S", "-c", code], root, tmp_path)
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert not cached.exists()

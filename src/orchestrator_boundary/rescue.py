@@ -48,7 +48,32 @@ def rescued(first: BaseException) -> Callable[[list[str]], int]:
             os.execv(sys.executable, [sys.executable, *again])  # noqa: S606 - ourselves, again
         except OSError:
             pass  # answered below
+    if cut:  # this call is answered without the package; the next one compiles the sources
+        drop_cut_bytecode(os.path.dirname(os.path.abspath(__file__)))
     return lambda argv: answer(argv, first, os.environ)
+
+
+def drop_cut_bytecode(package: str) -> None:
+    """Remove the package's cached ``.pyc`` files that do not load, as ``peer`` does."""
+    import marshal
+
+    folder = os.path.join(package, "__pycache__")
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".pyc")]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            with open(path, "rb") as cached:
+                marshal.loads(cached.read()[16:])  # noqa: S302 - our cache, as import reads it
+        except (EOFError, ValueError, TypeError):
+            try:  # noqa: SIM105 - contextlib is not loaded here
+                os.remove(path)
+            except OSError:
+                pass
+        except OSError:
+            continue
 
 
 def answer(argv: list[str], exc: BaseException, environ: Mapping[str, str]) -> int:
