@@ -95,7 +95,8 @@ CASES = [
 
 
 @pytest.mark.parametrize(("module", "how"), [("wire", "syntax"), ("wire", "raises"),
-                                             ("wire", "gone"), ("hook_main", "syntax")])  # fmt: skip
+                                             ("wire", "gone"), ("hook_main", "syntax"),
+                                             ("client", "syntax")])  # fmt: skip
 @pytest.mark.parametrize(("phase", "env", "event", "code"), CASES)
 def test_a_package_whose_wire_cannot_load_answers_by_phase_and_records_the_call(
     tmp_path: Path,
@@ -348,3 +349,14 @@ def test_where_the_process_cannot_be_started_again_a_cut_pyc_is_dropped_for_the_
     done = run([sys.executable, "-I", "-S", "-c", code], root, tmp_path)
     assert (done.returncode, done.stdout) == (2, b""), done.stderr
     assert not cached.exists()
+
+
+def test_a_user_entry_whose_slug_module_cannot_load_answers_by_phase(tmp_path: Path) -> None:
+    """``hook_main`` loads, but what it needs before the client (``digests`` for a ``user``
+    entry's trail) does not: a traceback, exit 1, before this round."""
+    copy = broken_copy(tmp_path, "digests", "syntax")
+    root = project(tmp_path, "enforce")
+    argv = [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse", "user"]
+    done = run(argv, root, tmp_path)
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert done.stderr.startswith(b"orchestrator-boundary: cannot load the package (SyntaxError")
