@@ -42,7 +42,7 @@ def broken_copy(tmp_path: Path, module: str, how: str) -> Path:
         target.write_text(target.read_text() + "\ndef (\n")
     elif how == "raises":
         target.write_text(target.read_text() + "\nraise RuntimeError('half written')\n")
-    else:
+    elif how == "gone":
         target.unlink()
     return copy
 
@@ -360,3 +360,19 @@ def test_a_user_entry_whose_slug_module_cannot_load_answers_by_phase(tmp_path: P
     done = run(argv, root, tmp_path)
     assert (done.returncode, done.stdout) == (2, b""), done.stderr
     assert done.stderr.startswith(b"orchestrator-boundary: cannot load the package (SyntaxError")
+
+
+def test_files_of_two_versions_mid_upgrade_never_exit_1(tmp_path: Path) -> None:
+    """Every module loads, but one lacks a name another uses (``pip install --upgrade`` writes
+    the files one by one): the client raised ``AttributeError`` past its own guards, a
+    traceback, exit 1."""
+    copy = broken_copy(tmp_path, "wire", "keep")
+    wire = copy / "wire.py"
+    text = (PACKAGE / "wire.py").read_text()
+    wire.write_text(text.replace("\nMAX_PAYLOAD_BYTES =", "\nRENAMED_PAYLOAD_BYTES =", 1))
+    root = project(tmp_path, "enforce")
+    done = run(
+        [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse"], root, tmp_path
+    )
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert b"Traceback" not in done.stderr and b"AttributeError" in done.stderr

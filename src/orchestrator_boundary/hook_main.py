@@ -172,7 +172,10 @@ def main(argv: "list[str]") -> int:
                 "|SessionEnd [user]\n"
             )
         return 2  # a misregistered hook blocks rather than failing open
-    return run(event, leave_fast=True)
+    try:
+        return run(event, leave_fast=True)
+    except Exception as exc:  # noqa: BLE001 - past the client's guards: files of two versions
+        return unloaded(argv, exc)  # mid-upgrade (a name one uses, the other lacks)
 
 
 def unloaded(argv: "list[str]", exc: Exception) -> int:
