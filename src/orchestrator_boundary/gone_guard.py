@@ -48,11 +48,21 @@ def _none(user: bool) -> str:
     return "0" if user else "2"
 
 
-def gone_guard(script: str, event: str, user: bool = False) -> str:
-    """The ``sh`` text before a POSIX entry's ``exec``: the answer when ``script`` is gone."""
-    message = sh_quote(_GONE.format(script=script))
+_NO_PYTHON = "; a venv loses its interpreter when its base Python is removed or upgraded away"
+
+
+def gone_guard(script: str, event: str, user: bool = False, python: str = "") -> str:
+    """The ``sh`` text before a POSIX entry's ``exec``: the answer when ``script`` is gone or,
+    given ``python``, when that is not an executable file (a venv's ``bin/python`` link left
+    dangling by ``brew upgrade``: ``exec`` failed with 127, which Claude Code lets through
+    without ``onFailure``; ADR 0084)."""
+    said = _GONE.format(script=f"{script} or its interpreter {python}" if python else script)
+    if python:
+        moved = "uninstalled or moved)"
+        said = said.replace(moved, moved + _NO_PYTHON, 1)
     answer = _SH_PHASE.replace("NONE", _none(user)) if event in TOOL_EVENTS else "exit 0; "
-    return f"[ -f {sh_quote(script)} ] || {{ echo {message} >&2; {answer}}}; "
+    check = f"[ -f {sh_quote(script)} ]" + (f" && [ -x {sh_quote(python)} ]" if python else "")
+    return f"{check} || {{ echo {sh_quote(said)} >&2; {answer}}}; "
 
 
 _PY_PHASE = """
@@ -99,7 +109,9 @@ def exec_args(script: str, tail: list[str]) -> list[str]:
     return ["-I", "-S", "-c", code, *tail]
 
 
-GUARD = re.compile(r"^\[ -f .*? \] \|\| \{ echo .*?>&2; .*?exit [012]; \}; exec ")
+GUARD = re.compile(
+    r"^\[ -f .*? \](?: && \[ -x .*? \])? \|\| \{ echo .*?>&2; .*?exit [012]; \}; exec "
+)
 
 
 def sh_quote(word: str) -> str:
