@@ -85,3 +85,18 @@ def test_a_project_install_guards_a_worktree_with_its_own_trail(tmp_path: Path) 
     for name in ("settings.json", "boundary.toml", "orchestrator-boundary/launch.sh"):
         assert (feat / ".claude" / name).is_file(), name
     assert ".claude/boundary/" in (feat / ".gitignore").read_text()  # each keeps its own trail
+
+
+def test_a_local_settings_file_committed_before_is_named_with_how_to_untrack_it(
+    tmp_path: Path, capsys: object
+) -> None:
+    """Teams whose earlier install let ``git add -A`` commit it: ignoring it now does not
+    untrack it, and every clone still runs this machine's entries."""
+    root = tmp_path / "repo"
+    (root / ".claude").mkdir(parents=True)
+    git(root, "init", "-q")
+    (root / ".claude" / "settings.local.json").write_text("{}\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "committed by an older install")
+    notes = install(root, "local", capsys)
+    assert [n for n in notes if "git rm --cached .claude/settings.local.json" in n], notes

@@ -164,7 +164,31 @@ def other_checkouts_note(project: str, scope: str) -> str | None:
 def checkout_notes(project: str, scope: str) -> list[str]:
     """What ``install`` says of the checkouts that run these hooks: a project below its
     repository's top, another checkout of a repository installed at local scope."""
-    return list(filter(None, [start_folder_note(project), other_checkouts_note(project, scope)]))
+    notes = [start_folder_note(project), other_checkouts_note(project, scope)]
+    return [n for n in [*notes, local_settings_tracked(project, scope)] if n]
+
+
+def local_settings_tracked(project: str, scope: str) -> str | None:
+    """A ``settings.local.json`` that git tracks already (committed by an install before
+    this one ignored it): every clone runs this machine's entries until it is untracked."""
+    if scope != "local" or git_top(project) is None:
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", project, "ls-files", "--error-unmatch", "--", LOCAL_SETTINGS_LINE[1:]],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return (
+        f"{LOCAL_SETTINGS_LINE[1:]} is committed: every clone runs this machine's entries "
+        "(its interpreter's path), answered without the package there. Untrack it: git rm "
+        f"--cached {LOCAL_SETTINGS_LINE[1:]}, then commit"
+    )
 
 
 def start_folder_note(project: str) -> str | None:
