@@ -101,7 +101,7 @@ def test_posix_entries_are_quoted_for_sh() -> None:
     )
     assert "args" not in entry
     assert entry["command"].startswith(  # the interpreter too (ADR 0084)
-        '[ -f "/s p/launcher.py" ] && [ -x "/opt/my env/bin/python" ] || { echo '
+        '[ -f "/s p/launcher.py" ] && [ -x "/opt/my env/bin/python" ] || { [ -f "/s p/launcher.py" ] && echo '
     )
     assert rg.entry_argv(entry) == [
         "/opt/my env/bin/python",

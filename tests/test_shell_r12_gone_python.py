@@ -45,5 +45,21 @@ def test_an_entry_whose_interpreter_link_dangles_answers_by_phase(
         check=False,
     )
     assert (done.returncode, done.stdout) == (code, b""), done.stderr
-    assert f"its interpreter {python} is gone".encode() in done.stderr
+    assert f"{python}, the interpreter these hooks run, is gone".encode() in done.stderr
     assert registration.entry_argv(entry)[0] == str(python)  # still read as ours
+
+
+def test_a_gone_package_still_says_its_launcher_is_gone(tmp_path: Path) -> None:
+    gone = tmp_path / "gone venv" / "orchestrator_boundary" / "launcher.py"
+    entry = registration.entries("local", "enforce", launcher_py=str(gone))["PreToolUse"]
+    done = subprocess.run(
+        [SH, "-c", str(entry["command"])],
+        input=b"{}",
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "CLAUDE_PROJECT_DIR": str(tmp_path)},
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"orchestrator-boundary: {gone} is gone (the package".encode())
+    assert b"the interpreter these hooks run" not in done.stderr

@@ -48,7 +48,12 @@ def _none(user: bool) -> str:
     return "0" if user else "2"
 
 
-_NO_PYTHON = "; a venv loses its interpreter when its base Python is removed or upgraded away"
+_NO_PYTHON = (
+    "orchestrator-boundary: {python}, the interpreter these hooks run, is gone (a venv loses it "
+    "when its base Python is removed or upgraded away); install the package again with a "
+    "Python that is there, then run orchestrator-boundary install again (with the same "
+    "--scope); to stop using it, remove its hooks from your Claude Code settings"
+)
 
 
 def gone_guard(script: str, event: str, user: bool = False, python: str = "") -> str:
@@ -56,13 +61,13 @@ def gone_guard(script: str, event: str, user: bool = False, python: str = "") ->
     given ``python``, when that is not an executable file (a venv's ``bin/python`` link left
     dangling by ``brew upgrade``: ``exec`` failed with 127, which Claude Code lets through
     without ``onFailure``; ADR 0084)."""
-    said = _GONE.format(script=f"{script} or its interpreter {python}" if python else script)
-    if python:
-        moved = "uninstalled or moved)"
-        said = said.replace(moved, moved + _NO_PYTHON, 1)
+    gone = f"echo {sh_quote(_GONE.format(script=script))} >&2"
     answer = _SH_PHASE.replace("NONE", _none(user)) if event in TOOL_EVENTS else "exit 0; "
-    check = f"[ -f {sh_quote(script)} ]" + (f" && [ -x {sh_quote(python)} ]" if python else "")
-    return f"{check} || {{ echo {sh_quote(said)} >&2; {answer}}}; "
+    if not python:
+        return f"[ -f {sh_quote(script)} ] || {{ {gone}; {answer}}}; "
+    no_python = f"echo {sh_quote(_NO_PYTHON.format(python=python))} >&2"
+    check = f"[ -f {sh_quote(script)} ] && [ -x {sh_quote(python)} ]"
+    return f"{check} || {{ [ -f {sh_quote(script)} ] && {no_python} || {gone}; {answer}}}; "
 
 
 _PY_PHASE = """
@@ -110,7 +115,8 @@ def exec_args(script: str, tail: list[str]) -> list[str]:
 
 
 GUARD = re.compile(
-    r"^\[ -f .*? \](?: && \[ -x .*? \])? \|\| \{ echo .*?>&2; .*?exit [012]; \}; exec "
+    r"^\[ -f .*? \](?: && \[ -x .*? \])? \|\| \{ (?:\[ -f .*? \] && )?echo .*?>&2; "
+    r".*?exit [012]; \}; exec "
 )
 
 

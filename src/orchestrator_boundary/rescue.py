@@ -1,16 +1,17 @@
 """What a registered entry does when the package is too broken to run its own client (ADR 0084).
 
 ``launcher.py`` and Windows' exec-form program import ``hook_main``, which imports ``wire``; the
-client's fallback (``client.cannot_load``) needs ``wire``, and its record needs ``peer``.
-It imports nothing of the package, so that the client can use it too. When
-one of those cannot load (a half-finished upgrade, a file with a syntax error, a file the user
-cannot read), the call was answered from ``ORCHESTRATOR_BOUNDARY_PHASE`` alone, with nothing
-recorded, and anything but an ``ImportError`` died with a traceback: exit 1, which Claude Code
-lets through. This module imports only ``os`` and ``sys`` (``json``, ``time`` and ``tomllib``
-where a record is written) and repeats, on purpose, the little of ``wire`` and ``peer`` it
-needs: the phase (the variable, else the config's top-level ``phase`` line), the bypass, and
-the call's record spooled beside the trail, which ``report`` reads and the next working writer
-seals into the chain, as ``peer.spool_unjudged`` leaves one. Tests compare both copies.
+client's fallback (``client.cannot_load``) needs ``wire``, and its record needs ``peer``. When
+one of those cannot load (a half-finished upgrade, a file with a syntax error), the call was
+answered from ``ORCHESTRATOR_BOUNDARY_PHASE`` alone, with nothing recorded, and anything but an
+``ImportError`` died with a traceback: exit 1, which Claude Code lets through. This module
+imports nothing of the package (only ``os`` and ``sys``; ``json``, ``time``, ``tomllib`` and
+``signal`` where a record is written), so the launcher, ``hook_main``, the client and the
+plugin's ``hook.py`` can all fall back on it. It repeats, on purpose, the little of ``wire``
+and ``peer`` it needs: the phase (the variable, else the config's top-level ``phase`` line),
+the bypass, and the call's record spooled beside the trail, which ``report`` reads and the
+next working writer seals into the chain, as ``peer.spool_unjudged`` leaves one. A test holds
+the two records alike.
 """
 
 # ruff: noqa: TID251 - a shell module (tests/test_architecture.py SHELL); pyproject lists the rest
