@@ -376,3 +376,16 @@ def test_files_of_two_versions_mid_upgrade_never_exit_1(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stdout) == (2, b""), done.stderr
     assert b"Traceback" not in done.stderr and b"AttributeError" in done.stderr
+
+
+@pytest.mark.parametrize(("extra", "code"), [([], 2), (["user"], 0)], ids=["local", "user"])
+def test_with_no_phase_to_read_a_user_entry_lets_the_call_through(
+    tmp_path: Path, extra: list[str], code: int
+) -> None:
+    """As the gone guard answers (ADR 0079): a user-scope entry serves every project of its
+    user, most without a config, which a working hook judges in warn; a broken package must
+    not block them all. A local entry serves a project meant to be guarded: blocked."""
+    copy = broken_copy(tmp_path, "wire", "syntax")
+    root = project(tmp_path, None)
+    argv = [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse", *extra]
+    assert run(argv, root, tmp_path).returncode == code

@@ -108,7 +108,7 @@ def exec_args(script: str, tail: list[str]) -> list[str]:
         "\n try:from orchestrator_boundary.rescue import rescued;main=rescued(x)"
         "\n except Exception:"
         f"\n  sys.stderr.write('orchestrator-boundary: cannot load the package (%s)\\n'%x)"
-        + (_PY_PHASE.replace("NONE", "2") if tool else "\nsys.exit(0)").replace("\n", "\n  ")
+        + answer.replace("\n", "\n  ")
         + "\nsys.exit(main(sys.argv))"
     )
     return ["-I", "-S", "-c", code, *tail]

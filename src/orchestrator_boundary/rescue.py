@@ -89,7 +89,10 @@ def answer(argv: list[str], exc: BaseException, environ: Mapping[str, str]) -> i
     phase = environ.get("ORCHESTRATOR_BOUNDARY_PHASE", "").strip().lower()
     phase = phase or config_phase(config_text(root, environ))
     bypassed = environ.get("AMPLIFIER_BYPASS_BOUNDARY", "").strip().lower() in _YES
-    code = 2 if event in TOOL_EVENTS and not bypassed and phase not in ("off", "warn") else 0
+    # with no phase to read, a user entry lets the call through as the gone guard does: it
+    # serves every project of its user, which a working hook judges in warn (ADR 0079)
+    opened = phase in ("off", "warn") or (not phase and argv[2:] == ["user"])
+    code = 2 if event in TOOL_EVENTS and not bypassed and not opened else 0
     said = "; AMPLIFIER_BYPASS_BOUNDARY is set: this call goes through unguarded" * bypassed
     raw = read_payload() if event in TOOL_EVENTS else b""
     line = record(raw, event, error, phase, code, bypassed)
