@@ -389,3 +389,38 @@ def test_with_no_phase_to_read_a_user_entry_lets_the_call_through(
     root = project(tmp_path, None)
     argv = [sys.executable, "-I", "-S", str(copy / "launcher.py"), "PreToolUse", *extra]
     assert run(argv, root, tmp_path).returncode == code
+
+
+def _small_files() -> None:  # in the child: files past 120 bytes fail, as on a full disk
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (120, 120))
+
+
+@pytest.mark.parametrize("broken", ["shell", "wire"], ids=["peer's record", "rescue's record"])
+def test_a_record_the_disk_cannot_hold_is_never_left_cut(tmp_path: Path, broken: str) -> None:
+    """A full disk writes short, then fails: the record was written with one ``os.write``,
+    its short count unchecked, and renamed into the spool cut in the middle, a torn line for
+    the merging writer; a failed write left its private file behind."""
+    copy = broken_copy(tmp_path, broken, "syntax")
+    root = project(tmp_path, "enforce")
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-B", str(copy / "launcher.py"), "PreToolUse"],
+        input=json.dumps(PAYLOAD).encode(),
+        capture_output=True,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "CLAUDE_PROJECT_DIR": str(root),
+            "ORCHESTRATOR_BOUNDARY_NO_DAEMON": "1",
+        },
+        preexec_fn=_small_files,  # a limit for the child alone
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    folder = root / ".claude" / "boundary"
+    assert sorted(p.name for p in folder.iterdir()) == [], "a cut or partial record was left"
+    assert b"not writable" in done.stderr and b'"tool_name": "Write"' in done.stderr

@@ -266,11 +266,20 @@ def spool(trail: str, line: bytes) -> str:
         partial = os.path.join(folder, f".{base}-partial-{stem}")
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
         fd = os.open(partial, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
-        os.replace(partial, os.path.join(folder, f".{base}-spool-{stem}"))
+        try:  # whole or not at all: a full disk writes short, then fails
+            try:
+                view = memoryview(line)
+                while view:
+                    view = view[os.write(fd, view) :]
+            finally:
+                os.close(fd)
+            os.replace(partial, os.path.join(folder, f".{base}-spool-{stem}"))
+        except OSError:
+            try:  # noqa: SIM105 - contextlib is not loaded here
+                os.remove(partial)
+            except OSError:
+                pass
+            raise
     except (OSError, ValueError) as exc:
         return f"audit trail not writable: {exc}"
     return ""
