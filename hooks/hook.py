@@ -22,7 +22,7 @@ elif "site" not in sys.modules:  # -S outside a checkout: the package is install
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 
-def without_package(exc: ImportError) -> int:
+def without_package(exc: Exception) -> int:
     """``python3`` without the package: one line, and exit 2 for a tool call (unless
     ORCHESTRATOR_BOUNDARY_PHASE says off or warn, or AMPLIFIER_BYPASS_BOUNDARY is set), as
     ``client.cannot_load`` answers. A traceback exits 1, which only ``onFailure`` (Claude Code
@@ -43,10 +43,15 @@ def without_package(exc: ImportError) -> int:
 
 try:
     from orchestrator_boundary.hook_main import main
-except ImportError as _exc:
+except Exception as _exc:  # missing, or present but broken: never exit 1 (ADR 0084)
     if __name__ != "__main__":
         raise
-    sys.exit(without_package(_exc))
+    try:  # a package that is there but cannot run its client (ADR 0084): the config's phase,
+        from orchestrator_boundary.rescue import rescued  # and the call's record
+
+        main = rescued(_exc)  # type: ignore[assignment]
+    except Exception:  # noqa: BLE001 - no package at all
+        sys.exit(without_package(_exc))
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -57,6 +57,7 @@ SHELL = {
     "report_model",  # dates as values; it never asks the clock
     "report_signals",
     "report_trail",
+    "rescue",  # what an entry does when wire or peer cannot load (ADR 0084)
     "settings_edit",
     "settings_files",
     "setups",
@@ -178,7 +179,9 @@ def test_the_client_and_the_evaluator_share_only_the_wire_leaf() -> None:
     client = _imports(
         "orchestrator_boundary.client", modules["orchestrator_boundary.client"], known
     )
-    assert client == {wire, peer, "orchestrator_boundary.shell"}  # shell: the in-process route
+    rescue = "orchestrator_boundary.rescue"  # what loads when wire or peer cannot (ADR 0084)
+    assert _imports(rescue, modules[rescue], known) == set()
+    assert client == {wire, peer, rescue, "orchestrator_boundary.shell"}  # shell: in-process
 
 
 def test_no_module_over_400_lines() -> None:

@@ -100,7 +100,9 @@ def test_posix_entries_are_quoted_for_sh() -> None:
         "post", python="/opt/my env/bin/python", launcher_py="/s p/launcher.py", platform="linux"
     )
     assert "args" not in entry
-    assert entry["command"].startswith('[ -f "/s p/launcher.py" ] || { echo ')
+    assert entry["command"].startswith(  # the interpreter too (ADR 0084)
+        '[ -f "/s p/launcher.py" ] && [ -x "/opt/my env/bin/python" ] || { [ -f "/s p/launcher.py" ] && echo '
+    )
     assert rg.entry_argv(entry) == [
         "/opt/my env/bin/python",
         "-I",

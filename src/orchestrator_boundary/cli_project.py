@@ -117,6 +117,80 @@ def in_git_repo(path: str) -> bool:
     return git_top(path) is not None
 
 
+LOCAL_SETTINGS_LINE = "/.claude/settings.local.json"
+
+
+def local_settings_ignored(project: str, text: str | None) -> str | None:
+    """The ``.gitignore`` text with ``LOCAL_SETTINGS_LINE`` added; None when git ignores the
+    file already (Claude Code adds it when it writes the file itself; ``install`` did not):
+    a local install's entries name this machine's interpreter, and once committed every
+    teammate's clone ran them, answered by the gone guard (ADR 0084)."""
+    current = text or ""
+    lines = {line.strip() for line in current.splitlines()}
+    if lines & {LOCAL_SETTINGS_LINE, LOCAL_SETTINGS_LINE[1:], ".claude/", "/.claude/"}:
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", project, "check-ignore", "-q", "--", LOCAL_SETTINGS_LINE[1:]],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        done = None
+    if done is not None and done.returncode == 0:
+        return None
+    sep = "" if not current or current.endswith("\n") else "\n"
+    said = "# this machine's own hook entries (orchestrator-boundary install --scope local)"
+    return f"{current}{sep}{said}\n{LOCAL_SETTINGS_LINE}\n"
+
+
+def other_checkouts_note(project: str, scope: str) -> str | None:
+    """``settings.local.json`` is not committed (Claude Code's own ``.gitignore`` for it): a
+    second checkout of the repository (``git worktree add``, another clone) starts its sessions
+    with none of these hooks, and nothing says so there (ADR 0084). A session moved into a
+    worktree with ``EnterWorktree`` keeps the hooks it started with."""
+    if scope != "local" or git_top(project) is None:
+        return None
+    return (
+        "local scope writes .claude/settings.local.json, which git does not carry (it is "
+        "ignored: it names this machine's interpreter): a session "
+        "started in another checkout of this repository (git worktree add, a clone) runs none "
+        "of these hooks. Run orchestrator-boundary install --scope local there too, or use "
+        "--scope project (committed) to guard every checkout"
+    )
+
+
+def checkout_notes(project: str, scope: str) -> list[str]:
+    """What ``install`` says of the checkouts that run these hooks: a project below its
+    repository's top, another checkout of a repository installed at local scope."""
+    notes = [start_folder_note(project), other_checkouts_note(project, scope)]
+    return [n for n in [*notes, local_settings_tracked(project, scope)] if n]
+
+
+def local_settings_tracked(project: str, scope: str) -> str | None:
+    """A ``settings.local.json`` that git tracks already (committed by an install before
+    this one ignored it): every clone runs this machine's entries until it is untracked."""
+    if scope != "local" or git_top(project) is None:
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", project, "ls-files", "--error-unmatch", "--", LOCAL_SETTINGS_LINE[1:]],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return (
+        f"{LOCAL_SETTINGS_LINE[1:]} is committed: every clone runs this machine's entries "
+        "(its interpreter's path), answered without the package there. Untrack it: git rm "
+        f"--cached {LOCAL_SETTINGS_LINE[1:]}, then commit"
+    )
+
+
 def start_folder_note(project: str) -> str | None:
     """Claude Code 2.1.330 reads project settings only from the folder it starts in: a
     project below its repository's top is guarded only in sessions started in it."""

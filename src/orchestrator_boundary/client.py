@@ -167,8 +167,16 @@ def cannot_load(
         from orchestrator_boundary import peer
 
         rec = peer.unjudged_record(raw, event, error, phase, code, bypassed)
-    except Exception as gone:  # noqa: BLE001 - half installed: the answer stands, in one line
-        said, note = "%s; no record of this call either (%s)" % (said, gone), ""
+    except Exception:  # noqa: BLE001 - peer cannot load: rescue needs neither (ADR 0084)
+        note = ""
+        try:
+            from orchestrator_boundary import rescue
+
+            said += rescue.leave(
+                os.environ, rescue.record(raw, event, error, phase, code, bypassed)
+            )
+        except Exception as gone:  # noqa: BLE001 - the answer stands, in one line
+            said += "; no record of this call either (%s)" % gone
     else:
         note = peer.spool_unjudged(os.environ, rec)
     line = "orchestrator-boundary: %s%s\n%s" % (error, said, note)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
-from orchestrator_boundary import registration, wire
+from orchestrator_boundary import doctor_hooks_off, registration, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary.cli_project import PROJECT_HELP, find_root, for_project, trail_environ
 from orchestrator_boundary.config import ConfigProblem, config_notes, config_path, load_config
@@ -212,7 +212,7 @@ def check_commands_runnable(ctx: Context) -> Check:
             "reinstall from the interpreter that has the package, e.g. this one: "
             + reinstall_command(ctx.platform),
         )
-    return Check(
+    return doctor_hooks_off.cached_interpreter(ctx) or Check(
         "commands",
         OK,
         f"{count} registered command(s) answer as expected "

@@ -11,12 +11,14 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator_boundary import audit, hook_main, registration, user_scope, wire
+from orchestrator_boundary import hook_main, registration, user_scope, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import (
     GITATTRIBUTES_LINE,
     INSTALL_PROJECT_HELP,
+    LOCAL_SETTINGS_LINE,
+    checkout_notes,
     find_root,
     for_project,
     gitattributes_with,
@@ -24,11 +26,10 @@ from orchestrator_boundary.cli_project import (
     in_git_repo,
     launcher_note,
     left_in_place,
-    start_folder_note,
-    trail_environ,
+    local_settings_ignored,
     windows_shell_note,
 )
-from orchestrator_boundary.cmd_phase import enforce_refusal
+from orchestrator_boundary.cmd_phase import enforce_gate as enforce_gate
 from orchestrator_boundary.config import (
     DEFAULT_CONFIG_PATH,
     Config,
@@ -37,10 +38,9 @@ from orchestrator_boundary.config import (
     config_path,
     load_config,
 )
-from orchestrator_boundary.doctor_hooks_off import install_notes
+from orchestrator_boundary.doctor_hooks_off import cached_install, install_notes
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase
 from orchestrator_boundary.project_files import GITIGNORE_LINE, gitignore_with, starter_config
-from orchestrator_boundary.setups import audit_setting
 
 
 @dataclass
@@ -195,10 +195,11 @@ def plan(
         res.edits.append(FileEdit(path, old_text, text, "settings"))
     if action == "install":
         _plan_machine_files(res, project, scope, env, python)
-        res.notes.extend(install_notes(project, scope, env))
+        cached = cached_install(scope, sys.prefix) if scope == "project" and not python else ""
+        res.notes.extend([*install_notes(project, scope, env), *filter(None, [cached])])
     if action == "install" and scope in ("project", "local"):
-        _plan_project_files(res, project, phase)
-        res.notes.extend(filter(None, [start_folder_note(project)]))
+        _plan_project_files(res, project, phase, scope)
+        res.notes.extend(checkout_notes(project, scope))
     elif action == "install" and phase:  # user, managed: the phase lives in the config alone
         _plan_config(res, project, phase, f'phase = "{phase}"\n')  # as `phase` writes it
     if action == "install" and scope == "project":  # the shim is shell form (ADR 0058)
@@ -270,15 +271,19 @@ def _plan_config(res: Result, project: str, phase: str | None, text: str) -> Non
         )
 
 
-def _plan_project_files(res: Result, project: str, phase: str | None) -> None:
+def _plan_project_files(res: Result, project: str, phase: str | None, scope: str) -> None:
     _plan_config(res, project, phase, starter_config(phase or DEFAULT_PHASE.value))
     if in_git_repo(project):
         gi = os.path.join(project, ".gitignore")
         gi_old = sf.read_text(gi)
-        gi_new = gitignore_with(gi_old)
+        if (gi_new := gitignore_with(gi_old)) is not None:
+            res.actions.append(f"added {GITIGNORE_LINE} to .gitignore")
+        # the local entries name this machine's interpreter: never committed (ADR 0084)
+        if scope == "local" and (ignored := local_settings_ignored(project, gi_new or gi_old)):
+            gi_new = ignored
+            res.actions.append(f"added {LOCAL_SETTINGS_LINE} to .gitignore")
         if gi_new is not None:
             res.edits.append(FileEdit(gi, gi_old, gi_new, "gitignore", backup=False))
-            res.actions.append(f"added {GITIGNORE_LINE} to .gitignore")
 
 
 def apply(res: Result, environ: Any = None) -> None:
@@ -297,44 +302,21 @@ def apply(res: Result, environ: Any = None) -> None:
         e.written = True
 
 
-def enforce_gate(project: str, phase: str | None, environ: Any = None) -> str:
-    """'' unless ``install --phase enforce`` would start a project in enforce that ``phase
-    enforce`` would refuse: the same readiness check (ADR 0052). Only a new config takes the
-    phase; an existing one keeps its own, so a teammate's install is never refused."""
-    env = os.environ if environ is None else environ
-    if phase != Phase.ENFORCE.value or os.path.exists(config_path(project, env)):
-        return ""
-    first = (
-        "Install in warn (orchestrator-boundary install), work for a while, read: "
-        "orchestrator-boundary report, then run: orchestrator-boundary phase enforce."
-    )
-    override = "orchestrator-boundary install --phase enforce --force"
-    trail_env = trail_environ(project, env)
-    if not audit.trail_files(audit.trail_path(project, audit_setting(Config(), trail_env))):
-        return (
-            "not installing in enforce: this project has no audit trail yet, so nothing shows "
-            f"that enforce would let its work through. {first} To enforce anyway: {override}"
-        )
-    return enforce_refusal(
-        project, trail_env, doing="installing in enforce", first=first, override=override
-    )
-
-
 def _refuse(action: str, args: argparse.Namespace, msg: str, file: str | None = None) -> int:
-    if args.json:
-        print(
-            json.dumps({"command": action, "changed": False, "error": msg, "settings_file": file})
-        )
-    else:
-        print(f"error: {msg}", file=sys.stderr)
+    shown = {"command": action, "changed": False, "error": msg, "settings_file": file}
+    print(
+        json.dumps(shown) if args.json else f"error: {msg}",
+        file=sys.stdout if args.json else sys.stderr,
+    )
     return 1
 
 
 def _run(action: str, args: argparse.Namespace) -> int:
     project = _project(args)
-    if action == "install" and not args.force and args.scope in ("project", "local"):
-        refusal = enforce_gate(project, args.phase)
-        if refusal:
+    if action == "install":  # a cache's interpreter; enforce before the report says READY
+        local = args.scope != "project" and cached_install(args.scope, sys.prefix)
+        gate = not args.force and args.scope in ("project", "local")
+        if refusal := local or (enforce_gate(project, args.phase) if gate else ""):
             return _refuse(action, args, refusal)
     try:
         res = plan(

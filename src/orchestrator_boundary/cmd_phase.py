@@ -14,7 +14,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
-from orchestrator_boundary import registration, user_scope, wire
+from orchestrator_boundary import audit, registration, user_scope, wire
 from orchestrator_boundary import settings_edit as se
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.cli_project import (
@@ -34,7 +34,7 @@ from orchestrator_boundary.config import (
 from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.phase import PHASE_ENV, Phase, env_phase
 from orchestrator_boundary.report import Report
-from orchestrator_boundary.setups import setup
+from orchestrator_boundary.setups import audit_setting, setup
 
 
 def register(sub: Any) -> None:
@@ -330,3 +330,26 @@ def _fail(args: argparse.Namespace, message: str) -> int:
     else:
         print(f"error: {message}")
     return 1
+
+
+def enforce_gate(project: str, phase: str | None, environ: Any = None) -> str:
+    """'' unless ``install --phase enforce`` would start a project in enforce that ``phase
+    enforce`` would refuse: the same readiness check (ADR 0052). Only a new config takes the
+    phase; an existing one keeps its own, so a teammate's install is never refused."""
+    env = os.environ if environ is None else environ
+    if phase != Phase.ENFORCE.value or os.path.exists(config_path(project, env)):
+        return ""
+    first = (
+        "Install in warn (orchestrator-boundary install), work for a while, read: "
+        "orchestrator-boundary report, then run: orchestrator-boundary phase enforce."
+    )
+    override = "orchestrator-boundary install --phase enforce --force"
+    trail_env = trail_environ(project, env)
+    if not audit.trail_files(audit.trail_path(project, audit_setting(Config(), trail_env))):
+        return (
+            "not installing in enforce: this project has no audit trail yet, so nothing shows "
+            f"that enforce would let its work through. {first} To enforce anyway: {override}"
+        )
+    return enforce_refusal(
+        project, trail_env, doing="installing in enforce", first=first, override=override
+    )

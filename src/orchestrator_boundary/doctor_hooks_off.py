@@ -13,11 +13,14 @@ And what the settings' ``env`` hands every hook (``check_settings_env``).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+from orchestrator_boundary import registration
 from orchestrator_boundary import settings_files as sf
 from orchestrator_boundary.doctor_context import FAIL, OK, WARN, Check, Context, ours
 from orchestrator_boundary.errors import BoundaryInputError
+from orchestrator_boundary.gone_guard import entry_argv
 from orchestrator_boundary.phase import BYPASS_ENV, PHASE_ENV, bypass_requested
 from orchestrator_boundary.setups import setup
 from orchestrator_boundary.wire import CONFIG_ENV
@@ -89,6 +92,76 @@ def install_notes(root: str, scope: str, environ: Any) -> list[str]:
             "do; ask your administrator to run: orchestrator-boundary install --scope managed"
         ]
     return []
+
+
+CACHE_TAG = b"Signature: 8a477f597d28d172789f06886806bc55"  # bford.info/cachedir
+
+
+def cache_root(prefix: str) -> str | None:
+    """The cache folder the environment at ``prefix`` lives in, found by the ``CACHEDIR.TAG``
+    of a folder above it (uvx: ``~/.cache/uv``; ``pipx run``: ``~/.cache/pipx``); None for a
+    lasting one. A tag in ``prefix`` itself is not one: uv tags every venv it makes, the
+    lasting ones of ``uv tool install`` and a project's ``.venv`` too (ADR 0084)."""
+    current = os.path.abspath(prefix)
+    while (parent := os.path.dirname(current)) != current:
+        current = parent
+        try:
+            with open(os.path.join(current, "CACHEDIR.TAG"), "rb") as tag:
+                if tag.read(len(CACHE_TAG)) == CACHE_TAG:
+                    return current
+        except OSError:
+            continue
+    return None
+
+
+def cached_install(scope: str, prefix: str) -> str:
+    """Why ``install`` refuses to register an interpreter in a cache (local, user, managed:
+    the entry names it), or for the project scope what it says of the pointer ('' when the
+    environment is a lasting one). Once the cache is cleaned, every call is answered without
+    the package: by the phase, unjudged and unrecorded."""
+    cache = cache_root(prefix)
+    if cache is None:
+        return ""
+    why = (
+        f"this orchestrator-boundary runs from {prefix}, inside the cache {cache} (uvx or pipx "
+        "run), which is cleaned without notice (uv cache clean or prune; pipx drops what it has "
+        "not run for 14 days). Install it lastingly (uv tool install orchestrator-boundary, "
+        "pipx install orchestrator-boundary, or pip install it into a venv) and run install from "
+        "there"
+    )
+    if scope == "project":
+        return f"{why}: until then, this machine's hooks find it only while the cache keeps it"
+    return f"not registering: {why}; the hooks would name this interpreter"
+
+
+def cached_interpreter(ctx: Context) -> Check | None:
+    """A WARN when a registered entry, or the pointer this user's launcher reads, names an
+    interpreter inside a cache (an install from uvx or ``pipx run`` before ``install`` refused
+    one): the commands answer today and stop without notice (ADR 0084)."""
+    named = [
+        (entry_argv(hook)[:1] or [""])[0]
+        for entries in ours(ctx).values()
+        for _path, hook in entries
+        if not registration.shim_phase(str(hook.get("command", "")))
+    ]
+    try:
+        with open(registration.pointer_path(ctx.environ), encoding="utf-8") as pointer:
+            named.append(pointer.readline().strip())
+    except (OSError, UnicodeDecodeError):
+        pass
+    for exe in dict.fromkeys(e for e in named if os.path.isabs(e)):
+        cache = cache_root(os.path.dirname(os.path.dirname(exe)))
+        if cache is not None:
+            return Check(
+                "commands",
+                WARN,
+                f"the hooks run {exe}, inside the cache {cache} (uvx or pipx run): they stop "
+                "working when it is cleaned, without notice",
+                "install it lastingly (uv tool install orchestrator-boundary, pipx install "
+                "orchestrator-boundary, or pip install it into a venv), then from there run: "
+                "orchestrator-boundary install",
+            )
+    return None
 
 
 def check_settings_env(ctx: Context) -> Check:

@@ -48,11 +48,26 @@ def _none(user: bool) -> str:
     return "0" if user else "2"
 
 
-def gone_guard(script: str, event: str, user: bool = False) -> str:
-    """The ``sh`` text before a POSIX entry's ``exec``: the answer when ``script`` is gone."""
-    message = sh_quote(_GONE.format(script=script))
+_NO_PYTHON = (
+    "orchestrator-boundary: {python}, the interpreter these hooks run, is gone (a venv loses it "
+    "when its base Python is removed or upgraded away); install the package again with a "
+    "Python that is there, then run orchestrator-boundary install again (with the same "
+    "--scope); to stop using it, remove its hooks from your Claude Code settings"
+)
+
+
+def gone_guard(script: str, event: str, user: bool = False, python: str = "") -> str:
+    """The ``sh`` text before a POSIX entry's ``exec``: the answer when ``script`` is gone or,
+    given ``python``, when that is not an executable file (a venv's ``bin/python`` link left
+    dangling by ``brew upgrade``: ``exec`` failed with 127, which Claude Code lets through
+    without ``onFailure``; ADR 0084)."""
+    gone = f"echo {sh_quote(_GONE.format(script=script))} >&2"
     answer = _SH_PHASE.replace("NONE", _none(user)) if event in TOOL_EVENTS else "exit 0; "
-    return f"[ -f {sh_quote(script)} ] || {{ echo {message} >&2; {answer}}}; "
+    if not python:
+        return f"[ -f {sh_quote(script)} ] || {{ {gone}; {answer}}}; "
+    no_python = f"echo {sh_quote(_NO_PYTHON.format(python=python))} >&2"
+    check = f"[ -f {sh_quote(script)} ] && [ -x {sh_quote(python)} ]"
+    return f"{check} || {{ [ -f {sh_quote(script)} ] && {no_python} || {gone}; {answer}}}; "
 
 
 _PY_PHASE = """
@@ -87,12 +102,22 @@ def exec_args(script: str, tail: list[str]) -> list[str]:
         f"import os,sys\ns={script!r}\nif not os.path.isfile(s):\n sys.stderr.write({gone!r}+'\\n')"
         + answer.replace("\n", "\n ")
         + f"\nsys.path.insert(0,{dirname(dirname(script))!r})"
-        "\nfrom orchestrator_boundary.hook_main import main;sys.exit(main(sys.argv))"
+        "\ntry:from orchestrator_boundary.hook_main import main"
+        "\nexcept Exception as x:"  # a broken install: never exit 1 (ADR 0084)
+        "\n sys.dont_write_bytecode,sys.pycache_prefix=True,os.devnull"
+        "\n try:from orchestrator_boundary.rescue import rescued;main=rescued(x)"
+        "\n except Exception:"
+        f"\n  sys.stderr.write('orchestrator-boundary: cannot load the package (%s)\\n'%x)"
+        + answer.replace("\n", "\n  ")
+        + "\nsys.exit(main(sys.argv))"
     )
     return ["-I", "-S", "-c", code, *tail]
 
 
-GUARD = re.compile(r"^\[ -f .*? \] \|\| \{ echo .*?>&2; .*?exit [012]; \}; exec ")
+GUARD = re.compile(
+    r"^\[ -f .*? \](?: && \[ -x .*? \])? \|\| \{ (?:\[ -f .*? \] && )?echo .*?>&2; "
+    r".*?exit [012]; \}; exec "
+)
 
 
 def sh_quote(word: str) -> str:

@@ -156,11 +156,15 @@ def too_old(event: "str | None") -> int:
 def main(argv: "list[str]") -> int:
     if sys.version_info < MIN_PYTHON:
         return too_old(EVENTS.get(argv[1]) if len(argv) > 1 else None)
-    if sys.pycache_prefix == os.devnull:  # the launcher met a cut .pyc: remove it for next time
-        from orchestrator_boundary.peer import drop_cut_bytecode
+    try:  # what the client needs before its own guards: a module of it may not load (ADR 0084)
+        if sys.pycache_prefix == os.devnull:  # the launcher met a cut .pyc: remove it
+            from orchestrator_boundary.peer import drop_cut_bytecode
 
-        drop_cut_bytecode()
-    event = prepare(argv, os.environ)
+            drop_cut_bytecode()
+        event = prepare(argv, os.environ)
+        from orchestrator_boundary.client import run
+    except Exception as exc:  # noqa: BLE001 - never exit 1: answered as rescue answers
+        return unloaded(argv, exc)
     if event is None:
         if sys.stderr is not None:  # None when the hook's stderr was closed
             sys.stderr.write(
@@ -168,6 +172,23 @@ def main(argv: "list[str]") -> int:
                 "|SessionEnd [user]\n"
             )
         return 2  # a misregistered hook blocks rather than failing open
-    from orchestrator_boundary.client import run
+    try:
+        return run(event, leave_fast=True)
+    except Exception as exc:  # noqa: BLE001 - past the client's guards: files of two versions
+        return unloaded(argv, exc)  # mid-upgrade (a name one uses, the other lacks)
 
-    return run(event, leave_fast=True)
+
+def unloaded(argv: "list[str]", exc: Exception) -> int:
+    """The answer when a module the client needs (``client``, ``peer``, ``digests``) cannot
+    load: ``rescue``'s (the config's phase, the bypass, the call's record), else the phase and
+    the bypass as ``wire`` reads them, with one line."""
+    try:
+        from orchestrator_boundary.rescue import answer
+
+        return answer(argv, exc, os.environ)
+    except Exception:  # noqa: BLE001 - not even that
+        if sys.stderr is not None:
+            sys.stderr.write(f"orchestrator-boundary: cannot load the package ({exc})\n")
+        phase = os.environ.get(wire.PHASE_ENV, "").strip().lower() or wire.config_phase(os.environ)
+        opened = phase in ("off", "warn") or wire.bypass_set(os.environ)
+        return 2 if argv[1:2] in (["PreToolUse"], ["PostToolUse"]) and not opened else 0

@@ -273,6 +273,8 @@ def spool_unjudged(environ: Mapping[str, str], line: bytes) -> str:
     default. '' when spooled, else a note that carries the line (ADR 0079)."""
     try:
         root, text = wire.project_config(environ)
+        if not os.path.isdir(root):  # moved away: never made again here (ADR 0084)
+            raise OSError("the project folder %r is gone" % root)
         try:
             import tomllib  # Python 3.11: an older one (``hook_main.too_old``) takes the default
 
@@ -294,11 +296,20 @@ def spool_unjudged(environ: Mapping[str, str], line: bytes) -> str:
         fd = os.open(
             partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600
         )
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
-        os.replace(partial, os.path.join(folder, f".{base}-spool-{stem}"))
+        try:  # whole or not at all: a full disk writes short, then fails (ADR 0084)
+            try:
+                view = memoryview(line)
+                while view:
+                    view = view[os.write(fd, view) :]
+            finally:
+                os.close(fd)
+            os.replace(partial, os.path.join(folder, f".{base}-spool-{stem}"))
+        except OSError:
+            try:  # noqa: SIM105 - contextlib is not loaded on the hook path
+                os.remove(partial)
+            except OSError:
+                pass
+            raise
     except Exception as exc:  # noqa: BLE001 - the answer stands; the line goes to stderr
         return "orchestrator-boundary: audit trail not writable (%s); record: %s" % (
             exc,

@@ -121,10 +121,11 @@ def direct_entry(
     if is_windows(platform):
         exe, script = windows_python(exe), ntpath.abspath(script) if _drive(script) else script
         return {"type": "command", "command": exe, "args": exec_args(script, tail)}
-    words = [sh_quote(posixpath.abspath(exe)), "-I", "-S", sh_quote(script), *tail]
+    exe = posixpath.abspath(exe)
+    words = [sh_quote(exe), "-I", "-S", sh_quote(script), *tail]
     return {
         "type": "command",
-        "command": f"{gone_guard(script, name, user_trail)}exec {' '.join(words)}",
+        "command": f"{gone_guard(script, name, user_trail, exe)}exec {' '.join(words)}",
     }
 
 

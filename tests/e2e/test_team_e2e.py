@@ -151,8 +151,10 @@ def test_a_teammates_own_install_guards_the_clone(harness: Harness) -> None:
     ids=["enforce blocks", "ask blocks", "warn lets through"],
 )
 def test_a_broken_hook_command_and_onfailure(harness: Harness, phase: str, blocked: bool) -> None:
-    """The interpreter an install pinned is gone: with ``onFailure`` (enforce, ask) the CLI
-    blocks; without it (warn) the call goes through, as Claude Code fails open."""
+    """The interpreter an install pinned is gone: enforce and ask block, warn lets the call
+    through. Since ADR 0084 the entry's own guard answers (it tests the interpreter too), so
+    this holds without ``onFailure`` as well; before, ``exec`` exited 127 and only
+    ``onFailure`` blocked."""
     project = harness.project(boundary_toml=f'phase = "{phase}"\n')
     python = venv_python(project.home.parent / "gone" / "venv")
     boundary_cli(
@@ -165,7 +167,7 @@ def test_a_broken_hook_command_and_onfailure(harness: Harness, phase: str, block
     run = harness.run(project, {"main": [write(project, "x.txt"), Text()]})
     got = run.result_for("main", 0)
     if blocked:
-        assert got.is_error and 'blocking because onFailure is "block"' in got.text, got.text
+        assert got.is_error and "the interpreter these hooks run, is gone" in got.text, got.text
         assert not project.path("x.txt").exists()
     else:
         assert not got.is_error, got.text
