@@ -369,6 +369,7 @@ class Seen:
 class Lease:
     agent_id: str
     description: str
+    session: str = ""  # another Claude Code session's, which holds it (ADR 0085)
 
 
 class Ledger(Protocol):

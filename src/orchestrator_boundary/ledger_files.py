@@ -68,7 +68,10 @@ def _safe_id(agent_id: str) -> bool:
 
 
 def label(agent: str) -> str:
-    return "the main agent" if agent == MAIN else f"subagent {agent}"
+    """How a message names an agent; ``agent@session``: of another session (ADR 0085)."""
+    agent, _, session = agent.partition("@")
+    who = "the main agent" if agent == MAIN else f"subagent {agent}"
+    return f"{who} of the Claude Code session {session}" if session else who
 
 
 def alias_of(

@@ -261,12 +261,13 @@ class Store:
     def lease(self, session: str, path: str) -> Lease | Unavailable | None:
         def read(c: sqlite3.Connection) -> Lease | None:
             row = c.execute(
-                "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description) FROM "
-                "leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
-                "WHERE l.session = ? AND l.path = ? AND a.running = 1 AND l.ts > ?",
-                (session, path, self.clock() - LEASE_TTL_S),
+                "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description), "
+                "l.session FROM leases l JOIN agents a ON a.session = l.session AND "
+                "a.agent_id = l.agent_id WHERE l.path = ? AND a.running = 1 AND l.ts > ? "
+                "ORDER BY l.session != ?",  # any session's (ADR 0085); this one's first
+                (path, self.clock() - LEASE_TTL_S, session),
             ).fetchone()
-            return Lease(row[0], row[1] or "") if row else None
+            return Lease(row[0], row[1] or "", "" if row[2] == session else row[2]) if row else None
 
         return self._read(read)
 
