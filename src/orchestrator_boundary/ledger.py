@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the contract rules and the delegation records are imported 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Not tool calls: recorded, SubagentStop/SessionEnd acted on; never blocked by a failure.
 LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
+FAILED = "PostToolUseFailure"  # a call that failed: observed, never judged (ADR 0029)
 
 
 class StoreLedger:
@@ -258,6 +259,10 @@ def _record_after(
             claims.started(store, session, new, payload.tool_use_id, _description(payload))
     if payload.tool_name == "TaskStop":  # no SubagentStop comes for it (ADR 0065)
         ends.task_stopped(store, session, resp)
+    elif payload.tool_name in ("KillShell", "KillBash"):  # a kept subagent's shell (0085)
+        ends.shell_ended(store, session, payload.tool_input.get("shell_id"))
+    elif payload.agent_id and payload.tool_input.get("run_in_background") is True:
+        ends.shell_started(store, session, payload.agent_id, resp)
     if read is not None:
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
@@ -331,9 +336,24 @@ class ToolCall:
             extra = files.as_written(p.tool_name, p.tool_input, p.tool_response) if trace else {}
             if self.view.settled:  # what the text did not place: a glob's matches (0080)
                 extra["trace"] = [*(trace or ()), *files.traced(self.view.settled)]
+        elif p.hook_event_name == FAILED:
+            self._failed(p)
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}
+
+    def _failed(self, p: HookPayload) -> None:
+        """PostToolUseFailure: a foreground Agent call's subagent no longer runs; a command
+        that exited non-zero wrote what its PreToolUse marked (ADR 0085)."""
+        view = self.view
+        if p.tool_name in AGENT_TOOLS:
+            from orchestrator_boundary.state_ends import agent_call_failed
+
+            agent_call_failed(view.store, view.session, p.tool_use_id)
+        elif p.tool_name in ("Bash", "PowerShell"):
+            from orchestrator_boundary.state_claims import settle
+
+            settle(view.store, view.session, view.agent, self.s.root, view.settled)
 
     def _named(self, p: HookPayload) -> list[Located]:
         named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059

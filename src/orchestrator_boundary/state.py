@@ -329,14 +329,7 @@ class Store:
     def stopped(self, session: str, agent_id: str) -> bool:
         """SubagentStop (not blocked): its leases go, it no longer runs, what it read goes;
         what it wrote stays until the session ends (ADR 0050)."""
-        key = (session, agent_id)
-        return self._write(
-            lambda c: (
-                c.execute("DELETE FROM leases WHERE session = ? AND agent_id = ?", key),
-                c.execute("DELETE FROM seen WHERE session = ? AND agent = ? AND wrote = 0", key),
-                c.execute("UPDATE agents SET running = 0 WHERE session = ? AND agent_id = ?", key),
-            )
-        )
+        return self._write(lambda c: stop(c, session, agent_id))
 
     def end_session(self, session: str) -> bool:
         """SessionEnd: what the session's agents read, wrote and hold goes, and none runs.
@@ -353,10 +346,19 @@ class Store:
             lambda c: (
                 c.execute("DELETE FROM seen WHERE session = ?", (session,)),
                 c.execute("DELETE FROM leases WHERE session = ?", (session,)),
+                c.execute("DELETE FROM shells WHERE session = ?", (session,)),
                 c.execute("UPDATE agents SET running = 0 WHERE session = ?", (session,)),
                 c.execute(unused, (session, session)),
             )
         )
+
+
+def stop(c: sqlite3.Connection, session: str, agent_id: str) -> None:
+    """``Store.stopped`` in a transaction already open."""
+    key = (session, agent_id)
+    c.execute("DELETE FROM leases WHERE session = ? AND agent_id = ?", key)
+    c.execute("DELETE FROM seen WHERE session = ? AND agent = ? AND wrote = 0", key)
+    c.execute("UPDATE agents SET running = 0 WHERE session = ? AND agent_id = ?", key)
 
 
 def _bound(c: sqlite3.Connection, table: str) -> int:

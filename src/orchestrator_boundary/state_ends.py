@@ -12,7 +12,7 @@ from orchestrator_boundary.contract_tables import Contracts, profile_of
 from orchestrator_boundary.delegation import Unavailable
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.phase import Phase
-from orchestrator_boundary.state import Store
+from orchestrator_boundary.state import Store, _bound, stop
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:
@@ -28,6 +28,94 @@ def task_stopped(store: Store, session: str, response: object) -> None:
         agent_id = response.get("task_id")
         if isinstance(agent_id, str) and agent_id:
             store.stopped(session, agent_id)
+    elif isinstance(response, Mapping) and response.get("task_type") == "local_bash":
+        shell_ended(store, session, response.get("task_id"))
+
+
+# ---- background shells (ADR 0085) ----
+
+
+def shell_started(store: Store, session: str, agent_id: str, response: object) -> None:
+    """A subagent's Bash with ``run_in_background``: its PostToolUse names the shell
+    (``backgroundTaskId``), which goes on writing after the subagent's SubagentStop."""
+    shell = response.get("backgroundTaskId") if isinstance(response, Mapping) else None
+    if isinstance(shell, str) and shell:
+        row = (session, shell[:64], agent_id, store.clock())
+        sql = "INSERT OR REPLACE INTO shells (session, shell_id, agent_id, ts) VALUES (?, ?, ?, ?)"
+        store._write(lambda c: (c.execute(sql, row), _bound(c, "shells")))
+
+
+def shells_in_flight(tasks: object) -> set[str]:
+    """The background shells ``background_tasks`` (SubagentStop's, Stop's: all of the
+    session's, whoever started them) lists as running."""
+    if not isinstance(tasks, list):
+        return set()
+    return {
+        t["id"]
+        for t in tasks
+        if isinstance(t, Mapping) and t.get("type") == "shell" and isinstance(t.get("id"), str)
+        and str(t.get("status")) not in _OVER
+    }  # fmt: skip
+
+
+_MINE = "SELECT shell_id FROM shells WHERE session = ? AND agent_id = ?"
+
+
+def shells_kept(store: Store, session: str, agent_id: str, tasks: object) -> list[str]:
+    """SubagentStop: the background shells this subagent started that still run. While one
+    does, its leases and its place as running stay (it still writes); the main agent's next
+    Stop (``ended_at_stop``), a KillShell or a TaskStop of the shell lets them go."""
+    running = shells_in_flight(tasks)
+    if not running:
+        return []
+    kept: list[str] = []
+
+    def mark(c: sqlite3.Connection) -> None:
+        mine = {str(r[0]) for r in c.execute(_MINE, (session, agent_id)).fetchall()}
+        kept.extend(sorted(mine & running))
+        if kept:
+            c.execute(
+                "UPDATE shells SET stopped = 1 WHERE session = ? AND agent_id = ?",
+                (session, agent_id),
+            )
+
+    return kept if store._write(mark) else []
+
+
+def shell_ended(store: Store, session: str, shell: object) -> None:
+    """KillShell, KillBash, TaskStop of a shell: it is over. The subagent that started it,
+    when it stopped while the shell ran (``shells_kept``) and no other kept shell of it is
+    left, lets go of its files now."""
+    if not isinstance(shell, str) or not shell:
+        return
+
+    def end(c: sqlite3.Connection) -> None:
+        row = c.execute(
+            "SELECT agent_id, stopped FROM shells WHERE session = ? AND shell_id = ?",
+            (session, shell),
+        ).fetchone()
+        c.execute("DELETE FROM shells WHERE session = ? AND shell_id = ?", (session, shell))
+        left = "SELECT 1 FROM shells WHERE session = ? AND agent_id = ? AND stopped = 1"
+        if row and row[1] and not c.execute(left, (session, row[0])).fetchone():
+            stop(c, session, str(row[0]))
+
+    store._write(end)
+
+
+def agent_call_failed(store: Store, session: str, tool_use_id: str | None) -> None:
+    """An Agent call's PostToolUseFailure (interrupted with Esc, an error): the subagent it
+    ran in the foreground no longer runs, and no SubagentStop may come. It lets go of its
+    files now, not at the main agent's next Stop (ADR 0085). A background launch that
+    failed started none."""
+    if not tool_use_id:
+        return
+    sql = "SELECT agent_id FROM agents WHERE session = ? AND tool_use_id = ? AND running = 1"
+
+    def end(c: sqlite3.Connection) -> None:
+        for (agent_id,) in c.execute(sql, (session, tool_use_id)).fetchall():
+            stop(c, session, str(agent_id))
+
+    store._write(end)
 
 
 # Stop's ``background_tasks`` (Claude Code 2.1.2xx+): the types that run no subagent, the
@@ -89,7 +177,10 @@ def ended_at_stop(store: Store, session: str, tasks: object) -> list[str]:
             "SELECT agent_id FROM leases WHERE session = ?",
             (session, session),
         ).fetchall()
-        return [str(r[0]) for r in rows if not _below(c, session, str(r[0]), listed)]
+        shells = shells_in_flight(tasks)  # a subagent whose background shell runs (0085)
+        owners = c.execute("SELECT shell_id, agent_id FROM shells WHERE session = ?", (session,))
+        held = listed | {str(a) for s, a in owners.fetchall() if s in shells}
+        return [str(r[0]) for r in rows if not _below(c, session, str(r[0]), held)]
 
     ended = store._read(read)
     if isinstance(ended, Unavailable):
@@ -157,6 +248,9 @@ def subagent_stop(
             if block:
                 store.blocked_stop(session, agent_id)
                 return json.dumps({"decision": "block", "reason": answer.reason}), extra
+    kept = shells_kept(store, session, agent_id, payload.background_tasks)
+    if kept:  # its background shells still write: its leases stay (ADR 0085)
+        return "", {**extra, "kept": {"shells": kept[:16]}}
     if not store.stopped(session, agent_id):
         extra["state"] = "unavailable"
     return "", extra
