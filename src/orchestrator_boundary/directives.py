@@ -297,6 +297,25 @@ def unlisted_command(
     )
 
 
+def unlisted_tool(
+    run: tuple[str, ...] | None, scope: str, tool: str, *, require: bool
+) -> Violation | None:
+    """``unlisted_command`` for a tool whose writes the guard cannot see (Code Mode, an MCP
+    tool that names no file): the ``Run:`` line names it by its name. ADR 0085."""
+    if (run is None and not require) or (run and tool in run):
+        return None
+    listed = f"its Run: line names only {', '.join(run)}" if run else "no Run: line names it"
+    return Violation(
+        Code.DELEGATION_SCOPE,
+        "Run: line" if run is not None else "delegation.require",
+        f"{tool} may change files the guard cannot see, and this subagent is held to "
+        f"{scope}; {listed}.",
+        "Change the files with Write/Edit or a command that names them, or report back so "
+        f"that the main agent delegates again with a line `Run: {tool}` in the prompt (or "
+        f'classifies {tool} as "read" in .claude/boundary.toml [tools] if it changes nothing).',
+    )
+
+
 def _from_program(command: str, raw: str) -> str:
     """An opaque command's text from the word naming its program: ``raw`` is its words
     without that word, so the first place the two differ is where the program stands."""
