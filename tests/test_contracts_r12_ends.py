@@ -89,10 +89,11 @@ def test_a_failed_tool_call_of_another_kind_releases_nothing(project: Path) -> N
 # ---- a subagent's background shell ------------------------------------------------------------
 
 
-def _background(team: Team, agent: str, command: str, shell: str) -> None:
-    pre = team.payload("PreToolUse", "Bash", {"command": command, "run_in_background": True}, agent)
+def _background(team: Team, agent: str, command: str, shell: str, **more: Any) -> None:
+    asked = {} if more else {"run_in_background": True}  # else: Ctrl+B, a timeout
+    pre = team.payload("PreToolUse", "Bash", {"command": command, **asked}, agent)
     assert run_hook(pre, team.env)[1] is None
-    resp = {"stdout": "", "stderr": "", "interrupted": False, "backgroundTaskId": shell}
+    resp = {"stdout": "", "stderr": "", "interrupted": False, "backgroundTaskId": shell, **more}
     run_hook({**pre, "hook_event_name": "PostToolUse", "tool_response": resp}, team.env,
              "PostToolUse")  # fmt: skip
 
@@ -149,6 +150,36 @@ def test_killing_the_shell_lets_the_stopped_subagent_go(project: Path, how: str)
     response = {"task_id": "bsh1", "task_type": "local_bash"} if how == "TaskStop" else {}
     pre = team.payload("PostToolUse", how, tool_input, None)
     run_hook({**pre, "tool_response": response}, team.env, "PostToolUse")
+    team.read("a2", "src/billing/pay.py")
+    assert team.write("a2", "src/billing/pay.py") == "-"
+
+
+@pytest.mark.parametrize(
+    "more", [{"backgroundedByUser": True}, {"timedOutAfterMs": 120000}], ids=["ctrl-b", "timeout"]
+)
+def test_a_command_moved_to_the_background_keeps_the_leases_too(
+    project: Path, more: dict[str, Any]
+) -> None:
+    """A command the person moved to the background (Ctrl+B), or one Claude Code moved there
+    at its timeout, runs on as one started there (2.1.330's BashOutput schema)."""
+    team = _team(project)
+    team.launch("a1", "Regenerate the payment tables.\nIntent: shared")
+    team.launch("a2", "Fix the payment rounding.\nIntent: shared")
+    _background(team, "a1", "sleep 60; echo v2 > src/billing/pay.py", "bsh2", **more)
+    _event(team, "SubagentStop", "a1", background_tasks=[_shell("bsh2")])
+    team.read("a2", "src/billing/pay.py")
+    assert team.write("a2", "src/billing/pay.py") == "FILE_LEASED"
+
+
+def test_a_shell_that_ends_with_the_subagent_keeps_nothing(project: Path) -> None:
+    """Control: `backgroundEndsWithFinalResponse` (a foreground subagent's background
+    command): Claude Code ends it at the subagent's final response."""
+    team = _team(project)
+    team.launch("a1", "Regenerate the payment tables.\nIntent: shared")
+    team.launch("a2", "Fix the payment rounding.\nIntent: shared")
+    command = "sleep 60; echo v2 > src/billing/pay.py"
+    _background(team, "a1", command, "bsh3", backgroundEndsWithFinalResponse=True)
+    _event(team, "SubagentStop", "a1", background_tasks=[_shell("bsh3")])
     team.read("a2", "src/billing/pay.py")
     assert team.write("a2", "src/billing/pay.py") == "-"
 

@@ -261,8 +261,8 @@ def _record_after(
         ends.task_stopped(store, session, resp)
     elif payload.tool_name in ("KillShell", "KillBash"):  # a kept subagent's shell (0085)
         ends.shell_ended(store, session, payload.tool_input.get("shell_id"))
-    elif payload.agent_id and payload.tool_input.get("run_in_background") is True:
-        ends.shell_started(store, session, payload.agent_id, resp)
+    elif payload.agent_id and payload.tool_name in ("Bash", "PowerShell"):
+        ends.shell_started(store, session, payload.agent_id, resp)  # one in the background
     if read is not None:
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:

@@ -36,9 +36,14 @@ def task_stopped(store: Store, session: str, response: object) -> None:
 
 
 def shell_started(store: Store, session: str, agent_id: str, response: object) -> None:
-    """A subagent's Bash with ``run_in_background``: its PostToolUse names the shell
-    (``backgroundTaskId``), which goes on writing after the subagent's SubagentStop."""
-    shell = response.get("backgroundTaskId") if isinstance(response, Mapping) else None
+    """A subagent's command that runs on in the background (``run_in_background``, moved
+    there with Ctrl+B or at its timeout): its PostToolUse names the shell
+    (``backgroundTaskId``), which goes on writing after the subagent's SubagentStop; not
+    one Claude Code ends with the subagent's final response (``backgroundEndsWithFinalResponse``:
+    a foreground subagent's). Seen in 2.1.330's ``BashOutput`` schema."""
+    if not isinstance(response, Mapping) or response.get("backgroundEndsWithFinalResponse"):
+        return
+    shell = response.get("backgroundTaskId")
     if isinstance(shell, str) and shell:
         row = (session, shell[:64], agent_id, store.clock())
         sql = "INSERT OR REPLACE INTO shells (session, shell_id, agent_id, ts) VALUES (?, ?, ?, ?)"
