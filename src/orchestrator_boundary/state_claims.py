@@ -19,7 +19,9 @@ from orchestrator_boundary.delegation import (
     UnknownDelegation,
 )
 from orchestrator_boundary.state import _LAUNCH, LEASE_TTL_S, Store, _bound
-from orchestrator_boundary.state_ends import at_stop, in_flight, task_stopped  # noqa: F401
+from orchestrator_boundary.state_ends import ancestors
+from orchestrator_boundary.state_ends import at_stop as at_stop  # tests read them here
+from orchestrator_boundary.state_ends import in_flight as in_flight
 
 OTHERS = 64  # files another agent holds or wrote, compared by identity with a hard link
 
@@ -166,14 +168,8 @@ def claim_lease(
         "AND l.path NOT LIKE '.git/%')) "
         "AND NOT (l.session = :s AND l.agent_id = :a) AND a.running = 1 AND l.ts > :since"
     )
-    args = {
-        "s": session,
-        "p": path,
-        "n": len(path) + 1,
-        "r": root,
-        "a": agent_id,
-        "since": now - LEASE_TTL_S,
-    }
+    args = {"s": session, "p": path, "n": len(path) + 1, "r": root, "a": agent_id}
+    args["since"] = now - LEASE_TTL_S
     upsert = (
         "INSERT INTO leases VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, path) DO "
         "UPDATE SET agent_id = excluded.agent_id, description = excluded.description, "
@@ -186,10 +182,12 @@ def claim_lease(
             "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description), "
             "l.session " + live,
             args,
-        ).fetchone()
-        if row:
-            got.append(Lease(row[0], row[1] or "", "" if row[2] == session else row[2]))
-            return
+        ).fetchall()
+        above = ancestors(c, session, agent_id) if any(r[2] == session for r in row) else set()
+        for held, desc, where in row:  # not an ancestor's: it handed this write on (0085)
+            if where != session or held not in above:
+                got.append(Lease(held, desc or "", "" if where == session else where))
+                return
         mine = c.execute(
             "SELECT 1 FROM leases WHERE session = ? AND path = ? AND agent_id = ?",
             (session, path, agent_id),

@@ -195,6 +195,19 @@ def ended_at_stop(store: Store, session: str, tasks: object) -> list[str]:
     return ended
 
 
+def ancestors(c: sqlite3.Connection, session: str, agent_id: str) -> set[str]:
+    """The subagents above ``agent_id``: the one whose Agent call started it, and up."""
+    found: set[str] = set()
+    for _ in range(16):
+        row = c.execute(_PARENT, (session, agent_id)).fetchone()
+        launch = json.loads(row[0]) if row else None
+        parent = launch.get("parent") if isinstance(launch, dict) else None
+        if not isinstance(parent, str) or not parent or parent in found:
+            return found
+        found.add(agent_id := parent)
+    return found
+
+
 def _below(c: sqlite3.Connection, session: str, agent_id: str, listed: set[str]) -> bool:
     """Is ``agent_id``, or an agent above it (the subagent whose Agent call started it), in
     ``listed``? A chain the store does not know ends at the main agent."""

@@ -1,0 +1,157 @@
+"""Delegation contracts attacked a seventh time (ADR 0085), through the hook shell in process
+with a real state store: a subagent that hands its own file on to a subagent it starts, a
+`Scope:` line that names a folder, and the overwrites between parallel subagents that already
+hold (moves, renames, links, NotebookEdit, MCP tools; checked against reality)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import reality
+from conftest import run_hook
+from test_contracts_attack_r10 import SHARED, Team
+
+
+def _team(project: Path, leases: str = "enforce", config: str = SHARED) -> Team:
+    team = Team(project, leases)
+    (project / ".claude" / "boundary.toml").write_text(config.format(leases=leases))
+    return team
+
+
+def _launch_by(team: Team, parent: str, child: str, prompt: str) -> None:
+    """A background Agent call made by the subagent ``parent``."""
+    pre = team.payload(
+        "PreToolUse", "Agent", {"description": f"work {child}", "prompt": prompt}, parent
+    )
+    assert run_hook(pre, team.env)[1] is None
+    resp = {"status": "async_launched", "agentId": child}
+    run_hook(
+        {**pre, "hook_event_name": "PostToolUse", "tool_response": resp}, team.env, "PostToolUse"
+    )
+
+
+# ---- a subagent hands its own file on to the subagent it starts ------------------------------
+
+
+def test_a_subagent_may_hand_its_file_on_to_the_subagent_it_starts(project: Path) -> None:
+    """a1 wrote pay.py, then started a11 to finish it: a11 was refused FILE_LEASED by its own
+    parent's lease. A delegation hands on part of its scope; its files with it."""
+    team = _team(project)
+    team.launch("a1", "Billing.\nIntent: shared\nScope: src/billing/**")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    _launch_by(team, "a1", "a11", "Finish the rounding.\nIntent: shared\nScope: src/billing/**")
+    team.read("a11", "src/billing/pay.py")
+    assert team.write("a11", "src/billing/pay.py") == "-"
+
+
+def test_two_levels_down_too(project: Path) -> None:
+    team = _team(project)
+    team.launch("a1", "Billing.\nIntent: shared")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    _launch_by(team, "a1", "a11", "Rounding.\nIntent: shared")
+    _launch_by(team, "a11", "a111", "Rounding, the tests.\nIntent: shared")
+    team.read("a111", "src/billing/pay.py")
+    assert team.write("a111", "src/billing/pay.py") == "-"
+
+
+def test_the_parent_may_not_write_over_its_running_child(project: Path) -> None:
+    """Control: the other way is two agents at once (a background child): refused."""
+    team = _team(project)
+    team.launch("a1", "Billing.\nIntent: shared")
+    _launch_by(team, "a1", "a11", "Rounding.\nIntent: shared")
+    assert team.write("a11", "src/billing/pay.py") == "-"
+    team.read("a1", "src/billing/pay.py")
+    assert team.write("a1", "src/billing/pay.py") == "FILE_LEASED"
+
+
+def test_a_sibling_is_still_held(project: Path) -> None:
+    """Control: a1's two children are not each other's ancestors."""
+    team = _team(project)
+    team.launch("a1", "Billing.\nIntent: shared")
+    _launch_by(team, "a1", "a11", "Rounding.\nIntent: shared")
+    _launch_by(team, "a1", "a12", "Tax.\nIntent: shared")
+    assert team.write("a11", "src/billing/pay.py") == "-"
+    team.read("a12", "src/billing/pay.py")
+    assert team.write("a12", "src/billing/pay.py") == "FILE_LEASED"
+
+
+def test_another_top_level_subagent_is_still_held(project: Path) -> None:
+    """Control: a2, started by the main agent beside a1, does not inherit a1's hand-over."""
+    team = _team(project)
+    team.launch("a1", "Billing.\nIntent: shared")
+    team.launch("a2", "Other.\nIntent: shared")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    team.read("a2", "src/billing/pay.py")
+    assert team.write("a2", "src/billing/pay.py") == "FILE_LEASED"
+
+
+# ---- a Scope: line that names a folder ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("scope", ["src/billing", "src/billing, src/tax.py"])
+def test_a_scope_line_that_names_a_folder_holds_what_is_in_it(project: Path, scope: str) -> None:
+    """`Scope: src/billing` (how a main agent names a folder) refused every file in it, "no
+    pattern covers it", and told the subagent to report back; `src/billing/` let them through."""
+    team = _team(project, "off")
+    team.launch("a1", f"Billing.\nIntent: shared\nScope: {scope}")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.write("a1", "src/billing/deep/er.py") == "-"
+    assert team.bash("a1", "sed -i s/v1/v2/ src/billing/pay.py") == "-"
+    assert team.bash("a1", "ruff format src/billing") == "-"
+
+
+@pytest.mark.parametrize(
+    ("scope", "rel"),
+    [
+        ("src/billing", "src/billing2/pay.py"),  # a sibling whose name starts the same
+        ("src/billing", "src/auth/login.py"),
+        ("src/billing, !src/billing/secret", "src/billing/secret/key.py"),  # excluded below
+        ("src/billing/pay.py", "src/billing/tax.py"),
+        ("src/bill*", "src/billing/pay.py"),  # a pattern is read as written
+    ],
+)
+def test_a_folder_scope_holds_nothing_else(project: Path, scope: str, rel: str) -> None:
+    team = _team(project, "off")
+    team.launch("a1", f"Billing.\nIntent: shared\nScope: {scope}")
+    assert team.write("a1", rel) == "DELEGATION_SCOPE"
+
+
+def test_the_audit_line_keeps_the_scope_as_written(project: Path) -> None:
+    team = _team(project, "off")
+    team.launch("a1", "Billing.\nIntent: shared\nScope: src/billing")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    (trail,) = (project / ".claude").rglob("audit.jsonl")
+    last = json.loads(trail.read_text().splitlines()[-1])
+    assert ["Scope: line", ["src/billing"]] in last["delegation"]["scope"]
+
+
+# ---- overwrites between parallel subagents that hold (checked against reality) ---------------
+
+MOVES = [
+    "mv src/billing/pay.py src/billing/old.py",
+    "mv src/auth/login.py src/billing/pay.py",
+    "cp src/auth/login.py src/billing/pay.py",
+    "install -m644 src/auth/login.py src/billing/pay.py",
+    "ln -f src/auth/login.py src/billing/pay.py",
+    "ln -sf ../auth/login.py src/billing/pay.py",
+    "truncate -s0 src/billing/pay.py",
+    "rm -r src/billing",
+    "mv src/billing src/billing2",
+    "find src -name pay.py -delete",
+]
+
+
+@pytest.mark.parametrize("command", MOVES)
+def test_a_move_link_or_delete_of_a_leased_file_is_refused(project: Path, command: str) -> None:
+    """Controls (they held before this round): each changes pay.py for real."""
+    seed = reality.Seed(files=(("src/billing/pay.py", "v1\n"), ("src/auth/login.py", "v2\n")))
+    outcome = reality.run(command, seed)
+    assert "src/billing/pay.py" in outcome.paths, outcome.describe()
+    team = _team(project)
+    team.launch("a1", "Billing.\nIntent: shared")
+    team.launch("a2", "Other.\nIntent: shared")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    team.read("a2", "src/billing/pay.py")
+    assert team.bash("a2", command) == "FILE_LEASED"
