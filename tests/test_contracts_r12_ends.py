@@ -184,6 +184,18 @@ def test_a_shell_that_ends_with_the_subagent_keeps_nothing(project: Path) -> Non
     assert team.write("a2", "src/billing/pay.py") == "-"
 
 
+def test_killing_the_shell_of_a_resumed_subagent_keeps_its_leases(project: Path) -> None:
+    """a1 stopped while its shell ran, was resumed with SendMessage and wrote again; then its
+    shell was killed: that released a1's leases though a1 ran."""
+    team = _two_with_a_shell(project)
+    _event(team, "SubagentStop", "a1", background_tasks=[_shell("bsh1")])
+    assert team.write("a1", "src/billing/tax.py") == "-"  # resumed
+    kill = team.payload("PostToolUse", "KillShell", {"shell_id": "bsh1"}, None)
+    run_hook({**kill, "tool_response": {}}, team.env, "PostToolUse")
+    team.read("a2", "src/billing/tax.py")
+    assert team.write("a2", "src/billing/tax.py") == "FILE_LEASED"
+
+
 def test_a_shell_that_ended_before_the_stop_keeps_nothing(project: Path) -> None:
     """Control: the shell had finished when a1 stopped (not listed, or listed as over)."""
     team = _two_with_a_shell(project)

@@ -211,14 +211,18 @@ class Store:
         return found
 
     def note_running(self, session: str, agent_id: str, description: str) -> bool:
-        """A subagent's call: it runs (its leases hold until it stops)."""
+        """A subagent's call: it runs (its leases hold until it stops); resumed after a stop
+        its background shells kept (``state_ends.shells_kept``), it is no longer stopped."""
         row = (session, agent_id, description, self.clock())
         sql = (
             "INSERT INTO agents (session, agent_id, description, ts) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (session, agent_id) DO UPDATE SET running = 1, "
             "description = COALESCE(NULLIF(agents.description, ''), excluded.description)"
         )
-        return self._write(lambda c: (c.execute(sql, row), _bound(c, "agents")))
+        resumed = "UPDATE shells SET stopped = 0 WHERE session = ? AND agent_id = ? AND stopped"
+        return self._write(
+            lambda c: (c.execute(sql, row), _bound(c, "agents"), c.execute(resumed, row[:2]))
+        )
 
     # ---- what each agent saw of a file ----
 
