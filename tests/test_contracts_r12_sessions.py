@@ -73,7 +73,7 @@ def test_the_refusal_names_the_other_session(project: Path) -> None:
     assert one.write("a1", "src/billing/pay.py") == "-"
     reason = two.reason("b1", "src/billing/pay.py")
     assert "FILE_LEASED" in reason
-    assert "(a1) of the Claude Code session s1" in reason
+    assert "(a1) of the Claude Code session s1 (until it stops, that session ends" in reason
 
 
 def test_the_stale_refusal_names_the_other_session(project: Path) -> None:
