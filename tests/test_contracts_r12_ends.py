@@ -171,6 +171,28 @@ def test_a_command_moved_to_the_background_keeps_the_leases_too(
     assert team.write("a2", "src/billing/pay.py") == "FILE_LEASED"
 
 
+def test_a_monitor_keeps_its_subagents_leases_while_it_runs(project: Path) -> None:
+    """A Monitor's command runs on after its subagent's stop (up to 30 minutes, 2.1.330's
+    MonitorInput), as a background shell does; its PostToolUse names it as `taskId`."""
+    team = _team(project)
+    team.launch("a1", "Watch the payment tables.\nIntent: shared")
+    team.launch("a2", "Fix the payment rounding.\nIntent: shared")
+    watch = {"description": "regen", "timeout_ms": 600000,
+             "command": "while sleep 5; do date > src/billing/pay.py; done"}  # fmt: skip
+    pre = team.payload("PreToolUse", "Monitor", watch, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    resp = {"taskId": "mon1", "timeoutMs": 600000}
+    run_hook({**pre, "hook_event_name": "PostToolUse", "tool_response": resp}, team.env,
+             "PostToolUse")  # fmt: skip
+    monitor = {"id": "mon1", "type": "monitor", "status": "running", "description": "regen"}
+    _event(team, "SubagentStop", "a1", background_tasks=[monitor])
+    team.read("a2", "src/billing/pay.py")
+    assert team.write("a2", "src/billing/pay.py") == "FILE_LEASED"
+    a2 = {"id": "a2", "type": "subagent", "status": "running"}
+    _event(team, "Stop", None, background_tasks=[{**monitor, "status": "completed"}, a2])
+    assert team.write("a2", "src/billing/pay.py") == "-"
+
+
 def test_a_shell_that_ends_with_the_subagent_keeps_nothing(project: Path) -> None:
     """Control: `backgroundEndsWithFinalResponse` (a foreground subagent's background
     command): Claude Code ends it at the subagent's final response."""

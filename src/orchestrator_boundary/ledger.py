@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the contract rules and the delegation records are imported 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Not tool calls: recorded, SubagentStop/SessionEnd acted on; never blocked by a failure.
 LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
+COMMANDS = frozenset({"Bash", "PowerShell", "Monitor"})  # tools that run a command line
 FAILED = "PostToolUseFailure"  # a call that failed: observed, never judged (ADR 0029)
 
 
@@ -261,13 +262,13 @@ def _record_after(
         ends.task_stopped(store, session, resp)
     elif payload.tool_name in ("KillShell", "KillBash"):  # a kept subagent's shell (0085)
         ends.shell_ended(store, session, payload.tool_input.get("shell_id"))
-    elif payload.agent_id and payload.tool_name in ("Bash", "PowerShell"):
+    elif payload.agent_id and payload.tool_name in COMMANDS:
         ends.shell_started(store, session, payload.agent_id, resp)  # one in the background
     if read is not None:
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
         store.saw(session, agent, ledger.key(located), ledger.current(located), wrote=True)
-    if payload.tool_name in ("Bash", "PowerShell"):  # what ``written`` cannot name (0080)
+    if payload.tool_name in COMMANDS:  # what ``written`` cannot name (0080); a Monitor's too
         claims.settle(store, session, agent, ledger.root, ledger.settled)
     if payload.agent_id:
         record = ledger.record()
@@ -350,7 +351,7 @@ class ToolCall:
             from orchestrator_boundary.state_ends import agent_call_failed
 
             agent_call_failed(view.store, view.session, p.tool_use_id)
-        elif p.tool_name in ("Bash", "PowerShell"):
+        elif p.tool_name in COMMANDS:
             from orchestrator_boundary.state_claims import settle
 
             settle(view.store, view.session, view.agent, self.s.root, view.settled)

@@ -37,13 +37,13 @@ def task_stopped(store: Store, session: str, response: object) -> None:
 
 def shell_started(store: Store, session: str, agent_id: str, response: object) -> None:
     """A subagent's command that runs on in the background (``run_in_background``, moved
-    there with Ctrl+B or at its timeout): its PostToolUse names the shell
+    there with Ctrl+B or at its timeout; a Monitor's): its PostToolUse names the shell
     (``backgroundTaskId``), which goes on writing after the subagent's SubagentStop; not
     one Claude Code ends with the subagent's final response (``backgroundEndsWithFinalResponse``:
     a foreground subagent's). Seen in 2.1.330's ``BashOutput`` schema."""
     if not isinstance(response, Mapping) or response.get("backgroundEndsWithFinalResponse"):
         return
-    shell = response.get("backgroundTaskId")
+    shell = response.get("backgroundTaskId", response.get("taskId"))  # Monitor's: taskId
     if isinstance(shell, str) and shell:
         row = (session, shell[:64], agent_id, store.clock())
         sql = "INSERT OR REPLACE INTO shells (session, shell_id, agent_id, ts) VALUES (?, ?, ?, ?)"
@@ -51,16 +51,14 @@ def shell_started(store: Store, session: str, agent_id: str, response: object) -
 
 
 def shells_in_flight(tasks: object) -> set[str]:
-    """The background shells ``background_tasks`` (SubagentStop's, Stop's: all of the
-    session's, whoever started them) lists as running."""
+    """The background shells and monitors ``background_tasks`` (SubagentStop's, Stop's: all
+    of the session's, whoever started them) lists as running."""
     if not isinstance(tasks, list):
         return set()
+    listed = (t for t in tasks if isinstance(t, Mapping) and isinstance(t.get("id"), str))
     return {
-        t["id"]
-        for t in tasks
-        if isinstance(t, Mapping) and t.get("type") == "shell" and isinstance(t.get("id"), str)
-        and str(t.get("status")) not in _OVER
-    }  # fmt: skip
+        t["id"] for t in listed if t.get("type") in _RUN_NO_AGENT and t.get("status") not in _OVER
+    }
 
 
 _MINE = "SELECT shell_id FROM shells WHERE session = ? AND agent_id = ?"
