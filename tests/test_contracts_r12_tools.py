@@ -150,6 +150,14 @@ def test_the_refusal_tells_the_main_agent_how(project: Path, registered: None) -
     reason = out["hookSpecificOutput"]["permissionDecisionReason"]
     assert "mcp__db__migrate may change files the guard cannot see" in reason
     assert "`Run: mcp__db__migrate`" in reason
+    assert '[tools] "mcp__db__migrate" = "read" (or "network")' in reason
+
+
+def test_a_tool_the_config_calls_network_is_left_alone(project: Path, registered: None) -> None:
+    """Control: what the refusal suggests for a tool that changes no file works."""
+    team = _team(project, REQUIRE + '\n[tools]\n"mcp__github__*" = "network"\n')
+    team.launch("a1", "File the issue.\nIntent: shared")
+    assert team.call("a1", "mcp__github__create_issue", {"title": "x"}) == "-"
 
 
 @pytest.mark.xfail(

@@ -312,7 +312,8 @@ def unlisted_tool(
         f"{scope}; {listed}.",
         "Change the files with Write/Edit or a command that names them, or report back so "
         f"that the main agent delegates again with a line `Run: {tool}` in the prompt (or "
-        f'classifies {tool} as "read" in .claude/boundary.toml [tools] if it changes nothing).',
+        f'if it changes no file, has it classified in .claude/boundary.toml: [tools] "{tool}" = '
+        '"read" (or "network")).',
     )
 
 
