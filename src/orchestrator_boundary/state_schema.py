@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS counts (
 CREATE TABLE IF NOT EXISTS shells (
     session TEXT NOT NULL, shell_id TEXT NOT NULL, agent_id TEXT NOT NULL,
     stopped INTEGER NOT NULL DEFAULT 0, ts REAL NOT NULL, PRIMARY KEY (session, shell_id));
+CREATE INDEX IF NOT EXISTS seen_ts ON seen (ts);
 """
 
 
