@@ -90,3 +90,27 @@ def test_a_commands_write_is_listed_as_before(
     out, data = _trace(project, monkeypatch, capsys)
     assert data["changes"][-1]["beside"] is False
     assert "cannot be told" not in out
+
+
+def test_trace_finds_a_write_by_a_command_that_exited_non_zero(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """`sed -i ... pay.py && false` changed pay.py and exited 1 (PostToolUseFailure): trace
+    said no agent's write of the file is in the trail."""
+    from orchestrator_boundary.cli import main
+
+    team = _team(project)
+    command = "sed -i s/v1/v2/ src/billing/pay.py && false"
+    pre = team.payload("PreToolUse", "Bash", {"command": command}, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    (project / "src/billing/pay.py").write_text("v2\n")  # what sed did
+    failed = {**pre, "hook_event_name": "PostToolUseFailure", "error": "Exit code 1"}
+    run_hook(failed, team.env, "PostToolUseFailure")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    assert main(["trace", "src/billing/pay.py", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["who"], c["tool"]) for c in data["changes"]] == [
+        ("subagent general-purpose (a1)", "Bash")
+    ]
+    assert data["explained"] is True

@@ -50,14 +50,14 @@ def changes(
     folders: set[str] | None = None,
     insensitive: bool = False,
 ) -> list[dict[str, Any]]:
-    """The PostToolUse trace entries for any of ``keys`` (the path as the trail names it), or
+    """The PostToolUse (and a failed command's) trace entries for any of ``keys`` (as named), or
     for one of the ``folders`` that hold it (``cp -r x/. src/c`` wrote the files in it:
     ``through``); names compared as the disk does (ADR 0073)."""
     keys = {fold(k, insensitive) for k in keys}
     folders = {fold(f, insensitive) for f in folders or ()}
     out = []
     for rec in records:
-        if rec.get("event") != "PostToolUse" or not isinstance(rec.get("trace"), list):
+        if rec.get("event") not in _AFTER or not isinstance(rec.get("trace"), list):
             continue
         for entry in rec["trace"]:
             path = entry.get("path") if isinstance(entry, dict) else None
@@ -83,6 +83,9 @@ def changes(
                 }
             )
     return out
+
+
+_AFTER = frozenset({"PostToolUse", "PostToolUseFailure"})  # a command that exited non-zero
 
 
 def _beside(rec: Mapping[str, Any], entry: Mapping[str, Any]) -> bool | None:

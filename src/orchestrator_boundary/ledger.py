@@ -339,6 +339,8 @@ class ToolCall:
                 extra["trace"] = [*(trace or ()), *files.traced(self.view.settled)]
         elif p.hook_event_name == FAILED:
             self._failed(p)
+            if self.view.settled:  # what it may have written, for ``trace`` (ADR 0085)
+                extra["trace"] = [{**t, "failed": True} for t in files.traced(self.view.settled)]
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}
