@@ -270,3 +270,43 @@ def test_another_agent_still_sees_the_failed_commands_write(project: Path) -> No
     run_hook({**pre, "hook_event_name": "PostToolUseFailure", "error": "Exit code 1"},
              team.env, "PostToolUseFailure")  # fmt: skip
     assert team.write("a2", "src/billing/pay.py") == "STALE_FILE"
+
+
+@pytest.mark.parametrize("tool", ["Edit", "Write", "NotebookEdit"])
+def test_a_file_tool_that_failed_holds_nothing_against_the_others(project: Path, tool: str) -> None:
+    """a1's Edit failed ("String to replace not found", PostToolUseFailure): it changed
+    nothing, but its mark held pay.py as "a write still running", and a2, which had read it,
+    was refused STALE_FILE until it read it again."""
+    team = _team(project, "off")
+    team.launch("a1", "Fix the payment rounding.\nIntent: shared")
+    team.launch("a2", "Redo.\nIntent: shared")
+    team.read("a1", "src/billing/pay.py")
+    team.read("a2", "src/billing/pay.py")
+    path = str(project / "src/billing/pay.py")
+    tool_input = {
+        "Edit": {"file_path": path, "old_string": "nothere", "new_string": "x"},
+        "Write": {"file_path": path, "content": "x"},
+        "NotebookEdit": {"notebook_path": path, "new_source": "x"},
+    }[tool]
+    pre = team.payload("PreToolUse", tool, tool_input, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    failed = {
+        **pre,
+        "hook_event_name": "PostToolUseFailure",
+        "error": "String to replace not found",
+    }
+    run_hook(failed, team.env, "PostToolUseFailure")
+    assert team.write("a2", "src/billing/pay.py") == "-"
+
+
+def test_a_read_that_failed_settles_nothing(project: Path) -> None:
+    """Control: a failed Read takes no mark and settles none of its agent's others."""
+    team = _team(project, "off")
+    team.launch("a1", "Fix.\nIntent: shared")
+    team.launch("a2", "Redo.\nIntent: shared")
+    team.read("a2", "src/billing/pay.py")
+    pre = team.payload("PreToolUse", "Bash", {"command": "echo v2 > src/billing/pay.py"}, "a1")
+    assert run_hook(pre, team.env)[1] is None  # still running
+    read = team.payload("PostToolUseFailure", "Read", {"file_path": str(project / "nope")}, "a1")
+    run_hook({**read, "error": "File does not exist."}, team.env, "PostToolUseFailure")
+    assert team.write("a2", "src/billing/pay.py") == "STALE_FILE"  # a1's write still runs

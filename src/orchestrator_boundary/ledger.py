@@ -37,6 +37,7 @@ AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Not tool calls: recorded, SubagentStop/SessionEnd acted on; never blocked by a failure.
 LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
 COMMANDS = frozenset({"Bash", "PowerShell", "Monitor"})  # tools that run a command line
+CLI_CHECKED = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})  # all or nothing
 FAILED = "PostToolUseFailure"  # a call that failed: observed, never judged (ADR 0029)
 
 
@@ -347,15 +348,20 @@ class ToolCall:
 
     def _failed(self, p: HookPayload) -> None:
         """PostToolUseFailure: a foreground Agent call's subagent no longer runs; a command
-        that exited non-zero wrote what its PreToolUse marked (ADR 0085)."""
+        that exited non-zero wrote what its PreToolUse marked; a file tool that failed (an
+        Edit whose text was not found) wrote nothing, and its marks held the file as "a
+        write still running" against the others (ADR 0085)."""
         view = self.view
         if p.tool_name in AGENT_TOOLS:
             from orchestrator_boundary.state_ends import agent_call_failed
 
             agent_call_failed(view.store, view.session, p.tool_use_id)
-        elif p.tool_name in COMMANDS:
-            from orchestrator_boundary.state_claims import settle
+            return
+        from orchestrator_boundary.state_claims import settle
 
+        if p.tool_name in CLI_CHECKED:  # it changed nothing: the agent saw what is there
+            settle(view.store, view.session, view.agent, self.s.root, [], wrote=0)
+        elif p.tool_name in COMMANDS or p.tool_name.startswith("mcp__"):  # may have written
             settle(view.store, view.session, view.agent, self.s.root, view.settled)
 
     def _named(self, p: HookPayload) -> list[Located]:
