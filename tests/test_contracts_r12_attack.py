@@ -155,3 +155,42 @@ def test_a_move_link_or_delete_of_a_leased_file_is_refused(project: Path, comman
     assert team.write("a1", "src/billing/pay.py") == "-"
     team.read("a2", "src/billing/pay.py")
     assert team.bash("a2", command) == "FILE_LEASED"
+
+
+# ---- a directive after a line break that is not a newline ------------------------------------
+
+
+def _agent_code(team: Team, prompt: str) -> str | None:
+    pre = team.payload("PreToolUse", "Agent", {"description": "w", "prompt": prompt}, None)
+    out = run_hook(pre, team.env)[1]
+    if out is None:
+        return None
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    return str(json.loads(reason.rsplit("\n", 1)[-1])["error"])
+
+
+@pytest.mark.parametrize("brk", ["\r", "\u2028", "\u2029", "\x0c", "\x0b", "\x85"])
+@pytest.mark.parametrize("key", ["Intent: shared", "Scope: src/billing/**", "scope: src/**"])
+def test_a_directive_after_a_hidden_line_break_is_refused(
+    project: Path, brk: str, key: str
+) -> None:
+    """`Fix the rounding.\rIntent: shared`: a terminal shows `Intent: shared` on a line of
+    its own (the CR returns to the line's start), but the parser read one line of prose and
+    started the subagent unnarrowed."""
+    team = _team(project, "off")
+    assert _agent_code(team, f"Fix the rounding.{brk}{key}\nMore text.") == "DELEGATION_INVALID"
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Fix it.\r\nIntent: shared\r\nScope: src/billing/**\r\n",  # CRLF: lines
+        "Fix it.\rThe intent: we need it fast.",  # prose after the break
+        "Fix it.\u2028**Scope:** only the billing module",
+        "Fix it.\x0cNext page.",
+    ],
+    ids=["crlf", "prose", "bold-prose", "form-feed"],
+)
+def test_what_a_hidden_line_break_leaves_alone(project: Path, prompt: str) -> None:
+    team = _team(project, "off")
+    assert _agent_code(team, prompt) is None
