@@ -181,6 +181,15 @@ def test_a_directive_after_a_hidden_line_break_is_refused(
     assert _agent_code(team, f"Fix the rounding.{brk}{key}\nMore text.") == "DELEGATION_INVALID"
 
 
+@pytest.mark.parametrize("brk", ["\r", "\u2028"])
+def test_a_scope_hidden_in_a_run_line_is_refused(project: Path, brk: str) -> None:
+    """`Run: make\rScope: src/billing/**` was read as the command `make Scope: ...` and no
+    Scope: line: the subagent ran held to the intent's `src/**` only."""
+    team = _team(project, "off")
+    prompt = f"Fix it.\nIntent: shared\nRun: make{brk}Scope: src/billing/**"
+    assert _agent_code(team, prompt) == "DELEGATION_INVALID"
+
+
 @pytest.mark.parametrize(
     "prompt",
     [

@@ -205,6 +205,8 @@ def parse_directives(prompt: str) -> Directives:
     for n, line in enumerate(prompt.split("\n"), 1):
         line = line.removesuffix("\r")
         if line.startswith(RUN_KEY + ":"):
+            if _HIDDEN_BREAK.search(line) and (hidden := _hidden_key(line, n)):
+                return Directives(error=hidden)  # `Run: make\rScope: ...` hid the Scope:
             if run is not None:
                 return Directives(error=DirectiveError(n, RUN_KEY, "a second Run: line"))
             got = _run_commands(line[len(RUN_KEY) + 1 :], n)
