@@ -203,3 +203,55 @@ def test_a_scope_hidden_in_a_run_line_is_refused(project: Path, brk: str) -> Non
 def test_what_a_hidden_line_break_leaves_alone(project: Path, prompt: str) -> None:
     team = _team(project, "off")
     assert _agent_code(team, prompt) is None
+
+
+# ---- a narrowed subagent's questions through MCP tools -----------------------------------------
+
+READERS = [
+    ("mcp__fs__read_file", "path"),
+    ("mcp__filesystem__read_text_file", "path"),
+    ("mcp__pyright__hover", "file"),
+    ("mcp__language-server__references", "file_path"),
+    ("mcp__serena__get_symbols_overview", "relative_path"),
+]
+
+
+@pytest.mark.parametrize(("tool", "key"), READERS)
+def test_a_narrowed_subagent_may_read_outside_its_scope_through_mcp(
+    project: Path, tool: str, key: str
+) -> None:
+    """A subagent held to `src/billing/**` read `src/auth/login.py` with `mcp__fs__read_file`
+    (or asked a language server about it): DELEGATION_SCOPE, as if it wrote it. ADR 0081 had
+    lifted this for `write_scope`; the delegation's scope still judged every path argument."""
+    team = _team(project, "off")
+    team.launch("a1", "Billing.\nIntent: shared\nScope: src/billing/**")
+    assert team.call("a1", tool, {key: str(project / "src/auth/login.py")}) == "-"
+    assert team.call("a1", tool, {key: "src/auth/login.py"}) == "-"
+
+
+@pytest.mark.parametrize(("tool", "key"), READERS[:2])
+def test_reading_another_subagents_file_through_mcp_is_no_write_of_it(
+    project: Path, tool: str, key: str
+) -> None:
+    """a2 read a1's leased file through an MCP read tool: FILE_LEASED; and had it gone
+    through, its PostToolUse recorded a2 as writing the file, so a1's next write of its own
+    file was STALE_FILE."""
+    team = _team(project, "enforce")
+    team.launch("a1", "Billing.\nIntent: shared")
+    team.launch("a2", "Auth.\nIntent: shared")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.call("a2", tool, {key: str(project / "src/billing/pay.py")}) == "-"
+    assert team.write("a1", "src/billing/pay.py") == "-"
+
+
+@pytest.mark.parametrize("tool", ["mcp__fs__write_file", "mcp__fs__edit_file", "mcp__x__save"])
+def test_an_mcp_tool_that_says_it_changes_files_is_still_judged(project: Path, tool: str) -> None:
+    """Controls: a tool whose name says it writes meets the scope and the leases."""
+    team = _team(project, "enforce")
+    team.launch("a1", "Billing.\nIntent: shared\nScope: src/billing/**")
+    team.launch("a2", "Auth.\nIntent: shared")
+    assert team.call("a1", tool, {"path": str(project / "src/auth/login.py")}) == (
+        "DELEGATION_SCOPE"
+    )
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    assert team.call("a2", tool, {"path": str(project / "src/billing/pay.py")}) == "FILE_LEASED"

@@ -91,11 +91,21 @@ def test_the_run_line_may_name_the_tool(
     [
         (SHARED, "Intent: shared", "mcp__db__migrate", {}),  # no require, no Run: line
         (REQUIRE + READ_DOCS, "Intent: shared", "mcp__docs__lookup", {"q": "react"}),  # read
+        (REQUIRE, "Intent: shared", "mcp__context7__get_library_docs", {"id": "/vercel/next"}),
+        (REQUIRE, "Intent: shared", "mcp__pyright__hover", {"line": 3}),  # its name reads
         (REQUIRE, "Intent: shared", "TaskCreate", {"subject": "x"}),  # coordination
         (REQUIRE, "Intent: shared", "Bash", {"command": "ls"}),
         (REQUIRE, "Intent: shared\nRun: pytest", "Bash", {"command": "pytest -q"}),
     ],
-    ids=["no-require", "classified-read", "coordinate", "bash-read", "bash-listed"],
+    ids=[
+        "no-require",
+        "classified-read",
+        "name-reads",
+        "name-reads-2",
+        "coordinate",
+        "bash-read",
+        "bash-listed",
+    ],
 )
 def test_what_the_rule_leaves_alone(
     project: Path, config: str, prompt: str, tool: str, tool_input: dict[str, Any]

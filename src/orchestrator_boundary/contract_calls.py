@@ -93,12 +93,16 @@ def _workflow(call: Call, caller: object) -> Violation | None:
 
 
 def _places(call: Call) -> bool:
-    """Does an unknown tool's input name where it writes (a path, a command, a pattern the
-    scope judges as a glob), all of it read? Then the target rules judged it."""
+    """Does an unknown tool's name say it only reads (``mcp__docs__lookup``,
+    ``mcp__pyright__hover``: ``tools.says_it_changes``), or its input name where it writes (a
+    path, a command, a pattern the scope judges as a glob), all of it read? Then it is not
+    this rule's: the target rules judged what it names."""
     from orchestrator_boundary.tool_args import arguments
     from orchestrator_boundary.tools import says_it_changes
 
     payload = call.payload
-    found = arguments(payload.tool_input, call.context.home, says_it_changes(payload.tool_name))
+    if not (changes := says_it_changes(payload.tool_name)):
+        return True
+    found = arguments(payload.tool_input, call.context.home, changes)
     named = found.paths or found.commands or any(t.guessed for t in call.targets)
     return found.complete and bool(named)

@@ -80,11 +80,14 @@ def _named_argument(call: Call, target: Target) -> Target | None:
     if call.classification.tool_class is not ToolClass.UNKNOWN:
         return None
     payload = call.payload
+    from orchestrator_boundary.tools import says_it_changes
+
+    if not says_it_changes(payload.tool_name):  # mcp__fs__read_file: a read (0081, 0085)
+        return None
     if not _NAMED or _NAMED[0][0] is not payload:
         from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
-        from orchestrator_boundary.tools import says_it_changes
 
-        found = arguments(payload.tool_input, call.context.home, says_it_changes(payload.tool_name))
+        found = arguments(payload.tool_input, call.context.home, True)
         _NAMED[:] = [(payload, frozenset(found.paths))]
     located = target.located
     if located.raw not in _NAMED[0][1]:

@@ -365,7 +365,13 @@ class ToolCall:
             settle(view.store, view.session, view.agent, self.s.root, view.settled)
 
     def _named(self, p: HookPayload) -> list[Located]:
-        named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
+        """An MCP tool's path arguments (ADR 0059); none of a tool whose name says it only
+        reads (``mcp__fs__read_file``: a read, not a write other agents meet, ADR 0085)."""
+        from orchestrator_boundary.tools import says_it_changes
+
+        if not says_it_changes(p.tool_name):
+            return []
+        named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")
         return [self._located(raw) for raw in named]
 
     def _leased(self, paths: Sequence[str], bash: BashAnalysis | None) -> dict[str, Any]:
