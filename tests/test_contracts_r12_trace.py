@@ -114,3 +114,21 @@ def test_trace_finds_a_write_by_a_command_that_exited_non_zero(
         ("subagent general-purpose (a1)", "Bash")
     ]
     assert data["explained"] is True
+
+
+def test_trace_does_not_list_an_mcp_read_as_a_change(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """a1 read the notebook with `mcp__fs__read_file`: its audit line hashes the paths an
+    MCP tool names (the hook shell's `trace`), and `trace` listed the read as a1's change."""
+    team = _team(project)
+    Path(project / "src/auth/nb.ipynb").write_text(NOTEBOOK)
+    assert (
+        team.call("a1", "mcp__fs__read_file", {"path": str(project / "src/auth/nb.ipynb")}) == "-"
+    )
+    _, data = _trace(project, monkeypatch, capsys)
+    assert data["changes"] == []
+    tool_input = {"path": str(project / "src/auth/nb.ipynb"), "content": NOTEBOOK}
+    _run(team, "mcp__fs__write_file", tool_input, [{"type": "text", "text": "ok"}], NOTEBOOK)
+    _, data = _trace(project, monkeypatch, capsys)
+    assert [c["tool"] for c in data["changes"]] == ["mcp__fs__write_file"]  # control

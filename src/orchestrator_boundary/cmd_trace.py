@@ -25,6 +25,7 @@ from orchestrator_boundary.fs import RealFileSystem, sha256_of
 from orchestrator_boundary.paths import fold
 from orchestrator_boundary.report import iter_records
 from orchestrator_boundary.setups import audit_setting
+from orchestrator_boundary.tools import says_it_changes
 
 EXIT_EXPLAINED, EXIT_ERROR, EXIT_UNEXPLAINED = 0, 2, 3
 
@@ -59,6 +60,8 @@ def changes(
     for rec in records:
         if rec.get("event") not in _AFTER or not isinstance(rec.get("trace"), list):
             continue
+        if rec.get("tool_class") == "unknown" and not says_it_changes(str(rec.get("tool_name"))):
+            continue  # an MCP read (``mcp__fs__read_file``): the line hashed what it read (0085)
         for entry in rec["trace"]:
             path = entry.get("path") if isinstance(entry, dict) else None
             named = fold(path, insensitive) if isinstance(path, str) else None
