@@ -255,3 +255,59 @@ def test_an_mcp_tool_that_says_it_changes_files_is_still_judged(project: Path, t
     )
     assert team.write("a1", "src/billing/pay.py") == "-"
     assert team.call("a2", tool, {"path": str(project / "src/billing/pay.py")}) == "FILE_LEASED"
+
+
+# ---- `find DIR -exec CMD {} +` in a delegated folder --------------------------------------------
+
+FIND_SED = "find src/billing -name '*.py' -exec sed -i s/v1/v2/ {} +"
+
+
+@pytest.mark.parametrize(
+    ("scope", "command"),
+    [
+        ("src/billing/**", FIND_SED),
+        ("src/billing/**", "find src/billing -type f -exec sed -i s/v1/v2/ {} \\;"),
+        ("src/billing", "find src/billing -exec rm -rf {} +"),  # the folder itself is held
+        ("src/**", "find src/billing src/auth -name '*.py' -exec sed -i s/v1/v2/ {} +"),
+    ],
+)
+def test_a_find_exec_in_a_delegated_folder_goes_through(
+    project: Path, scope: str, command: str
+) -> None:
+    """A subagent held to `src/billing/**` ran a refactor over its own folder with `find
+    ... -exec sed -i ... {} +`: DELEGATION_SCOPE ("name each file"), though every file it can
+    reach is in its scope (as `sed -i ... src/billing/*.py` already went through)."""
+    seed = reality.Seed(files=(("src/billing/pay.py", "v1\n"), ("src/auth/login.py", "v1\n")))
+    changed = reality.run(command, seed).paths
+    assert changed and all(p.startswith(("src/billing", "src/auth")) for p in changed)
+    team = _team(project, "off")
+    team.launch("a1", f"Billing.\nIntent: shared\nScope: {scope}")
+    assert team.bash("a1", command) == "-"
+
+
+@pytest.mark.parametrize(
+    ("scope", "command"),
+    [
+        ("src/billing/**", "find src -name '*.py' -exec sed -i s/v1/v2/ {} +"),  # src: wider
+        ("src/billing/**", "find src/billing src/auth -exec sed -i s/v1/v2/ {} +"),
+        ("src/billing/**", "find -L src/billing -exec sed -i s/v1/v2/ {} +"),  # follows links
+        ("src/billing/**", "cd src && find billing -exec sed -i s/v1/v2/ {} +"),
+        ("src/billing/**", "find src/billing -exec rm -rf {} +"),  # deletes the folder too
+        ("src/billing/**, !src/billing/secret/**", FIND_SED),  # an exclusion below
+    ],
+)
+def test_a_find_exec_that_reaches_outside_is_still_refused(
+    project: Path, scope: str, command: str
+) -> None:
+    team = _team(project, "off")
+    team.launch("a1", f"Billing.\nIntent: shared\nScope: {scope}")
+    assert team.bash("a1", command) == "DELEGATION_SCOPE"
+
+
+def test_a_find_exec_over_a_folder_with_a_link_out_is_refused(project: Path) -> None:
+    """Control: a link in the folder could take the write out of it (ADR 0080)."""
+    (project / "src/billing").mkdir(parents=True, exist_ok=True)
+    (project / "src/billing/out.py").symlink_to(project / "src/auth/login.py")
+    team = _team(project, "off")
+    team.launch("a1", "Billing.\nIntent: shared\nScope: src/billing/**")
+    assert team.bash("a1", FIND_SED) == "DELEGATION_SCOPE"

@@ -111,20 +111,36 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         return None
     import orchestrator_boundary.contracts as contracts
 
-    def judged(below: Located | None) -> Breach | None:
+    def judged(below: Located | None, at: Located | None = None) -> Breach | None:
         rules, mkdir = call.rules.contracts, program_of(target) == "mkdir"
         return contracts.delegation_scope(
-            ledger.record(), target.located, call.insensitive, require=rules.require,
+            ledger.record(), at or target.located, call.insensitive, require=rules.require,
             what=_what(call, target), contracts=rules, makes_folder=mkdir, below=below,
         )  # fmt: skip
 
     found = judged(None)  # then, only for what is outside, the folder it all lies below
-    if found is not None:
+    if found is not None and unplaced(call, target) and target.located.raw == "{}":
+        found = None if _find_held(call, target, ledger, judged) else found
+    elif found is not None:
         below = held_glob_folder(call, target) if unplaced(call, target) else held(target, ledger)
         found = judged(below) if below is not None else found
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
+
+
+def _find_held(
+    call: Call, target: Target, ledger: Ledger, judged: Callable[..., Breach | None]
+) -> bool:
+    """``find src/auth -name '*.py' -exec sed -i ... {} +``: is every folder it starts from
+    (``_find_roots``: none with ``-L`` or after a ``cd``) one the scope holds entirely, with
+    no link in it, and, when the command deletes what it finds, the folder itself (find
+    names it too) in the scope? A team's refactor in its own folder was DELEGATION_SCOPE
+    (ADR 0085)."""
+    roots, contained = _find_roots(call, target), getattr(ledger, "self_contained", None)
+    if not roots or contained is None or not all(contained(r) for r in roots):
+        return False
+    return all(judged(r) is None and (not target.deletes or judged(None, r) is None) for r in roots)
 
 
 def held(target: Target, ledger: Ledger) -> Located | None:
