@@ -299,6 +299,25 @@ def test_a_file_tool_that_failed_holds_nothing_against_the_others(project: Path,
     assert team.write("a2", "src/billing/pay.py") == "-"
 
 
+def test_a_failed_edit_does_not_hide_the_agents_earlier_write(project: Path) -> None:
+    """a1 wrote pay.py, then an Edit of it failed: a2, which never read pay.py, is still
+    told of a1's write (a fix that made the failed Edit's mark a read lost it)."""
+    team = _team(project, "off")
+    team.launch("a1", "Fix the payment rounding.\nIntent: shared")
+    team.launch("a2", "Redo.\nIntent: shared")
+    assert team.write("a1", "src/billing/pay.py") == "-"
+    edit = {"file_path": str(project / "src/billing/pay.py"), "old_string": "no", "new_string": "x"}
+    pre = team.payload("PreToolUse", "Edit", edit, "a1")
+    assert run_hook(pre, team.env)[1] is None
+    failed = {
+        **pre,
+        "hook_event_name": "PostToolUseFailure",
+        "error": "String to replace not found",
+    }
+    run_hook(failed, team.env, "PostToolUseFailure")
+    assert team.bash("a2", "echo v3 > src/billing/pay.py") == "STALE_FILE"
+
+
 def test_a_read_that_failed_settles_nothing(project: Path) -> None:
     """Control: a failed Read takes no mark and settles none of its agent's others."""
     team = _team(project, "off")

@@ -359,8 +359,8 @@ class ToolCall:
             return
         from orchestrator_boundary.state_claims import settle
 
-        if p.tool_name in CLI_CHECKED:  # it changed nothing: the agent saw what is there
-            settle(view.store, view.session, view.agent, self.s.root, [], wrote=0)
+        if p.tool_name in CLI_CHECKED:  # it changed nothing: done, no trace (not a read:
+            settle(view.store, view.session, view.agent, self.s.root, [])  # hides its writes)
         elif p.tool_name in COMMANDS or p.tool_name.startswith("mcp__"):  # may have written
             settle(view.store, view.session, view.agent, self.s.root, view.settled)
 

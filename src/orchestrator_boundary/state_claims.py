@@ -276,7 +276,6 @@ def settle(
     agent: str,
     root: str,
     out: list[tuple[str, str | None]],
-    wrote: int = 1,
 ) -> None:
     """A command's PostToolUse: the writes its PreToolUse marked as running that the trail
     does not name (a glob's matches, ADR 0080) are done, with the content they left. Else
@@ -293,9 +292,9 @@ def settle(
             full = path if path.startswith("/") or not root else f"{root}/{path}"
             out.append((path, sha256_of(full)))
             c.execute(
-                "UPDATE seen SET sha256 = ?, wrote = ?, ts = ? WHERE session = ? AND agent = ? "
+                "UPDATE seen SET sha256 = ?, wrote = 1, ts = ? WHERE session = ? AND agent = ? "
                 "AND path = ? AND wrote = ?",
-                (out[-1][1], wrote, store.clock(), session, agent, path, WRITING),
+                (out[-1][1], store.clock(), session, agent, path, WRITING),
             )
 
     store._write(done)
