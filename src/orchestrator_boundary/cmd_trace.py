@@ -25,6 +25,7 @@ from orchestrator_boundary.fs import RealFileSystem, sha256_of
 from orchestrator_boundary.paths import fold
 from orchestrator_boundary.report import iter_records
 from orchestrator_boundary.setups import audit_setting
+from orchestrator_boundary.tools import says_it_changes
 
 EXIT_EXPLAINED, EXIT_ERROR, EXIT_UNEXPLAINED = 0, 2, 3
 
@@ -50,15 +51,17 @@ def changes(
     folders: set[str] | None = None,
     insensitive: bool = False,
 ) -> list[dict[str, Any]]:
-    """The PostToolUse trace entries for any of ``keys`` (the path as the trail names it), or
+    """The PostToolUse (and a failed command's) trace entries for any of ``keys`` (as named), or
     for one of the ``folders`` that hold it (``cp -r x/. src/c`` wrote the files in it:
     ``through``); names compared as the disk does (ADR 0073)."""
     keys = {fold(k, insensitive) for k in keys}
     folders = {fold(f, insensitive) for f in folders or ()}
     out = []
     for rec in records:
-        if rec.get("event") != "PostToolUse" or not isinstance(rec.get("trace"), list):
+        if rec.get("event") not in _AFTER or not isinstance(rec.get("trace"), list):
             continue
+        if rec.get("tool_class") == "unknown" and not says_it_changes(str(rec.get("tool_name"))):
+            continue  # an MCP read (``mcp__fs__read_file``): the line hashed what it read (0085)
         for entry in rec["trace"]:
             path = entry.get("path") if isinstance(entry, dict) else None
             named = fold(path, insensitive) if isinstance(path, str) else None
@@ -85,12 +88,24 @@ def changes(
     return out
 
 
-def _beside(rec: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
+_AFTER = frozenset({"PostToolUse", "PostToolUseFailure"})  # a command that exited non-zero
+
+
+def _beside(rec: Mapping[str, Any], entry: Mapping[str, Any]) -> bool | None:
     """Was the file, as recorded, not what the Write put there (``tool_sha256``)? Then it
     was changed beside the write, before the hook hashed it: by another PostToolUse hook of
-    the project's (a formatter) or a process outside Claude Code (ADR 0080)."""
+    the project's (a formatter) or a process outside Claude Code (ADR 0080). None: a file
+    tool (an MCP tool, a NotebookEdit of an older CLI) that does not say what it left, so a
+    change beside it cannot be told (ADR 0085). A command's stays False: what it left is
+    never known, and ``BESIDE``'s note says what that means when its content matches none."""
     wrote = rec.get("tool_sha256")
-    return isinstance(wrote, str) and len(rec["trace"]) == 1 and entry.get("sha256") != wrote
+    if not isinstance(wrote, str):
+        return False if rec.get("tool_name") in _COMMANDS else None
+    return len(rec["trace"]) == 1 and entry.get("sha256") != wrote
+
+
+_COMMANDS = frozenset({"Bash", "PowerShell", "Monitor"})
+UNTOLD = "  (the tool does not say what it left: a change beside it cannot be told)"
 
 
 BESIDE = (
@@ -152,6 +167,7 @@ def _line(c: Mapping[str, Any]) -> str:
     sha = (c["sha256"] or "unreadable")[:12]
     intent = c["intent"] or "-"
     beside = "  (changed beside the write)" if c.get("beside") else ""
+    beside = UNTOLD if c.get("beside", False) is None else beside
     return (
         f"  {c['ts']}  {c['who']}  {c['tool']}  sha256 {sha}  via {via}  intent {intent}{beside}\n"
     )
@@ -189,6 +205,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.writelines(_line(c) for c in found)
         now = (current or "-")[:12]
         sys.stdout.write(f"now: sha256 {now}: {why}\n")
-        if any(c.get("beside") for c in found) or not explained:
+        if any(c.get("beside", False) is not False for c in found) or not explained:
             sys.stdout.write(f"note: {BESIDE}\n")
     return EXIT_EXPLAINED if explained else EXIT_UNEXPLAINED

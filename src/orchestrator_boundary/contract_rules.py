@@ -12,10 +12,14 @@ changed the file.
 
 from __future__ import annotations
 
+from orchestrator_boundary.contract_calls import AGENT_TOOLS as AGENT_TOOLS
+from orchestrator_boundary.contract_calls import PRE, _violation, narrowing
+from orchestrator_boundary.contract_calls import agent_contract as agent_contract  # the policy's
+from orchestrator_boundary.contract_calls import tool_contract as tool_contract
 from orchestrator_boundary.targets import Call, Target
 from orchestrator_boundary.tools import ToolClass
 from orchestrator_boundary.values import replace
-from orchestrator_boundary.violation import Code, Violation
+from orchestrator_boundary.violation import Violation
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
 if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call that no rule
@@ -26,21 +30,8 @@ if TYPE_CHECKING:  # each rule imports them once it knows it applies: a call tha
     from orchestrator_boundary.delegation import Delegation, Ledger
     from orchestrator_boundary.paths import Located
 
-PRE = "PreToolUse"
 # the tools Claude Code refuses on a file changed since the agent read it (ADR 0027)
 CLI_CHECKED = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
-AGENT_TOOLS = frozenset({"Agent", "Task"})
-
-
-def _violation(found: Breach, command: str = "") -> Violation:
-    return Violation(
-        Code(found.code),
-        found.rule,
-        found.reason,
-        found.suggestion,
-        found.path,
-        command or found.command,
-    )
 
 
 def _what(call: Call, target: Target) -> str:
@@ -89,11 +80,14 @@ def _named_argument(call: Call, target: Target) -> Target | None:
     if call.classification.tool_class is not ToolClass.UNKNOWN:
         return None
     payload = call.payload
+    from orchestrator_boundary.tools import says_it_changes
+
+    if not says_it_changes(payload.tool_name):  # mcp__fs__read_file: a read (0081, 0085)
+        return None
     if not _NAMED or _NAMED[0][0] is not payload:
         from orchestrator_boundary.tool_args import arguments  # only an unknown tool's
-        from orchestrator_boundary.tools import says_it_changes
 
-        found = arguments(payload.tool_input, call.context.home, says_it_changes(payload.tool_name))
+        found = arguments(payload.tool_input, call.context.home, True)
         _NAMED[:] = [(payload, frozenset(found.paths))]
     located = target.located
     if located.raw not in _NAMED[0][1]:
@@ -117,20 +111,36 @@ def delegation_scope(call: Call, target: Target, ledger: Ledger) -> Violation | 
         return None
     import orchestrator_boundary.contracts as contracts
 
-    def judged(below: Located | None) -> Breach | None:
+    def judged(below: Located | None, at: Located | None = None) -> Breach | None:
         rules, mkdir = call.rules.contracts, program_of(target) == "mkdir"
         return contracts.delegation_scope(
-            ledger.record(), target.located, call.insensitive, require=rules.require,
+            ledger.record(), at or target.located, call.insensitive, require=rules.require,
             what=_what(call, target), contracts=rules, makes_folder=mkdir, below=below,
         )  # fmt: skip
 
     found = judged(None)  # then, only for what is outside, the folder it all lies below
-    if found is not None:
+    if found is not None and unplaced(call, target) and target.located.raw == "{}":
+        found = None if _find_held(call, target, ledger, judged) else found
+    elif found is not None:
         below = held_glob_folder(call, target) if unplaced(call, target) else held(target, ledger)
         found = judged(below) if below is not None else found
     if found is not None and unplaced(call, target):
         found = replace(found, suggestion=NAME_THEM + found.suggestion)
     return _violation(found, target.command) if found else None
+
+
+def _find_held(
+    call: Call, target: Target, ledger: Ledger, judged: Callable[..., Breach | None]
+) -> bool:
+    """``find src/auth -name '*.py' -exec sed -i ... {} +``: is every folder it starts from
+    (``_find_roots``: none with ``-L`` or after a ``cd``) one the scope holds entirely, with
+    no link in it, and, when the command deletes what it finds, the folder itself (find
+    names it too) in the scope? A team's refactor in its own folder was DELEGATION_SCOPE
+    (ADR 0085)."""
+    roots, contained = _find_roots(call, target), getattr(ledger, "self_contained", None)
+    if not roots or contained is None or not all(contained(r) for r in roots):
+        return False
+    return all(judged(r) is None and (not target.deletes or judged(None, r) is None) for r in roots)
 
 
 def held(target: Target, ledger: Ledger) -> Located | None:
@@ -157,19 +167,13 @@ def held_glob_folder(call: Call, target: Target) -> Located | None:
 def opaque_command(call: Call, target: Target, ledger: Ledger) -> Violation | None:
     """A narrowed subagent's command whose writes the analysis cannot see (``make``), or text
     that does not parse, or past the 32 opaque commands judged: ``unlisted_command`` (0080)."""
-    from orchestrator_boundary.delegation import Delegation, UnknownDelegation
-
-    record = None if call.main or call.payload.hook_event_name != PRE else ledger.record()
-    require, raw, opaque = call.rules.contracts.require, target.located.raw, target.opaque
+    raw, opaque = target.located.raw, target.opaque
     opaque &= len(call.analysis.opaque if call.analysis else ()) <= 32  # all judged (targets)
-    if isinstance(record, UnknownDelegation) and (require or record.contested):
-        scope, run, held = f"a delegation not known ({record.reason})", None, True  # as writes
-    elif isinstance(record, Delegation) and record.scope.sets:
-        scope, run, held = record.scope.describe(), record.run, require
-    else:
+    if (narrowed := narrowing(call, ledger)) is None:
         return None
     from orchestrator_boundary.directives import unlisted_command
 
+    scope, run, held = narrowed
     return unlisted_command(run, scope, target.command, raw, opaque=opaque, require=held)
 
 
@@ -354,34 +358,3 @@ TARGET_RULES: tuple[Callable[[Call, Target, Ledger], Violation | None], ...] = (
     stale_file,
     other_names,
 )
-
-
-def agent_contract(call: Call, found: object) -> Violation | None:
-    """An Agent call whose contract cannot be accepted (main agent or delegating subagent)."""
-    payload = call.payload
-    if payload.tool_name not in (*AGENT_TOOLS, "Workflow") or payload.hook_event_name != PRE:
-        return None
-    import orchestrator_boundary.contracts as contracts
-
-    ledger = call.context.ledger
-    caller = ledger.record() if ledger is not None and not call.main else None
-    if payload.tool_name == "Workflow":
-        return _workflow(call, caller)
-    prompt = payload.tool_input.get("prompt")
-    requested = payload.tool_input.get("subagent_type")
-    got = contracts.check_launch(
-        call.rules.contracts,
-        prompt if isinstance(prompt, str) else "",
-        requested if isinstance(requested, str) else None,
-        caller,
-    )
-    return _violation(got) if isinstance(got, contracts.Breach) else None
-
-
-def _workflow(call: Call, caller: object) -> Violation | None:
-    """A Workflow call: ``directives.workflow_refusal`` (ADR 0080)."""
-    from orchestrator_boundary.delegation import Delegation
-    from orchestrator_boundary.directives import workflow_refusal
-
-    narrowed = isinstance(caller, Delegation) and bool(caller.scope.sets)
-    return workflow_refusal(narrowed, call.rules.contracts.require)

@@ -185,8 +185,7 @@ def _problem(
 
 
 def _examples(contracts: Contracts, agent_type: str, caller: Record | None) -> list[str]:
-    """Prompts' directive lines to try, best first: each active intent, then a Scope: line
-    inside the caller's scope and the agent type's write scope."""
+    """Lines to try, best first: each active intent, then a Scope: line in the caller's scope."""
     out = [f"Intent: {name}" for name in _active(contracts, agent_type)]
     candidates: list[str] = []
     if isinstance(caller, Delegation):
@@ -372,13 +371,12 @@ def stale_file(path: str, known: str | None, current: str | None, by: str = "") 
 
 
 def unseen_change(path: str, written: str) -> Breach:
-    """A write to a file (or a folder holding a file) another agent wrote in this session,
-    which this agent has not read since: a blind overwrite of that change (ADR 0050).
-    ``written``: "subagent X wrote src/a.py"."""
+    """A write to a file (or a folder holding it) another agent wrote, unread by this agent
+    since: a blind overwrite (ADR 0050, 0085). ``written``: "subagent X wrote src/a.py"."""
     return Breach(
         STALE_FILE,
         "delegation.stale",
-        f"{written} in this session, and this agent has not read it since: this write to "
+        f"{written}, and this agent has not read it since: this write to "
         f"{path} would overwrite that change unseen.",
         f"Read it again ({written.rpartition(' wrote ')[2].split(' (')[0]}) and make the "
         "change on its current content.",
@@ -388,12 +386,14 @@ def unseen_change(path: str, written: str) -> Breach:
 
 def file_leased(path: str, holder: Lease | None, me: str, mode: str) -> tuple[Breach | None, str]:
     """(a breach in ``enforce``, an advisory in ``warn``) when another running subagent holds
-    ``path``."""
+    ``path``: of another Claude Code session, that session is named (ADR 0085)."""
     if mode == "off" or holder is None or holder.agent_id == me:
         return None, ""
+    of = f" of the Claude Code session {holder.session} (until it stops, that session ends, "
+    of = f"{of}or 30 minutes after its last write)" if holder.session else ""
     text = (
-        f"{path} is leased to the running subagent {holder.description!r} ({holder.agent_id}), "
-        "which changed it; two subagents writing one file overwrite each other."
+        f"{path} is leased to the running subagent {holder.description!r} ({holder.agent_id})"
+        f"{of}, which changed it; two subagents writing one file overwrite each other."
     )
     if mode == "warn":
         return None, f"orchestrator-boundary (delegation.leases = warn): {text}"

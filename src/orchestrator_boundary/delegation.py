@@ -1,7 +1,6 @@
 """Delegation contracts: what an Agent call says its subagent may change. ADR 0027.
 
-Pure. An Agent call's prompt may carry the directive lines ``Intent:`` and ``Scope:``; their
-grammar is ``directives``'s (named here too, where the contract rules find them).
+Pure. An Agent call's directive lines (``Intent:``, ``Scope:``) are ``directives``'s grammar.
 
 The effective scope is a list of pattern sets that must all cover a path: the agent type's
 ``write_scope``, the intent's ``owned_scope``, the ``Scope:`` line and, for a nested
@@ -20,6 +19,8 @@ from orchestrator_boundary.directives import Directives as Directives
 from orchestrator_boundary.directives import parse_directives as parse_directives
 from orchestrator_boundary.paths import Located, fold
 from orchestrator_boundary.values import transient
+
+SCOPE_LINE: Final = "Scope: line"
 
 BUILT_IN_TYPES = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup", "fork")
 DEFAULT_TYPE = "general-purpose"  # what the CLI starts when subagent_type is omitted
@@ -48,6 +49,14 @@ def resolve_type(requested: str | None, configured: Sequence[str]) -> str:
 class ScopeSet:
     source: str  # where it comes from: 'intents."login-fix".owned_scope', "Scope: line", ...
     patterns: tuple[str, ...]
+
+    def read(self) -> tuple[str, ...]:
+        """As matched: a Scope: line's bare ``src/billing`` also holds what is below it, as
+        ``src/billing/`` does (ADR 0085)."""
+        if self.source != SCOPE_LINE:
+            return self.patterns
+        bare = (p for p in self.patterns if not any(c in p for c in "*?[") and p[-1:] != "/")
+        return (*self.patterns, *(f"{p}/**" for p in bare))
 
 
 @transient
@@ -83,7 +92,7 @@ def within(located: Located, effective: EffectiveScope, insensitive: bool) -> Sc
     from orchestrator_boundary import scope  # a write's question only
 
     for s in effective.sets:
-        match = scope.check_in_worktree(located, s.patterns, insensitive)
+        match = scope.check_in_worktree(located, s.read(), insensitive)
         if match.allowed:
             continue
         if match.excluded_by:
@@ -142,8 +151,8 @@ def leads_into(located: Located, effective: EffectiveScope, insensitive: bool) -
     from orchestrator_boundary.scope import check_in_worktree
 
     return all(
-        check_in_worktree(located, s.patterns, insensitive).allowed
-        or folder_leads_into(located, s.patterns, insensitive)
+        check_in_worktree(located, s.read(), insensitive).allowed
+        or folder_leads_into(located, s.read(), insensitive)
         for s in effective.sets
     )
 
@@ -170,7 +179,7 @@ def holds_all_below(folder: Located, effective: EffectiveScope, insensitive: boo
         return False
 
     rels = [fold(r.strip("/"), insensitive) for r in folder.relatives]
-    return all(holds(s.patterns, r) for s in effective.sets for r in rels)
+    return all(holds(s.read(), r) for s in effective.sets for r in rels)
 
 
 def folder_leads_into(located: Located, patterns: Sequence[str], insensitive: bool) -> bool:
@@ -369,27 +378,23 @@ class Seen:
 class Lease:
     agent_id: str
     description: str
+    session: str = ""  # another Claude Code session's, which holds it (ADR 0085)
 
 
 class Ledger(Protocol):
     """What the contract rules ask of the state the shell keeps (``state``, ``ledger``)."""
 
-    def record(self) -> Record | None:
-        """The calling subagent's delegation; None for the main agent."""
+    def record(self) -> Record | None: ...  # the calling subagent's; None: the main agent
 
-    def seen(self, located: Located) -> Seen | Unavailable | None:
-        """What this agent last read or wrote there; None: never."""
+    def seen(self, located: Located) -> Seen | Unavailable | None: ...  # None: never
 
-    def current(self, located: Located) -> str | None:
-        """The file's SHA-256 now; None: gone or unreadable."""
+    def current(self, located: Located) -> str | None: ...  # its SHA-256; None: gone
 
-    def last_writer(self, located: Located) -> str:
-        """Who last wrote it, as a label ("" when unknown)."""
+    def last_writer(self, located: Located) -> str: ...  # as a label; "": unknown
 
     def unseen_write(self, located: Located) -> str:
-        """Another agent's write there (or in it, for a folder) that this agent has not read
-        or written since and that is still there, as "subagent X wrote src/a.py"; "": none."""
+        """Another agent's write there (or in it), unread by this one since and still there,
+        as "subagent X wrote src/a.py"; "": none."""
 
     def lease(self, located: Located) -> Lease | Unavailable | None:
-        """The running subagent that holds it (or a file in it). Before a subagent's write,
-        the shell's answer also claims a free file for it (ADR 0050)."""
+        """The running subagent that holds it (or a file in it); asking claims (ADR 0050)."""

@@ -20,7 +20,8 @@ The grammar, strictly:
   follows would be a valid value (one intent id, patterns): ADR 0050. After such a key,
   prose (``**Scope:** only the auth module``) stays prose.
 - Lines are split at ``\n`` only (``\r\n`` too): a line separator Claude Code does not show as
-  one (U+2028, U+0085, a form feed) stays inside its line.
+  one (U+2028, U+0085, a form feed) stays inside its line; a key after one, in a line that is
+  otherwise prose, is refused, since a terminal may show it on its own line (ADR 0085).
 Anything else in the prompt is free text.
 """
 
@@ -177,6 +178,25 @@ def _reads_as_value(key: str, rest: str, line: int) -> bool:
     return all(item and not any(c.isspace() for c in item) for item in items)
 
 
+# Line breaks that stay inside a line here (a lone CR, VT, FF, NEL, U+2028/9...), but that a
+# terminal or a renderer may show as one: after one, a key is hidden from this parser.
+_HIDDEN_BREAK = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def _hidden_key(line: str, n: int) -> DirectiveError | None:
+    """A key with a valid value after a hidden line break (``Fix it.\rIntent: auth``: a
+    terminal shows `Intent: auth` alone on its line): it would be ignored, so the contract
+    would be wider than it shows; refused as a look-alike is (ADR 0050, 0085)."""
+    for part in _HIDDEN_BREAK.split(line)[1:]:
+        looks = _LOOKS_LIKE_KEY.match(bare := _bare(part))
+        key = INTENT_KEY if looks and looks.group(1).lower() == "intent" else SCOPE_KEY
+        if looks and _reads_as_value(key, bare[looks.end() :], n):
+            code = f"U+{ord(_HIDDEN_BREAK.findall(line)[0]):04X}"
+            problem = f"a line break that is not a newline ({code}) before {key + ':'!r}"
+            return DirectiveError(n, key, problem + "; put each directive on a line of its own")
+    return None
+
+
 def parse_directives(prompt: str) -> Directives:
     """The prompt's ``Intent:`` and ``Scope:`` lines, or the first error in them."""
     intent: str | None = None
@@ -185,6 +205,8 @@ def parse_directives(prompt: str) -> Directives:
     for n, line in enumerate(prompt.split("\n"), 1):
         line = line.removesuffix("\r")
         if line.startswith(RUN_KEY + ":"):
+            if _HIDDEN_BREAK.search(line) and (hidden := _hidden_key(line, n)):
+                return Directives(error=hidden)  # `Run: make\rScope: ...` hid the Scope:
             if run is not None:
                 return Directives(error=DirectiveError(n, RUN_KEY, "a second Run: line"))
             got = _run_commands(line[len(RUN_KEY) + 1 :], n)
@@ -196,6 +218,8 @@ def parse_directives(prompt: str) -> Directives:
         if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
             if _COLONS.isdisjoint(line[:200]):
                 continue  # prose: a key needs its colon (a long prompt's lines, ADR 0059)
+            if _HIDDEN_BREAK.search(line) and (hidden := _hidden_key(line, n)):
+                return Directives(error=hidden)
             bare = _bare(line)
             looks = _LOOKS_LIKE_KEY.match(bare)
             if looks is None:
@@ -294,6 +318,26 @@ def unlisted_command(
         "Change the files with Write/Edit or a command that names them, or report back so "
         f"that the main agent delegates again with a line `Run: {program}` in the prompt.",
         command=command,
+    )
+
+
+def unlisted_tool(
+    run: tuple[str, ...] | None, scope: str, tool: str, *, require: bool
+) -> Violation | None:
+    """``unlisted_command`` for a tool whose writes the guard cannot see (Code Mode, an MCP
+    tool that names no file): the ``Run:`` line names it by its name. ADR 0085."""
+    if (run is None and not require) or (run and tool in run):
+        return None
+    listed = f"its Run: line names only {', '.join(run)}" if run else "no Run: line names it"
+    return Violation(
+        Code.DELEGATION_SCOPE,
+        "Run: line" if run is not None else "delegation.require",
+        f"{tool} may change files the guard cannot see, and this subagent is held to "
+        f"{scope}; {listed}.",
+        "Change the files with Write/Edit or a command that names them, or report back so "
+        f"that the main agent delegates again with a line `Run: {tool}` in the prompt (or "
+        f'if it changes no file, has it classified in .claude/boundary.toml: [tools] "{tool}" = '
+        '"read" (or "network")).',
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 
 from orchestrator_boundary import ledger_files as files
-from orchestrator_boundary.contract_tables import MAIN, Contracts, profile_of
+from orchestrator_boundary.contract_tables import MAIN, Contracts
 from orchestrator_boundary.fs import sha256_of
 from orchestrator_boundary.ledger_files import read_meta as read_meta
 from orchestrator_boundary.paths import Located, fold, locate
@@ -36,6 +36,9 @@ if TYPE_CHECKING:  # the contract rules and the delegation records are imported 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Not tool calls: recorded, SubagentStop/SessionEnd acted on; never blocked by a failure.
 LIFECYCLE_EVENTS = frozenset({"SubagentStop", "Stop", "SessionEnd", "SubagentStart"})
+COMMANDS = frozenset({"Bash", "PowerShell", "Monitor"})  # tools that run a command line
+CLI_CHECKED = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})  # all or nothing
+FAILED = "PostToolUseFailure"  # a call that failed: observed, never judged (ADR 0029)
 
 
 class StoreLedger:
@@ -57,8 +60,7 @@ class StoreLedger:
         self.noted: dict[str, str] = {}  # held in warn: a glob's matches (ADR 0080)
         self.unavailable = False  # a read could not reach the store (for the audit line)
 
-    def key(self, located: Located) -> str:
-        """The state's name for a file as ``locate`` resolved it, case folded if need be."""
+    def key(self, located: Located) -> str:  # a file as ``locate`` resolved it, folded
         return fold(located.display, self.insensitive)
 
     def record(self) -> Record | None:
@@ -156,7 +158,8 @@ class StoreLedger:
         for place in places[:16]:
             held = self.lease(place)
             if isinstance(held, Lease) and held.agent_id != self.agent:
-                self.noted[place.display] = f"{held.description} ({held.agent_id})"
+                of = f" of the Claude Code session {held.session}" * bool(held.session)
+                self.noted[place.display] = f"{held.description} ({held.agent_id}){of}"
 
     def _alias(self, located: Located, *, leases: bool) -> tuple[str, str, str] | None:
         import orchestrator_boundary.state_claims as claims  # loaded with the store
@@ -184,7 +187,7 @@ def store_for(audit_file: str) -> Store:
 
 
 def ledger_for(payload: HookPayload, audit_file: str, *more: Any) -> StoreLedger:
-    return StoreLedger(audit_file, payload, *more)
+    return StoreLedger(audit_file, payload, *more)  # one call's view of the store
 
 
 def _description(payload: HookPayload) -> str:
@@ -248,6 +251,7 @@ def _record_after(
 ) -> None:
     import orchestrator_boundary.delegation as delegation  # loaded with the store
     import orchestrator_boundary.state_claims as claims
+    import orchestrator_boundary.state_ends as ends
 
     store, session, agent = ledger.store, ledger.session, ledger.agent
     resp = payload.tool_response
@@ -256,12 +260,16 @@ def _record_after(
         if isinstance(new, str) and new and payload.tool_use_id:
             claims.started(store, session, new, payload.tool_use_id, _description(payload))
     if payload.tool_name == "TaskStop":  # no SubagentStop comes for it (ADR 0065)
-        claims.task_stopped(store, session, resp)
+        ends.task_stopped(store, session, resp)
+    elif payload.tool_name in ("KillShell", "KillBash"):  # a kept subagent's shell (0085)
+        ends.shell_ended(store, session, payload.tool_input.get("shell_id"))
+    elif payload.agent_id and payload.tool_name in COMMANDS:
+        ends.shell_started(store, session, payload.agent_id, resp)  # one in the background
     if read is not None:
         store.saw(session, agent, ledger.key(read), ledger.current(read), wrote=False)
     for located in written:
         store.saw(session, agent, ledger.key(located), ledger.current(located), wrote=True)
-    if payload.tool_name in ("Bash", "PowerShell"):  # what ``written`` cannot name (0080)
+    if payload.tool_name in COMMANDS:  # what ``written`` cannot name (0080); a Monitor's too
         claims.settle(store, session, agent, ledger.root, ledger.settled)
     if payload.agent_id:
         record = ledger.record()
@@ -280,51 +288,15 @@ def _record_after(
 def lifecycle(
     contracts: Contracts, payload: HookPayload, ledger: StoreLedger, phase: Phase, bypass: bool
 ) -> tuple[str, dict[str, Any]]:
-    """(stdout, audit fields) for SubagentStop and SessionEnd. A stop is blocked only in
-    ``enforce`` or ``ask``, without the bypass, and never twice in a row."""
-    from orchestrator_boundary.delegation import Unavailable  # loaded with the store
-
+    """(stdout, audit fields) for SubagentStop (``state_ends.subagent_stop``) and SessionEnd."""
     store, session = ledger.store, ledger.session
     if payload.hook_event_name == "SessionEnd":
         return "", {"state": "cleaned" if store.end_session(session) else "unavailable"}
-    agent_id = payload.agent_id
-    if payload.hook_event_name != "SubagentStop" or not agent_id:
+    if payload.hook_event_name != "SubagentStop" or not payload.agent_id:
         return "", {}
-    agent_type = payload.agent_type or ""
-    named = profile_of(contracts, agent_type) if agent_type else None
-    requires = named[1].requires if named is not None else ()
-    extra: dict[str, Any] = {}
-    block = False
-    if requires:
-        counts = store.counts(session, agent_id)
-        blocked = store.stop_blocks(session, agent_id)
-        if isinstance(counts, Unavailable) or isinstance(blocked, Unavailable):
-            extra["state"] = "unavailable"
-        else:
-            from orchestrator_boundary.deliverables import stop_check  # a stop's question
+    from orchestrator_boundary.state_ends import subagent_stop
 
-            answer = stop_check(
-                agent_type,
-                requires,
-                counts,
-                stop_hook_active=payload.stop_hook_active is True,
-                blocked_before=blocked,
-                max_blocks=contracts.max_stop_blocks,
-            )
-            acts = phase in (Phase.ENFORCE, Phase.ASK) and not bypass
-            block = answer.block and acts
-            missing = [list(m) for m in answer.missing]
-            extra["deliverables"] = {
-                "missing": missing,
-                "blocked": block,
-                "would_block": answer.block,
-            }
-            if block:
-                store.blocked_stop(session, agent_id)
-                return json.dumps({"decision": "block", "reason": answer.reason}), extra
-    if not store.stopped(session, agent_id):
-        extra["state"] = "unavailable"
-    return "", extra
+    return subagent_stop(contracts, payload, store, session, phase, bypass)
 
 
 class ToolCall:
@@ -366,12 +338,40 @@ class ToolCall:
             extra = files.as_written(p.tool_name, p.tool_input, p.tool_response) if trace else {}
             if self.view.settled:  # what the text did not place: a glob's matches (0080)
                 extra["trace"] = [*(trace or ()), *files.traced(self.view.settled)]
+        elif p.hook_event_name == FAILED:
+            self._failed(p)
+            if self.view.settled:  # what it may have written, for ``trace`` (ADR 0085)
+                extra["trace"] = [{**t, "failed": True} for t in files.traced(self.view.settled)]
         if p.agent_id:
             self.view.record()
         return {**self.view.audit(), **extra}
 
+    def _failed(self, p: HookPayload) -> None:
+        """PostToolUseFailure: a foreground Agent call's subagent no longer runs; a command
+        that exited non-zero wrote what its PreToolUse marked; a file tool that failed (an
+        Edit whose text was not found) wrote nothing, and its marks held the file as "a
+        write still running" against the others (ADR 0085)."""
+        view = self.view
+        if p.tool_name in AGENT_TOOLS:
+            from orchestrator_boundary.state_ends import agent_call_failed
+
+            agent_call_failed(view.store, view.session, p.tool_use_id)
+            return
+        from orchestrator_boundary.state_claims import settle
+
+        if p.tool_name in CLI_CHECKED:  # it changed nothing: done, no trace (not a read:
+            settle(view.store, view.session, view.agent, self.s.root, [])  # hides its writes)
+        elif p.tool_name in COMMANDS or p.tool_name.startswith("mcp__"):  # may have written
+            settle(view.store, view.session, view.agent, self.s.root, view.settled)
+
     def _named(self, p: HookPayload) -> list[Located]:
-        named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")  # ADR 0059
+        """An MCP tool's path arguments (ADR 0059); none of a tool whose name says it only
+        reads (``mcp__fs__read_file``: a read, not a write other agents meet, ADR 0085)."""
+        from orchestrator_boundary.tools import says_it_changes
+
+        if not says_it_changes(p.tool_name):
+            return []
+        named = files.named_paths(p.tool_input, self.s.context.home, p.cwd or "")
         return [self._located(raw) for raw in named]
 
     def _leased(self, paths: Sequence[str], bash: BashAnalysis | None) -> dict[str, Any]:
@@ -384,7 +384,7 @@ class ToolCall:
 def lifecycle_call(payload: HookPayload, s: Setup) -> tuple[str, dict[str, Any]]:
     """SubagentStop, SessionEnd (``lifecycle``); Stop (``at_stop``, ``stop_summary``)."""
     if payload.hook_event_name == "Stop":
-        from orchestrator_boundary.state_claims import at_stop  # the store, at Stop only
+        from orchestrator_boundary.state_ends import at_stop  # the store, at Stop only
 
         tasks = getattr(payload, "background_tasks", None)  # kept by ``payload`` (0080)
         ended = at_stop(s.audit_file, payload.session_id, tasks)

@@ -68,7 +68,10 @@ def _safe_id(agent_id: str) -> bool:
 
 
 def label(agent: str) -> str:
-    return "the main agent" if agent == MAIN else f"subagent {agent}"
+    """How a message names an agent; ``agent@session``: of another session (ADR 0085)."""
+    agent, _, session = agent.partition("@")
+    who = "the main agent" if agent == MAIN else f"subagent {agent}"
+    return f"{who} of the Claude Code session {session}" if session else who
 
 
 def alias_of(
@@ -188,13 +191,15 @@ PROGRAM = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(git|mkdir)
 
 
 def as_written(tool: str, tool_input: Mapping[str, object], response: object) -> dict[str, Any]:
-    """A Write's or Edit's PostToolUse: the hash of the content the tool itself left, for
+    """A Write's, Edit's or NotebookEdit's PostToolUse: the hash of the content the tool left, for
     ``trace`` (ADR 0080). The file is hashed by this hook beside the project's other
     PostToolUse hooks (a formatter), so what it records may already be their change: where
     the two differ, the file was changed beside the write. An Edit's is its response's
     ``originalFile`` with ``oldString`` (the text it really replaced, its quotes as in the
     file) made ``newString``; none when the response does not say it exactly."""
     content = tool_input.get("content") if tool == "Write" else _edited(response)
+    if tool == "NotebookEdit":  # the notebook it left (2.1.330's NotebookEditOutput, 0085)
+        content = response.get("updated_file") if isinstance(response, dict) else None
     if not isinstance(content, str):
         return {}
     from hashlib import sha256

@@ -211,14 +211,18 @@ class Store:
         return found
 
     def note_running(self, session: str, agent_id: str, description: str) -> bool:
-        """A subagent's call: it runs (its leases hold until it stops)."""
+        """A subagent's call: it runs (its leases hold until it stops); resumed after a stop
+        its background shells kept (``state_ends.shells_kept``), it is no longer stopped."""
         row = (session, agent_id, description, self.clock())
         sql = (
             "INSERT INTO agents (session, agent_id, description, ts) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (session, agent_id) DO UPDATE SET running = 1, "
             "description = COALESCE(NULLIF(agents.description, ''), excluded.description)"
         )
-        return self._write(lambda c: (c.execute(sql, row), _bound(c, "agents")))
+        resumed = "UPDATE shells SET stopped = 0 WHERE session = ? AND agent_id = ? AND stopped"
+        return self._write(
+            lambda c: (c.execute(sql, row), _bound(c, "agents"), c.execute(resumed, row[:2]))
+        )
 
     # ---- what each agent saw of a file ----
 
@@ -261,12 +265,13 @@ class Store:
     def lease(self, session: str, path: str) -> Lease | Unavailable | None:
         def read(c: sqlite3.Connection) -> Lease | None:
             row = c.execute(
-                "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description) FROM "
-                "leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
-                "WHERE l.session = ? AND l.path = ? AND a.running = 1 AND l.ts > ?",
-                (session, path, self.clock() - LEASE_TTL_S),
+                "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description), "
+                "l.session FROM leases l JOIN agents a ON a.session = l.session AND "
+                "a.agent_id = l.agent_id WHERE l.path = ? AND a.running = 1 AND l.ts > ? "
+                "ORDER BY l.session != ?",  # any session's (ADR 0085); this one's first
+                (path, self.clock() - LEASE_TTL_S, session),
             ).fetchone()
-            return Lease(row[0], row[1] or "") if row else None
+            return Lease(row[0], row[1] or "", "" if row[2] == session else row[2]) if row else None
 
         return self._read(read)
 
@@ -328,14 +333,7 @@ class Store:
     def stopped(self, session: str, agent_id: str) -> bool:
         """SubagentStop (not blocked): its leases go, it no longer runs, what it read goes;
         what it wrote stays until the session ends (ADR 0050)."""
-        key = (session, agent_id)
-        return self._write(
-            lambda c: (
-                c.execute("DELETE FROM leases WHERE session = ? AND agent_id = ?", key),
-                c.execute("DELETE FROM seen WHERE session = ? AND agent = ? AND wrote = 0", key),
-                c.execute("UPDATE agents SET running = 0 WHERE session = ? AND agent_id = ?", key),
-            )
-        )
+        return self._write(lambda c: stop(c, session, agent_id))
 
     def end_session(self, session: str) -> bool:
         """SessionEnd: what the session's agents read, wrote and hold goes, and none runs.
@@ -352,10 +350,19 @@ class Store:
             lambda c: (
                 c.execute("DELETE FROM seen WHERE session = ?", (session,)),
                 c.execute("DELETE FROM leases WHERE session = ?", (session,)),
+                c.execute("DELETE FROM shells WHERE session = ?", (session,)),
                 c.execute("UPDATE agents SET running = 0 WHERE session = ?", (session,)),
                 c.execute(unused, (session, session)),
             )
         )
+
+
+def stop(c: sqlite3.Connection, session: str, agent_id: str) -> None:
+    """``Store.stopped`` in a transaction already open."""
+    key = (session, agent_id)
+    c.execute("DELETE FROM leases WHERE session = ? AND agent_id = ?", key)
+    c.execute("DELETE FROM seen WHERE session = ? AND agent = ? AND wrote = 0", key)
+    c.execute("UPDATE agents SET running = 0 WHERE session = ? AND agent_id = ?", key)
 
 
 def _bound(c: sqlite3.Connection, table: str) -> int:

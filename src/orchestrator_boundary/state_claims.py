@@ -19,6 +19,9 @@ from orchestrator_boundary.delegation import (
     UnknownDelegation,
 )
 from orchestrator_boundary.state import _LAUNCH, LEASE_TTL_S, Store, _bound
+from orchestrator_boundary.state_ends import ancestors
+from orchestrator_boundary.state_ends import at_stop as at_stop  # tests read them here
+from orchestrator_boundary.state_ends import in_flight as in_flight
 
 OTHERS = 64  # files another agent holds or wrote, compared by identity with a hard link
 
@@ -60,17 +63,6 @@ def started(store: Store, session: str, agent_id: str, tool_use_id: str, desc: s
     store._write(mark)
 
 
-def task_stopped(store: Store, session: str, response: object) -> None:
-    """TaskStop's PostToolUse: the subagent it stopped gets no SubagentStop (seen on 2.1.330),
-    so it is stopped here, or its leases would hold its files for ``LEASE_TTL_S`` against
-    subagents started after it (ADR 0065). The response, not the input (which may be the
-    Agent call's ``name``), names the agent id."""
-    if isinstance(response, Mapping) and response.get("task_type") == "local_agent":
-        agent_id = response.get("task_id")
-        if isinstance(agent_id, str) and agent_id:
-            store.stopped(session, agent_id)
-
-
 WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported back (ADR 0059)
 
 
@@ -80,19 +72,20 @@ WRITING = 2  # ``seen.wrote``: a write that passed PreToolUse, not yet reported 
 # (``unseen_write``, ADR 0073). :p = :r: a write of the root itself (`git stash`, `git
 # checkout .`): every file of the project is below it, keyed relative (ADR 0080)
 _UNSEEN = (
-    "SELECT o.agent, o.path, o.wrote FROM seen o WHERE o.session = :s AND o.wrote >= 1 "
-    "AND o.agent != :a AND (o.path = :p OR substr(o.path, 1, :n) = :p || '/' OR :r != '' "
+    "SELECT o.agent, o.path, o.wrote, o.session FROM seen o WHERE o.wrote >= 1 "
+    "AND (o.session = :s OR o.ts > :since) AND NOT (o.session = :s AND o.agent = :a) "
+    "AND (o.path = :p OR substr(o.path, 1, :n) = :p || '/' OR :r != '' "
     "AND (substr(:p, 1, length(o.path) + 1) = o.path || '/' AND o.path != '.git' "
     "AND substr(o.path, -5) != '/.git' OR o.path = :r OR :p = :r AND o.path NOT LIKE '/%' "
     "AND substr(o.path, 2, 1) != ':' AND o.path != '.git' AND o.path NOT LIKE '.git/%')) "
-    "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = o.session "
+    "AND NOT EXISTS (SELECT 1 FROM seen m WHERE m.session = :s "
     "AND m.agent = :a AND m.ts >= o.ts AND (m.path = o.path OR m.path = :p AND "
     "(substr(:p, 1, length(o.path) + 1) = o.path || '/' OR o.path = :r))) "
     "AND (o.wrote = :w OR NOT EXISTS (SELECT 1 FROM seen n "
-    "WHERE n.session = o.session AND n.agent = :a AND n.path = :p)) "
+    "WHERE n.session = :s AND n.agent = :a AND n.path = :p)) "
     "AND (:main OR EXISTS (SELECT 1 FROM agents b LEFT JOIN launches l "
     "ON l.session = b.session AND l.tool_use_id = b.tool_use_id "
-    "WHERE b.session = o.session AND b.agent_id = :a "
+    "WHERE b.session = :s AND b.agent_id = :a "
     "AND MIN(b.ts, COALESCE(l.ts, b.ts)) <= o.ts)) "
     "ORDER BY o.ts DESC LIMIT 1"
 )
@@ -107,41 +100,33 @@ def unseen_write(
     root: str = "",
     undo: list[Claim] | None = None,
 ) -> tuple[str, str, bool] | Unavailable | None:
-    """(the agent, the path, still running) of the latest write by another agent at ``path``
-    or below it that ``agent`` has not read or written since (``UNAVAILABLE`` when
-    unreachable). Another agent's write still running counts even where ``agent`` has read
-    the file before; a finished one only where it never read or wrote it (the content hash
-    judges the rest).
+    """(the agent, the path, still running) of the latest write by another agent (of any
+    session of the project in the last ``LEASE_TTL_S``: ``of_session``, ADR 0085) at ``path``
+    or below it that ``agent`` has not read or written since (``UNAVAILABLE``: unreachable).
+    A write still running counts even where ``agent`` has read the file before; a finished
+    one only where it never read or wrote it (the content hash judges the rest).
 
     Asking is claiming (ADR 0059): when there is none, ``agent``'s own write at ``path`` is
     marked as running in the same transaction (``sha``: the content it writes over), so of
     two agents asking at once the second is told, whatever ``leases`` says.
 
     For a subagent, only a write made while it ran counts: after it was launched (its Agent
-    call) or first seen. One started after that write was delegated with the write already
-    done (a formatter run by the next agent), which is a hand-over, not two agents at once;
-    one not seen yet starts now. The main agent runs all along: every write counts.
+    call) or first seen. One started after that write was handed it done (a formatter run by
+    the next agent), not two agents at once; one not seen yet starts now. The main agent
+    runs all along: every write counts.
 
     A write of a folder holding ``path`` (``cp -r x/. src/c``; ``root``: the project's root,
     when ``path`` is in it) wrote the files in it: it counts until ``agent`` reads or writes
     ``path`` after it. ``undo`` gets the claim, for ``release`` if the call is refused (0073)."""
     got: list[tuple[str, str, bool]] = []
 
+    args = {"s": session, "a": agent, "p": path, "n": len(path) + 1, "r": root, "w": WRITING}
+    args.update(main=agent == MAIN, since=store.clock() - LEASE_TTL_S)
+
     def claim(c: sqlite3.Connection) -> None:
-        row = c.execute(
-            _UNSEEN,
-            {
-                "s": session,
-                "a": agent,
-                "p": path,
-                "n": len(path) + 1,
-                "r": root,
-                "w": WRITING,
-                "main": agent == MAIN,
-            },
-        ).fetchone()
+        row = c.execute(_UNSEEN, args).fetchone()
         if row:
-            got.append((row[0], row[1], row[2] == WRITING))
+            got.append((of_session(row[0], row[3], session), row[1], row[2] == WRITING))
             return
         prior = c.execute(
             "SELECT sha256, wrote, ts FROM seen WHERE session = ? AND agent = ? AND path = ?",
@@ -174,23 +159,17 @@ def claim_lease(
     now leased to ``agent_id``: one transaction, so of two subagents asking at once, the
     second is told (ADR 0050)."""
     now = store.clock()
-    live = (
+    live = (  # any session's (ADR 0085): two terminals in one project share its files
         "FROM leases l JOIN agents a ON a.session = l.session AND a.agent_id = l.agent_id "
-        "WHERE l.session = :s AND (l.path = :p OR substr(l.path, 1, :n) = :p || '/' OR "
+        "WHERE (l.path = :p OR substr(l.path, 1, :n) = :p || '/' OR "
         ":r != '' AND (substr(:p, 1, length(l.path) + 1) = l.path || '/' "
         "AND l.path != '.git' AND substr(l.path, -5) != '/.git' OR l.path = :r OR :p = :r "
         "AND l.path NOT LIKE '/%' AND substr(l.path, 2, 1) != ':' AND l.path != '.git' "
         "AND l.path NOT LIKE '.git/%')) "
-        "AND l.agent_id != :a AND a.running = 1 AND l.ts > :since"
+        "AND NOT (l.session = :s AND l.agent_id = :a) AND a.running = 1 AND l.ts > :since"
     )
-    args = {
-        "s": session,
-        "p": path,
-        "n": len(path) + 1,
-        "r": root,
-        "a": agent_id,
-        "since": now - LEASE_TTL_S,
-    }
+    args = {"s": session, "p": path, "n": len(path) + 1, "r": root, "a": agent_id}
+    args["since"] = now - LEASE_TTL_S
     upsert = (
         "INSERT INTO leases VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, path) DO "
         "UPDATE SET agent_id = excluded.agent_id, description = excluded.description, "
@@ -200,12 +179,15 @@ def claim_lease(
 
     def claim(c: sqlite3.Connection) -> None:
         row = c.execute(
-            "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description) " + live,
+            "SELECT l.agent_id, COALESCE(NULLIF(a.description, ''), l.description), "
+            "l.session " + live,
             args,
-        ).fetchone()
-        if row:
-            got.append(Lease(row[0], row[1] or ""))
-            return
+        ).fetchall()
+        above = ancestors(c, session, agent_id) if any(r[2] == session for r in row) else set()
+        for held, desc, where in row:  # not an ancestor's: it handed this write on (0085)
+            if where != session or held not in above:
+                got.append(Lease(held, desc or "", "" if where == session else where))
+                return
         mine = c.execute(
             "SELECT 1 FROM leases WHERE session = ? AND path = ? AND agent_id = ?",
             (session, path, agent_id),
@@ -218,6 +200,12 @@ def claim_lease(
     if store._pending is not None or not store._write(claim):
         return UNAVAILABLE
     return got[0] if got else None
+
+
+def of_session(agent: str, session: str, mine: str) -> str:
+    """``agent`` as ``ledger_files.label`` names it: ``agent@session`` when it runs in
+    another Claude Code session of the project (ADR 0085)."""
+    return agent if session == mine else f"{agent}@{session}"
 
 
 # What a call's PreToolUse claimed before its verdict: ("seen", path, the row it replaced)
@@ -282,92 +270,12 @@ def others(
     return store._read(read)
 
 
-# Stop's ``background_tasks`` (Claude Code 2.1.2xx+): the types that run no subagent, the
-# subagent's own (its ``id`` is the agent id, as TaskStop's ``task_id``), and the statuses of
-# work no longer in flight. Any other type (a workflow, a remote agent) may run subagents the
-# list does not name: then nothing is released.
-_RUN_NO_AGENT = frozenset({"shell", "monitor"})
-_SUBAGENT = frozenset({"subagent", "local_agent"})
-_OVER = frozenset({"completed", "failed", "killed", "stopped", "cancelled"})
-_PARENT = (
-    "SELECT l.launch FROM agents a JOIN launches l ON l.session = a.session AND "
-    "l.tool_use_id = a.tool_use_id WHERE a.session = ? AND a.agent_id = ?"
-)
-
-
-def in_flight(tasks: object) -> set[str] | None:
-    """The subagents ``background_tasks`` names as still in flight, or None when the list
-    cannot say which subagents run (absent: an older CLI; a task that runs agents unnamed)."""
-    if not isinstance(tasks, list):
-        return None
-    listed: set[str] = set()
-    for task in tasks:
-        kind = task.get("type") if isinstance(task, Mapping) else None
-        if not isinstance(kind, str):
-            return None  # damaged: it cannot say
-        if kind in _RUN_NO_AGENT:
-            continue
-        if kind not in _SUBAGENT or not isinstance(task.get("id"), str):
-            return None
-        if str(task.get("status")) not in _OVER:  # any other (or none): in flight
-            listed.add(task["id"])
-    return listed
-
-
-def at_stop(audit_file: str, session: str, tasks: object) -> dict[str, object]:
-    """``ended_at_stop`` for the Stop hook: the audit fields. A Stop without a list (an older
-    CLI) opens no store."""
-    if in_flight(tasks) is None:
-        return {}
-    from orchestrator_boundary.stores import kept
-
-    ended = ended_at_stop(kept(Store, audit_file), session or "-", tasks)
-    return {"ended": ended[:16]} if ended else {}
-
-
-def ended_at_stop(store: Store, session: str, tasks: object) -> list[str]:
-    """Stop, the main agent's turn over: every subagent that still holds a lease or counts as
-    running, and is neither in flight (``in_flight``) nor started below one in flight (a
-    background subagent's own foreground subagent), ended without a SubagentStop (killed,
-    interrupted, its session's process gone): it is stopped now, so its leases do not hold
-    its files for ``LEASE_TTL_S`` (ADR 0080). The agents stopped."""
-    listed = in_flight(tasks)
-    if listed is None:
-        return []
-
-    def read(c: sqlite3.Connection) -> list[str]:
-        rows = c.execute(
-            "SELECT agent_id FROM agents WHERE session = ? AND running = 1 UNION "
-            "SELECT agent_id FROM leases WHERE session = ?",
-            (session, session),
-        ).fetchall()
-        return [str(r[0]) for r in rows if not _below(c, session, str(r[0]), listed)]
-
-    ended = store._read(read)
-    if isinstance(ended, Unavailable):
-        return []
-    for agent_id in ended:
-        store.stopped(session, agent_id)
-    return ended
-
-
-def _below(c: sqlite3.Connection, session: str, agent_id: str, listed: set[str]) -> bool:
-    """Is ``agent_id``, or an agent above it (the subagent whose Agent call started it), in
-    ``listed``? A chain the store does not know ends at the main agent."""
-    for _ in range(16):
-        if agent_id in listed:
-            return True
-        row = c.execute(_PARENT, (session, agent_id)).fetchone()
-        launch = json.loads(row[0]) if row else None
-        parent = launch.get("parent") if isinstance(launch, dict) else None
-        if not isinstance(parent, str) or not parent:
-            return False
-        agent_id = parent
-    return True  # deeper than Claude Code nests: kept, not guessed
-
-
 def settle(
-    store: Store, session: str, agent: str, root: str, out: list[tuple[str, str | None]]
+    store: Store,
+    session: str,
+    agent: str,
+    root: str,
+    out: list[tuple[str, str | None]],
 ) -> None:
     """A command's PostToolUse: the writes its PreToolUse marked as running that the trail
     does not name (a glob's matches, ADR 0080) are done, with the content they left. Else

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 BUSY_MS = 200  # the longest any operation waits for the file's lock
 STEP_MS = 2  # SQLite's own wait per attempt; ``retried`` retries until ``BUSY_MS``
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: shells (ADR 0085)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS launches (
@@ -28,6 +28,10 @@ CREATE TABLE IF NOT EXISTS leases (
 CREATE TABLE IF NOT EXISTS counts (
     session TEXT NOT NULL, agent_id TEXT NOT NULL, deliverable TEXT NOT NULL,
     n INTEGER NOT NULL, ts REAL NOT NULL, PRIMARY KEY (session, agent_id, deliverable));
+CREATE TABLE IF NOT EXISTS shells (
+    session TEXT NOT NULL, shell_id TEXT NOT NULL, agent_id TEXT NOT NULL,
+    stopped INTEGER NOT NULL DEFAULT 0, ts REAL NOT NULL, PRIMARY KEY (session, shell_id));
+CREATE INDEX IF NOT EXISTS seen_ts ON seen (ts);
 """
 
 
