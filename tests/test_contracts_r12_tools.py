@@ -3,44 +3,19 @@ JavaScript) and an unknown (MCP) tool whose input names no file and no command. 
 opaque command by another name: under `require = true` or a `Run:` line, refused unless the
 line names the tool.
 
-The rule, ``contract_rules.tool_contract``, is registered in ``policy.RULES`` (after
-``target_contract``, for the unknown and execute classes), which is not this area's file:
-``registered`` does it here as the policy is to; the strict-xfail test through the hook shell
-marks that it is not yet."""
+The rule, ``contract_rules.tool_contract``, is registered in ``policy.RULES`` after
+``target_contract``, for the unknown and execute classes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_contracts_attack_r10 import SHARED, Team
 
-from orchestrator_boundary import policy
-from orchestrator_boundary.contract_rules import tool_contract
-from orchestrator_boundary.tools import ToolClass
-
 REQUIRE = SHARED + "require = true\n"
 READ_DOCS = '\n[tools]\n"mcp__docs__*" = "read"\n'
-
-
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """``policy.RULES`` with ``tool_contract`` after ``target_contract``."""
-    at = [rule for rule, _ in policy.RULES].index(policy.target_contract) + 1
-    rules = (
-        *policy.RULES[:at],
-        (tool_contract, frozenset({ToolClass.UNKNOWN, ToolClass.EXECUTE})),
-        *policy.RULES[at:],
-    )
-    ladders = {cls: tuple(r for r, c in rules if cls in c) for cls in ToolClass}
-    quiet = {
-        cls: tuple(r for r in lad if r not in policy.REPORTERS) for cls, lad in ladders.items()
-    }
-    monkeypatch.setattr(policy, "LADDERS", ladders)
-    monkeypatch.setattr(policy, "QUIET_LADDERS", quiet)
-    yield
 
 
 def _team(project: Path, config: str) -> Team:
@@ -58,7 +33,6 @@ UNSEEN = [
 ]
 
 
-@pytest.mark.usefixtures("registered")
 @pytest.mark.parametrize(("tool", "tool_input"), UNSEEN, ids=[f"{t}-{len(i)}" for t, i in UNSEEN])
 @pytest.mark.parametrize(
     ("config", "run"),
@@ -75,7 +49,6 @@ def test_a_tool_whose_writes_cannot_be_seen_needs_the_run_line(
     assert team.call("a1", tool, tool_input) == "DELEGATION_SCOPE"
 
 
-@pytest.mark.usefixtures("registered")
 @pytest.mark.parametrize(("tool", "tool_input"), UNSEEN, ids=[f"{t}-{len(i)}" for t, i in UNSEEN])
 def test_the_run_line_may_name_the_tool(
     project: Path, tool: str, tool_input: dict[str, Any]
@@ -85,7 +58,6 @@ def test_the_run_line_may_name_the_tool(
     assert team.call("a1", tool, tool_input) == "-"
 
 
-@pytest.mark.usefixtures("registered")
 @pytest.mark.parametrize(
     ("config", "prompt", "tool", "tool_input"),
     [
@@ -118,14 +90,12 @@ def test_what_the_rule_leaves_alone(
     assert team.call("a1", tool, tool_input) == "-"
 
 
-@pytest.mark.usefixtures("registered")
 def test_the_main_agent_and_an_unnarrowed_subagent_are_not_held(project: Path) -> None:
     team = _team(project, "phase = 'enforce'\n[delegation]\nleases = '{leases}'\n")
     team.launch("a1", "Look around.\nRun: none")
     assert team.call("a1", "mcp__db__migrate", {}) == "-"
 
 
-@pytest.mark.usefixtures("registered")
 def test_a_delegating_subagent_hands_on_only_the_tools_it_may_run(project: Path) -> None:
     """a1 may run `mcp__db__migrate`; the subagent it starts with `Run: REPL` may not run
     REPL (a delegation hands on only part of its own Run: line, ADR 0080)."""
@@ -150,7 +120,7 @@ def test_a_delegating_subagent_hands_on_only_the_tools_it_may_run(project: Path)
     assert team.call("a9", "mcp__db__migrate", {}) == "-"
 
 
-def test_the_refusal_tells_the_main_agent_how(project: Path, registered: None) -> None:
+def test_the_refusal_tells_the_main_agent_how(project: Path) -> None:
     from conftest import run_hook
 
     team = _team(project, REQUIRE)
@@ -163,17 +133,13 @@ def test_the_refusal_tells_the_main_agent_how(project: Path, registered: None) -
     assert '[tools] "mcp__db__migrate" = "read" (or "network")' in reason
 
 
-def test_a_tool_the_config_calls_network_is_left_alone(project: Path, registered: None) -> None:
+def test_a_tool_the_config_calls_network_is_left_alone(project: Path) -> None:
     """Control: what the refusal suggests for a tool that changes no file works."""
     team = _team(project, REQUIRE + '\n[tools]\n"mcp__github__*" = "network"\n')
     team.launch("a1", "File the issue.\nIntent: shared")
     assert team.call("a1", "mcp__github__create_issue", {"title": "x"}) == "-"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="policy.RULES does not register contract_rules.tool_contract yet (not this area's file)",
-)
 def test_the_policy_registers_the_rule(project: Path) -> None:
     team = _team(project, REQUIRE)
     team.launch("a1", "Fix the payment rounding.\nIntent: shared")

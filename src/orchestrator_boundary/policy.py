@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from orchestrator_boundary.bash_rules import CODE_MODE, bash_findings, bash_mode
 from orchestrator_boundary.context import Context
-from orchestrator_boundary.contract_rules import agent_contract, delegation_contract
+from orchestrator_boundary.contract_rules import agent_contract, delegation_contract, tool_contract
 from orchestrator_boundary.payload import HookPayload
 from orchestrator_boundary.profiles import main_label
 from orchestrator_boundary.ruleset import RuleSet
@@ -170,6 +170,7 @@ RULES: tuple[tuple[Rule, frozenset[ToolClass]], ...] = (
     (agent_contract, frozenset({ToolClass.DELEGATE})),
     (target_write, _TARGETED),
     (target_contract, _TARGETED),
+    (tool_contract, frozenset({ToolClass.UNKNOWN, ToolClass.EXECUTE})),  # unseen writes, ADR 85
     (bash_command, frozenset({ToolClass.EXECUTE})),
     (unknown_tool, frozenset({ToolClass.UNKNOWN})),
 )
