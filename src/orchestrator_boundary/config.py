@@ -136,8 +136,8 @@ def _unknown_key(name: str) -> str:
 
 def parse_bytes(raw: bytes, path: str, home: str | None = None) -> Config | ConfigProblem:
     """The config in ``raw``, the bytes of the file at ``path``."""
-    try:
-        text = raw.decode("utf-8")
+    try:  # a byte-order mark (PowerShell 5's `-Encoding UTF8`, old Notepad) is no content
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return ConfigProblem(path, "", "not UTF-8 text")
     return parse_config(text, path, home)
