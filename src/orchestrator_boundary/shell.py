@@ -29,7 +29,7 @@ from orchestrator_boundary.policy import assess
 from orchestrator_boundary.session import detect
 from orchestrator_boundary.setups import Setup, setup
 from orchestrator_boundary.setups import keep_compiled as keep_compiled  # for the client
-from orchestrator_boundary.tools import ToolClass, classify
+from orchestrator_boundary.tools import ToolClass, classify, says_it_changes
 from orchestrator_boundary.values import replace
 from orchestrator_boundary.verdict import POST, PRE, HookAnswer, Verdict, decide, render
 from orchestrator_boundary.violation import Assessment
@@ -71,7 +71,8 @@ def traces(payload: HookPayload, verdict: Verdict, root: str) -> list[dict[str, 
         paths = list(a.paths)
     elif a.bash is not None:
         paths = [e.resolved for e in a.bash.effects if e.resolved]
-    elif a.classification.tool_class is ToolClass.UNKNOWN:  # an MCP write (ADR 0050)
+    elif a.classification.tool_class is ToolClass.UNKNOWN and says_it_changes(payload.tool_name):
+        # an MCP write (ADR 0050); a tool whose name says it only reads changed nothing (0085)
         from orchestrator_boundary.ledger_files import named_paths
 
         named = named_paths(payload.tool_input, None, payload.cwd or "")
