@@ -148,7 +148,7 @@ def test_a_change_in_a_variable_it_reads_makes_a_new_setup(
     (root / ".claude").mkdir(parents=True)
     env = {"CLAUDE_PROJECT_DIR": str(root), "HOME": str(tmp_path), "PATH": "/bin"}
     first = setups.setup(str(root), env)
-    assert setups.setup(str(root), {**env, "PATH": "/usr/bin"}) is first  # not read: same Setup
+    assert setups.setup(str(root), {**env, "TERM": "dumb"}) is first  # not read: same Setup
     for name, value in [
         ("ORCHESTRATOR_BOUNDARY_PHASE", "enforce"),
         ("AMPLIFIER_BYPASS_BOUNDARY", "1"),

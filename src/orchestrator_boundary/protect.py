@@ -23,7 +23,12 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 
 from orchestrator_boundary.paths import FileSystem, Located, fold
-from orchestrator_boundary.protect_claude import CONFIG_DIRS, CONFIG_FILES, GLOBAL_CONFIGS
+from orchestrator_boundary.protect_claude import (
+    CONFIG_DIRS,
+    CONFIG_FILES,
+    GLOBAL_CONFIGS,
+    nested_claude_label,
+)
 from orchestrator_boundary.protect_hooks import code_scripts
 from orchestrator_boundary.values import frozen
 
@@ -96,6 +101,7 @@ class Protected:
     prefix: bool = False  # any path starting with it (rotated audit files: audit.jsonl.1, ...)
     unless: tuple[str, ...] = ()  # for a prefix: what may follow it and is not protected
     run: bool = False  # a file programs run or read (a hook's script): a word naming it is no write
+    planted: bool = False  # protected where it may appear: deleting its folder is no tampering
 
 
 def protected_set(
@@ -108,18 +114,16 @@ def protected_set(
     fs: FileSystem,
     claude_config_dir: str | None = None,
     runtime: Iterable[RuntimePath] = (),
+    planted: Iterable[RuntimePath] = (),
 ) -> ProtectedSet:
     """The protected set for this project, indexed for the root's file system."""
     entries: list[Protected] = []
 
-    def add(path: str, folder: bool, label: str, run: bool = False) -> None:
-        entries.append(Protected(path, folder, label, run=run))
-        try:
-            real = fs.realpath(path)
-        except (OSError, ValueError):
-            return
-        if real != path:
-            entries.append(Protected(real, folder, label, run=run))
+    def add(path: str, folder: bool, label: str, run: bool = False, planted: bool = False) -> None:
+        entries.append(Protected(path, folder, label, run=run, planted=planted))
+        with contextlib.suppress(OSError, ValueError):
+            if (real := fs.realpath(path)) != path:
+                entries.append(Protected(real, folder, label, run=run, planted=planted))
 
     for rel in PROJECT_FILES:
         add(posixpath.join(root, rel), False, rel)
@@ -154,6 +158,8 @@ def protected_set(
         add(path, folder, label)
     for path, folder, label in code_scripts(root, home, claude_config_dir, fs):  # 0071, 0083
         add(path, folder, label, run=True)
+    for path, folder, label in planted:  # programs the hook's PATH finds in the project
+        add(path, folder, label, planted=True)
     env_roots = [root]
     with contextlib.suppress(OSError, ValueError):
         env_roots.append(fs.realpath(root))
@@ -199,24 +205,6 @@ def env_label(name: str) -> str | None:
         return name
     if name.startswith(".env.") and name[5:] not in ENV_TEMPLATES:
         return ".env.*"
-    return None
-
-
-# What Claude Code (and this package) read from a .claude folder below the root: a session
-# started there, or in a worktree (``.claude/worktrees/NAME``, where Claude Code puts them),
-# reads its settings, its agents, the boundary's config and launcher from its own .claude.
-NESTED_CLAUDE_FILES = frozenset({"settings.json", "settings.local.json", "boundary.toml"})
-NESTED_CLAUDE_DIRS = frozenset({"agents", "orchestrator-boundary", "skills", "commands", "hooks"})
-
-
-def nested_claude_label(path: str) -> str | None:
-    """The label of ``path`` (compared form, below the root) when a session started in a
-    folder below the root reads it (``sub/.claude/settings.json``); None otherwise."""
-    tail = path.rpartition("/.claude/")[2]
-    first = tail.partition("/")[0]
-    if tail in NESTED_CLAUDE_FILES or first in NESTED_CLAUDE_DIRS:
-        shown = f".claude/{first}/" if first in NESTED_CLAUDE_DIRS else f".claude/{tail}"
-        return f"{shown} of a folder below the root (a session started there reads it)"
     return None
 
 
@@ -273,7 +261,8 @@ def index(
         parent = key
         while "/" in parent:
             parent = parent.rpartition("/")[0]
-            if holders.setdefault(parent, entry).run:  # another entry names the folder first
+            held = holders.setdefault(parent, entry)
+            if held.run or (held.planted and not entry.planted):  # another names it first
                 holders[parent] = entry
     below = tuple(k + "/" for k in folders)
     env_below = tuple(dict.fromkeys(compared(r, insensitive) + "/" for r in env_roots))
@@ -312,7 +301,7 @@ def above(a: str, anchor: str) -> bool:
 
 
 def hit(
-    located: Located, protected: ProtectedSet, anchors: tuple[str, ...] = ()
+    located: Located, protected: ProtectedSet, anchors: tuple[str, ...] = (), deletes: bool = False
 ) -> Protected | None:
     """The protected entry a write to ``located`` would change, if any.
 
@@ -352,6 +341,8 @@ def hit(
             if label is not None:
                 return Protected(absolute, False, label)
         holder = protected.holders.get(a)
+        if holder is not None and deletes and holder.planted:
+            holder = None  # deleting a folder plants nothing in it
         if holder is not None and not any(above(a, compared(x, insensitive)) for x in anchors):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
     return None

@@ -51,7 +51,13 @@ PLACES_ENV: tuple[tuple[str, bool, str], ...] = (
     ("CLAUDE_CODE_MANAGED_SETTINGS_PATH", False, "managed settings"),
     ("CLAUDE_CODE_REMOTE_SETTINGS_PATH", False, "the delivered managed settings"),
 )
-PLACES_ENV_NAMES = tuple(name for name, _, _ in PLACES_ENV)
+# The programs Claude Code's shell and the committed launcher look up along the hook's own
+# ``PATH``: the registered command's ``sh``, and what ``launch.sh`` runs by name when it falls
+# back (a user's ``PATH=./bin:$PATH`` or direnv's ``PATH_add bin`` put a project folder first;
+# a subagent's ``bin/sh`` would then run as the guard). Names no project puts there by itself:
+# ``python3`` in an activated ``.venv/bin`` is the hook's own interpreter, protected as such.
+PATH_SHELL_PROGRAMS = ("sh", "dirname", "tr", "sed", "cat", "date", "mkdir", "mv", "cut")
+PLACES_ENV_NAMES = (*(name for name, _, _ in PLACES_ENV), "PATH")  # PATH: path_programs
 
 
 def named_places(
@@ -71,3 +77,47 @@ def named_places(
                 path = mod.normpath(mod.join(base, part))
                 out.append((path, True, f"${name} ({what})"))
     return out
+
+
+def env_places(
+    environ: Mapping[str, str], base: str, windows: bool
+) -> tuple[tuple[tuple[str, bool, str], ...], tuple[tuple[str, bool, str], ...]]:
+    """What the hook's environment makes protected: ``named_places``, ``path_programs``."""
+    planted = path_programs(environ.get("PATH", ""), base, windows)
+    return tuple(named_places(environ, base, windows)), tuple(planted)
+
+
+def path_programs(value: str, base: str, windows: bool) -> list[tuple[str, bool, str]]:
+    """``PATH_SHELL_PROGRAMS`` in each folder of the hook's ``PATH`` that is relative or inside
+    ``base`` (the project): present or not, a file there is found before the system's. Only
+    planting one is tampering: deleting the folder that would hold it is not (``rm -rf .venv``
+    with an activated ``.venv/bin`` on ``PATH``)."""
+    mod, sep = (ntpath, ";") if windows else (posixpath, ":")
+    exts = ("", ".exe", ".cmd", ".bat") if windows else ("",)
+    inside = mod.normcase(mod.normpath(base)).rstrip("/\\") + mod.sep
+    out: list[tuple[str, bool, str]] = []
+    for part in dict.fromkeys(p.strip() for p in value.split(sep)):
+        folder = mod.normpath(mod.join(base, part or "."))  # an empty entry is the cwd
+        if not (mod.normcase(folder) + mod.sep).startswith(inside):
+            continue
+        label = f"a program the hook command runs by name ($PATH holds {part or '.'!r})"
+        out += [(mod.join(folder, n + e), False, label) for n in PATH_SHELL_PROGRAMS for e in exts]
+    return out
+
+
+# What Claude Code (and this package) read from a .claude folder below the root: a session
+# started there, or in a worktree (``.claude/worktrees/NAME``, where Claude Code puts them),
+# reads its settings, its agents, the boundary's config and launcher from its own .claude.
+NESTED_CLAUDE_FILES = frozenset({"settings.json", "settings.local.json", "boundary.toml"})
+NESTED_CLAUDE_DIRS = frozenset({"agents", "orchestrator-boundary", "skills", "commands", "hooks"})
+
+
+def nested_claude_label(path: str) -> str | None:
+    """The label of ``path`` (compared form, below the root) when a session started in a
+    folder below the root reads it (``sub/.claude/settings.json``); None otherwise."""
+    tail = path.rpartition("/.claude/")[2]
+    first = tail.partition("/")[0]
+    if tail in NESTED_CLAUDE_FILES or first in NESTED_CLAUDE_DIRS:
+        shown = f".claude/{first}/" if first in NESTED_CLAUDE_DIRS else f".claude/{tail}"
+        return f"{shown} of a folder below the root (a session started there reads it)"
+    return None

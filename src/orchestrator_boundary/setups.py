@@ -34,7 +34,7 @@ from orchestrator_boundary.errors import BoundaryInputError
 from orchestrator_boundary.fs import RealFileSystem, home_of
 from orchestrator_boundary.phase import DEFAULT_PHASE, Phase, bypass_requested, env_phase
 from orchestrator_boundary.protect import Deferred, ProtectedSet, protected_set
-from orchestrator_boundary.protect_claude import PLACES_ENV_NAMES, named_places
+from orchestrator_boundary.protect_claude import PLACES_ENV_NAMES, env_places
 from orchestrator_boundary.ruleset import RuleSet, compile_config
 from orchestrator_boundary.values import frozen
 
@@ -355,7 +355,7 @@ class SetupCache:
         """What no agent may change (ADR 0010), and when this answer expires."""
         dirs = package_dirs(environ)
         config_dir = _config_dir(home, root, environ)
-        places = tuple(named_places(environ, root, FS.windows))  # ADR 0066
+        places, planted = env_places(environ, root, FS.windows)  # ADR 0066, 0086
         make = functools.partial(
             protected_set,
             root,
@@ -366,10 +366,10 @@ class SetupCache:
             fs=FS,
             claude_config_dir=config_dir,
             runtime=runtime_paths() + places,
+            planted=planted,
         )
-        return self.fs_fact(
-            ("protected", root, home, config_file, audit_file, config_dir, *dirs, *places), make
-        )
+        key = ("protected", root, home, config_file, audit_file, config_dir, *dirs, *places)
+        return self.fs_fact((*key, *planted), make)
 
 
 def _config_dir(home: str | None, root: str, environ: Mapping[str, str]) -> str | None:

@@ -94,7 +94,7 @@ def _guarded(call: Call, located: Located, target: Target) -> Protected | None:
         entry = (
             hit_named(reading, protected, names, ctx.fs)
             if names
-            else hit(reading, protected, anchors)
+            else hit(reading, protected, anchors, target.deletes)
         )
         if entry is not None:
             return entry

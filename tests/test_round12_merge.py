@@ -1,0 +1,102 @@
+"""Round twelve, found at the merge (ADR 0086): what one area saw in another's files.
+
+- A program the hook's own ``PATH`` finds in the project before the system's (``sh``, what
+  ``launch.sh`` runs by name) may not be planted by any agent, in any phase but off; deleting
+  the folder that would hold it stays ordinary work.
+- A ``boundary.toml`` saved with a byte-order mark (Windows PowerShell 5, old Notepad) is read,
+  not judged broken.
+- The audit line of an MCP tool whose name says it only reads carries no content trace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from harden_support import WIDE_OPEN, Project, make_project
+
+WARN_WIDE = 'phase = "warn"\n' + WIDE_OPEN
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    p = make_project(tmp_path)
+    p.configure(WARN_WIDE)
+    for folder in ("bin", ".venv/bin", "tools"):
+        (p.root / folder).mkdir(parents=True)
+    return p
+
+
+def _path(p: Project, *folders: str) -> dict[str, str]:
+    return {"PATH": os.pathsep.join((*folders, os.environ.get("PATH", "")))}
+
+
+PLANTS = [
+    ("Write", {"file_path": "bin/sh", "content": "#!/bin/sh\nexit 0\n"}),
+    ("Bash", {"command": "printf '#!/bin/sh\\nexit 0\\n' > bin/sh && chmod +x bin/sh"}),
+    ("Bash", {"command": "cp /bin/true .venv/bin/sed"}),
+    ("Bash", {"command": "mv /tmp/evil-folder bin"}),  # a folder that holds a sh
+    ("mcp__fs__write_file", {"path": "bin/dirname", "content": "x"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), PLANTS)
+@pytest.mark.parametrize("agent", [None, "coder"])
+def test_a_program_the_hooks_path_finds_in_the_project_may_not_be_planted(
+    project: Project, tool: str, tool_input: dict[str, str], agent: str | None
+) -> None:
+    """``PATH=$PWD/bin:./.venv/bin:$PATH`` (direnv's ``PATH_add bin``, an activated venv): the
+    registered ``sh ".../launch.sh"`` would run a planted ``bin/sh``. Warn blocks it too."""
+    data = {
+        k: (str(project.root / v) if k in ("file_path", "path") else v)
+        for k, v in tool_input.items()
+    }
+    env = _path(project, str(project.root / "bin"), "./.venv/bin")
+    decision, code, _ = project.judge(tool, data, agent=agent, env=env)
+    assert (decision, code) == ("deny", "TAMPER")
+
+
+@pytest.mark.parametrize(
+    "command", ["rm -rf .venv", "rm -rf bin", "rm .venv/bin/python3", "echo x > bin/build"]
+)
+def test_deleting_the_folder_or_writing_other_programs_stays_ordinary(
+    project: Project, command: str
+) -> None:
+    """Recreating an activated project venv, or a team's own scripts in ``bin``, is work."""
+    env = _path(project, str(project.root / "bin"), "./.venv/bin")
+    decision, code, _ = project.judge("Bash", {"command": command}, agent="coder", env=env)
+    assert code != "TAMPER", (decision, code)
+
+
+def test_a_path_folder_outside_the_project_plants_nothing_here(project: Project) -> None:
+    env = _path(project, str(project.root.parent / "elsewhere"))
+    data = {"file_path": str(project.root / "bin" / "sh"), "content": "x"}
+    assert project.judge("Write", data, agent="coder", env=env)[1] is None
+    # the same file with the folder on PATH is protected: the test above is not vacuous
+    env = _path(project, str(project.root / "bin"))
+    assert project.judge("Write", data, agent="coder", env=env)[1] == "TAMPER"
+
+
+def test_a_config_with_a_byte_order_mark_is_read(project: Project) -> None:
+    config = project.root / ".claude" / "boundary.toml"
+    config.write_bytes(b"\xef\xbb\xbf" + WARN_WIDE.encode())
+    decision, code, answer = project.judge(
+        "Write", {"file_path": str(project.root / "src" / "x.py"), "content": "x"}
+    )
+    assert code != "CONFIG_INVALID", answer.stderr
+    rec = json.loads(project.audit.read_text().splitlines()[-1])
+    assert rec["phase"] == "warn"
+    assert decision != "deny" and code is None  # WIDE_OPEN lets the main agent write
+
+
+@pytest.mark.parametrize(
+    ("tool", "traced"),
+    [("mcp__fs__read_file", False), ("mcp__fs__get_outline", False), ("mcp__fs__write_file", True)],
+)
+def test_an_mcp_read_leaves_no_content_trace(project: Project, tool: str, traced: bool) -> None:
+    target = project.root / "src" / "app.py"
+    data = project.payload(tool, {"path": str(target)}, agent="coder", event="PostToolUse")
+    _, rec = project.call(data, event="PostToolUse")
+    assert bool(rec.get("trace")) is traced, rec.get("trace")
