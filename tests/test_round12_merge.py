@@ -100,3 +100,31 @@ def test_an_mcp_read_leaves_no_content_trace(project: Project, tool: str, traced
     data = project.payload(tool, {"path": str(target)}, agent="coder", event="PostToolUse")
     _, rec = project.call(data, event="PostToolUse")
     assert bool(rec.get("trace")) is traced, rec.get("trace")
+
+
+@pytest.mark.parametrize(
+    ("command", "tamper"),
+    [("echo x > sh", True), ("echo x > s*", True), ("rm -rf *", False), ("rm -rf ./*", False)],
+)
+def test_an_empty_entry_of_path_is_the_folder_the_hook_starts_in(
+    project: Project, command: str, tamper: bool
+) -> None:
+    """``PATH=...:`` (a trailing colon) searches the current folder, the project root: a `sh`
+    there, or a glob that could name one, is planted; a delete plants nothing."""
+    env = {"PATH": os.environ.get("PATH", "") + os.pathsep}
+    code = project.judge("Bash", {"command": command}, agent="coder", env=env)[1]
+    assert (code == "TAMPER") is tamper, code
+
+
+@pytest.mark.parametrize("path", ["", None])
+def test_an_empty_or_unset_path_plants_nothing_in_the_project(
+    project: Project, path: str | None
+) -> None:
+    """The hook's environment without PATH (or with an empty one): no folder of the project is
+    searched, so the root holds no program of the hook's."""
+    project.env = {k: v for k, v in project.env.items() if k != "PATH"}
+    if path is not None:
+        project.env["PATH"] = path
+    data = project.payload("Bash", {"command": "echo x > sh"}, agent="coder")
+    _, rec = project.call(data)
+    assert rec["code"] is None, rec

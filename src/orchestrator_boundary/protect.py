@@ -321,7 +321,7 @@ def hit(
                 return entry
         a = raw.rstrip("/")
         found = exact.get(a)
-        if found is not None:
+        if found is not None and not (deletes and found.planted):
             return found
         if a.startswith(protected.below):  # inside a protected folder: the nearest one
             parent = a

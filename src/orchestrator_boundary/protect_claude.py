@@ -96,8 +96,9 @@ def path_programs(value: str, base: str, windows: bool) -> list[tuple[str, bool,
     exts = ("", ".exe", ".cmd", ".bat") if windows else ("",)
     inside = mod.normcase(mod.normpath(base)).rstrip("/\\") + mod.sep
     out: list[tuple[str, bool, str]] = []
-    for part in dict.fromkeys(p.strip() for p in value.split(sep)):
-        folder = mod.normpath(mod.join(base, part or "."))  # an empty entry is the cwd
+    # an empty entry between others is the cwd; an empty or unset PATH searches no folder here
+    for part in dict.fromkeys(p.strip() for p in value.split(sep)) if value.strip() else ():
+        folder = mod.normpath(mod.join(base, part or "."))
         if not (mod.normcase(folder) + mod.sep).startswith(inside):
             continue
         label = f"a program the hook command runs by name ($PATH holds {part or '.'!r})"

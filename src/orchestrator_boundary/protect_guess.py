@@ -115,13 +115,15 @@ def could_name(
     windows: bool,
     anchors: tuple[str, ...] = (),
     literal: bool = False,
+    deletes: bool = False,
 ) -> Protected | None:
     """The protected entry a path that is not fully known (a glob, a variable, a path after a
     ``cd`` that could not be followed) could name, if any: a protected file or folder, a file
     directly inside a protected folder, or a folder that holds one (not the ``anchors``, as in
     ``hit``), or an env file below the project root. ``literal``: only an entry whose own name
     is spelled out in ``raw`` counts (for text that did not parse, where every word is a
-    guess). A word longer than any path is not searched (``_too_long``)."""
+    guess). A word longer than any path is not searched (``_too_long``). A delete plants
+    nothing: ``planted`` entries do not count for it."""
     if len(raw) > MAX_PATH_CHARS:
         return _too_long(raw, protected, literal)
     pattern = _pattern(raw, cwd, home, windows)
@@ -136,6 +138,8 @@ def could_name(
         return not literal or (not run and _spells(spelled, key.rpartition("/")[2], prefix))
 
     for key, entry in protected.exact.items():
+        if deletes and entry.planted:
+            continue
         if counts(key, run=entry.run) and compiled.fullmatch(key):
             return entry
     head = spelled.rpartition("/")[0]
@@ -148,7 +152,9 @@ def could_name(
         if counts(prefix.rstrip("."), prefix=True) and compiled.fullmatch(prefix + "1"):
             return entry
     for key, holder in protected.holders.items():
-        if any(above(key, compared(x, insensitive)) for x in anchors):
+        if any(above(key, compared(x, insensitive)) for x in anchors) or (
+            deletes and holder.planted
+        ):
             continue
         if not counts(key, run=holder.run):
             continue

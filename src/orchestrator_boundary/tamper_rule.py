@@ -195,6 +195,7 @@ def _could_name(call: Call, target: Target) -> Protected | None:
             windows=ctx.fs.windows,
             anchors=anchors,
             literal=target.words,
+            deletes=target.deletes,
         )
         if entry is not None and not (target.opaque and env_label(entry.label) is not None):
             return entry
