@@ -38,7 +38,10 @@ DRIVER = textwrap.dedent(
     env = {"CLAUDE_PROJECT_DIR": root, "HOME": root + "/../home", "ORCHESTRATOR_BOUNDARY_PHASE": "enforce"}
     # (agent, tool, tool_input, expected PreToolUse answer, expected PostToolUse answer)
     KINDS = [
-        (None, "Write", {"file_path": root + "/docs/a.md", "content": "x"}, "none", "none"),
+        # each session's main agent writes files of its own: the unseen-write records are the
+        # project's (ADR 0085), so a main agent writing what another session's main agent
+        # wrote and it never read is told (STALE_FILE), as two subagents are
+        (None, "Write", {"file_path": root + "/docs/a%d.md" % (worker % 3), "content": "x"}, "none", "none"),
         (None, "Write", {"file_path": root + "/src/a.py", "content": "x"}, "deny", "block"),
         # each worker's subagent edits a file of its own: two subagents editing one file they
         # never read after the other's write are told (STALE_FILE, ADR 0050)
@@ -48,7 +51,7 @@ DRIVER = textwrap.dedent(
         (None, "Read", {"file_path": root + "/src/a.py"}, "none", "none"),
         (None, "Grep", {"pattern": "x" * (worker * 37 % 400)}, "none", "none"),
         ("general-purpose", "Write", {"file_path": "/etc/passwd", "content": "x"}, "deny", "block"),
-        (None, "Edit", {"file_path": root + "/STATE.md", "old_string": "a", "new_string": "b"}, "none", "none"),
+        (None, "Edit", {"file_path": root + "/docs/state%d.md" % (worker % 3), "old_string": "a", "new_string": "b"}, "none", "none"),
     ]
     mismatches, latencies = [], []
     for i in range(calls):

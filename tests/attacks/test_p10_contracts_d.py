@@ -93,7 +93,9 @@ def test_what_git_does_not_lock_is_still_judged(arena: Arena, route: str, comman
     for first in ("git add src/a/x.py", "echo a > .git/info/exclude", "echo a > src/a/x.py"):
         assert _ran(s, "A", first) == ("none", None)
     decision, code = _ran(s, "B", command)
-    assert decision == "deny" and code in ("STALE_FILE", "FILE_LEASED"), (decision, code)
+    # copying a folder into .git may plant .git/config or a hook: code git runs (ADR 0082)
+    judged = ("STALE_FILE", "FILE_LEASED", *(("TAMPER",) if command.startswith("cp ") else ()))
+    assert decision == "deny" and code in judged, (decision, code)
 
 
 INTENT_NOW = """\
@@ -214,18 +216,21 @@ def test_a_change_no_agent_recorded_is_left_to_claude_codes_own_check(
     s.launch("A", "Do.\nIntent: a")
     s.launch("B", "Do.\nIntent: b")
     (arena.root / "src" / "t").mkdir(exist_ok=True)
-    shared = arena.root / "src" / "t" / "shared.py"
+    # a file of this test's own: leases are the project's (ADR 0085), and the sessions of the
+    # module's earlier tests never end, so their subagents still hold the files they wrote
+    rel = f"src/t/shared_{changer}_{tool}_{route}.py"
+    shared = arena.root / rel
     shared.write_text("v1\n")
-    _read(s, "A", "src/t/shared.py")
+    _read(s, "A", rel)
     if changer == "agent":
-        assert _ran(s, "B", "echo v2 > src/t/shared.py") == ("none", None)
+        assert _ran(s, "B", f"echo v2 > {rel}") == ("none", None)
         shared.write_text("v2\n")
     else:
         shared.write_text("v1\n# formatted\n")
     inputs = {
         "Edit": {"file_path": str(shared), "old_string": "v", "new_string": "w"},
         "Write": {"file_path": str(shared), "content": "w\n"},
-        "Bash": {"command": "echo w >> src/t/shared.py"},
+        "Bash": {"command": f"echo w >> {rel}"},
     }
     got = s.call("A", tool, inputs[tool])
     if code is None:

@@ -176,7 +176,10 @@ def test_a_parallel_subagent_never_overwrites_another_unseen(
     got = _shared(leased, route).call("b", tool, tool_input)
     enforce = 'leases = "enforce"' in leased.config
     assert (got.decision, got.code) == ("deny", "FILE_LEASED" if enforce else "STALE_FILE"), got
-    assert "work a" in got.stdout if enforce else "subagent a wrote src/" in got.stdout, got
+    # the records are the project's (ADR 0085): the module's sessions share this arena, and the
+    # latest write may be another session's subagent a ("subagent a of the Claude Code session")
+    told = ("'work a", "(a)") if enforce else ("subagent a ", "wrote src/")
+    assert all(words in got.stdout for words in told), got.stdout
 
 
 @pytest.mark.parametrize("route", route_params())
@@ -238,7 +241,11 @@ def test_an_mcp_write_stays_inside_the_delegation(
     s = Session(leased, route)
     s.launch("c")
     got = s.call("c", tool, tool_input)
-    assert (got.decision, got.code) == ("deny" if code else "none", code), got
+    # moving src/app.py, which another session's subagent a of this module holds: leases are
+    # the project's (ADR 0085), and a lease is judged before the delegation's scope
+    leases = 'leases = "enforce"' in leased.config
+    held = ("FILE_LEASED",) if tool_input.get("source") == APP and leases else ()
+    assert got.decision == ("deny" if code else "none") and got.code in (code, *held), got
 
 
 LOOK_ALIKES = [

@@ -211,7 +211,7 @@ SPELLINGS = [
     ("src/**, !src/secret/**", "src/secret/k.py", "deny", "negation"),
     ("src/**, !src/secret/**", "src/ok.py", "none", "beside-the-negation"),
     ("src/", "src/a.py", "none", "trailing-slash"),
-    ("src", "src/a.py", "deny", "a-file-named-src"),
+    ("src", "src/a.py", "none", "a-folder-named-src"),  # a bare folder holds its files, ADR 0085
     ("src/auth/**", "src/auth/out/x.py", "deny", "symlink-out-of-scope"),
     ("src/auth/**", "src/auth/../b.py", "deny", "dot-dot-in-the-write"),
     ("src/auth/**", "src/AUTH/x.py", "deny", "case-on-a-case-sensitive-disk"),
