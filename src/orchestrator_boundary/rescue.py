@@ -14,7 +14,6 @@ next working writer seals into the chain, as ``peer.spool_unjudged`` leaves one.
 the two records alike.
 """
 
-# ruff: noqa: TID251 - a shell module (tests/test_architecture.py SHELL); pyproject lists the rest
 from __future__ import annotations
 
 import os
