@@ -117,6 +117,16 @@ def in_git_repo(path: str) -> bool:
     return git_top(path) is not None
 
 
+def _git(project: str, *args: str) -> subprocess.CompletedProcess[str] | None:
+    """``git -C project ARGS``, its output as text; None when git cannot be run."""
+    try:
+        return subprocess.run(
+            ["git", "-C", project, *args], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 LOCAL_SETTINGS_LINE = "/.claude/settings.local.json"
 
 
@@ -129,15 +139,7 @@ def local_settings_ignored(project: str, text: str | None) -> str | None:
     lines = {line.strip() for line in current.splitlines()}
     if lines & {LOCAL_SETTINGS_LINE, LOCAL_SETTINGS_LINE[1:], ".claude/", "/.claude/"}:
         return None
-    try:
-        done = subprocess.run(
-            ["git", "-C", project, "check-ignore", "-q", "--", LOCAL_SETTINGS_LINE[1:]],
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        done = None
+    done = _git(project, "check-ignore", "-q", "--", LOCAL_SETTINGS_LINE[1:])
     if done is not None and done.returncode == 0:
         return None
     sep = "" if not current or current.endswith("\n") else "\n"
@@ -173,16 +175,8 @@ def local_settings_tracked(project: str, scope: str) -> str | None:
     this one ignored it): every clone runs this machine's entries until it is untracked."""
     if scope != "local" or git_top(project) is None:
         return None
-    try:
-        done = subprocess.run(
-            ["git", "-C", project, "ls-files", "--error-unmatch", "--", LOCAL_SETTINGS_LINE[1:]],
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
+    done = _git(project, "ls-files", "--error-unmatch", "--", LOCAL_SETTINGS_LINE[1:])
+    if done is None or done.returncode != 0:
         return None
     return (
         f"{LOCAL_SETTINGS_LINE[1:]} is committed: every clone runs this machine's entries "
@@ -319,15 +313,8 @@ def ignored_by_git(project: str) -> list[str]:
     present = [p for p in COMMITTED if os.path.isfile(os.path.join(project, *p.split("/")))]
     if not present:
         return []
-    try:
-        done = subprocess.run(
-            ["git", "-C", project, "check-ignore", "--", *present],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    done = _git(project, "check-ignore", "--", *present)
+    if done is None:
         return []
     return [line for line in done.stdout.splitlines() if line in present]
 
