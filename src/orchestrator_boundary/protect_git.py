@@ -17,6 +17,7 @@ ordinary work.
 
 from __future__ import annotations
 
+import functools
 import re
 
 LABEL = "code git runs (a hook, or a config that names commands)"
@@ -58,24 +59,32 @@ def _pattern(keys: tuple[str, ...], star: str) -> str:
     return "|".join(re.escape(k).replace(r"\*", star) for k in keys)
 
 
-_RUNS_KEY = re.compile(_pattern(RUNS, ".+"))
-_ELSEWHERE_KEY = re.compile(_pattern(ELSEWHERE, ".+"))
+# The table's patterns are compiled on first use: ~10 ms at import, paid by every hook process,
+# while only a call that writes git's code or sets a key needs them.
+@functools.cache
+def _keys() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(_pattern(RUNS, ".+")), re.compile(_pattern(ELSEWHERE, ".+"))
 
 
 def program_key(key: str) -> str | None:
     """ "runs" when git runs ``key``'s value, "elsewhere" when it names where git finds code,
     None for a key that runs nothing (``user.name``)."""
     low = key.lower()
-    if _RUNS_KEY.fullmatch(low):
+    runs, elsewhere = _keys()
+    if runs.fullmatch(low):
         return "runs"
-    return "elsewhere" if _ELSEWHERE_KEY.fullmatch(low) else None
+    return "elsewhere" if elsewhere.fullmatch(low) else None
 
 
 # the text search: any key of the table at the start of a word (``-c k=v``, ``"k"``,
 # ``--config-env=k=V``), in any case, also once quotes and backslashes are taken out
 # (``core.fs'monitor'``); or git started with a variable that names a program or git's files
-_ANY_KEY = re.compile(rf"(?<![\w./:@-])(?:{_pattern(RUNS + ELSEWHERE, '.+?')})(?![\w-])", re.I)
-_ENVIRONMENT = re.compile(r"(?<!\w)(?:GIT_\w+|EDITOR|VISUAL|PAGER|SSH_ASKPASS)=", re.I)
+@functools.cache
+def _search() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The text search's patterns: any key, a variable, a plain setting (``_PLAIN``)."""
+    any_key = rf"(?<![\w./:@-])(?:{_pattern(RUNS + ELSEWHERE, '.+?')})(?![\w-])"
+    environment = r"(?<!\w)(?:GIT_\w+|EDITOR|VISUAL|PAGER|SSH_ASKPASS)="
+    return re.compile(any_key, re.I), re.compile(environment, re.I), re.compile(_PLAIN, re.I)
 
 
 def git_code(absolute: str, root: str, home: str | None, insensitive: bool) -> bool:
@@ -96,12 +105,11 @@ def git_code(absolute: str, root: str, home: str | None, insensitive: bool) -> b
 
 # a pager, an editor or a credential helper set to a plain program or to git's own: daily work
 # (``git config core.editor vim``, ``pager.branch false``, ``credential.helper store``)
-_PLAIN = re.compile(
+_PLAIN = (
     r"(?<![\w./:@-])(?:(?:core\.(?:pager|editor)|sequence\.editor|pager\.[\w-]+)(?:\s+|=)"
     r"""(['"]?)(?:cat|less(?: -[A-Za-z0-9#]+)*|more|delta|bat|vi|vim|nvim|nano|emacs"""
     r"""|code --wait|false|true|off|no)\1|credential\.helper(?:\s+|=)(['"]?)(?:store|cache"""
-    r"""|osxkeychain|manager|manager-core|libsecret|wincred)(?: --[a-z]+(?:=\d+)?)*\2)(?=\s|$)""",
-    re.I,
+    r"""|osxkeychain|manager|manager-core|libsecret|wincred)(?: --[a-z]+(?:=\d+)?)*\2)(?=\s|$)"""
 )
 
 
@@ -109,8 +117,9 @@ def gits_own(program: str, command: str) -> bool:
     """git's own write of its config, with no key that makes it run a command."""
     if program != "git":
         return False
+    any_key, environment, plain = _search()
     for text in (command, re.sub(r"""["'\\]""", "", command)):
-        text = _PLAIN.sub(" ", text)
-        if _ANY_KEY.search(text) is not None or _ENVIRONMENT.search(text) is not None:
+        text = plain.sub(" ", text)
+        if any_key.search(text) is not None or environment.search(text) is not None:
             return False
     return True
