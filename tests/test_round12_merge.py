@@ -37,7 +37,6 @@ PLANTS = [
     ("Write", {"file_path": "bin/sh", "content": "#!/bin/sh\nexit 0\n"}),
     ("Bash", {"command": "printf '#!/bin/sh\\nexit 0\\n' > bin/sh && chmod +x bin/sh"}),
     ("Bash", {"command": "cp /bin/true .venv/bin/sed"}),
-    ("Bash", {"command": "mv /tmp/evil-folder bin"}),  # a folder that holds a sh
     ("mcp__fs__write_file", {"path": "bin/dirname", "content": "x"}),
 ]
 
@@ -59,12 +58,25 @@ def test_a_program_the_hooks_path_finds_in_the_project_may_not_be_planted(
 
 
 @pytest.mark.parametrize(
-    "command", ["rm -rf .venv", "rm -rf bin", "rm .venv/bin/python3", "echo x > bin/build"]
+    "command",
+    [
+        "rm -rf .venv",
+        "rm -rf bin",
+        "rm .venv/bin/python3",
+        "echo x > bin/build",
+        # rebuilding an activated venv writes python3 and pip in it, never sh (review of 0086)
+        "python3 -m venv .venv",
+        "virtualenv .venv",
+        "rm -rf .venv && python3 -m venv .venv --clear",
+        "mkdir -p .venv/bin bin",
+    ],
 )
 def test_deleting_the_folder_or_writing_other_programs_stays_ordinary(
     project: Project, command: str
 ) -> None:
-    """Recreating an activated project venv, or a team's own scripts in ``bin``, is work."""
+    """Recreating an activated project venv, or a team's own scripts in ``bin``, is work: a
+    planted program's folder holds nothing protected."""
+    (project.root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
     env = _path(project, str(project.root / "bin"), "./.venv/bin")
     decision, code, _ = project.judge("Bash", {"command": command}, agent="coder", env=env)
     assert code != "TAMPER", (decision, code)
@@ -128,3 +140,37 @@ def test_an_empty_or_unset_path_plants_nothing_in_the_project(
     data = project.payload("Bash", {"command": "echo x > sh"}, agent="coder")
     _, rec = project.call(data)
     assert rec["code"] is None, rec
+
+
+def test_a_hook_scripts_folder_on_path_stays_protected(project: Project) -> None:
+    """``bin`` holds a registered hook script and is on the hook's PATH: deleting it is
+    TAMPER, as without that PATH (a planted entry never takes the folder's place)."""
+    (project.root / "bin" / "check.sh").write_text("#!/bin/sh\nexit 0\n")
+    hook = {"type": "command", "command": "sh bin/check.sh"}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [hook]}]}}
+    (project.root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    env = _path(project, str(project.root / "bin"))
+    for command in ("rm -rf bin", "mv bin /tmp/x", "rm -rf ./bi*"):
+        got = project.judge("Bash", {"command": command}, agent="coder", env=env)[1]
+        assert got == "TAMPER", command
+
+
+@pytest.mark.parametrize("name", ["python3", "python", "py"])
+def test_the_launchers_last_resort_pythons_may_not_be_planted(project: Project, name: str) -> None:
+    """``launch.sh`` runs python3, python or py from PATH when this machine has no pointer and
+    no project venv (a teammate's clone before their install). In a venv's own folder they
+    are rebuilt by ``python3 -m venv``, and not protected there."""
+    env = _path(project, str(project.root / "bin"), str(project.root / ".venv" / "bin"))
+    (project.root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    planted = {"file_path": str(project.root / "bin" / name), "content": "#!/bin/sh\n"}
+    assert project.judge("Write", planted, agent="coder", env=env)[1] == "TAMPER"
+    rebuilt = {"file_path": str(project.root / ".venv" / "bin" / name), "content": "x"}
+    assert project.judge("Write", rebuilt, agent="coder", env=env)[1] is None
+
+
+def test_a_path_folder_spelt_through_a_link_to_the_project(project: Project) -> None:
+    link = project.root.parent / "link"
+    link.symlink_to(project.root)
+    data = {"file_path": str(project.root / "bin" / "sh"), "content": "x"}
+    env = _path(project, str(link / "bin"))
+    assert project.judge("Write", data, agent="coder", env=env)[1] == "TAMPER"

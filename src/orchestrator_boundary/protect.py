@@ -101,7 +101,7 @@ class Protected:
     prefix: bool = False  # any path starting with it (rotated audit files: audit.jsonl.1, ...)
     unless: tuple[str, ...] = ()  # for a prefix: what may follow it and is not protected
     run: bool = False  # a file programs run or read (a hook's script): a word naming it is no write
-    planted: bool = False  # protected where it may appear: deleting its folder is no tampering
+    planted: bool = False  # only its creation counts: it holds no folder, and no delete meets it
 
 
 def protected_set(
@@ -259,10 +259,9 @@ def index(
         if entry.folder:
             folders.setdefault(key, entry)
         parent = key
-        while "/" in parent:
+        while "/" in parent and not entry.planted:  # a planted entry's folder is work (ADR 86)
             parent = parent.rpartition("/")[0]
-            held = holders.setdefault(parent, entry)
-            if held.run or (held.planted and not entry.planted):  # another names it first
+            if holders.setdefault(parent, entry).run:  # another entry names the folder first
                 holders[parent] = entry
     below = tuple(k + "/" for k in folders)
     env_below = tuple(dict.fromkeys(compared(r, insensitive) + "/" for r in env_roots))
@@ -341,8 +340,6 @@ def hit(
             if label is not None:
                 return Protected(absolute, False, label)
         holder = protected.holders.get(a)
-        if holder is not None and deletes and holder.planted:
-            holder = None  # deleting a folder plants nothing in it
         if holder is not None and not any(above(a, compared(x, insensitive)) for x in anchors):
             return Protected(holder.path, holder.folder, f"a folder holding {holder.label}")
     return None

@@ -22,9 +22,12 @@ so the hook sees the same values.
 
 from __future__ import annotations
 
+import contextlib
 import ntpath
 import posixpath
 from collections.abc import Mapping
+
+from orchestrator_boundary.paths import FileSystem
 
 # names in Claude Code's config folder (``~/.claude``, ``$CLAUDE_CONFIG_DIR``)
 COWORK_SETTINGS = "cowork_settings.json"
@@ -54,9 +57,9 @@ PLACES_ENV: tuple[tuple[str, bool, str], ...] = (
 # The programs Claude Code's shell and the committed launcher look up along the hook's own
 # ``PATH``: the registered command's ``sh``, and what ``launch.sh`` runs by name when it falls
 # back (a user's ``PATH=./bin:$PATH`` or direnv's ``PATH_add bin`` put a project folder first;
-# a subagent's ``bin/sh`` would then run as the guard). Names no project puts there by itself:
-# ``python3`` in an activated ``.venv/bin`` is the hook's own interpreter, protected as such.
+# a subagent's ``bin/sh`` would then run as the guard). Names no project puts there by itself.
 PATH_SHELL_PROGRAMS = ("sh", "dirname", "tr", "sed", "cat", "date", "mkdir", "mv", "cut")
+PATH_PYTHONS = ("python3", "python", "py")
 PLACES_ENV_NAMES = (*(name for name, _, _ in PLACES_ENV), "PATH")  # PATH: path_programs
 
 
@@ -80,18 +83,21 @@ def named_places(
 
 
 def env_places(
-    environ: Mapping[str, str], base: str, windows: bool
+    environ: Mapping[str, str], base: str, fs: FileSystem
 ) -> tuple[tuple[tuple[str, bool, str], ...], tuple[tuple[str, bool, str], ...]]:
     """What the hook's environment makes protected: ``named_places``, ``path_programs``."""
-    planted = path_programs(environ.get("PATH", ""), base, windows)
-    return tuple(named_places(environ, base, windows)), tuple(planted)
+    planted = path_programs(environ.get("PATH", ""), base, fs)
+    return tuple(named_places(environ, base, fs.windows)), tuple(planted)
 
 
-def path_programs(value: str, base: str, windows: bool) -> list[tuple[str, bool, str]]:
+def path_programs(value: str, base: str, fs: FileSystem) -> list[tuple[str, bool, str]]:
     """``PATH_SHELL_PROGRAMS`` in each folder of the hook's ``PATH`` that is relative or inside
-    ``base`` (the project): present or not, a file there is found before the system's. Only
-    planting one is tampering: deleting the folder that would hold it is not (``rm -rf .venv``
-    with an activated ``.venv/bin`` on ``PATH``)."""
+    ``base`` (the project), however spelt (a link to the root counts): present or not, a file
+    there is found before the system's. ``python3``, ``python`` and ``py`` too (the launcher's
+    last resort runs them from ``PATH``), except in a virtualenv's own folder, where
+    ``python3 -m venv`` rewrites them and the hook's own interpreter is protected as such.
+    Only creating one is tampering: the folder is no holder, and a delete plants nothing."""
+    windows = fs.windows
     mod, sep = (ntpath, ";") if windows else (posixpath, ":")
     exts = ("", ".exe", ".cmd", ".bat") if windows else ("",)
     inside = mod.normcase(mod.normpath(base)).rstrip("/\\") + mod.sep
@@ -99,10 +105,14 @@ def path_programs(value: str, base: str, windows: bool) -> list[tuple[str, bool,
     # an empty entry between others is the cwd; an empty or unset PATH searches no folder here
     for part in dict.fromkeys(p.strip() for p in value.split(sep)) if value.strip() else ():
         folder = mod.normpath(mod.join(base, part or "."))
+        with contextlib.suppress(OSError, ValueError):
+            folder = fs.realpath(folder)
         if not (mod.normcase(folder) + mod.sep).startswith(inside):
             continue
+        venv = fs.identity(mod.join(mod.dirname(folder), "pyvenv.cfg")) is not None
+        names = PATH_SHELL_PROGRAMS + (() if venv else PATH_PYTHONS)
         label = f"a program the hook command runs by name ($PATH holds {part or '.'!r})"
-        out += [(mod.join(folder, n + e), False, label) for n in PATH_SHELL_PROGRAMS for e in exts]
+        out += [(mod.join(folder, n + e), False, label) for n in names for e in exts]
     return out
 
 

@@ -152,9 +152,7 @@ def could_name(
         if counts(prefix.rstrip("."), prefix=True) and compiled.fullmatch(prefix + "1"):
             return entry
     for key, holder in protected.holders.items():
-        if any(above(key, compared(x, insensitive)) for x in anchors) or (
-            deletes and holder.planted
-        ):
+        if any(above(key, compared(x, insensitive)) for x in anchors):
             continue
         if not counts(key, run=holder.run):
             continue

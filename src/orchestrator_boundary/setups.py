@@ -355,7 +355,7 @@ class SetupCache:
         """What no agent may change (ADR 0010), and when this answer expires."""
         dirs = package_dirs(environ)
         config_dir = _config_dir(home, root, environ)
-        places, planted = env_places(environ, root, FS.windows)  # ADR 0066, 0086
+        places, planted = env_places(environ, root, FS)  # ADR 0066, 0086
         make = functools.partial(
             protected_set,
             root,
