@@ -99,8 +99,8 @@ def _beside(rec: Mapping[str, Any], entry: Mapping[str, Any]) -> bool | None:
     change beside it cannot be told (ADR 0085). A command's stays False: what it left is
     never known, and ``BESIDE``'s note says what that means when its content matches none."""
     wrote = rec.get("tool_sha256")
-    if not isinstance(wrote, str):
-        return False if rec.get("tool_name") in _COMMANDS else None
+    if not isinstance(wrote, str):  # Write and Edit: as before ADR 0085, lines of older trails
+        return False if rec.get("tool_name") in _COMMANDS | {"Write", "Edit"} else None
     return len(rec["trace"]) == 1 and entry.get("sha256") != wrote
 
 

@@ -6,7 +6,7 @@ ADR 0085). Pure, as ``contract_rules``."""
 from __future__ import annotations
 
 from orchestrator_boundary.targets import Call
-from orchestrator_boundary.tools import ToolClass
+from orchestrator_boundary.tools import COMMAND_KEYS, ToolClass
 from orchestrator_boundary.violation import Code, Violation
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, read by mypy (a hook does not import typing)
@@ -43,7 +43,8 @@ def narrowing(call: Call, ledger: Ledger) -> tuple[str, tuple[str, ...] | None, 
     return None
 
 
-CODE_TOOLS = frozenset({"REPL", "JavaScript"})  # Code Mode: code no analysis reads
+# Code Mode (REPL, JavaScript, the older Eval): code no analysis reads
+CODE_TOOLS = frozenset(name for name, (_, language) in COMMAND_KEYS.items() if language == "code")
 
 
 def tool_contract(call: Call, found: object) -> Violation | None:
@@ -52,7 +53,9 @@ def tool_contract(call: Call, found: object) -> Violation | None:
     command by another name: under ``require`` or a ``Run:`` line, refused unless that line
     names the tool (``Run: mcp__db__migrate``). ADR 0085."""
     cls, tool, ledger = call.classification.tool_class, call.payload.tool_name, call.context.ledger
-    if call.main or ledger is None or not (tool in CODE_TOOLS or cls is ToolClass.UNKNOWN):
+    # a tool the config calls "execute" with no command the analysis reads runs unseen too
+    runs = cls is ToolClass.EXECUTE and tool not in COMMAND_KEYS
+    if call.main or ledger is None or not (tool in CODE_TOOLS or cls is ToolClass.UNKNOWN or runs):
         return None
     if (tool not in CODE_TOOLS and _places(call)) or (narrowed := narrowing(call, ledger)) is None:
         return None

@@ -42,6 +42,7 @@ _KEY_LINE = re.compile(r"(?i)(intent|scope)[ \t]*:")
 # A line that reads as a key to a person: after ``_bare``, the key in any case, maybe inside
 # emphasis or code marks, then a colon.
 _LOOKS_LIKE_KEY = re.compile(r"(?i)(intent|scope)[ \t*_`]*:")
+_LOOKS_LIKE_RUN = re.compile(r"(?i)run[ \t*_`]*:[ \t]*\S")  # after a hidden break only
 # What a line may start with before a key that a person still reads as the key: indentation,
 # Markdown list, quote, heading, emphasis and code marks, a list number.
 _DECORATION = re.compile(r"(?:[\s>#*+_`~|-]|\d{1,3}[.)])*")
@@ -190,7 +191,9 @@ def _hidden_key(line: str, n: int) -> DirectiveError | None:
     for part in _HIDDEN_BREAK.split(line)[1:]:
         looks = _LOOKS_LIKE_KEY.match(bare := _bare(part))
         key = INTENT_KEY if looks and looks.group(1).lower() == "intent" else SCOPE_KEY
-        if looks and _reads_as_value(key, bare[looks.end() :], n):
+        if (looks and _reads_as_value(key, bare[looks.end() :], n)) or (
+            _LOOKS_LIKE_RUN.match(bare) and (key := RUN_KEY)
+        ):
             code = f"U+{ord(_HIDDEN_BREAK.findall(line)[0]):04X}"
             problem = f"a line break that is not a newline ({code}) before {key + ':'!r}"
             return DirectiveError(n, key, problem + "; put each directive on a line of its own")
@@ -216,10 +219,10 @@ def parse_directives(prompt: str) -> Directives:
             continue
         m = _KEY_LINE.match(line)
         if m is None or not line.startswith((INTENT_KEY + ":", SCOPE_KEY + ":")):
+            if _HIDDEN_BREAK.search(line) and (hidden := _hidden_key(line, n)):
+                return Directives(error=hidden)  # before the shortcut: a break hides a key
             if _COLONS.isdisjoint(line[:200]):
                 continue  # prose: a key needs its colon (a long prompt's lines, ADR 0059)
-            if _HIDDEN_BREAK.search(line) and (hidden := _hidden_key(line, n)):
-                return Directives(error=hidden)
             bare = _bare(line)
             looks = _LOOKS_LIKE_KEY.match(bare)
             if looks is None:
